@@ -1,0 +1,1 @@
+"""GEMM with fused epilogue: activation formulas, portable and NumPy implementations."""

@@ -1,0 +1,1 @@
+"""Quasi-random sequences: Sobol (Joe & Kuo directions), Halton, Latin hypercube."""

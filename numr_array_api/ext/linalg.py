@@ -1,0 +1,145 @@
+"""Fused GEMM epilogues: ``act(a @ b + bias) + residual`` and its backward pass.
+
+Validation and dtype / shape decisions live here; the arithmetic is chosen per namespace
+through :mod:`numr_array_api.ext._dispatch` (NumPy kernels for NumPy-backed namespaces,
+the portable array-API implementation elsewhere, backend kernels once registered).
+"""
+
+import numpy as np
+
+from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
+from . import _dispatch
+from ._gemm import numpy_impl, portable
+from ._gemm.activations import ACTIVATIONS
+
+__all__ = ["gemm_epilogue", "gemm_epilogue_bwd", "ACTIVATIONS"]
+
+
+def _namespace(named):
+    arrays = [x for _, x in named if x is not None]
+    try:
+        from array_api_compat import array_namespace
+    except ImportError:  # pragma: no cover - array_api_compat is a dependency
+        spaces = {x.__array_namespace__() for x in arrays}
+        if len(spaces) != 1:
+            raise DTypeMismatch("arrays of different namespaces cannot be combined") from None
+        return spaces.pop()
+    try:
+        return array_namespace(*arrays)
+    except TypeError as exc:
+        names = ", ".join(f"'{n}'" for n, x in named if x is not None)
+        raise DTypeMismatch(f"{names} must be arrays of one array namespace: {exc}") from exc
+
+
+def _check_float(xp, name, x):
+    if not xp.isdtype(x.dtype, "real floating"):
+        raise DTypeMismatch(f"'{name}' must have a real floating dtype, got {x.dtype}", rhs=x.dtype)
+
+
+def _validate(xp, a, b, bias, activation):
+    if not isinstance(activation, str) or activation not in ACTIVATIONS:
+        raise InvalidArgument("activation", f"expected one of {ACTIVATIONS}, got {activation!r}")
+    for name, x in (("a", a), ("b", b)):
+        if x.ndim < 2:
+            raise ShapeMismatch(f"'{name}' must have at least 2 dimensions, got shape {tuple(x.shape)}",
+                                got=tuple(x.shape))
+    M, K = a.shape[-2:]
+    Kb, N = b.shape[-2:]
+    if K != Kb:
+        raise ShapeMismatch(f"'b' must have K={K} rows to match 'a' of shape {tuple(a.shape)}, "
+                            f"got shape {tuple(b.shape)}", expected=(K, N), got=(Kb, N))
+    try:
+        batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    except ValueError:
+        raise ShapeMismatch(f"batch dimensions of 'a' {tuple(a.shape[:-2])} and 'b' "
+                            f"{tuple(b.shape[:-2])} do not broadcast",
+                            expected=tuple(a.shape[:-2]), got=tuple(b.shape[:-2])) from None
+    if bias is not None and tuple(bias.shape) != (N,):
+        raise ShapeMismatch(f"'bias' must have shape ({N},), got {tuple(bias.shape)}",
+                            expected=(N,), got=tuple(bias.shape))
+    return tuple(batch) + (M, N)
+
+
+def _result_dtype(xp, named):
+    for name, x in named:
+        if x is not None:
+            _check_float(xp, name, x)
+    return xp.result_type(*[x.dtype for _, x in named if x is not None])
+
+
+def gemm_epilogue(a, b, /, bias=None, *, activation="none", residual=None):
+    """``act(a @ b + bias) + residual`` in one pass over the output.
+
+    a: ``[..., M, K]``; b: ``[..., K, N]`` (batch dimensions broadcast as in ``matmul``);
+    bias: ``[N]`` or None; residual: broadcastable to the output ``[..., M, N]`` or None.
+    activation: one of ``none, relu, gelu`` (tanh approximation), ``gelu_erf, silu,
+    sigmoid, tanh``. The result dtype follows the array API promotion of all inputs, and
+    the result is an array of the inputs' namespace.
+    """
+    named = (("a", a), ("b", b), ("bias", bias), ("residual", residual))
+    xp = _namespace(named)
+    out_shape = _validate(xp, a, b, bias, activation)
+    if residual is not None:
+        try:
+            ok = np.broadcast_shapes(tuple(residual.shape), out_shape) == out_shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ShapeMismatch(f"'residual' of shape {tuple(residual.shape)} does not broadcast "
+                                f"to the output shape {out_shape}",
+                                expected=out_shape, got=tuple(residual.shape))
+    dtype = _result_dtype(xp, named)
+    impl = _dispatch.lookup("gemm_epilogue", xp)
+    return impl(xp, a, b, bias, residual, activation=activation, dtype=dtype)
+
+
+def gemm_epilogue_bwd(grad, a, b, /, bias=None, *, activation="none"):
+    """Gradients ``(d_a, d_b, d_bias)`` of ``act(a @ b + bias)`` for upstream ``grad``.
+
+    ``grad`` has the output shape ``[..., M, N]``. Batch dimensions that broadcasting
+    added or stretched are summed back, so each gradient has its input's shape (``d_bias``
+    is None when ``bias`` is None). The residual of :func:`gemm_epilogue` needs no entry:
+    its gradient is ``grad`` itself (summed to its shape).
+    """
+    named = (("grad", grad), ("a", a), ("b", b), ("bias", bias))
+    xp = _namespace(named)
+    out_shape = _validate(xp, a, b, bias, activation)
+    if tuple(grad.shape) != out_shape:
+        raise ShapeMismatch(f"'grad' must have the output shape {out_shape}, got {tuple(grad.shape)}",
+                            expected=out_shape, got=tuple(grad.shape))
+    dtype = _result_dtype(xp, named)
+    impl = _dispatch.lookup("gemm_epilogue_bwd", xp)
+    return impl(xp, grad, a, b, bias, activation=activation, dtype=dtype)
+
+
+# ---- implementations -------------------------------------------------------------------
+
+def _np_dtype(dtype):
+    # numr dtypes carry their NumPy equivalent as .np; NumPy namespaces use np.dtype itself
+    return np.dtype(getattr(dtype, "np", dtype))
+
+
+def _host(x):
+    return None if x is None else np.asarray(x)
+
+
+def _numpy_fwd(xp, a, b, bias, residual, *, activation, dtype):
+    out = numpy_impl.gemm_epilogue(_host(a), _host(b), _host(bias), _host(residual),
+                                   activation=activation, dtype=_np_dtype(dtype))
+    return xp.asarray(out)
+
+
+def _numpy_bwd(xp, grad, a, b, bias, *, activation, dtype):
+    res = numpy_impl.gemm_epilogue_bwd(_host(grad), _host(a), _host(b), _host(bias),
+                                       activation=activation, dtype=_np_dtype(dtype))
+    return tuple(None if r is None else xp.asarray(r) for r in res)
+
+
+_dispatch.set_portable("gemm_epilogue", portable.gemm_epilogue)
+_dispatch.set_portable("gemm_epilogue_bwd", portable.gemm_epilogue_bwd)
+# NumPy-backed namespaces: np.asarray is zero-copy on all three (numr cpu arrays hold a
+# NumPy payload and export it through the buffer / __array__ protocols).
+for _name in ("numpy", "array_api_compat.numpy", "numr_array_api.cpu"):
+    _dispatch.register("gemm_epilogue", _name, _numpy_fwd)
+    _dispatch.register("gemm_epilogue_bwd", _name, _numpy_bwd)
+del _name
