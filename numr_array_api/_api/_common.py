@@ -1,0 +1,86 @@
+"""Validation helpers shared by the front-end modules."""
+
+from .._core import dtypes as dt
+from .._core.errors import DTypeMismatch, InvalidArgument
+
+PY_SCALARS = (bool, int, float, complex)
+
+KIND_WORDS = {
+    "b": "boolean", "iu": "integer", "biu": "integer or boolean", "iuf": "real-valued",
+    "f": "real floating-point", "fc": "floating-point", "c": "complex floating-point",
+    "iufc": "numeric", "biufc": "any",
+}
+
+
+def kind_word(kinds):
+    return KIND_WORDS.get(kinds, kinds)
+
+
+def require_array(ctx, x, fname, argname="x"):
+    """Raise a clear TypeError unless ``x`` is an array of this namespace."""
+    if x.__class__ is ctx.ArrayT:
+        return x
+    from .._core.array import Array
+    if isinstance(x, Array):
+        raise TypeError(f"{fname}: '{argname}' is an array of {x._ctx.module.__name__}, not of "
+                        f"{ctx.module.__name__}; move it with x.to_device(...) or asarray first")
+    raise TypeError(f"{fname}: '{argname}' must be an array of {ctx.module.__name__}, got "
+                    f"{type(x).__name__}")
+
+
+def require_kind(x, kinds, fname, argname="x"):
+    if x._dtype.kind not in kinds:
+        raise DTypeMismatch(f"{fname}: '{argname}' has dtype {x._dtype.name}, but {fname} "
+                            f"accepts only {kind_word(kinds)} dtypes", x._dtype, None)
+    return x
+
+
+def require_same_device(ctx, fname, *arrays):
+    be = ctx.be
+    dev = be.device_of(arrays[0]._data)
+    for a in arrays[1:]:
+        d = be.device_of(a._data)
+        if d != dev:
+            raise InvalidArgument("device", f"{fname}: arrays are on different devices "
+                                            f"({dev} and {d}); move them with to_device first")
+    return dev
+
+
+def check_py_scalar(value, dtype, fname, argname):
+    """The standard's rules for a Python scalar operand next to an array of ``dtype``."""
+    t = type(value)
+    k = dtype.kind
+    if t is bool:
+        ok = True
+    elif t is int:
+        ok = k in "iufc"
+        if ok and k in "iu":
+            info = dtype.np
+            import numpy as np
+            ii = np.iinfo(info)
+            if value < ii.min or value > ii.max:
+                raise OverflowError(f"{fname}: Python int {value} is out of bounds for "
+                                    f"{dtype.name} ('{argname}')")
+    elif t is float:
+        ok = k in "fc"
+    elif t is complex:
+        ok = k == "c"
+    else:
+        ok = False
+    if not ok:
+        raise DTypeMismatch(f"{fname}: a Python {t.__name__} ('{argname}') cannot be combined "
+                            f"with an array of dtype {dtype.name}", dtype, None)
+
+
+def scalar_dtype(ctx, value):
+    """The default dtype a lone Python scalar takes in this namespace."""
+    t = type(value)
+    if t is bool:
+        return dt.bool_
+    if t is int:
+        return ctx.default_int
+    if t is float:
+        return ctx.default_float
+    if t is complex:
+        return ctx.default_complex
+    raise TypeError(f"expected a Python scalar, got {t.__name__}")

@@ -1,0 +1,223 @@
+"""Creation functions."""
+
+import math
+import operator
+
+import numpy as np
+
+from .._core import dtypes as dt
+from .._core.array import Array
+from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.shapes import check_shape, as_int
+from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
+
+
+def build(ctx):
+    be = ctx.be
+    A = ctx.ArrayT
+    wrap = ctx.wrap
+
+    def _dtype_arg(dtype):
+        return ctx.check_dtype(dtype)
+
+    def asarray(obj, /, *, dtype=None, device=None, copy=None):
+        dtype = _dtype_arg(dtype)
+        if copy not in (None, True, False):
+            raise InvalidArgument("copy", f"must be True, False or None, got {copy!r}")
+        if obj.__class__ is A:
+            dev = be.device_of(obj._data)
+            target = dev if device is None else ctx.resolve_device(device)
+            if target != dev:
+                if copy is False:
+                    raise ValueError("asarray: copy=False but the array is on another device")
+                obj = wrap(be.to_device(obj._data, target))
+                copy = None
+            if dtype is None or dtype is obj._dtype:
+                return wrap(be.copy(obj._data)) if copy else obj
+            if copy is False:
+                raise ValueError(f"asarray: copy=False but casting {obj._dtype.name} to "
+                                 f"{dtype.name} needs a copy")
+            if obj._dtype.kind == "c" and dtype.kind != "c":
+                raise DTypeMismatch(f"asarray: cannot cast complex {obj._dtype.name} to "
+                                    f"{dtype.name}", obj._dtype, dtype)
+            return wrap(be.astype(obj._data, dtype, copy=True))
+        device = ctx.resolve_device(device)
+        if isinstance(obj, Array):
+            # an array of another numr namespace: an explicit transfer through the host
+            if copy is False:
+                raise ValueError("asarray: copy=False but the array belongs to another "
+                                 "namespace")
+            host = obj._ctx.be.to_numpy(obj._data)
+            return wrap(be.from_numpy(host if dtype is None else host.astype(dtype.np),
+                                      device, copy=True))
+        t = type(obj)
+        if t in PY_SCALARS:
+            d = dtype or scalar_dtype(ctx, obj)
+            if dtype is not None:
+                check_py_scalar(obj, dtype, "asarray", "obj")
+            elif t is int:
+                _check_int_fits(obj, d)
+            return wrap(be.full((), obj, d, device))
+        return wrap(be.asarray_obj(obj, dtype, device, copy, ctx))
+
+    def _fill_value(value, dtype, fname):
+        if value.__class__ is A and value.ndim == 0:
+            value = be.item(value._data)
+        t = type(value)
+        if t not in PY_SCALARS:
+            if isinstance(value, (np.generic,)):
+                value = value.item()
+                t = type(value)
+            else:
+                raise TypeError(f"{fname}: 'fill_value' must be a Python scalar, got {t.__name__}")
+        if dtype is None:
+            dtype = scalar_dtype(ctx, value)
+            if t is int:
+                _check_int_fits(value, dtype)
+        else:
+            if t is bool or dtype.kind == "b":
+                if dtype.kind == "b" and t is not bool:
+                    raise DTypeMismatch(f"{fname}: 'fill_value' {value!r} cannot fill a bool "
+                                        f"array", dtype, None)
+            else:
+                check_py_scalar(value, dtype, fname, "fill_value")
+        return value, dtype
+
+    def empty(shape, *, dtype=None, device=None):
+        shape = check_shape(shape)
+        d = _dtype_arg(dtype) or ctx.default_float
+        return wrap(be.empty(shape, d, ctx.resolve_device(device)))
+
+    def zeros(shape, *, dtype=None, device=None):
+        shape = check_shape(shape)
+        d = _dtype_arg(dtype) or ctx.default_float
+        return wrap(be.full(shape, 0, d, ctx.resolve_device(device)))
+
+    def ones(shape, *, dtype=None, device=None):
+        shape = check_shape(shape)
+        d = _dtype_arg(dtype) or ctx.default_float
+        return wrap(be.full(shape, 1, d, ctx.resolve_device(device)))
+
+    def full(shape, fill_value, *, dtype=None, device=None):
+        shape = check_shape(shape)
+        value, d = _fill_value(fill_value, _dtype_arg(dtype), "full")
+        return wrap(be.full(shape, value, d, ctx.resolve_device(device)))
+
+    def _like(x, dtype, device, fname):
+        require_array(ctx, x, fname)
+        d = _dtype_arg(dtype) or x._dtype
+        dev = be.device_of(x._data) if device is None else ctx.resolve_device(device)
+        return x.shape, d, dev
+
+    def empty_like(x, /, *, dtype=None, device=None):
+        shape, d, dev = _like(x, dtype, device, "empty_like")
+        return wrap(be.empty(shape, d, dev))
+
+    def zeros_like(x, /, *, dtype=None, device=None):
+        shape, d, dev = _like(x, dtype, device, "zeros_like")
+        return wrap(be.full(shape, 0, d, dev))
+
+    def ones_like(x, /, *, dtype=None, device=None):
+        shape, d, dev = _like(x, dtype, device, "ones_like")
+        return wrap(be.full(shape, 1, d, dev))
+
+    def full_like(x, /, fill_value, *, dtype=None, device=None):
+        shape, d, dev = _like(x, dtype, device, "full_like")
+        value, d = _fill_value(fill_value, d, "full_like")
+        return wrap(be.full(shape, value, d, dev))
+
+    def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+        d = _dtype_arg(dtype)
+        for name, v in (("start", start), ("stop", stop), ("step", step)):
+            if v is not None and type(v) not in (int, float) :
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise TypeError(f"arange: '{name}' must be an int or float, got "
+                                    f"{type(v).__name__}")
+        if stop is None:
+            start, stop = 0, start
+        if step == 0:
+            raise InvalidArgument("step", "arange: step must not be zero")
+        if d is None:
+            is_int = all(type(v) is int for v in (start, stop, step))
+            d = ctx.default_int if is_int else ctx.default_float
+        elif d.kind in "iu" and not all(type(v) is int for v in (start, stop, step)):
+            raise DTypeMismatch("arange: float bounds with an integer dtype", d, None)
+        if d.kind in "bc":
+            raise DTypeMismatch(f"arange: dtype {d.name} is not real-valued numeric", d, None)
+        n = max(0, math.ceil((stop - start) / step))
+        return wrap(be.arange(start, stop, step, n, d, ctx.resolve_device(device)))
+
+    def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+        n_rows = as_int(n_rows, "n_rows")
+        n_cols = n_rows if n_cols is None else as_int(n_cols, "n_cols")
+        k = as_int(k, "k")
+        if n_rows < 0 or n_cols < 0:
+            raise InvalidArgument("n_rows", "eye: sizes must be non-negative")
+        d = _dtype_arg(dtype) or ctx.default_float
+        return wrap(be.eye(n_rows, n_cols, k, d, ctx.resolve_device(device)))
+
+    def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+        d = _dtype_arg(dtype)
+        num = as_int(num, "num")
+        if num < 0:
+            raise InvalidArgument("num", f"linspace: must be non-negative, got {num}")
+        for name, v in (("start", start), ("stop", stop)):
+            if type(v) not in (int, float, complex):
+                raise TypeError(f"linspace: '{name}' must be a Python number, got "
+                                f"{type(v).__name__}")
+        if d is None:
+            d = ctx.default_complex if complex in (type(start), type(stop)) else ctx.default_float
+        if d.kind not in "fc":
+            raise DTypeMismatch(f"linspace: dtype must be floating-point, got {d.name}", d, None)
+        if d.kind == "f" and complex in (type(start), type(stop)):
+            raise DTypeMismatch("linspace: complex bounds need a complex dtype", d, None)
+        return wrap(be.linspace(start, stop, num, bool(endpoint), d, ctx.resolve_device(device)))
+
+    def meshgrid(*arrays, indexing="xy"):
+        if indexing not in ("xy", "ij"):
+            raise InvalidArgument("indexing", f"must be 'xy' or 'ij', got {indexing!r}")
+        for i, a in enumerate(arrays):
+            require_array(ctx, a, "meshgrid", f"arrays[{i}]")
+            if a.ndim != 1:
+                raise InvalidArgument(f"arrays[{i}]", f"meshgrid: must be 1-D, got {a.ndim}-D")
+        if len({a._dtype for a in arrays}) > 1:
+            raise DTypeMismatch("meshgrid: all arrays must have the same dtype")
+        if not arrays:
+            return ()
+        shape = [a.shape[0] for a in arrays]
+        if indexing == "xy" and len(arrays) > 1:
+            shape[0], shape[1] = shape[1], shape[0]
+        out = []
+        for i, a in enumerate(arrays):
+            ax = i
+            if indexing == "xy" and len(arrays) > 1 and i < 2:
+                ax = 1 - i
+            view = [1] * len(shape)
+            view[ax] = shape[ax]
+            r = be.reshape(a._data, tuple(view), copy=None)
+            out.append(wrap(be.copy(be.broadcast_to(r, tuple(shape)))))
+        return tuple(out)
+
+    def _tri(x, k, upper, fname):
+        require_array(ctx, x, fname)
+        if x.ndim < 2:
+            raise InvalidArgument("x", f"{fname}: needs at least 2 dimensions, got {x.ndim}")
+        return wrap(be.tri(x._data, as_int(k, "k"), upper))
+
+    def tril(x, /, *, k=0):
+        return _tri(x, k, False, "tril")
+
+    def triu(x, /, *, k=0):
+        return _tri(x, k, True, "triu")
+
+    return {"asarray": asarray, "arange": arange, "empty": empty, "empty_like": empty_like,
+            "eye": eye, "full": full, "full_like": full_like, "linspace": linspace,
+            "meshgrid": meshgrid, "ones": ones, "ones_like": ones_like, "zeros": zeros,
+            "zeros_like": zeros_like, "tril": tril, "triu": triu}
+
+
+def _check_int_fits(value, dtype):
+    ii = np.iinfo(dtype.np)
+    if value < ii.min or value > ii.max:
+        raise OverflowError(f"Python int {value} does not fit the default integer dtype "
+                            f"{dtype.name}")

@@ -1,0 +1,265 @@
+"""Elementwise functions and the Array operators.
+
+Each function has a fast path (arrays of this namespace, equal accepted dtypes: one kernel
+call and a wrap) and a slow path that validates, applies the standard's promotion rules
+(Python scalars included), broadcasts and raises numr's errors naming the argument.
+"""
+
+import numpy as np
+
+from .._core import dtypes as dt
+from .._core.errors import DTypeMismatch, ShapeMismatch
+from .._core.promotion import TABLE
+from .._core.shapes import broadcast_shapes
+from ._common import (PY_SCALARS, check_py_scalar, kind_word, require_array, require_kind,
+                      require_same_device)
+
+# name: (accepted kinds, result rule). Result rules: same | bool | real (complex -> its
+# real dtype) | float (integers -> the default real floating dtype).
+UNARY = {
+    "abs": ("iufc", "real"), "acos": ("fc", "same"), "acosh": ("fc", "same"),
+    "asin": ("fc", "same"), "asinh": ("fc", "same"), "atan": ("fc", "same"),
+    "atanh": ("fc", "same"), "bitwise_invert": ("biu", "same"), "ceil": ("iuf", "same"),
+    "conj": ("iufc", "same"), "cos": ("fc", "same"), "cosh": ("fc", "same"),
+    "exp": ("fc", "same"), "expm1": ("fc", "same"), "floor": ("iuf", "same"),
+    "imag": ("c", "real"), "isfinite": ("iufc", "bool"), "isinf": ("iufc", "bool"),
+    "isnan": ("iufc", "bool"), "log": ("fc", "same"), "log1p": ("fc", "same"),
+    "log2": ("fc", "same"), "log10": ("fc", "same"), "logical_not": ("b", "bool"),
+    "negative": ("iufc", "same"), "positive": ("iufc", "same"), "real": ("iufc", "real"),
+    "reciprocal": ("fc", "same"), "round": ("iufc", "same"), "sign": ("iufc", "same"),
+    "signbit": ("f", "bool"), "sin": ("fc", "same"), "sinh": ("fc", "same"),
+    "sqrt": ("fc", "same"), "square": ("iufc", "same"), "tan": ("fc", "same"),
+    "tanh": ("fc", "same"), "trunc": ("iuf", "same"),
+}
+
+BINARY = {
+    "add": ("iufc", "same"), "atan2": ("f", "same"), "bitwise_and": ("biu", "same"),
+    "bitwise_left_shift": ("iu", "same"), "bitwise_or": ("biu", "same"),
+    "bitwise_right_shift": ("iu", "same"), "bitwise_xor": ("biu", "same"),
+    "copysign": ("f", "same"), "divide": ("iufc", "float"), "equal": ("biufc", "bool"),
+    "floor_divide": ("iuf", "same"), "greater": ("iuf", "bool"),
+    "greater_equal": ("iuf", "bool"), "hypot": ("f", "same"), "less": ("iuf", "bool"),
+    "less_equal": ("iuf", "bool"), "logaddexp": ("f", "same"), "logical_and": ("b", "bool"),
+    "logical_or": ("b", "bool"), "logical_xor": ("b", "bool"), "maximum": ("iuf", "same"),
+    "minimum": ("iuf", "same"), "multiply": ("iufc", "same"), "nextafter": ("f", "same"),
+    "not_equal": ("biufc", "bool"), "pow": ("iufc", "same"), "remainder": ("iuf", "same"),
+    "subtract": ("iufc", "same"),
+}
+
+# operator name -> function name (reflected and in-place forms are derived)
+BINARY_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift",
+}
+COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+               "gt": "greater", "ge": "greater_equal"}
+UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
+
+
+def _result_dtype(ctx, rule, t):
+    if rule == "same":
+        return t
+    if rule == "bool":
+        return dt.bool_
+    if rule == "real":
+        return dt.REAL_FLOAT_OF_COMPLEX.get(t, t)
+    if rule == "float":
+        return t if t.kind in "fc" else ctx.default_float
+    raise AssertionError(rule)
+
+
+def build(ctx):
+    be = ctx.be
+    A = ctx.ArrayT
+    wrap = ctx.wrap
+    supported = [d for d in dt.ALL_DTYPES if d in be.native_dtypes]
+    ns = {}
+
+    def make_unary(name, kinds):
+        kernel = be.unary_kernel(name)
+        ok = frozenset(d for d in supported if d.kind in kinds)
+
+        def slow(x):
+            require_array(ctx, x, name)
+            require_kind(x, kinds, name)
+            return wrap(kernel(x._data))
+
+        def fn(x, /):
+            if x.__class__ is A and x._dtype in ok:
+                return wrap(kernel(x._data))
+            return slow(x)
+
+        fn.__name__ = fn.__qualname__ = name
+        return fn
+
+    def make_binary(name, kinds, rule):
+        kernel = be.binary_kernel(name)
+        ok = frozenset(d for d in supported if d.kind in kinds)
+
+        def prepare(x1, x2):
+            """Validate; return (operand1, operand2, compute dtype) as payloads/scalars."""
+            a1 = x1.__class__ is A
+            a2 = x2.__class__ is A
+            if a1 and a2:
+                t1, t2 = x1._dtype, x2._dtype
+                t = TABLE.get((t1, t2))
+                if t is None:
+                    raise DTypeMismatch(f"{name}: dtypes {t1.name} ('x1') and {t2.name} ('x2') "
+                                        f"have no promotion in the array API; cast one with "
+                                        f"astype first", t1, t2)
+                if t not in ok:
+                    raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
+                                        f"{t1.name} and {t2.name}", t1, t2)
+                require_same_device(ctx, name, x1, x2)
+                broadcast_shapes(x1._data.shape, x2._data.shape)
+                d1 = x1._data if t1 is t else be.astype(x1._data, t)
+                d2 = x2._data if t2 is t else be.astype(x2._data, t)
+                return d1, d2, t
+            if a1 and type(x2) in PY_SCALARS:
+                t = x1._dtype
+                if t not in ok:
+                    require_kind(x1, kinds, name, "x1")
+                check_py_scalar(x2, t, name, "x2")
+                return x1._data, be.scalar_operand(x2, t), t
+            if a2 and type(x1) in PY_SCALARS:
+                t = x2._dtype
+                if t not in ok:
+                    require_kind(x2, kinds, name, "x2")
+                check_py_scalar(x1, t, name, "x1")
+                return be.scalar_operand(x1, t), x2._data, t
+            if not a1 and type(x1) not in PY_SCALARS:
+                require_array(ctx, x1, name, "x1")
+            if not a2 and type(x2) not in PY_SCALARS:
+                require_array(ctx, x2, name, "x2")
+            raise TypeError(f"{name}: at least one of 'x1' and 'x2' must be an array")
+
+        def slow(x1, x2):
+            d1, d2, _ = prepare(x1, x2)
+            return wrap(kernel(d1, d2))
+
+        def fn(x1, x2, /):
+            if x1.__class__ is A and x2.__class__ is A:
+                t = x1._dtype
+                if t is x2._dtype and t in ok:
+                    try:
+                        return wrap(kernel(x1._data, x2._data))
+                    except ValueError:
+                        pass  # re-validated below to raise numr's ShapeMismatch
+            return slow(x1, x2)
+
+        def inplace(x1, x2):
+            d1, d2, t = prepare(x1, x2)
+            rt = _result_dtype(ctx, rule, t)
+            if rt is not x1._dtype:
+                raise DTypeMismatch(f"in-place {name}: the result dtype {rt.name} differs from "
+                                    f"the dtype {x1._dtype.name} of the left operand",
+                                    x1._dtype, rt)
+            if x2.__class__ is A:
+                shape = broadcast_shapes(x1._data.shape, x2._data.shape)
+                if shape != x1._data.shape:
+                    raise ShapeMismatch(f"in-place {name}: operand of shape {x2._data.shape} "
+                                        f"would broadcast the left operand "
+                                        f"{x1._data.shape} to {shape}", x1._data.shape, shape)
+            be.inplace(kernel, d1, d2)
+            return x1
+
+        fn.__name__ = fn.__qualname__ = name
+        fn.inplace = inplace
+        return fn
+
+    for name, (kinds, _) in UNARY.items():
+        ns[name] = make_unary(name, kinds)
+    for name, (kinds, rule) in BINARY.items():
+        ns[name] = make_binary(name, kinds, rule)
+    ns["clip"] = _make_clip(ctx, ns)
+    _attach_operators(ctx, ns)
+    return ns
+
+
+def _make_clip(ctx, ns):
+    be = ctx.be
+    maximum, minimum = ns["maximum"], ns["minimum"]
+
+    def clip(x, /, min=None, max=None):
+        require_array(ctx, x, "clip")
+        require_kind(x, "iuf", "clip")
+        out = x
+        for bound, argname, op in ((min, "min", maximum), (max, "max", minimum)):
+            if bound is None:
+                continue
+            if bound.__class__ is ctx.ArrayT:
+                if bound._dtype.kind not in "iuf" or TABLE.get((x._dtype, bound._dtype)) is None:
+                    raise DTypeMismatch(f"clip: '{argname}' has dtype {bound._dtype.name}, "
+                                        f"which does not promote with {x._dtype.name}",
+                                        x._dtype, bound._dtype)
+                if bound._dtype is not x._dtype:
+                    bound = ctx.api.astype(bound, x._dtype)
+            elif type(bound) in PY_SCALARS:
+                if type(bound) is float and x._dtype.kind in "iu":
+                    raise DTypeMismatch(f"clip: a Python float '{argname}' cannot clip an "
+                                        f"integer array", x._dtype, None)
+                if type(bound) is complex:
+                    raise DTypeMismatch(f"clip: '{argname}' cannot be complex", x._dtype, None)
+                if x._dtype.kind in "iu":
+                    ii = np.iinfo(x._dtype.np)
+                    lo, hi = int(ii.min), int(ii.max)
+                    # an out-of-range bound clips nothing (or everything) on that side
+                    bound = int(bound)
+                    if bound < lo or bound > hi:
+                        if (argname == "min" and bound < lo) or (argname == "max" and bound > hi):
+                            continue
+                        bound = lo if bound < lo else hi
+            else:
+                require_array(ctx, bound, "clip", argname)
+            out = op(out, bound)
+        if out.shape != x.shape:
+            shape = broadcast_shapes(x.shape, out.shape)
+            if shape != x.shape:
+                raise ShapeMismatch(f"clip: bounds broadcast x of shape {x.shape} to {shape}",
+                                    x.shape, shape)
+        if out is x:
+            return ctx.wrap(be.copy(x._data))
+        return out
+
+    return clip
+
+
+def _attach_operators(ctx, ns):
+    A = ctx.ArrayT
+    NI = NotImplemented
+
+    def operand_ok(other):
+        return other.__class__ is A or type(other) in PY_SCALARS
+
+    def binop(fn):
+        def op(self, other, /):
+            if other.__class__ is A or type(other) in PY_SCALARS:
+                return fn(self, other)
+            return NI
+
+        def rop(self, other, /):
+            if type(other) in PY_SCALARS:
+                return fn(other, self)
+            return NI
+
+        def iop(self, other, /):
+            if not operand_ok(other):
+                return NI
+            return fn.inplace(self, other)
+
+        return op, rop, iop
+
+    for opname, fname in BINARY_OPERATORS.items():
+        op, rop, iop = binop(ns[fname])
+        setattr(A, f"__{opname}__", op)
+        setattr(A, f"__r{opname}__", rop)
+        setattr(A, f"__i{opname}__", iop)
+    for opname, fname in COMPARISONS.items():
+        setattr(A, f"__{opname}__", binop(ns[fname])[0])
+    for opname, fname in UNARY_OPERATORS.items():
+        fn = ns[fname]
+        setattr(A, f"__{opname}__", (lambda f: lambda self: f(self))(fn))
+    # NumPy must not treat numr arrays as array-likes in its ufuncs and operators
+    A.__array_ufunc__ = None

@@ -1,0 +1,81 @@
+"""Indexing: __getitem__ / __setitem__ and take / take_along_axis."""
+
+from .._core import dtypes as dt
+from .._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex, ShapeMismatch
+from .._core.indexing import is_basic_key, normalize_key
+from .._core.promotion import TABLE
+from .._core.shapes import normalize_axis, broadcast_shapes
+from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind
+
+
+def build(ctx):
+    be = ctx.be
+    A = ctx.ArrayT
+    wrap = ctx.wrap
+    basic = be.getitem_basic
+
+    def getitem(x, key):
+        if is_basic_key(key):
+            try:
+                return wrap(basic(x._data, key))
+            except IndexError as e:
+                normalize_key(key, x.shape, A)  # raises numr's InvalidIndex with context
+                raise InvalidIndex(str(e)) from None
+        nkey, _ = normalize_key(key, x.shape, A)
+        return wrap(be.getitem(x._data, nkey))
+
+    def setitem(x, key, value):
+        nkey, has_array = normalize_key(key, x.shape, A)
+        t = x._dtype
+        if value.__class__ is A:
+            if TABLE.get((value._dtype, t)) is not t:
+                raise DTypeMismatch(f"__setitem__: a value of dtype {value._dtype.name} cannot be "
+                                    f"stored into an array of dtype {t.name} without a lossy "
+                                    f"cast", t, value._dtype)
+            v = value._data if value._dtype is t else be.astype(value._data, t)
+        elif type(value) in PY_SCALARS:
+            check_py_scalar(value, t, "__setitem__", "value")
+            v = value
+        else:
+            require_array(ctx, value, "__setitem__", "value")
+        try:
+            be.setitem(x._data, nkey, v)
+        except ValueError as e:
+            msg = str(e)
+            if "read-only" in msg:
+                raise InvalidArgument("x", "__setitem__: this array is a read-only broadcast "
+                                           "view; copy it first (asarray(x, copy=True))") from None
+            raise ShapeMismatch(f"__setitem__: {msg}") from None
+
+    ctx.getitem = getitem
+    ctx.setitem = setitem
+
+    def take(x, indices, /, *, axis=None):
+        require_array(ctx, x, "take")
+        require_array(ctx, indices, "take", "indices")
+        require_kind(indices, "iu", "take", "indices")
+        if indices.ndim != 1:
+            raise InvalidArgument("indices", f"take: must be 1-D, got {indices.ndim}-D")
+        if axis is None:
+            if x.ndim != 1:
+                raise InvalidArgument("axis", "take: 'axis' is required for arrays with more "
+                                              "than one dimension")
+            ax = 0
+        else:
+            ax = normalize_axis(axis, x.ndim)
+        return wrap(be.take(x._data, indices._data, ax))
+
+    def take_along_axis(x, indices, /, *, axis=-1):
+        require_array(ctx, x, "take_along_axis")
+        require_array(ctx, indices, "take_along_axis", "indices")
+        require_kind(indices, "iu", "take_along_axis", "indices")
+        if indices.ndim != x.ndim:
+            raise ShapeMismatch(f"take_along_axis: 'indices' has {indices.ndim} dimensions, "
+                                f"'x' has {x.ndim}", x.ndim, indices.ndim)
+        ax = normalize_axis(axis, x.ndim)
+        other_x = tuple(s for i, s in enumerate(x.shape) if i != ax)
+        other_i = tuple(s for i, s in enumerate(indices.shape) if i != ax)
+        broadcast_shapes(other_x, other_i)
+        return wrap(be.take_along_axis(x._data, indices._data, ax))
+
+    return {"take": take, "take_along_axis": take_along_axis}

@@ -1,0 +1,51 @@
+"""__array_namespace_info__: devices, default dtypes, dtypes and capabilities."""
+
+from .._core import dtypes as dt
+from .._core.errors import InvalidArgument
+
+
+def build(ctx):
+    be = ctx.be
+
+    class __array_namespace_info__:
+        """Inspection API of this namespace (per the 2025.12 standard)."""
+
+        def capabilities(self):
+            caps = {"boolean indexing": True, "data-dependent shapes": True,
+                    "max dimensions": be.max_dimensions}
+            caps.update(be.extra_capabilities())
+            return caps
+
+        def default_device(self):
+            return be.default_device()
+
+        def devices(self):
+            return tuple(be.devices())
+
+        def _check_device(self, device):
+            if device is not None:
+                ctx.resolve_device(device)
+
+        def default_dtypes(self, *, device=None):
+            self._check_device(device)
+            return {"real floating": ctx.default_float, "complex floating": ctx.default_complex,
+                    "integral": ctx.default_int, "indexing": ctx.default_index}
+
+        def dtypes(self, *, device=None, kind=None):
+            self._check_device(device)
+            avail = [d for d in dt.STANDARD_DTYPES if d in be.native_dtypes]
+            if kind is None:
+                sel = avail
+            else:
+                kinds = kind if isinstance(kind, tuple) else (kind,)
+                codes = ""
+                for k in kinds:
+                    if k not in dt.KIND_NAMES:
+                        raise InvalidArgument("kind", f"unknown dtype kind {k!r}; expected one "
+                                                      f"of {sorted(dt.KIND_NAMES)}")
+                    codes += dt.KIND_NAMES[k]
+                sel = [d for d in avail if d.kind in codes]
+            return {d.name: d for d in sel}
+
+    __array_namespace_info__.__module__ = ctx.module.__name__
+    return {"__array_namespace_info__": __array_namespace_info__}

@@ -1,0 +1,109 @@
+"""Searching functions: argmax, argmin, count_nonzero, nonzero, searchsorted, where."""
+
+from .._core import dtypes as dt
+from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.promotion import TABLE
+from .._core.shapes import broadcast_shapes, normalize_axes, normalize_axis
+from ._common import (PY_SCALARS, check_py_scalar, require_array, require_kind,
+                      require_same_device)
+
+
+def build(ctx):
+    be = ctx.be
+    wrap = ctx.wrap
+    A = ctx.ArrayT
+
+    def _arg(name, x, axis, keepdims):
+        require_array(ctx, x, name)
+        require_kind(x, "iuf", name)
+        if axis is None:
+            if x.size == 0:
+                raise InvalidArgument("x", f"{name}: empty array")
+            ax = None
+        else:
+            ax = normalize_axis(axis, x.ndim)
+            if x.shape[ax] == 0:
+                raise InvalidArgument("x", f"{name}: empty axis {ax}")
+        return wrap(be.astype(getattr(be, name)(x._data, ax, bool(keepdims)),
+                              ctx.default_index, copy=False))
+
+    def argmax(x, /, *, axis=None, keepdims=False):
+        return _arg("argmax", x, axis, keepdims)
+
+    def argmin(x, /, *, axis=None, keepdims=False):
+        return _arg("argmin", x, axis, keepdims)
+
+    def count_nonzero(x, /, *, axis=None, keepdims=False):
+        require_array(ctx, x, "count_nonzero")
+        axes = normalize_axes(axis, x.ndim)
+        return wrap(be.count_nonzero(x._data, axes, bool(keepdims)))
+
+    def nonzero(x, /):
+        require_array(ctx, x, "nonzero")
+        if x.ndim == 0:
+            raise InvalidArgument("x", "nonzero: 0-d arrays are not allowed; use "
+                                       "nonzero(reshape(x, (1,)))")
+        return tuple(wrap(be.astype(d, ctx.default_index, copy=False))
+                     for d in be.nonzero(x._data))
+
+    def searchsorted(x1, x2, /, *, side="left", sorter=None):
+        require_array(ctx, x1, "searchsorted", "x1")
+        require_kind(x1, "iuf", "searchsorted", "x1")
+        if x1.ndim != 1:
+            raise InvalidArgument("x1", f"searchsorted: must be 1-D, got {x1.ndim}-D")
+        if side not in ("left", "right"):
+            raise InvalidArgument("side", f"searchsorted: must be 'left' or 'right', got {side!r}")
+        t = x1._dtype
+        if x2.__class__ is A:
+            require_same_device(ctx, "searchsorted", x1, x2)
+            t = TABLE.get((x1._dtype, x2._dtype))
+            if t is None:
+                raise DTypeMismatch(f"searchsorted: dtypes {x1._dtype.name} and "
+                                    f"{x2._dtype.name} do not promote", x1._dtype, x2._dtype)
+            v = x2._data if x2._dtype is t else be.astype(x2._data, t)
+        elif type(x2) in PY_SCALARS:
+            check_py_scalar(x2, t, "searchsorted", "x2")
+            v = be.full((), x2, t, be.device_of(x1._data))
+        else:
+            require_array(ctx, x2, "searchsorted", "x2")
+        s = None
+        if sorter is not None:
+            require_array(ctx, sorter, "searchsorted", "sorter")
+            require_kind(sorter, "iu", "searchsorted", "sorter")
+            if sorter.shape != x1.shape:
+                raise InvalidArgument("sorter", "searchsorted: must have the shape of 'x1'")
+            s = sorter._data
+        d1 = x1._data if x1._dtype is t else be.astype(x1._data, t)
+        return wrap(be.astype(be.searchsorted(d1, v, side, s), ctx.default_index, copy=False))
+
+    def where(condition, x1, x2, /):
+        require_array(ctx, condition, "where", "condition")
+        if condition._dtype is not dt.bool_:
+            raise DTypeMismatch(f"where: 'condition' must be a bool array, got "
+                                f"{condition._dtype.name}", condition._dtype, None)
+        arrays = [a for a in (x1, x2) if a.__class__ is A]
+        for name, v in (("x1", x1), ("x2", x2)):
+            if v.__class__ is not A and type(v) not in PY_SCALARS:
+                require_array(ctx, v, "where", name)
+        if not arrays:
+            raise TypeError("where: at least one of 'x1' and 'x2' must be an array")
+        require_same_device(ctx, "where", condition, *arrays)
+        if len(arrays) == 2:
+            t = TABLE.get((x1._dtype, x2._dtype))
+            if t is None:
+                raise DTypeMismatch(f"where: dtypes {x1._dtype.name} and {x2._dtype.name} do "
+                                    f"not promote", x1._dtype, x2._dtype)
+        else:
+            t = arrays[0]._dtype
+        ops = []
+        for name, v in (("x1", x1), ("x2", x2)):
+            if v.__class__ is A:
+                ops.append(v._data if v._dtype is t else be.astype(v._data, t))
+            else:
+                check_py_scalar(v, t, "where", name)
+                ops.append(be.full((), v, t, be.device_of(condition._data)))
+        broadcast_shapes(condition.shape, *(a.shape for a in arrays))
+        return wrap(be.where(condition._data, ops[0], ops[1]))
+
+    return {"argmax": argmax, "argmin": argmin, "count_nonzero": count_nonzero,
+            "nonzero": nonzero, "searchsorted": searchsorted, "where": where}

@@ -1,0 +1,114 @@
+"""Statistical functions: sum, prod, max, min, mean, var, std, cumulative sums/products."""
+
+from .._core import dtypes as dt
+from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.shapes import normalize_axes, normalize_axis
+from ._common import require_array, require_kind
+
+
+def accumulation_dtype(ctx, x_dtype, dtype, fname):
+    """The standard's accumulator dtype: integers widen to the default integer of their
+    signedness, floats keep their precision."""
+    if dtype is not None:
+        ctx.check_dtype(dtype)
+        if x_dtype.kind == "c" and dtype.kind != "c":
+            raise DTypeMismatch(f"{fname}: cannot accumulate complex {x_dtype.name} in "
+                                f"{dtype.name}", x_dtype, dtype)
+        return dtype
+    k = x_dtype.kind
+    if k == "b":
+        return ctx.default_int
+    if k == "i":
+        return x_dtype if x_dtype.itemsize >= ctx.default_int.itemsize else ctx.default_int
+    if k == "u":
+        u = dt.uint64 if ctx.default_int.itemsize == 8 else dt.uint32
+        return x_dtype if x_dtype.itemsize >= u.itemsize else u
+    return x_dtype
+
+
+def build(ctx):
+    be = ctx.be
+    wrap = ctx.wrap
+    A = ctx.ArrayT
+    FLOAT_OK = frozenset(d for d in dt.ALL_DTYPES if d.kind in "fc")
+
+    def _keepdims(keepdims):
+        if type(keepdims) is not bool:
+            raise TypeError(f"'keepdims' must be a bool, got {keepdims!r}")
+        return keepdims
+
+    def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+        if x.__class__ is A and axis is None and dtype is None and keepdims is False \
+                and x._dtype in FLOAT_OK:
+            return wrap(be.reduce("sum", x._data, None, False))
+        return _accumulate("sum", x, axis, dtype, keepdims)
+
+    def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+        return _accumulate("prod", x, axis, dtype, keepdims)
+
+    def _accumulate(name, x, axis, dtype, keepdims):
+        require_array(ctx, x, name)
+        require_kind(x, "biufc", name)
+        axes = normalize_axes(axis, x.ndim)
+        acc = accumulation_dtype(ctx, x._dtype, dtype, name)
+        return wrap(be.reduce(name, x._data, axes, _keepdims(keepdims), acc))
+
+    def _extreme(name, x, axis, keepdims):
+        require_array(ctx, x, name)
+        require_kind(x, "iuf", name)
+        axes = normalize_axes(axis, x.ndim)
+        if any(x.shape[a] == 0 for a in axes) or (x.size == 0 and not axes):
+            raise InvalidArgument("x", f"{name}: reduction over an empty axis has no identity")
+        return wrap(be.reduce(name, x._data, axes, _keepdims(keepdims)))
+
+    def max(x, /, *, axis=None, keepdims=False):
+        return _extreme("max", x, axis, keepdims)
+
+    def min(x, /, *, axis=None, keepdims=False):
+        return _extreme("min", x, axis, keepdims)
+
+    def mean(x, /, *, axis=None, keepdims=False):
+        require_array(ctx, x, "mean")
+        require_kind(x, "fc", "mean")
+        axes = normalize_axes(axis, x.ndim)
+        return wrap(be.reduce("mean", x._data, axes, _keepdims(keepdims)))
+
+    def _moment(name, x, axis, correction, keepdims):
+        require_array(ctx, x, name)
+        require_kind(x, "f", name)
+        axes = normalize_axes(axis, x.ndim)
+        if type(correction) not in (int, float) or correction < 0:
+            raise InvalidArgument("correction", f"{name}: must be a non-negative number, got "
+                                                f"{correction!r}")
+        return wrap(be.var(x._data, axes, correction, _keepdims(keepdims), name == "std"))
+
+    def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+        return _moment("var", x, axis, correction, keepdims)
+
+    def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+        return _moment("std", x, axis, correction, keepdims)
+
+    def _cumulative(name, x, axis, dtype, include_initial):
+        fname = f"cumulative_{name}"
+        require_array(ctx, x, fname)
+        require_kind(x, "biufc", fname)
+        if axis is None:
+            if x.ndim > 1:
+                raise InvalidArgument("axis", f"{fname}: 'axis' is required for arrays with "
+                                              f"more than one dimension")
+            if x.ndim == 0:
+                raise InvalidArgument("x", f"{fname}: needs at least one dimension")
+            ax = 0
+        else:
+            ax = normalize_axis(axis, x.ndim)
+        acc = accumulation_dtype(ctx, x._dtype, dtype, fname)
+        return wrap(be.cumulative(name, x._data, ax, acc, bool(include_initial)))
+
+    def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+        return _cumulative("sum", x, axis, dtype, include_initial)
+
+    def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+        return _cumulative("prod", x, axis, dtype, include_initial)
+
+    return {"sum": sum, "prod": prod, "max": max, "min": min, "mean": mean, "var": var,
+            "std": std, "cumulative_sum": cumulative_sum, "cumulative_prod": cumulative_prod}

@@ -1,0 +1,55 @@
+"""Utility functions: all, any, diff."""
+
+from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
+from .._core.promotion import TABLE
+from .._core.shapes import normalize_axes, normalize_axis, as_int
+from ._common import PY_SCALARS, check_py_scalar, require_array
+
+
+def build(ctx):
+    be = ctx.be
+    wrap = ctx.wrap
+    A = ctx.ArrayT
+
+    def _logical(name, x, axis, keepdims):
+        require_array(ctx, x, name)
+        axes = normalize_axes(axis, x.ndim)
+        return wrap(be.reduce(name, x._data, axes, bool(keepdims)))
+
+    def all(x, /, *, axis=None, keepdims=False):
+        return _logical("all", x, axis, keepdims)
+
+    def any(x, /, *, axis=None, keepdims=False):
+        return _logical("any", x, axis, keepdims)
+
+    def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+        require_array(ctx, x, "diff")
+        if x.ndim == 0:
+            raise InvalidArgument("x", "diff: needs at least one dimension")
+        ax = normalize_axis(axis, x.ndim)
+        n = as_int(n, "n")
+        if n < 0:
+            raise InvalidArgument("n", f"diff: must be non-negative, got {n}")
+        extra = []
+        for name, v in (("prepend", prepend), ("append", append)):
+            if v is None:
+                extra.append(None)
+                continue
+            if v.__class__ is A:
+                if TABLE.get((v._dtype, x._dtype)) is not x._dtype and \
+                        TABLE.get((x._dtype, v._dtype)) is None:
+                    raise DTypeMismatch(f"diff: '{name}' dtype {v._dtype.name} does not promote "
+                                        f"with {x._dtype.name}", x._dtype, v._dtype)
+                if v.ndim != x.ndim or any(a != b for i, (a, b) in
+                                           enumerate(zip(v.shape, x.shape)) if i != ax):
+                    raise ShapeMismatch(f"diff: '{name}' of shape {v.shape} does not match "
+                                        f"{x.shape} outside axis {ax}", x.shape, v.shape)
+                extra.append(v._data)
+            elif type(v) in PY_SCALARS:
+                check_py_scalar(v, x._dtype, "diff", name)
+                extra.append(v)
+            else:
+                require_array(ctx, v, "diff", name)
+        return wrap(be.diff(x._data, ax, n, extra[0], extra[1]))
+
+    return {"all": all, "any": any, "diff": diff}

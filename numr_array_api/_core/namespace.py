@@ -1,0 +1,98 @@
+"""Builds a namespace module (numr_array_api.cpu / .cuda / .webgpu) from a backend.
+
+Every namespace runs the same front-end (numr_array_api._api); the backend supplies
+payload handling and kernels. The context created here is what the front-end functions
+close over, so a call reaches its kernel with no per-call lookups.
+"""
+
+import sys
+import types
+
+from . import dtypes as dt
+from .array import Array
+from .device import Device, parse_device
+from .errors import InvalidArgument
+
+__all__ = ["Context", "populate"]
+
+API_VERSION = "2025.12"
+
+
+class Context:
+    """Everything a namespace's functions need: backend, Array subclass, defaults."""
+
+    def __init__(self, be, module):
+        self.be = be
+        self.module = module
+        self.api = types.SimpleNamespace()
+        self.ArrayT = type("Array", (Array,), {"__slots__": (), "_ctx": self,
+                                               "__module__": module.__name__})
+        self.refresh_defaults()
+        self._make_wrap()
+
+    def refresh_defaults(self):
+        self.default_float = self.be.default_float
+        self.default_int = self.be.default_int
+        self.default_complex = dt.COMPLEX_OF_REAL_FLOAT[self.default_float]
+        self.default_index = self.be.default_index
+
+    def _make_wrap(self):
+        ArrayT = self.ArrayT
+        P = self.be.payload_type
+        fix = self.be.fix_result
+        DT = self.be.dtype_table
+        new = object.__new__
+
+        def wrap(r):
+            if r.__class__ is not P:
+                r = fix(r)
+            a = new(ArrayT)
+            a._data = r
+            a._dtype = DT[r.dtype]
+            return a
+
+        self.wrap = wrap
+
+    def resolve_device(self, device, argname="device"):
+        """The backend device for a ``device=`` argument (None: the default device)."""
+        if device is None:
+            return self.be.default_device()
+        return self.be.check_device(parse_device(device) if not isinstance(device, Device)
+                                    else device, argname)
+
+    def check_dtype(self, dtype, argname="dtype"):
+        if dtype is None:
+            return None
+        if isinstance(dtype, dt.DType):
+            self.be.check_dtype_supported(dtype)
+            return dtype
+        raise TypeError(f"'{argname}' must be a numr dtype (e.g. xp.float32), got {dtype!r}")
+
+
+def populate(module_globals, be):
+    """Fill a namespace module's globals with the complete array API."""
+    from .. import _api
+
+    name = module_globals["__name__"]
+    module = sys.modules[name]
+    ctx = Context(be, module)
+    ns = {}
+    for builder in _api.BUILDERS:
+        ns.update(builder(ctx))
+    for k, v in ns.items():
+        setattr(ctx.api, k, v)
+    for d in dt.STANDARD_DTYPES:
+        ns[d.name] = d
+    ns["float16"] = dt.float16
+    ns["bool"] = dt.bool_
+    ns["Array"] = ctx.ArrayT
+    ns["__array_api_version__"] = API_VERSION
+    ns["_ctx"] = ctx
+    ns["_backend"] = be
+    for sub in ("linalg", "fft"):
+        m = types.ModuleType(f"{name}.{sub}")
+        m.__dict__.update(ns.pop(f"__{sub}__"))
+        sys.modules[m.__name__] = m
+        ns[sub] = m
+    module_globals.update(ns)
+    return ctx

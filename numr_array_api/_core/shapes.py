@@ -1,0 +1,87 @@
+"""Shape, axis and broadcasting validation shared by every backend."""
+
+import operator
+
+from .errors import InvalidArgument, ShapeMismatch, InvalidIndex
+
+__all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes", "check_shape", "as_int"]
+
+
+def as_int(value, argname):
+    """An exact Python int from an int-like (bool rejected), or a clear TypeError."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"'{argname}' must be an integer, got {type(value).__name__}")
+    return operator.index(value)
+
+
+def check_shape(shape, argname="shape"):
+    """Normalise a shape argument (int or sequence of non-negative ints) to a tuple."""
+    if type(shape) is tuple:
+        for s in shape:
+            if type(s) is not int or s < 0:
+                break
+        else:
+            return shape
+    if isinstance(shape, (int,)) and not isinstance(shape, bool):
+        shape = (shape,)
+    elif hasattr(shape, "__index__") and not isinstance(shape, bool):
+        shape = (operator.index(shape),)
+    try:
+        out = tuple(as_int(s, argname) for s in shape)
+    except TypeError:
+        raise TypeError(f"'{argname}' must be an int or a sequence of ints, got {shape!r}") from None
+    for s in out:
+        if s < 0:
+            raise InvalidArgument(argname, f"dimensions must be non-negative, got {out}")
+    return out
+
+
+def broadcast_shapes(*shapes):
+    """The broadcast of shapes, or ShapeMismatch naming both offending shapes."""
+    if not shapes:
+        return ()
+    if len(shapes) == 1:
+        return tuple(shapes[0])
+    ndim = max(len(s) for s in shapes)
+    out = [1] * ndim
+    for s in shapes:
+        off = ndim - len(s)
+        for i, d in enumerate(s):
+            j = off + i
+            o = out[j]
+            if d == o or d == 1:
+                continue
+            if o == 1:
+                out[j] = d
+            elif d is None or o is None:
+                out[j] = None
+            else:
+                raise ShapeMismatch(
+                    f"shapes {' and '.join(str(tuple(x)) for x in shapes)} cannot be broadcast "
+                    f"together (dimension {j - ndim} has sizes {o} and {d})", expected=o, got=d)
+    return tuple(out)
+
+
+def normalize_axis(axis, ndim, argname="axis"):
+    """A non-negative axis for an array of ``ndim`` dimensions (IndexError when out of range)."""
+    if type(axis) is not int:
+        axis = as_int(axis, argname)
+    if axis < -ndim or axis >= ndim:
+        raise InvalidIndex(f"'{argname}' {axis} is out of range for an array of {ndim} dimension(s)")
+    return axis + ndim if axis < 0 else axis
+
+
+def normalize_axes(axis, ndim, argname="axis", allow_none=True):
+    """A sorted tuple of unique non-negative axes; None means all axes."""
+    if axis is None:
+        if not allow_none:
+            raise TypeError(f"'{argname}' must not be None")
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim, argname) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise InvalidArgument(argname, f"repeated axes in {tuple(axis)}")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim, argname),)

@@ -1,0 +1,1 @@
+"""Backends: payload handling and kernels behind the shared front-end."""
