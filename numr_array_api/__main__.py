@@ -141,15 +141,15 @@ def run_backend(name):
         print(f"  unavailable: {_reason(e)}")
         if name == "webgpu":
             _webgpu_hint()
-        return False
+        return f"unavailable ({_reason(e)})"
     try:
         devices = describe(name, xp)
     except Exception as e:  # never crash on a missing or half-working backend
         print(f"  unavailable: {_reason(e)}")
-        return False
+        return f"unavailable ({_reason(e)})"
     if not devices:
         print("  no device to run the example on")
-        return False
+        return "unavailable (no device)"
     ok = True
     for d in devices:
         try:
@@ -157,7 +157,7 @@ def run_backend(name):
         except Exception as e:
             print(f"  example on {d!r} failed: {_reason(e)}")
             ok = False
-    return ok
+    return "ok: example matched NumPy" if ok else "FAILED: see the example above"
 
 
 def _webgpu_hint():
@@ -204,11 +204,11 @@ def main(argv=None):
             results[name] = run_backend(name)
         except Exception:  # last resort: report, never crash
             traceback.print_exc(limit=3)
-            results[name] = False
+            results[name] = "FAILED: see the traceback above"
     print("\n== summary ==")
-    for name, ok in results.items():
-        print(f"  {name:<7} {'example ran and matched NumPy' if ok else 'not available / failed (see above)'}")
-    return 0 if results.get("cpu", True) else 1
+    for name, status in results.items():
+        print(f"  {name:<7} {status}")
+    return 0 if results.get("cpu", "ok").startswith("ok") else 1
 
 
 if __name__ == "__main__":
