@@ -11,8 +11,8 @@ times and the ratios numr/NumPy and strict/NumPy. An operation a namespace lacks
 raises) is printed as "missing" / "error" instead of stopping the run.
 
 Arrays are float64: x, y of n elements; matmul uses two sqrt(n) x sqrt(n) matrices (10x10 for
-n=100, 1000x1000 for n=10^6); sort is stable in all three (the standard's default). ``--numr-module array_api_compat.numpy`` times another
-namespace in numr's column (useful before numr's cpu namespace exists).
+n=100, 1000x1000 for n=10^6); sort is stable in all three (the standard's default).
+``--numr-module array_api_compat.numpy`` times another namespace in numr's column.
 """
 
 import argparse
@@ -24,6 +24,10 @@ import sys
 import timeit
 
 import numpy as np
+
+# Run from a checkout without installing: the repository root is importable (an installed
+# numr_array_api still takes precedence).
+sys.path.append(str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 
 
 def _ops_for(xp, is_numpy):
