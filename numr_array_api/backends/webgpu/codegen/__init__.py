@@ -1,0 +1,1 @@
+"""WGSL code generation: dtype -> storage/load/store snippets, conversions, templates."""

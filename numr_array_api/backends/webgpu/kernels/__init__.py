@@ -1,0 +1,1 @@
+"""Kernels the runtime itself needs: strided copy, fill, cast (one template each)."""

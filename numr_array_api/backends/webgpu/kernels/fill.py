@@ -1,0 +1,54 @@
+"""Fill a new contiguous storage with one scalar (bit pattern computed by NumPy)."""
+
+import numpy as np
+
+from ...._core.errors import InvalidArgument
+from ..codegen.render import WG, Params, workgroups
+from ..storage import WgpuStorage
+
+
+def _render(params, period):
+    P = params.P
+    if period == 1:
+        word = P(4)
+    else:
+        word = f"P[1][u & {period - 1}u]"
+    src = f"""{params.decl()}
+@group(0) @binding(0) var<storage, read_write> D: array<u32>;
+@compute @workgroup_size({WG})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let units = {P(0)};
+  for (var u = g.x; u < units; u += nw.x * {WG}u) {{
+    D[u] = {word};
+  }}
+}}
+"""
+    return {"source": src, "entry": "main", "bindings": params.layout(("rw",)),
+            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
+            "label": f"fill_p{period}"}
+
+
+def scalar_bytes(value, dtype):
+    """The element bytes of ``value`` as NumPy converts it to ``dtype``."""
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(value).astype(dtype.np).tobytes()
+    except (OverflowError, ValueError, TypeError) as exc:
+        raise InvalidArgument("fill_value", f"{value!r} cannot be a {dtype.name}: {exc}") from None
+
+
+def full(shape, value, dtype, client):
+    out = WgpuStorage.empty(shape, dtype, client)
+    if out.size == 0:
+        return out
+    raw = scalar_bytes(value, dtype)
+    word_bytes = raw * (4 // len(raw)) if len(raw) < 4 else raw
+    pattern = np.frombuffer(word_bytes, np.uint32).tolist()
+    period = len(pattern)
+    params = Params(client, 8, binding=1)
+    pipe = client.pipelines.get_rendered(("fill", period, params.immediate),
+                                         lambda: _render(params, period))
+    units = -(-out.nbytes // 4)
+    client.launch(pipe, [out.out_binding()], params.pack([units, 0, 0, 0] + pattern),
+                  workgroups(units, client))
+    return out

@@ -1,0 +1,1 @@
+"""WebGPU runtime: adapters, the per-adapter client, buffer pool, pipeline cache, batching."""

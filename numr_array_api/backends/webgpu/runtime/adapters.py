@@ -1,0 +1,93 @@
+"""Adapter enumeration and selection.
+
+Selection order for ``index=None``: ``NUMR_WEBGPU_ADAPTER`` (an index or a case-insensitive
+substring of the adapter name), otherwise the best adapter for ``NUMR_WEBGPU_POWER_PREFERENCE``
+(``high-performance`` default, ``low-power``). Native backends (Vulkan, Metal, D3D12) always
+rank above OpenGL, whose compute support is the weakest.
+"""
+
+import os
+
+import wgpu
+
+from ...._core.errors import BackendUnavailable, InvalidArgument
+
+OPTIONAL_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup",
+                     "timestamp-query", "immediates")
+_NATIVE_BACKENDS = ("vulkan", "metal", "d3d12")
+_TYPE_RANK = {
+    "high-performance": {"discretegpu": 0, "integratedgpu": 1, "virtualgpu": 2, "cpu": 3},
+    "low-power": {"integratedgpu": 0, "discretegpu": 1, "virtualgpu": 2, "cpu": 3},
+}
+
+_adapters = None
+
+
+def _raw_adapters():
+    global _adapters
+    if _adapters is None:
+        try:
+            _adapters = list(wgpu.gpu.enumerate_adapters_sync())
+        except Exception as exc:  # a missing or broken wgpu-native library
+            raise BackendUnavailable("webgpu", f"adapter enumeration failed: {exc}") from exc
+    return _adapters
+
+
+def _describe(i, a):
+    info = a.info
+    return {
+        "index": i,
+        "name": info.get("device", "") or info.get("description", ""),
+        "vendor": info.get("vendor", ""),
+        "description": info.get("description", ""),
+        "backend": info.get("backend_type", ""),
+        "type": info.get("adapter_type", ""),
+        "features": sorted(a.features),
+        "limits": dict(a.limits),
+    }
+
+
+def list_adapters():
+    """Every adapter wgpu sees, as dicts (index, name, vendor, backend, type, features, limits)."""
+    return [_describe(i, a) for i, a in enumerate(_raw_adapters())]
+
+
+def adapter(index):
+    ads = _raw_adapters()
+    if not 0 <= index < len(ads):
+        raise InvalidArgument("index", f"no WebGPU adapter {index}; {len(ads)} available")
+    return ads[index]
+
+
+def _rank(desc, pref):
+    native = 0 if desc["backend"].lower() in _NATIVE_BACKENDS else 1
+    kind = _TYPE_RANK[pref].get(desc["type"].replace(" ", "").lower(), 4)
+    return (native, kind, desc["index"])
+
+
+def select_index(index=None, environ=None):
+    """Resolve which adapter index a client should use."""
+    env = os.environ if environ is None else environ
+    descs = list_adapters()
+    if not descs:
+        raise BackendUnavailable("webgpu", "no WebGPU adapter found")
+    if index is not None:
+        adapter(index)
+        return index
+    choice = env.get("NUMR_WEBGPU_ADAPTER", "").strip()
+    if choice:
+        if choice.lstrip("-").isdigit():
+            idx = int(choice)
+            adapter(idx)
+            return idx
+        hits = [d for d in descs if choice.lower() in d["name"].lower()]
+        if not hits:
+            names = ", ".join(f"{d['index']}: {d['name']} ({d['backend']})" for d in descs)
+            raise InvalidArgument("NUMR_WEBGPU_ADAPTER",
+                                  f"{choice!r} matches no adapter name; adapters are {names}")
+        descs = hits
+    pref = env.get("NUMR_WEBGPU_POWER_PREFERENCE", "high-performance").strip().lower()
+    if pref not in _TYPE_RANK:
+        raise InvalidArgument("NUMR_WEBGPU_POWER_PREFERENCE",
+                              f"{pref!r} is not 'high-performance' or 'low-power'")
+    return min(descs, key=lambda d: _rank(d, pref))["index"]

@@ -1,0 +1,197 @@
+"""One client (device + queue + pools + caches) per adapter per process.
+
+wgpu-py leaks device objects, so a client is never created twice for an adapter.
+"""
+
+import threading
+
+import numpy as np
+import wgpu
+
+from ...._core import dtypes as D
+from ...._core.errors import DeviceLost, InvalidArgument
+from . import adapters
+from .allocator import BufferPool, StagingPool
+from .errors import BACKEND, translate
+from .pipelines import BindGroupCache, PipelineCache
+from .submit import Recorder
+
+_clients = {}
+_lock = threading.Lock()
+
+# which numr dtypes kernels can compute on natively, by the device feature they need
+_NEEDS = {D.float16: "shader-f16", D.float64: "shader-f64", D.complex128: "shader-f64",
+          D.int64: "shader-int64", D.uint64: "shader-int64"}
+
+
+def get_client(index=None):
+    """The process-wide client of adapter ``index`` (default: see adapters.select_index)."""
+    idx = adapters.select_index(index)
+    c = _clients.get(idx)
+    if c is None:
+        with _lock:
+            c = _clients.get(idx)
+            if c is None:
+                c = _clients[idx] = WgpuClient(idx)
+    return c
+
+
+class WgpuClient:
+    def __init__(self, index):
+        self.index = index
+        self.adapter = adapters.adapter(index)
+        self.info = adapters.list_adapters()[index]
+        feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
+        try:
+            self.device = self.adapter.request_device_sync(
+                label=f"numr webgpu {index}", required_features=feats,
+                required_limits=dict(self.adapter.limits))
+        except Exception as exc:
+            raise translate(exc, "device creation") from exc
+        self.queue = self.device.queue
+        self.features = frozenset(self.device.features)
+        self.limits = dict(self.device.limits)
+        self.max_buffer = self.limits["max-buffer-size"]
+        self.max_binding = self.limits["max-storage-buffer-binding-size"]
+        self.storage_align = self.limits["min-storage-buffer-offset-alignment"]
+        self.max_groups = self.limits["max-compute-workgroups-per-dimension"]
+        self.max_immediate = (self.limits.get("max-immediate-size", 0)
+                              if "immediates" in self.features else 0)
+        self.lost = False
+        self.bindgroups = BindGroupCache(self.device)
+        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
+        self.pipelines = PipelineCache(self.device)
+        self.staging = StagingPool(self.device)
+        self.recorder = Recorder(self)
+
+    def __repr__(self):
+        return f"<WgpuClient {self.index}: {self.info['name']} ({self.info['backend']})>"
+
+    # ---- capabilities -------------------------------------------------------------------
+    def has(self, feature):
+        return feature in self.features
+
+    def native(self, dtype):
+        need = _NEEDS.get(dtype)
+        return need is None or need in self.features
+
+    def capabilities(self):
+        return {
+            "adapter": {k: self.info[k] for k in ("index", "name", "vendor", "backend", "type")},
+            "features": {f: f in self.features for f in adapters.OPTIONAL_FEATURES},
+            "limits": dict(self.limits),
+            "native_dtypes": [d.name for d in D.ALL_DTYPES if self.native(d)],
+            # every dtype can be stored, copied and read back: sub-word and 8/16-byte
+            # elements are moved as u32 words, whatever the shader features
+            "storable_dtypes": [d.name for d in D.ALL_DTYPES],
+            "params": "immediates" if self.max_immediate else "uniform",
+            "max_storage_binding_bytes": self.max_binding,
+            "max_buffer_bytes": self.max_buffer,
+        }
+
+    # ---- dispatch -------------------------------------------------------------------------
+    def check(self):
+        if self.lost:
+            raise DeviceLost(f"{BACKEND}: adapter {self.index} was lost; its arrays are unusable")
+
+    def launch(self, pipe, bindings, params, workgroups):
+        """Record one dispatch of ``pipe``.
+
+        ``bindings``: (Block, byte offset, byte size) per storage binding of ``pipe``, in
+        binding order; ``params``: bytes for the immediates / uniform slot (``b''`` if none).
+        """
+        if len(bindings) != len(pipe.bindings) - (1 if pipe.uniform_size else 0):
+            raise InvalidArgument("bindings", f"{pipe.label} takes {len(pipe.bindings)} bindings")
+        writes = {id(b.buffer) for (b, _, _), k in zip(bindings, pipe.bindings) if k == "rw"}
+        for (b, _, _), k in zip(bindings, pipe.bindings):
+            if k == "read" and id(b.buffer) in writes:
+                raise InvalidArgument(pipe.label, "a buffer cannot be bound read-only and "
+                                      "writable in one dispatch; copy the input first")
+        for w in workgroups:
+            if not 0 <= w <= self.max_groups:
+                raise InvalidArgument("workgroups", f"{workgroups} exceeds {self.max_groups}")
+        entries = tuple((b.buffer, o, s) for b, o, s in bindings)
+        if pipe.uniform_size:
+            entries += ((self.recorder.ring_buffer(), 0, pipe.uniform_size),)
+        self.launch_raw(pipe, self.bindgroups.get(pipe.bgl, entries), params, workgroups,
+                        [b for b, _, _ in bindings])
+
+    def launch_raw(self, pipe, bind_group, params, workgroups, blocks):
+        self.check()
+        try:
+            self.recorder.dispatch(pipe, bind_group, params, workgroups, blocks)
+        except DeviceLost:
+            self.lost = True
+            raise
+
+    def flush(self):
+        self.check()
+        try:
+            self.recorder.flush()
+        except DeviceLost:
+            self.lost = True
+            raise
+
+    def synchronize(self):
+        self.check()
+        try:
+            self.recorder.wait()
+        except DeviceLost:
+            self.lost = True
+            raise
+
+    # ---- host transfer primitives --------------------------------------------------------
+    def write(self, block, offset, data):
+        """Copy host bytes (offset and length multiples of 4) into ``block`` at ``offset``."""
+        self.check()
+        if self.recorder.is_pending(block):
+            self.flush()  # the write would otherwise land before unsubmitted reads of block
+        try:
+            self.queue.write_buffer(block.buffer, offset, data)
+        except Exception as exc:
+            err = translate(exc, "host-to-device write", len(data))
+            self.lost = self.lost or isinstance(err, DeviceLost)
+            raise err from exc
+
+    def read(self, block, offset, nbytes):
+        """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work (1 submit)."""
+        self.check()
+        lo = offset - offset % 4
+        hi = -(-(offset + nbytes) // 4) * 4
+        n = max(hi - lo, 4)
+        staging, size = self.staging.take(n)
+        try:
+            self.recorder.flush(copies=((block.buffer, lo, staging, 0, n),))
+            staging.map_sync(wgpu.MapMode.READ, 0, size)
+            raw = staging.read_mapped(0, n, copy=True)
+            staging.unmap()
+        except Exception as exc:
+            err = translate(exc, "device-to-host read", nbytes)
+            self.lost = self.lost or isinstance(err, DeviceLost)
+            raise err from exc
+        self.staging.give(staging, size)
+        return np.frombuffer(raw, np.uint8)[offset - lo: offset - lo + nbytes]
+
+    # ---- memory ---------------------------------------------------------------------------
+    def allocate(self, nbytes):
+        self.check()
+        return self.pool.allocate(nbytes)
+
+    def _before_destroy(self, buffers):
+        self.bindgroups.forget_buffers(buffers)
+        if not self.lost:
+            # submitted work may still use these pooled buffers; let it finish first
+            self.recorder.wait()
+
+    def memory_stats(self):
+        return self.pool.stats()
+
+    def empty_cache(self):
+        # pending blocks are not in the pool, so nothing recorded can be destroyed here
+        self.pool.empty_cache()
+        self.staging.empty()
+
+    def stats(self):
+        return {"memory": self.pool.stats(), "pipelines": self.pipelines.stats(),
+                "bind_groups": self.bindgroups.stats(), "submission": self.recorder.stats(),
+                "staging": {"hits": self.staging.hits, "misses": self.staging.misses}}
