@@ -21,7 +21,8 @@ def from_numpy(array, client):
         raise DTypeMismatch(f"NumPy dtype {a.dtype} has no numr equivalent", lhs=a.dtype)
     if a.dtype != dt.np:  # non-native byte order
         a = a.astype(dt.np)
-    a = np.ascontiguousarray(a)
+    if not a.flags.c_contiguous:
+        a = a.copy(order="C")  # (np.ascontiguousarray would turn 0-d into 1-d)
     out = WgpuStorage.empty(a.shape, dt, client)
     n = a.nbytes
     if n:

@@ -108,11 +108,11 @@ fn f64_to_f32_odd(x: f64) -> f32 {
 }""",
     "nz_f32": """
 fn nz_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) != 0u; }""",
+    # bit test with shader-int64; otherwise !(x == 0): an ordered == is false for NaN
     "nz_f64": """
-fn nz_f64(x: f64) -> bool {
-  let w = bitcast<vec2<u32>>(x);
-  return w.x != 0u || (w.y & 0x7fffffffu) != 0u;
-}""",
+fn nz_f64(x: f64) -> bool { return (bitcast<u64>(x) & 0x7ffffffffffffffflu) != 0lu; }""",
+    "nz_f64_noint64": """
+fn nz_f64(x: f64) -> bool { return !(x == 0.0lf); }""",
 }
 
 
@@ -173,6 +173,8 @@ def _low32(e):
 
 def convert(src, dst, e, helpers, has_int64):
     """WGSL expression converting ``e`` (of ``src.val``) to ``dst.val`` as NumPy's astype."""
+    if src is dst:
+        return e
     sc, dc = _cls(src), _cls(dst)
     if sc == dc and not (dst.name == "float16" and src.name != "float16"):
         return e
@@ -215,6 +217,8 @@ def convert(src, dst, e, helpers, has_int64):
     if dc == "i64":
         if sc == "u64":
             return f"bitcast<i64>({e})"
+        if sc == "u32":
+            return f"bitcast<i64>(u64({e}))"
         return f"i64({e})"
     if dc == "u64":
         if sc == "i64":
@@ -237,7 +241,11 @@ def convert(src, dst, e, helpers, has_int64):
 _REAL = {"f32": WTYPES[D.float32], "f64": WTYPES[D.float64]}
 
 
-def render_helpers(names):
+def render_helpers(names, has_int64=True):
     order = ["nz_f32", "nz_f64", "f16_to_f32", "f32_to_f16", "f64_to_f32_odd"]
-    return "".join(HELPERS[n] for n in order if n in names)
+    out = []
+    for n in order:
+        if n in names:
+            out.append(HELPERS[n + "_noint64"] if n == "nz_f64" and not has_int64 else HELPERS[n])
+    return "".join(out)
 

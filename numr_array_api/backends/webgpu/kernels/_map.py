@@ -26,7 +26,7 @@ def _render(client, st, dt, rank, params):
     else:
         lines.append("    D[u] = value(u);")
     body = "\n".join(lines)
-    src = f"""{render_helpers(helpers)}
+    src = f"""{render_helpers(helpers, client.has("shader-int64"))}
 {params.decl()}
 @group(0) @binding(0) var<storage, read> S: array<{st.arr}>;
 @group(0) @binding(1) var<storage, read_write> D: array<{dt.arr}>;

@@ -71,7 +71,7 @@ class CapturedGraph:
                                 lhs=a.dtype, rhs=slot.dtype)
         if a.nbytes == 0:
             return
-        flat = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        flat = a.reshape(-1).view(np.uint8) if a.flags.c_contiguous else a.ravel().view(np.uint8)
         n = flat.nbytes
         if n % 4:
             flat = np.concatenate([flat, np.zeros(4 - n % 4, np.uint8)])
