@@ -14,6 +14,16 @@ WG = 256  # workgroup size of the elementwise templates
 class Params:
     """Declaration and accessors of ``n`` u32 parameter words for one kernel."""
 
+    _memo = {}
+
+    @classmethod
+    def of(cls, client, n, binding):
+        key = (id(client), n, binding)
+        p = cls._memo.get(key)
+        if p is None:
+            p = cls._memo[key] = cls(client, n, binding)
+        return p
+
     def __init__(self, client, n, binding):
         self.n = n
         self.vec4s = max(1, -(-n // 4))

@@ -66,6 +66,8 @@ def wtype(dtype, client=None, operation="kernel"):
 
 
 # WGSL helper functions, included only when a generated kernel calls them.
+# f32_to_f16 follows NumPy's npy_floatbits_to_halfbits: NaN keeps its top payload bits
+# (not quieted) and stays a NaN; overflow gives inf.
 HELPERS = {
     "f16_to_f32": """
 fn f16_to_f32(h: u32) -> f32 {
@@ -81,7 +83,7 @@ fn f32_to_f16(x: f32) -> u32 {
   let b = bitcast<u32>(x);
   let s = (b >> 16u) & 0x8000u;
   let a = b & 0x7fffffffu;
-  if (a > 0x7f800000u) { return s | 0x7e00u | ((a >> 13u) & 0x3ffu); }
+  if (a > 0x7f800000u) { return s | 0x7c00u | max((a >> 13u) & 0x3ffu, 1u); }
   if (a >= 0x477ff000u) { return s | 0x7c00u; }
   if (a >= 0x38800000u) {
     let r = a - 0x38000000u;

@@ -56,7 +56,7 @@ def _launch(src, out, st, dt):
         return out
     shape, strides = collapse(src.shape, src.strides)
     rank = len(shape)
-    params = Params(client, 3 + 2 * rank, binding=2)
+    params = Params.of(client, 3 + 2 * rank, binding=2)
     pipe = client.pipelines.get_rendered(
         ("map", st.name, dt.name, rank, params.immediate),
         lambda: _render(client, st, dt, rank, params))

@@ -45,7 +45,7 @@ def full(shape, value, dtype, client):
     word_bytes = raw * (4 // len(raw)) if len(raw) < 4 else raw
     pattern = np.frombuffer(word_bytes, np.uint32).tolist()
     period = len(pattern)
-    params = Params(client, 8, binding=1)
+    params = Params.of(client, 8, binding=1)
     pipe = client.pipelines.get_rendered(("fill", period, params.immediate),
                                          lambda: _render(params, period))
     units = -(-out.nbytes // 4)

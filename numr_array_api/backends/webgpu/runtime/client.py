@@ -3,6 +3,7 @@
 wgpu-py leaks device objects, so a client is never created twice for an adapter.
 """
 
+import os
 import threading
 
 import numpy as np
@@ -57,6 +58,8 @@ class WgpuClient:
         self.max_groups = self.limits["max-compute-workgroups-per-dimension"]
         self.max_immediate = (self.limits.get("max-immediate-size", 0)
                               if "immediates" in self.features else 0)
+        if os.environ.get("NUMR_WEBGPU_PARAMS", "").lower() == "uniform":
+            self.max_immediate = 0  # exercise the uniform-ring path on adapters with immediates
         self.lost = False
         self.bindgroups = BindGroupCache(self.device)
         self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
