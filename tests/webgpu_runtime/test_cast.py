@@ -73,7 +73,9 @@ def test_float16_rounding_from_f32_and_f64(W):
     bits = rng.integers(0, 1 << 32, 200_000, dtype=np.uint64).astype(np.uint32)
     f = bits.view(np.float32)
     f = f[~np.isnan(f)]
-    assert_same(W.to_numpy(W.astype(W.from_numpy(f), D.float16)), f.astype(np.float16))
+    with np.errstate(over="ignore"):
+        e = f.astype(np.float16)
+    assert_same(W.to_numpy(W.astype(W.from_numpy(f), D.float16)), e)
     # f64 values just off f16 rounding midpoints: double rounding through f32 would fail
     h = rng.integers(0, 0x7bff, 20_000).astype(np.uint16).view(np.float16).astype(np.float64)
     nxt = np.nextafter(h.astype(np.float16), np.float16(np.inf)).astype(np.float64)

@@ -44,12 +44,13 @@ class WgpuStorage:
         self.client = client
 
     @classmethod
-    def empty(cls, shape, dtype, client):
+    def empty(cls, shape, dtype, client, host_write=False):
         shape = tuple(operator.index(n) for n in shape)
         if any(n < 0 for n in shape):
             raise InvalidArgument("shape", f"{shape} has a negative extent")
         nbytes = math.prod(shape) * dtype.itemsize
-        return cls(client.allocate(nbytes), 0, shape, _row_major(shape), dtype, client)
+        return cls(client.allocate(nbytes, host_write), 0, shape, _row_major(shape), dtype,
+                   client)
 
     # ---- attributes -------------------------------------------------------------------
     @property

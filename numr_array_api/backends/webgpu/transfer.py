@@ -23,7 +23,7 @@ def from_numpy(array, client):
         a = a.astype(dt.np)
     if not a.flags.c_contiguous:
         a = a.copy(order="C")  # (np.ascontiguousarray would turn 0-d into 1-d)
-    out = WgpuStorage.empty(a.shape, dt, client)
+    out = WgpuStorage.empty(a.shape, dt, client, host_write=True)
     n = a.nbytes
     if n:
         flat = a.reshape(-1).view(np.uint8)

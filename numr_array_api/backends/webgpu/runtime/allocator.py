@@ -1,10 +1,13 @@
 """Size-class buffer pool.
 
-A ``Block`` owns one pooled wgpu buffer. Storages (and views of them) hold the Block, and so
-does the recorder for every dispatch it has recorded but not yet submitted; the buffer goes
-back to the pool only when the last of these references dies. That ordering matters because
-``queue.write_buffer`` executes at the next submit *before* that submit's command buffers: a
-buffer recycled while an unsubmitted dispatch still reads it could be overwritten early.
+A ``Block`` owns one pooled wgpu buffer; storages and views hold it, and the buffer returns
+to the pool when the last of them dies. If recorded-but-unsubmitted dispatches still use the
+buffer it goes to a *deferred* list instead, which only kernel outputs may draw from before
+the next submit: a later dispatch in the same stream is ordered after the earlier reader
+(wgpu inserts the barriers), but ``queue.write_buffer`` executes at the next submit *before*
+that submit's command buffers, so a host write into a recycled buffer could clobber data an
+unsubmitted dispatch has yet to read. Host writes therefore get fresh or fully free buffers,
+and ``WgpuClient.write`` flushes first if its target is still pending anyway.
 """
 
 import wgpu
@@ -48,10 +51,12 @@ class Block:
 
 
 class BufferPool:
-    def __init__(self, device, max_buffer_size, on_free_buffers=None):
+    def __init__(self, device, max_buffer_size, on_free_buffers=None, is_pending=None):
         self.device = device
         self.max_buffer_size = max_buffer_size
-        self._free = {}  # size class -> [wgpu buffer]
+        self._free = {}      # size class -> [wgpu buffer]
+        self._deferred = {}  # same, but still used by unsubmitted work
+        self._is_pending = is_pending or (lambda buf: False)
         self._on_free_buffers = on_free_buffers  # drops bind groups that name destroyed buffers
         self.allocated_bytes = 0
         self.peak_bytes = 0
@@ -62,7 +67,7 @@ class BufferPool:
         self.pool_misses = 0
         self.buffers_created = 0
 
-    def allocate(self, nbytes):
+    def allocate(self, nbytes, host_write=False):
         nbytes = max(int(nbytes), 0)
         size = size_class(nbytes)
         if size > self.max_buffer_size:
@@ -73,6 +78,8 @@ class BufferPool:
                     BACKEND, f"allocating {nbytes} bytes",
                     f"the adapter's max-buffer-size is {self.max_buffer_size} bytes")
         free = self._free.get(size)
+        if not free and not host_write:
+            free = self._deferred.get(size)
         if free:
             buf = free.pop()
             self.pooled_bytes -= size
@@ -106,14 +113,22 @@ class BufferPool:
         self.frees += 1
         self.allocated_bytes -= size
         self.pooled_bytes += size
-        self._free.setdefault(size, []).append(buf)
+        lists = self._deferred if self._is_pending(buf) else self._free
+        lists.setdefault(size, []).append(buf)
+
+    def submitted(self):
+        """Called after each submit: deferred buffers become free for any use."""
+        for size, lst in self._deferred.items():
+            if lst:
+                self._free.setdefault(size, []).extend(lst)
+                lst.clear()
 
     def empty_cache(self):
         dropped = []
         for lst in self._free.values():
             dropped.extend(lst)
             lst.clear()
-        self.pooled_bytes = 0
+        self.pooled_bytes = sum(k * len(v) for k, v in self._deferred.items())
         if dropped and self._on_free_buffers is not None:
             self._on_free_buffers(dropped)
         for buf in dropped:

@@ -62,7 +62,8 @@ class WgpuClient:
             self.max_immediate = 0  # exercise the uniform-ring path on adapters with immediates
         self.lost = False
         self.bindgroups = BindGroupCache(self.device)
-        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
+        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy,
+                               lambda buf: self.recorder.is_pending(buf))
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
         self.recorder = Recorder(self)
@@ -147,7 +148,7 @@ class WgpuClient:
     def write(self, block, offset, data):
         """Copy host bytes (offset and length multiples of 4) into ``block`` at ``offset``."""
         self.check()
-        if self.recorder.is_pending(block):
+        if self.recorder.is_pending(block.buffer):
             self.flush()  # the write would otherwise land before unsubmitted reads of block
         try:
             self.queue.write_buffer(block.buffer, offset, data)
@@ -176,9 +177,10 @@ class WgpuClient:
         return np.frombuffer(raw, np.uint8)[offset - lo: offset - lo + nbytes]
 
     # ---- memory ---------------------------------------------------------------------------
-    def allocate(self, nbytes):
+    def allocate(self, nbytes, host_write=False):
+        """A Block of at least ``nbytes``; ``host_write``: it will be filled by write()."""
         self.check()
-        return self.pool.allocate(nbytes)
+        return self.pool.allocate(nbytes, host_write)
 
     def _before_destroy(self, buffers):
         self.bindgroups.forget_buffers(buffers)
@@ -190,7 +192,7 @@ class WgpuClient:
         return self.pool.stats()
 
     def empty_cache(self):
-        # pending blocks are not in the pool, so nothing recorded can be destroyed here
+        # buffers used by unsubmitted work sit in the deferred lists, which are never destroyed
         self.pool.empty_cache()
         self.staging.empty()
 

@@ -3,8 +3,8 @@
 Dispatches are recorded into the open pass and submitted together when the host needs a
 result (read-back, ``synchronize``), when a buffer that pending work uses is about to be
 overwritten by ``queue.write_buffer``, when the uniform ring is full, or after ``threshold``
-dispatches. The recorder holds the Blocks of every recorded dispatch until its submit, which
-is what keeps the pool from recycling a buffer that unsubmitted work still reads.
+dispatches. The recorder remembers which buffers unsubmitted dispatches use, so the pool
+keeps them away from host writes until the submit (see allocator.py).
 """
 
 import os
@@ -25,8 +25,7 @@ class Recorder:
         self.threshold = max(1, threshold)
         self.encoder = None
         self.cpass = None
-        self.pending = []
-        self.pending_ids = set()
+        self.pending_ids = set()  # id() of wgpu buffers used by unsubmitted dispatches
         self.recorded = 0
         self.capture = None  # list of dispatch records while a graph is being captured
         self.dispatches = 0
@@ -73,8 +72,9 @@ class Recorder:
             if pipe.imm_size:
                 cp.set_immediates(0, params, 0, pipe.imm_size)
         cp.dispatch_workgroups(*workgroups)
-        self.pending.extend(blocks)
-        self.pending_ids.update(map(id, blocks))
+        ids = self.pending_ids
+        for b in blocks:
+            ids.add(id(b.buffer))
         self.recorded += 1
         self.dispatches += 1
         if self.capture is not None:
@@ -82,8 +82,8 @@ class Recorder:
         if self.recorded >= self.threshold:
             self.flush()
 
-    def is_pending(self, block):
-        return id(block) in self.pending_ids
+    def is_pending(self, buffer):
+        return id(buffer) in self.pending_ids
 
     def flush(self, copies=()):
         """Submit recorded work, plus ``copies`` (src, src_off, dst, dst_off, n) after it."""
@@ -91,8 +91,6 @@ class Recorder:
             return
         enc, cp = self.encoder, self.cpass
         self.encoder = self.cpass = None
-        pending = self.pending
-        self.pending = []
         self.pending_ids = set()
         self.recorded = 0
         ring_used, self._ring_used = self._ring_used, 0
@@ -110,7 +108,7 @@ class Recorder:
         except Exception as exc:
             raise translate(exc, "command submission") from exc
         self.submits += 1
-        del pending  # recycles buffers whose last user was this batch, now that it is submitted
+        self.client.pool.submitted()
 
     def wait(self):
         """Submit everything and block until the queue is idle."""

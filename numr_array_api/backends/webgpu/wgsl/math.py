@@ -1,0 +1,103 @@
+"""WGSL math library for the WebGPU backend's elementwise kernels.
+
+    from numr_array_api.backends.webgpu.wgsl import math_library
+    src = math_library(["exp", "log1p"], "f64")   # defines numr_exp_f64, numr_log1p_f64, ...
+
+Every public function is `numr_<name>_<f32|f64>`; complex helpers (`"cmul"`, `"csqrt"`, ...)
+are `numr_<name>_<f32|f64>` on `vec2<T>` (real, imag). Only the requested functions and
+their dependencies are emitted. f64 sources need the device features `shader-f64` and
+`shader-int64` (bit manipulation goes through u64); f32 sources need nothing.
+"""
+import re
+
+from . import _coeffs as C
+from ._real import FUNCS as _REAL_FUNCS, PUBLIC as _REAL_PUBLIC
+from ._types import CONSTS, SERIES, lit
+
+FUNCS = dict(_REAL_FUNCS)
+PUBLIC = dict(_REAL_PUBLIC)
+try:
+    from ._complex import FUNCS as _CFUNCS, PUBLIC as _CPUBLIC
+    FUNCS.update(_CFUNCS)
+    PUBLIC.update(_CPUBLIC)
+except ImportError:  # pragma: no cover
+    pass
+
+FLOAT_TYPES = ("f32", "f64")
+REQUIRED_FEATURES = {"f32": (), "f64": ("shader-f64", "shader-int64")}
+
+
+def available_functions():
+    return sorted(PUBLIC)
+
+
+def _horner(coeffs, var, ft):
+    expr = lit(coeffs[-1], ft)
+    for c in reversed(coeffs[:-1]):
+        expr = f"({lit(c, ft)} + {var} * {expr})"
+    return expr
+
+
+def _special_tokens(src, ft):
+    d = CONSTS[ft]
+    if "@TWO_OVER_PI_WORDS@" in src:
+        src = src.replace("@TWO_OVER_PI_WORDS@", ", ".join(f"{w}u" for w in C.TWO_OVER_PI_WORDS))
+    if ft == "f64":
+        src = src.replace("${UMASK32}", "0xfffffffflu").replace("${SHIFT32}", "32u")
+    else:  # the whole 24-bit mantissa fits the low word
+        src = src.replace("u32(mant & ${UMASK32})", "mant").replace("u32(mant >> ${SHIFT32})", "0u")
+    if "@ERFC_" in src:
+        edges = getattr(C, f"ERFC_EDGES_{ft}")
+        co = getattr(C, f"ERFC_{ft}")
+        npieces = len(edges) - 1
+        stride = len(co) // npieces
+        sel = []
+        for k in range(npieces):
+            a, b = edges[k], edges[k + 1]
+            body = f"base = {k * stride}; mid = {lit((a + b) / 2, ft)}; half = {lit((b - a) / 2, ft)};"
+            if k == 0:
+                sel.append(f"var base = 0; var mid: $T = {lit((a + b) / 2, ft)}; var half: $T = {lit((b - a) / 2, ft)};")
+            else:
+                sel.append(f"if (x >= {lit(a, ft)}) {{ {body} }}")
+        src = (src.replace("@ERFC_N@", str(len(co)))
+                  .replace("@ERFC_COEFFS@", ", ".join(lit(c, ft) for c in co))
+                  .replace("@ERFC_DEG@", str(stride - 1))
+                  .replace("@ERFC_SELECT@", "\n  ".join(sel)))
+    return src
+
+
+def _expand(src, ft):
+    d = CONSTS[ft]
+    src = _special_tokens(src, ft)
+    src = re.sub(r"\$P\{(\w+)\}\((\w+)\)", lambda m: _horner(SERIES[ft][m.group(1)], m.group(2), ft), src)
+    src = re.sub(r"\$\{(\w+)\}", lambda m: d[m.group(1)], src)
+    src = src.replace("$T", ft).replace("$U", d["U"])
+    if "$" in src or "@" in src.replace("@group", "").replace("@binding", ""):
+        raise AssertionError("unexpanded template token")
+    return src
+
+
+def _units_for(functions):
+    order, seen = [], set()
+
+    def visit(unit):
+        if unit in seen:
+            return
+        seen.add(unit)
+        for dep in FUNCS[unit][0]:
+            visit(dep)
+        order.append(unit)
+
+    for name in functions:
+        if name not in PUBLIC:
+            raise KeyError(f"unknown WGSL math function {name!r}; available: {available_functions()}")
+        visit(PUBLIC[name])
+    return order
+
+
+def math_library(functions, ftype):
+    """WGSL source defining `numr_<fn>_<ftype>` for each requested function (plus helpers)."""
+    if ftype not in FLOAT_TYPES:
+        raise ValueError(f"ftype must be one of {FLOAT_TYPES}, got {ftype!r}")
+    units = _units_for(list(functions))
+    return "\n".join(_expand(FUNCS[u][1], ftype) for u in units)

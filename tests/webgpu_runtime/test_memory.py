@@ -1,0 +1,119 @@
+"""Pool reuse, stats, flat memory under many small ops, limits and OOM mapping."""
+
+import gc
+
+import numpy as np
+import pytest
+import wgpu
+
+from numr_array_api._core import dtypes as D
+from numr_array_api._core.errors import BackendLimitation, OutOfMemory
+from numr_array_api.backends.webgpu.runtime.allocator import size_class
+
+
+def test_size_classes():
+    assert size_class(0) == size_class(1) == size_class(256) == 256
+    assert size_class(257) == 512 and size_class(1 << 20) == 1 << 20
+    c = size_class((1 << 20) + 1)
+    assert (1 << 20) < c <= (1 << 20) * 1.25
+
+
+def test_pool_reuses_buffers(W, client):
+    client.synchronize()
+    s = W.empty((100,), D.float32)
+    buf = s.block.buffer
+    before = W.memory_stats()
+    del s
+    gc.collect()
+    mid = W.memory_stats()
+    assert mid["frees"] == before["frees"] + 1
+    assert mid["pooled_bytes"] >= 512
+    t = W.empty((120,), D.float32)  # same 512-byte class
+    after = W.memory_stats()
+    assert t.block.buffer is buf
+    assert after["pool_hits"] == mid["pool_hits"] + 1
+    assert after["allocated_bytes"] == before["allocated_bytes"]
+    for k in ("allocated_bytes", "peak_bytes", "pooled_bytes", "allocations", "frees",
+              "pool_hits", "pool_misses"):
+        assert isinstance(after[k], int)
+
+
+def test_buffer_pending_in_unsubmitted_work_is_not_recycled(W, client):
+    client.synchronize()
+    a = np.arange(64, dtype=np.float32)
+    x = W.from_numpy(a)
+    y = W.copy(x[::-1])          # recorded, not submitted; it reads x's buffer
+    xbuf = x.block.buffer
+    del x
+    gc.collect()
+    assert client.recorder.recorded >= 1
+    z = W.from_numpy(np.full(64, -1, np.float32))  # must not land in x's buffer
+    assert z.block.buffer is not xbuf
+    assert np.array_equal(W.to_numpy(y), a[::-1])
+    assert np.array_equal(W.to_numpy(z), np.full(64, -1, np.float32))
+
+
+def test_write_to_buffer_read_by_pending_work_flushes_first(W, client):
+    client.synchronize()
+    a = np.arange(16, dtype=np.int32)
+    x = W.from_numpy(a)
+    y = W.copy(x)
+    subs = client.recorder.submits
+    client.write(x.block, 0, np.zeros(16, np.int32))
+    assert client.recorder.submits == subs + 1
+    assert np.array_equal(W.to_numpy(y), a)
+    assert not W.to_numpy(x).any()
+
+
+def test_many_small_ops_keep_memory_flat(W, client):
+    x = W.from_numpy(np.arange(50, dtype=np.float32))
+    y = x
+    for _ in range(200):
+        y = W.astype(y[::-1], D.float32)
+    client.synchronize()
+    gc.collect()
+    base = W.memory_stats()["allocated_bytes"]
+    for _ in range(10_000):
+        y = W.astype(y[::-1], D.float32)
+    client.synchronize()
+    gc.collect()
+    stats = W.memory_stats()
+    assert stats["allocated_bytes"] == base
+    assert stats["pool_hits"] > 9_900
+    assert np.array_equal(W.to_numpy(y), np.arange(50, dtype=np.float32))
+
+
+def test_empty_cache_releases_pooled_memory(W, client):
+    s = W.empty((1 << 16,), D.uint8)
+    del s
+    gc.collect()
+    assert W.memory_stats()["pooled_bytes"] > 0
+    W.empty_cache()
+    assert W.memory_stats()["pooled_bytes"] == 0
+    # and everything still works afterwards (bind groups of destroyed buffers were dropped)
+    a = np.arange(10, dtype=np.float64)
+    assert np.array_equal(W.to_numpy(W.copy(W.from_numpy(a)[::2])), a[::2])
+
+
+def test_request_over_max_buffer_size_is_a_clear_error(W, client):
+    n = client.max_buffer + 1
+    with pytest.raises((BackendLimitation, OutOfMemory)) as ei:
+        W.empty((n,), D.uint8)
+    assert "max-buffer-size" in str(ei.value)
+
+
+def test_driver_oom_maps_after_emptying_cache_and_retrying(W, client, monkeypatch):
+    calls = []
+    pool = client.pool
+
+    def failing(**kw):
+        calls.append(kw["size"])
+        raise wgpu.GPUOutOfMemoryError("Out of memory (simulated)")
+
+    before = W.memory_stats()["pooled_bytes"]
+    monkeypatch.setattr(pool.device, "create_buffer", failing, raising=False)
+    with pytest.raises(OutOfMemory) as ei:
+        pool.allocate(3 << 30 if client.max_buffer > 3 << 30 else client.max_buffer - 64)
+    assert len(calls) == 2  # first try, then once more after empty_cache
+    assert "simulated" in str(ei.value)
+    assert W.memory_stats()["pooled_bytes"] <= before
