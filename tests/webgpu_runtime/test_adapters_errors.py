@@ -1,0 +1,71 @@
+"""Adapter listing and selection (subprocesses with env vars), device loss mapping."""
+
+import pytest
+
+from numr_array_api._core.errors import InvalidArgument
+
+from .conftest import run_py
+
+
+def test_list_adapters(W):
+    ads = W.list_adapters()
+    assert ads and [a["index"] for a in ads] == list(range(len(ads)))
+    for a in ads:
+        assert {"name", "backend", "type", "features", "limits"} <= set(a)
+        assert "max-buffer-size" in a["limits"]
+
+
+def test_default_prefers_native_backend(W, client):
+    ads = W.list_adapters()
+    if any(a["backend"].lower() in ("vulkan", "metal", "d3d12") for a in ads):
+        assert client.info["backend"].lower() in ("vulkan", "metal", "d3d12")
+
+
+def test_bad_index(W):
+    with pytest.raises(InvalidArgument):
+        W.get_client(len(W.list_adapters()) + 3)
+
+
+_SHOW = ("import numr_array_api.backends.webgpu as W; c = W.get_client(); "
+         "print('SEL', c.index, c.info['backend'], c.info['name'])")
+
+
+def test_env_selection_by_index_and_name(W):
+    ads = W.list_adapters()
+    last = ads[-1]
+    r = run_py(_SHOW, {"NUMR_WEBGPU_ADAPTER": str(last["index"])})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert f"SEL {last['index']} {last['backend']}" in r.stdout
+    name = ads[0]["name"]
+    sub = name.split()[0].upper()  # case-insensitive substring
+    r = run_py(_SHOW, {"NUMR_WEBGPU_ADAPTER": sub})
+    assert r.returncode == 0 and "SEL" in r.stdout, r.stderr[-2000:]
+    chosen = int(r.stdout.split("SEL ")[1].split()[0])
+    assert sub.lower() in ads[chosen]["name"].lower()
+    r = run_py(_SHOW, {"NUMR_WEBGPU_ADAPTER": "no-such-adapter-xyz"})
+    assert r.returncode != 0 and "InvalidArgument" in r.stderr and "matches no adapter" in r.stderr
+    r = run_py(_SHOW, {"NUMR_WEBGPU_POWER_PREFERENCE": "low-power"})
+    assert r.returncode == 0 and "SEL" in r.stdout, r.stderr[-2000:]
+    r = run_py(_SHOW, {"NUMR_WEBGPU_POWER_PREFERENCE": "fastest"})
+    assert r.returncode != 0 and "NUMR_WEBGPU_POWER_PREFERENCE" in r.stderr
+
+
+def test_device_loss_maps_to_device_lost():
+    code = """
+import numpy as np
+import numr_array_api.backends.webgpu as W
+from numr_array_api._core.errors import DeviceLost
+x = W.from_numpy(np.arange(8, dtype=np.float32))
+dev, q = W.raw_handle()
+dev.destroy()
+for attempt in range(2):
+    try:
+        W.to_numpy(W.copy(x[::2]))
+    except DeviceLost as e:
+        print("LOST", type(e).__name__)
+    else:
+        print("NO ERROR")
+"""
+    r = run_py(code)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.count("LOST DeviceLost") == 2, r.stdout + r.stderr[-2000:]
