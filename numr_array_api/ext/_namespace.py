@@ -21,6 +21,9 @@ def _import_numr(kind):
 def namespace_of_device(device):
     # A numr Device may carry its namespace; otherwise its printed form ("cuda:0",
     # "webgpu:1", "cpu") names the backend. Foreign devices (torch.device, ...) need xp=.
+    kind = getattr(device, "kind", None)
+    if type(device).__module__.startswith("numr_array_api") and kind in _NUMR_NAMESPACES:
+        return _import_numr(kind)
     for attr in ("__array_namespace__", "namespace"):
         ns = getattr(device, attr, None)
         if ns is not None:
