@@ -11,11 +11,13 @@ import numpy as np
 from ..._core import dtypes as dt
 from ..._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex, ShapeMismatch
 from .kernels import elementwise_tables
+from .linalg import NdLinalgMixin
+from .fft import NdFFTMixin
 
 __all__ = ["NdBackend"]
 
 
-class NdBackend:
+class NdBackend(NdLinalgMixin, NdFFTMixin):
     """Kernels over ``xp``, a NumPy-compatible module. Subclasses bind devices."""
 
     name = "ndlike"
