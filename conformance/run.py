@@ -75,6 +75,10 @@ def parse_args(argv):
                    help="Hypothesis examples per test (suite default: 100)")
     p.add_argument("--derandomize", action="store_true",
                    help="derandomize Hypothesis (reproducible runs)")
+    p.add_argument("--deadline", action="store_true",
+                   help="keep the suite's 800 ms Hypothesis deadline per example (by default "
+                   "it is disabled: first-call shader / kernel compilation is not a conformance "
+                   "failure)")
     p.add_argument("--tests", nargs="+", default=[], metavar="TEST",
                    help="test files or ids to run, e.g. test_linalg.py "
                    "test_sorting_functions.py::test_sort (default: the whole suite)")
@@ -166,6 +170,7 @@ def write_markdown(path, s):
         ("array API version", s["api_version"]),
         ("max-examples", s["max_examples"]),
         ("derandomize", s["derandomize"]),
+        ("hypothesis deadline", s["deadline"]),
         ("tests", " ".join(f"`{t}`" for t in s["tests"])),
         ("extra pytest args", " ".join(f"`{a}`" for a in s["extra_args"]) or "none"),
         ("xfails file", f"`{s['xfails_file']}` ({s['xfail_entries']} entries)"
@@ -240,6 +245,8 @@ def main(argv=None):
                "--json-report-omit", "log", "streams", "keywords", "traceback"]
         if args.derandomize:
             cmd.append("--derandomize")
+        if not args.deadline:
+            cmd.append("--disable-deadline")
         if xfails is not None and xfails.exists():
             cmd.append(f"--xfails-file={xfails}")
         elif xfails is not None:
@@ -287,6 +294,7 @@ def main(argv=None):
         "api_version": info.get("api_version", "unknown"),
         "max_examples": args.max_examples,
         "derandomize": args.derandomize,
+        "deadline": "800 ms" if args.deadline else "disabled",
         "tests": tests,
         "extra_args": args.extra,
         "xfails_file": (None if xfails is None else
