@@ -1,0 +1,97 @@
+"""Shared fixtures of numr's own test suite.
+
+``xp`` is parametrised over every numr namespace: cpu always; webgpu and cuda when the
+namespace imports and its ``__array_namespace_info__().devices()`` is non-empty.
+Unavailable backends stay in the parametrisation as skipped cases with the reason.
+
+Environment:
+  NUMR_TEST_BACKENDS=cpu,webgpu   only these backends (default: all three, unavailable skipped)
+  NUMR_HYPOTHESIS_PROFILE=dev|ci|thorough   hypothesis profile (default: ci when CI=true,
+                                  else dev)
+"""
+
+import importlib
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+_HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+       HealthCheck.differing_executors]
+settings.register_profile("ci", max_examples=20, deadline=None, print_blob=True,
+                          database=None, suppress_health_check=_HC)
+settings.register_profile("dev", max_examples=40, deadline=None, print_blob=True,
+                          suppress_health_check=_HC)
+settings.register_profile("thorough", max_examples=300, deadline=None, print_blob=True,
+                          suppress_health_check=_HC)
+_profile = os.environ.get("NUMR_HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev")
+settings.load_profile(_profile)
+
+ALL_BACKENDS = ("cpu", "webgpu", "cuda")
+
+
+def selected_backends():
+    env = os.environ.get("NUMR_TEST_BACKENDS", "").strip()
+    if not env:
+        return ALL_BACKENDS
+    names = tuple(n.strip().lower() for n in env.split(",") if n.strip())
+    unknown = [n for n in names if n not in ALL_BACKENDS]
+    if unknown:
+        raise pytest.UsageError(f"NUMR_TEST_BACKENDS: unknown backend(s) {unknown}; "
+                                f"choose from {ALL_BACKENDS}")
+    return names
+
+
+_PROBED = {}
+
+
+def probe_backend(name):
+    """(module, None) when the namespace is usable, else (None, reason)."""
+    if name in _PROBED:
+        return _PROBED[name]
+    try:
+        mod = importlib.import_module(f"numr_array_api.{name}")
+    except Exception as e:  # ImportError, BackendUnavailable, driver errors
+        res = (None, f"numr_array_api.{name} does not import: {type(e).__name__}: {e}")
+    else:
+        try:
+            devs = mod.__array_namespace_info__().devices()
+        except Exception as e:
+            res = (None, f"numr_array_api.{name}: devices() failed: {type(e).__name__}: {e}")
+        else:
+            res = (mod, None) if len(devs) else (None, f"numr_array_api.{name}: no devices")
+    _PROBED[name] = res
+    return res
+
+
+def _backend_params():
+    params = []
+    for name in selected_backends():
+        mod, reason = probe_backend(name)
+        marks = [getattr(pytest.mark, name)] if name != "cpu" else []
+        if mod is None:
+            marks.append(pytest.mark.skip(reason=reason))
+        params.append(pytest.param(name, id=name, marks=marks))
+    return params
+
+
+def pytest_configure(config):
+    # NumPy's floating-point RuntimeWarnings (invalid value / divide by zero) raised inside the
+    # cpu backend on special values are expected in these tests; keep the output readable.
+    config.addinivalue_line("filterwarnings",
+                            "ignore:.*encountered in .*:RuntimeWarning")
+
+
+@pytest.fixture(scope="session", params=_backend_params())
+def xp(request):
+    """A numr array API namespace (numr_array_api.cpu / .webgpu / .cuda)."""
+    mod, reason = probe_backend(request.param)
+    if mod is None:
+        pytest.skip(reason)
+    return mod
+
+
+@pytest.fixture(scope="session")
+def backend_name(xp):
+    return xp.__name__.rsplit(".", 1)[-1]
