@@ -1,0 +1,305 @@
+"""The cuda backend: CuPy arrays as payloads, on numr's CUDA runtime (per-device compute and
+copy streams, the bounded free-list allocator, graph capture; backends/cuda_runtime).
+
+Kernels are NdBackend's, written over a NumPy-like module, with ``xp = cupy``; the places
+where CuPy departs from NumPy (and so from what NdBackend's corrections expect) are fixed
+here. Without CuPy, a driver or a device the namespace still builds: ``xp`` is then a
+stand-in whose every attribute raises BackendUnavailable saying why, so any call that would
+touch the GPU raises that, and the info API reports no devices.
+"""
+
+import functools
+
+import numpy as np
+
+from ..._core import dtypes as dt
+from ..._core.device import Device
+from ..._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument
+from ..cuda_runtime import get as _get_runtime
+from .backend import NdBackend
+from .cpu import CPUBackend
+
+__all__ = ["CUDABackend"]
+
+_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
+
+
+class _Unavailable:
+    """Stands in for the cupy module when the backend cannot run."""
+
+    def __init__(self, reason):
+        self._reason = reason
+
+    def __getattr__(self, name):
+        raise BackendUnavailable("cuda", self._reason)
+
+
+class _NoPayload:
+    """Payload type when CuPy is absent: no value is ever an instance."""
+
+
+class _RaisingTable(dict):
+    def __init__(self, reason):
+        super().__init__()
+        self._reason = reason
+
+    def __missing__(self, name):
+        reason = self._reason
+
+        def unavailable(*args, **kwargs):
+            raise BackendUnavailable("cuda", reason)
+
+        unavailable.__name__ = name
+        return unavailable
+
+
+# NdBackend methods that take payloads and run kernels: on a multi-GPU machine they run
+# with the payload's device current (CuPy launches on the current device).
+_DEVICE_FREE = frozenset({
+    "device_of", "default_device", "devices", "check_device", "check_stream",
+    "check_dtype_supported", "device_ctx", "unary_kernel", "binary_kernel", "scalar_operand",
+    "extra_capabilities", "fix_result", "empty", "full", "arange", "eye", "linspace",
+    "from_numpy", "from_dlpack", "asarray_obj", "to_device", "to_numpy", "item", "dlpack",
+    "dlpack_device", "fft_freq",
+})
+
+
+class CUDABackend(NdBackend):
+    name = "cuda"
+    device_kind = "cuda"
+    host_native = False
+
+    def __init__(self):
+        rt = self.rt = _get_runtime()
+        self._host = CPUBackend()
+        if rt.available:
+            super().__init__(rt.cupy)
+            self._devices = tuple(Device("cuda", i) for i in range(rt.device_count))
+            self._dev_ctx = [rt.cupy.cuda.Device(i) for i in range(rt.device_count)]
+            self._getdev = rt.cupy.cuda.runtime.getDevice
+            if rt.device_count > 1:
+                self._bind_payload_devices()
+        else:
+            self.xp = _Unavailable(rt.reason)
+            self.payload_type = _NoPayload
+            self.dtype_table = {d.np: d for d in dt.ALL_DTYPES}
+            self.native_dtypes = frozenset(dt.ALL_DTYPES)
+            self._unary = _RaisingTable(rt.reason)
+            self._binary = _RaisingTable(rt.reason)
+            self._devices = ()
+
+    def _bind_payload_devices(self):
+        P = self.payload_type
+        getdev = self._getdev
+        ctxs = self._dev_ctx
+
+        def on_device(f):
+            @functools.wraps(f)
+            def run(*args, **kwargs):
+                for a in args:
+                    if a.__class__ is P:
+                        i = a.device.id
+                        if i != getdev():
+                            with ctxs[i]:
+                                return f(*args, **kwargs)
+                        break
+                return f(*args, **kwargs)
+            return run
+
+        for name in dir(NdBackend):
+            if name.startswith("_") or name in _DEVICE_FREE:
+                continue
+            attr = getattr(self, name, None)
+            if callable(attr):
+                setattr(self, name, on_device(attr))
+        for table in (self._unary, self._binary):
+            for k, f in list(table.items()):
+                table[k] = on_device(f)
+
+    # -- devices -------------------------------------------------------------------------
+    def device_of(self, data):
+        return self._devices[data.device.id]
+
+    def default_device(self):
+        if not self.rt.available:
+            return Device("cuda", 0)
+        return self._devices[self._getdev()]
+
+    def devices(self):
+        return self._devices
+
+    def check_device(self, device, argname="device"):
+        if device.kind != "cuda":
+            raise InvalidArgument(argname, f"the cuda namespace has devices cuda:0..cuda:n, got "
+                                           f"{device}; use x.to_device(...) to move arrays")
+        self.rt.require()
+        self.rt.check_index(device.index)
+        return self._devices[device.index]
+
+    def device_ctx(self, device):
+        """Context running CuPy calls on ``device`` with numr's client set up there."""
+        client = self.rt.client(device.index)
+        client.bind_thread()
+        return self._dev_ctx[device.index]
+
+    def check_stream(self, stream):
+        cupy = self.rt.require()
+        if isinstance(stream, (int, cupy.cuda.Stream)) and not isinstance(stream, bool):
+            return stream
+        raise InvalidArgument("stream", f"expected a CUDA stream (cupy.cuda.Stream or its "
+                                        f"handle as an int), got {stream!r}")
+
+    def _check_h2d(self, device):
+        client = self.rt._clients.get(device.index)
+        if client is not None and client.capturing:
+            from ..cuda_runtime.graphs import CaptureError, H2D_REASON
+            raise CaptureError(H2D_REASON)
+
+    # -- host and device transfers -------------------------------------------------------
+    def to_numpy(self, data):
+        return data.get()
+
+    def from_numpy(self, host, device, copy):
+        self._check_h2d(device)
+        with self.device_ctx(device):
+            return self.xp.array(host, copy=True)
+
+    def to_device(self, data, device):
+        cupy = self.xp
+        src_i, dst_i = data.device.id, device.index
+        if src_i == dst_i:
+            return data
+        src_c = self.rt.client(src_i)
+        dst_c = self.rt.client(dst_i)
+        with self._dev_ctx[src_i]:
+            src = cupy.ascontiguousarray(data)
+            ready = cupy.cuda.Event(block=False, disable_timing=True)
+            ready.record(src_c.compute)
+        with self.device_ctx(device):
+            dst = cupy.empty(src.shape, dtype=src.dtype)
+            dst_c.compute.wait_event(ready)
+            if src.nbytes:
+                dst.data.copy_from_device_async(src.data, src.nbytes, dst_c.compute)
+            done = cupy.cuda.Event(block=False, disable_timing=True)
+            done.record(dst_c.compute)
+        # the source block may return to its device's free list: order reuse after the copy
+        src_c.compute.wait_event(done)
+        return dst
+
+    def item(self, data):
+        return data.item()
+
+    def dlpack(self, data, *, stream=None, max_version=None, dl_device=None, copy=None):
+        kw = {}
+        if stream is not None:
+            kw["stream"] = stream
+        if max_version is not None:
+            kw["max_version"] = max_version
+        if dl_device is not None:
+            kw["dl_device"] = dl_device
+        if copy is not None:
+            kw["copy"] = copy
+        return data.__dlpack__(**kw)
+
+    def dlpack_device(self, data):
+        return data.__dlpack_device__()
+
+    def from_dlpack(self, obj, device, copy):
+        cupy = self.xp
+        kind, idx = _dlpack_device(obj)
+        if kind in (_KDL_CPU, _KDL_CUDA_HOST):
+            # host memory: a copy to the device (copy=False cannot be honoured)
+            if copy is False:
+                raise ValueError("from_dlpack: copy=False but the producer's memory is on the "
+                                 "host; a device copy is required")
+            target = device or self.default_device()
+            host = np.from_dlpack(obj)
+            return self.from_numpy(host, target, copy=True)
+        if kind not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+            raise BufferError(f"from_dlpack: producer device type {kind} is not CUDA or CPU")
+        with self.device_ctx(self.check_device(Device("cuda", idx), "x")):
+            r = cupy.from_dlpack(obj) if copy is None else cupy.from_dlpack(obj, copy=copy)
+        if device is not None and device.index != r.device.id:
+            if copy is False:
+                raise ValueError(f"from_dlpack: copy=False but the producer is on cuda:{idx}, "
+                                 f"not {device}")
+            r = self.to_device(r, device)
+        return r
+
+    def asarray_obj(self, obj, dtype, device, copy, ctx):
+        cupy = self.xp
+        npdt = None if dtype is None else dtype.np
+        if isinstance(obj, cupy.ndarray) or hasattr(obj, "__cuda_array_interface__") or \
+                (hasattr(obj, "__dlpack__") and _dlpack_device(obj)[0] in (_KDL_CUDA,
+                                                                            _KDL_CUDA_MANAGED)):
+            arr = obj if isinstance(obj, cupy.ndarray) else self._import_device(obj)
+            if arr.device.id != device.index:
+                if copy is False:
+                    raise ValueError(f"asarray: copy=False but 'obj' is on cuda:{arr.device.id},"
+                                     f" not {device}")
+                arr = self.to_device(arr, device)
+                copy = None if arr is not obj else copy
+            if npdt is not None and arr.dtype != npdt:
+                if copy is False:
+                    raise ValueError("asarray: copy=False but a cast is required")
+                with self._dev_ctx[arr.device.id]:
+                    arr = arr.astype(npdt)
+            elif copy:
+                with self._dev_ctx[arr.device.id]:
+                    arr = arr.copy()
+        else:
+            if copy is False:
+                raise ValueError("asarray: copy=False is impossible for host data; the cuda "
+                                 "namespace needs a host-to-device copy")
+            # host data: NumPy's conversion with the cpu namespace's checks, then one copy
+            host = self._host.asarray_obj(obj, dtype, None, None, ctx)
+            self._check_h2d(device)
+            with self.device_ctx(device):
+                arr = cupy.asarray(host)
+        if arr.dtype not in self.dtype_table:
+            raise DTypeMismatch(f"asarray: dtype {arr.dtype} has no numr equivalent")
+        return arr
+
+    def _import_device(self, obj):
+        cupy = self.xp
+        if hasattr(obj, "__dlpack__"):
+            try:
+                return cupy.from_dlpack(obj)
+            except (BufferError, TypeError, RuntimeError):
+                pass
+        return cupy.asarray(obj)  # __cuda_array_interface__: zero-copy
+
+    # -- kernels where CuPy differs from NumPy --------------------------------------------
+    def sort(self, data, axis, descending, stable):
+        xp = self.xp
+        # CuPy's sort is always stable and accepts no other kind
+        if not descending:
+            return xp.sort(data, axis=axis)
+        return xp.flip(xp.sort(xp.flip(data, axis=axis), axis=axis), axis=axis)
+
+    def argsort(self, data, axis, descending, stable):
+        xp = self.xp
+        if not descending:
+            return xp.argsort(data, axis=axis)
+        n = data.shape[axis]
+        idx = xp.argsort(xp.flip(data, axis=axis), axis=axis)
+        return xp.flip(n - 1 - idx, axis=axis)
+
+    def repeat(self, data, repeats, axis):
+        # cupy.repeat takes an int or a host sequence, not a device array
+        if isinstance(repeats, self.payload_type):
+            repeats = repeats.get().tolist()
+            if len(repeats) == 1:
+                repeats = repeats[0]
+        return self.xp.repeat(data, repeats, axis=axis)
+
+    def extra_capabilities(self):
+        return {}
+
+
+def _dlpack_device(obj):
+    try:
+        kind, idx = obj.__dlpack_device__()
+        return int(kind), int(idx)
+    except Exception:
+        return _KDL_CPU, 0

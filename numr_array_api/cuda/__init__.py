@@ -1,0 +1,34 @@
+"""numr's cuda namespace: the complete array API (2025.12) on NVIDIA GPUs through CuPy,
+on numr's CUDA runtime (compute + copy stream per device, bounded free-list allocator over
+the stream-ordered pool, CUDA graph capture, custom kernels). See docs/cuda.md.
+
+Importing never fails: without CuPy, a driver or a device, ``__array_namespace_info__()
+.devices()`` is empty and creating an array raises BackendUnavailable saying why.
+"""
+
+from .._core.namespace import populate as _populate
+from ..backends.ndlike.cuda import CUDABackend as _CUDABackend
+
+_populate(globals(), _CUDABackend())
+
+from . import runtime  # noqa: E402
+from .runtime import (capture_graph, copy_from_device_pipelined, custom_kernel,  # noqa: E402
+                      empty_cache, memory_stats, preload, raw_handle, set_memory_limit,
+                      synchronize, warmup_sobol)
+
+
+def _register_ext():
+    from ..ext import _dispatch
+    from ..backends.cuda_runtime import kernels as _k
+
+    def sobol(xp, n, skip, v, shift, *, bits, dtype, device):
+        ctx = xp._ctx
+        dev = ctx.resolve_device(device)
+        client = ctx.be.rt.client(dev.index)
+        return ctx.wrap(_k.sobol(client, n, skip, v, shift, bits=bits, out_dtype=dtype.np))
+
+    _dispatch.register("sobol", __name__, sobol)
+
+
+_register_ext()
+del _register_ext
