@@ -22,6 +22,7 @@ def test_pool_reuses_buffers(W, client):
     client.synchronize()
     s = W.empty((100,), D.float32)
     buf = s.block.buffer
+    gc.collect()
     before = W.memory_stats()
     del s
     gc.collect()

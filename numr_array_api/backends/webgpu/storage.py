@@ -14,12 +14,21 @@ from ..._core.errors import BackendLimitation, InvalidArgument, InvalidIndex, Sh
 _BIND_ALIGN = 256
 
 
+_ROW_MAJOR = {}
+
+
 def _row_major(shape):
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= n
-    return tuple(reversed(strides))
+    shape = tuple(shape)
+    r = _ROW_MAJOR.get(shape)
+    if r is None:
+        strides, acc = [], 1
+        for n in reversed(shape):
+            strides.append(acc)
+            acc *= n
+        r = tuple(reversed(strides))
+        if len(_ROW_MAJOR) < 4096:
+            _ROW_MAJOR[shape] = r
+    return r
 
 
 def _norm_axis(axis, ndim):
@@ -42,6 +51,15 @@ class WgpuStorage:
         self.strides = strides
         self.dtype = dtype
         self.client = client
+
+    @classmethod
+    def _new(cls, shape, dtype, client):
+        """Contiguous output for an already-valid ``shape`` (kernel hot path)."""
+        n = 1
+        for e in shape:
+            n *= e
+        return cls(client.allocate(n * dtype.itemsize), 0, shape, _row_major(shape), dtype,
+                   client)
 
     @classmethod
     def empty(cls, shape, dtype, client, host_write=False):

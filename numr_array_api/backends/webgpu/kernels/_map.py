@@ -81,7 +81,7 @@ def map_into(src, dst_dtype, raw):
     else:
         st = wtype(src.dtype, client, "astype")
         dt = wtype(dst_dtype, client, "astype")
-    return _launch(src, WgpuStorage.empty(src.shape, dst_dtype, client), st, dt)
+    return _launch(src, WgpuStorage._new(src.shape, dst_dtype, client), st, dt)
 
 
 def map_into_block(src, dst):

@@ -102,23 +102,26 @@ class WgpuClient:
         """Record one dispatch of ``pipe``.
 
         ``bindings``: (Block, byte offset, byte size) per storage binding of ``pipe``, in
-        binding order; ``params``: bytes for the immediates / uniform slot (``b''`` if none).
+        binding order; ``params``: bytes for the immediates / uniform slot (``b''`` if none);
+        ``workgroups``: (x, y, z) within the adapter's limits (custom_kernel checks them).
         """
-        if len(bindings) != len(pipe.bindings) - (1 if pipe.uniform_size else 0):
-            raise InvalidArgument("bindings", f"{pipe.label} takes {len(pipe.bindings)} bindings")
-        writes = {id(b.buffer) for (b, _, _), k in zip(bindings, pipe.bindings) if k == "rw"}
-        for (b, _, _), k in zip(bindings, pipe.bindings):
-            if k == "read" and id(b.buffer) in writes:
-                raise InvalidArgument(pipe.label, "a buffer cannot be bound read-only and "
-                                      "writable in one dispatch; copy the input first")
-        for w in workgroups:
-            if not 0 <= w <= self.max_groups:
-                raise InvalidArgument("workgroups", f"{workgroups} exceeds {self.max_groups}")
-        entries = tuple((b.buffer, o, s) for b, o, s in bindings)
+        if len(bindings) != pipe.n_storage:
+            raise InvalidArgument("bindings", f"{pipe.label} takes {pipe.n_storage} bindings")
+        entries = tuple([(b.buffer, o, s) for b, o, s in bindings])
+        if len({id(e[0]) for e in entries}) != len(entries):
+            self._check_aliasing(pipe, entries)
         if pipe.uniform_size:
             entries += ((self.recorder.ring_buffer(), 0, pipe.uniform_size),)
         self.launch_raw(pipe, self.bindgroups.get(pipe.bgl, entries), params, workgroups,
                         [b for b, _, _ in bindings])
+
+    @staticmethod
+    def _check_aliasing(pipe, entries):
+        writes = {id(e[0]) for e, k in zip(entries, pipe.bindings) if k == "rw"}
+        for e, k in zip(entries, pipe.bindings):
+            if k == "read" and id(e[0]) in writes:
+                raise InvalidArgument(pipe.label, "a buffer cannot be bound read-only and "
+                                      "writable in one dispatch; copy the input first")
 
     def launch_raw(self, pipe, bind_group, params, workgroups, blocks):
         self.check()

@@ -60,6 +60,9 @@ def custom_kernel(client, wgsl_source, entry_point, inputs, outputs, workgroups,
     wg = tuple(int(w) for w in (workgroups if isinstance(workgroups, (tuple, list))
                                 else (workgroups,)))
     wg = wg + (1,) * (3 - len(wg))
+    if len(wg) != 3 or not all(0 <= w <= client.max_groups for w in wg):
+        raise InvalidArgument("workgroups", f"{workgroups}: at most 3 counts, each in "
+                              f"[0, {client.max_groups}]")
     pipe = client.pipelines.get(source=wgsl_source, entry=entry_point, bindings=kinds,
                                 uniform_size=usize, overrides=overrides,
                                 label=f"custom:{entry_point}")

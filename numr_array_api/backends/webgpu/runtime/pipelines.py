@@ -16,7 +16,8 @@ _BUFFER_TYPES = {"read": "read-only-storage", "rw": "storage", "uniform": "unifo
 
 
 class Pipeline:
-    __slots__ = ("pipeline", "bgl", "bindings", "imm_size", "uniform_size", "label")
+    __slots__ = ("pipeline", "bgl", "bindings", "imm_size", "uniform_size", "label",
+                 "n_storage")
 
     def __init__(self, pipeline, bgl, bindings, imm_size, uniform_size, label):
         self.pipeline = pipeline
@@ -25,6 +26,7 @@ class Pipeline:
         self.imm_size = imm_size
         self.uniform_size = uniform_size
         self.label = label
+        self.n_storage = sum(1 for k in bindings if k != "uniform")
 
 
 class PipelineCache:

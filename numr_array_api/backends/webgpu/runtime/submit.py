@@ -28,6 +28,7 @@ class Recorder:
         self.pending_ids = set()  # id() of wgpu buffers used by unsubmitted dispatches
         self.recorded = 0
         self.capture = None  # list of dispatch records while a graph is being captured
+        self._last_pipe = self._last_bg = None
         self.dispatches = 0
         self.submits = 0
         # uniform ring for per-dispatch params when immediates are unavailable (or too small)
@@ -63,12 +64,20 @@ class Recorder:
         if self.cpass is None:
             self.encoder = self.device.create_command_encoder()
             self.cpass = self.encoder.begin_compute_pass()
+            self._last_pipe = self._last_bg = None
         cp = self.cpass
-        cp.set_pipeline(pipe.pipeline)
+        # pass state persists between dispatches: skip re-setting what a chain repeats
+        if pipe is not self._last_pipe:
+            cp.set_pipeline(pipe.pipeline)
+            self._last_pipe = pipe
+            self._last_bg = None
         if pipe.uniform_size:
             cp.set_bind_group(0, bind_group, (roff,))
+            self._last_bg = None
         else:
-            cp.set_bind_group(0, bind_group)
+            if bind_group is not self._last_bg:
+                cp.set_bind_group(0, bind_group)
+                self._last_bg = bind_group
             if pipe.imm_size:
                 cp.set_immediates(0, params, 0, pipe.imm_size)
         cp.dispatch_workgroups(*workgroups)

@@ -233,7 +233,7 @@ fn numr_expm1_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }
   if (x > ${EXP_HI}) { return numr_inf_$T(); }
   if (x < ${EXPM1_LO}) { return -1.0; }
-  if (numr_abs_$T(x) < ${TINY}) { return x; }
+  if (numr_abs_$T(x) < ${TINY1}) { return x; }
   if (numr_abs_$T(x) <= ${HALF_LN2}) { return x + x * x * $P{EXPQ}(x); }
   let kf = numr_round_$T(x * ${INV_LN2_H});
   let r = numr__opq_$T(x - kf * ${LN2_0}) - kf * ${LN2_1};
@@ -310,7 +310,7 @@ fn numr_log1p_$T(x: $T) -> $T {
   if (x < -1.0) { return numr_nan_$T(); }
   if (x == -1.0) { return -numr_inf_$T(); }
   if (numr_is_inf_$T(x)) { return x; }
-  if (numr_abs_$T(x) < ${TINY}) { return x; }
+  if (numr_abs_$T(x) < ${TINY1}) { return x; }
   let u = numr__opq_$T(1.0 + x);
   let r = numr__log_red_$T(u);
   let k = r.y;

@@ -91,6 +91,7 @@ def consts(ft):
     d["TWO_OPI"] = L(0.63661977236758134307553505349005745)
     d["TWO_OSQRTPI"] = L(1.1283791670955125738961589031215452)
     d["TINY"] = L(2.0 ** tiny_exp)        # below this, f(x) = x (+ x*c) to within rounding
+    d["TINY1"] = L(eps / 2)               # below this, f(x) = x when f(x) = x + O(x^2)
     d["EPS_HALF"] = L(eps)                # 2^-P
     d["MIN_NORMAL"] = L(2.0 ** (-1022 if f64 else -126))
     d["MAX"] = L(np.finfo(np.float64 if f64 else np.float32).max)
