@@ -1,0 +1,140 @@
+"""Accuracy and special cases of the real-valued WGSL math functions on the live adapter."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from harness import ARITY, DT, binary_job, unary_job
+from inputs import binary_inputs, special_values, unary_inputs
+from reference import ref_binary, ref_unary, ulp_error
+
+# Max error in ulps (against the exact value) allowed per function and type. Measured values
+# on lavapipe are in docs/wgsl-math.md; bounds leave some slack for other drivers.
+BOUND = {
+    "f64": dict(exp=2, exp2=2, expm1=2, log=2, log2=2, log10=2, log1p=2, sqrt=0.5, cbrt=2,
+                sin=2, cos=2, tan=3, asin=2, acos=2, atan=2, atan2=3, sinh=3, cosh=3, tanh=3,
+                asinh=3, acosh=3, atanh=3, pow=2, hypot=2, erf=3, erfc=4, logaddexp=8,
+                trunc=0, floor=0, ceil=0, round=0),
+}
+BOUND["f32"] = dict(BOUND["f64"])
+UNARY = [f for f in BOUND["f64"] if ARITY.get(f, 1) == 1]
+BINARY = [f for f in BOUND["f64"] if ARITY.get(f, 1) == 2]
+EXACT = ["copysign", "nextafter", "maximum", "minimum"]
+
+_cache = {}
+
+
+def _measure(harness, ft):
+    if ft in _cache:
+        return _cache[ft]
+    jobs, meta = [], []
+    for fn in UNARY:
+        x = unary_inputs(fn, ft)
+        jobs.append(unary_job(fn, x, ft)); meta.append((fn, x, None))
+    for fn in BINARY + EXACT:
+        x, y = binary_inputs(fn, ft)
+        jobs.append(binary_job(fn, x, y, ft)); meta.append((fn, x, y))
+    outs = harness.run(ft, jobs)
+    res = {}
+    for (fn, x, y), got in zip(meta, outs):
+        ref = ref_unary(fn, x, ft) if y is None else ref_binary(fn, x, y, ft)
+        res[fn] = (x, y, got, ref)
+    _cache[ft] = res
+    return res
+
+
+def _report(ft, fn, err, x, y):
+    i = int(np.argmax(err))
+    where = f"x={x[i]!r}" + ("" if y is None else f", y={y[i]!r}")
+    path = os.environ.get("NUMR_WGSL_ULP_REPORT")
+    if path:
+        data = json.load(open(path)) if os.path.exists(path) else {}
+        data.setdefault(ft, {})[fn] = float(err[i])
+        json.dump(data, open(path, "w"), indent=1, sort_keys=True)
+    return where
+
+
+@pytest.mark.parametrize("fn", UNARY + BINARY)
+def test_ulp(harness, ftype, fn):
+    x, y, got, ref = _measure(harness, ftype)[fn]
+    err = ulp_error(got, ref, ftype)
+    if fn == "logaddexp":
+        # m + log1p(exp(-|x-y|)) cancels when the result is near 0 (as NumPy's does): the
+        # error is bounded in ulps of max(|result|, |max(x, y)|), not of the result
+        m = np.maximum(x, y).astype(ref.dtype)
+        err = ulp_error(got, ref, ftype) * np.minimum(1.0, np.abs(ref.astype(np.float64)) / np.maximum(np.abs(m.astype(np.float64)), 1e-300))
+        err = np.where(np.abs(ref) >= np.abs(m), ulp_error(got, ref, ftype), err)
+    where = _report(ftype, fn, err, x, y)
+    assert err.max() <= BOUND[ftype][fn], f"{fn} {ftype}: max {err.max():.3g} ulp at {where}"
+
+
+@pytest.mark.parametrize("fn", EXACT)
+def test_bitwise_helpers(harness, ftype, fn):
+    x, y, got, ref = _measure(harness, ftype)[fn]
+    ref = np.asarray(ref, dtype=DT[ftype])
+    if fn in ("maximum", "minimum"):
+        # NaN propagates; the sign of a zero result is unspecified by the standard
+        same = (np.isnan(got) & np.isnan(ref)) | (got == ref)
+    elif fn == "copysign":
+        # NaN payloads aside, the result must carry x's magnitude and y's sign bit exactly
+        same = (np.isnan(got) & np.isnan(ref) & (np.signbit(got) == np.signbit(ref))) | (got.view(f"u{got.itemsize}") == ref.view(f"u{ref.itemsize}"))
+    else:
+        same = (np.isnan(got) & np.isnan(ref)) | (got.view(f"u{got.itemsize}") == ref.view(f"u{ref.itemsize}"))
+    bad = np.flatnonzero(~same)
+    assert bad.size == 0, f"{fn} {ftype}: {bad.size} mismatches, e.g. x={x[bad[0]]!r} y={y[bad[0]]!r} got={got[bad[0]]!r} want={ref[bad[0]]!r}"
+
+
+def _special_grid(ft, arity):
+    s = special_values(ft)
+    if arity == 1:
+        return s, None
+    xx, yy = np.meshgrid(s, s, indexing="ij")
+    return xx.ravel(), yy.ravel()
+
+
+_scache = {}
+
+
+def _special(harness, ft):
+    if ft in _scache:
+        return _scache[ft]
+    jobs, meta = [], []
+    for fn in UNARY + BINARY + EXACT:
+        ar = ARITY.get(fn, 1)
+        x, y = _special_grid(ft, ar)
+        jobs.append(unary_job(fn, x, ft) if ar == 1 else binary_job(fn, x, y, ft))
+        meta.append((fn, x, y))
+    outs = harness.run(ft, jobs)
+    _scache[ft] = {fn: (x, y, got) for (fn, x, y), got in zip(meta, outs)}
+    return _scache[ft]
+
+
+@pytest.mark.parametrize("fn", UNARY + BINARY + EXACT)
+def test_special_values(harness, ftype, fn):
+    """NaN / +-inf / +-0 / +-1 / extremes: NaN-ness, infinities and zero signs must match the
+    C99 (= array API) results exactly, finite values to the accuracy bound."""
+    x, y, got = _special(harness, ftype)[fn]
+    ref = ref_unary(fn, x, ftype) if y is None else ref_binary(fn, x, y, ftype)
+    ref = np.asarray(ref)
+    refc = ref.astype(DT[ftype]) if ref.dtype != np.longdouble else ref
+    bad = []
+    for i in range(len(x)):
+        g, r = got[i], ref[i]
+        args = (x[i],) if y is None else (x[i], y[i])
+        if np.isnan(r):
+            if not np.isnan(g):
+                bad.append((args, g, r))
+        elif np.isinf(r) or r == 0 or not np.isfinite(refc[i]) or refc[i] == 0:
+            rr = DT[ftype](r) if ref.dtype == np.longdouble else refc[i]
+            if fn in ("maximum", "minimum") and rr == 0:
+                ok = g == 0
+            else:
+                ok = (g == rr) and (np.signbit(g) == np.signbit(rr))
+            if not ok and not (np.isfinite(rr) and ulp_error([g], [r], ftype)[0] <= max(BOUND[ftype].get(fn, 0), 1)):
+                bad.append((args, g, r))
+        else:
+            bound = BOUND[ftype].get(fn, 0)
+            if ulp_error([g], [r], ftype)[0] > max(bound, 0.5):
+                bad.append((args, g, r))
+    assert not bad, f"{fn} {ftype}: {len(bad)} special-case mismatches, e.g. {bad[:5]}"
