@@ -36,31 +36,39 @@ def sobol_numpy(n, skip, v, shift, *, bits, dtype):
 
     Consecutive Gray codes differ in bit ctz(k), so rows k0+1.. are the cumulative XOR of
     v[ctz(k)] seeded with the chunk's first point: one gather and one ``accumulate`` per
-    chunk, in [d, rows] layout so the accumulate runs along contiguous memory.
+    chunk of about 1 MiB. Few dimensions use a [d, rows] layout so the accumulate runs
+    along contiguous memory; many use [rows, d], which also writes the output in order.
     """
     d = v.shape[1]
     out = np.empty((n, d), dtype=dtype)
     if n == 0:
         return out
     rshift, mult = scale_of(bits, np.dtype(dtype) == np.float32)
-    vt = np.ascontiguousarray(v.T)  # [d, bits]
+    by_dim = d < 8
+    table = np.ascontiguousarray(v.T) if by_dim else v  # [d, bits] or [bits, d]
     rows = max(1, _CHUNK_BYTES // (4 * d))
-    buf = np.empty((d, min(rows, n)), dtype=np.uint32)
+    buf = np.empty((d, min(rows, n)) if by_dim else (min(rows, n), d), dtype=np.uint32)
     for i0 in range(0, n, rows):
         i1 = min(n, i0 + rows)
-        c = i1 - i0
-        b = buf[:, :c]
         k = np.arange(skip + i0 + 1, skip + i1, dtype=np.int64)
         ctz = np.bitwise_count((k & -k) - 1).astype(np.intp)
         first = _point(v, skip + i0)
         if shift is not None:
             first = first ^ shift
-        b[:, 0] = first
-        np.take(vt, ctz, axis=1, out=b[:, 1:])
-        np.bitwise_xor.accumulate(b, axis=1, out=b)
+        if by_dim:
+            b = buf[:, :i1 - i0]
+            b[:, 0] = first
+            np.take(table, ctz, axis=1, out=b[:, 1:])
+            np.bitwise_xor.accumulate(b, axis=1, out=b)
+            b = b.T
+        else:
+            b = buf[:i1 - i0]
+            b[0] = first
+            np.take(table, ctz, axis=0, out=b[1:])
+            np.bitwise_xor.accumulate(b, axis=0, out=b)
         if rshift:
             b >>= rshift
-        np.multiply(b.T, mult, out=out[i0:i1], casting="unsafe")
+        np.multiply(b, mult, out=out[i0:i1], casting="unsafe")
     return out
 
 

@@ -1,0 +1,199 @@
+"""Benchmarks for numr_array_api.ext.
+
+    python benchmarks/ext.py            # full set
+    python benchmarks/ext.py --quick    # fewer shapes / repeats
+
+GEMM epilogue: fused ``ext.linalg.gemm_epilogue`` against the unfused
+``matmul + add + activation`` in the same namespace, and against PyTorch
+(``torch.nn.functional.linear`` + activation) when torch imports. Sobol: ``ext.random.sobol``
+against ``scipy.stats.qmc.Sobol``; on CUDA (numr_array_api.cuda + CuPy) against
+cupy.cuda.curand's SOBOL32 generator. Parts whose library or device is missing are skipped.
+Ratios > 1 mean the ext function is faster. Timings interleave the contenders and keep the
+minimum of the repeats, which is the most stable figure on a shared machine.
+"""
+
+import argparse
+import importlib
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from numr_array_api.ext import linalg, random as qrandom  # noqa: E402
+from numr_array_api.ext._gemm import activations  # noqa: E402
+
+GEMM_SHAPES = [  # (M, K, N); the first four are the memory-bound goal shapes (M*N >= 2**22)
+    (4096, 64, 1024),
+    (4096, 256, 1024),
+    (16384, 128, 256),
+    (2048, 1024, 2048),
+    (512, 512, 512),
+    (8, 4096, 4096),
+]
+ACTS = ("none", "relu", "gelu", "silu", "sigmoid", "tanh", "gelu_erf")
+
+
+def _min_times(fns, repeat, sync=None):
+    for f in fns:
+        f()
+    if sync:
+        sync()
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, f in enumerate(fns):
+            t = time.perf_counter()
+            f()
+            if sync:
+                sync()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return best
+
+
+def _optional(name):
+    try:
+        return importlib.import_module(name)
+    except Exception:
+        return None
+
+
+def _namespaces():
+    out = [("numpy", importlib.import_module("array_api_compat.numpy"))]
+    cpu = _optional("numr_array_api.cpu")
+    if cpu is not None:
+        try:
+            cpu.asarray([1.0])
+            out.append(("numr.cpu", cpu))
+        except Exception:
+            pass
+    return out
+
+
+def _unfused(xp, a, b, bias, act):
+    with np.errstate(over="ignore"):
+        return activations.forward(act, xp, xp.matmul(a, b) + bias)
+
+
+def _torch_act(torch, act):
+    F = torch.nn.functional
+    return {"none": lambda y: y, "relu": F.relu, "gelu": lambda y: F.gelu(y, approximate="tanh"),
+            "gelu_erf": F.gelu, "silu": F.silu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}[act]
+
+
+def bench_gemm(shapes, acts, dtype, repeat):
+    torch = _optional("torch")
+    print(f"\n== gemm_epilogue, {dtype}, CPU (min of {repeat}) ==")
+    hdr = f"{'ns':9s} {'M x K x N':>17s} {'act':8s} {'fused ms':>9s} {'unfused':>9s} {'ratio':>6s}"
+    print(hdr + (f" {'torch ms':>9s} {'vs torch':>8s}" if torch else "  (torch not installed)"))
+    rng = np.random.default_rng(0)
+    rows = []
+    for M, K, N in shapes:
+        a0 = rng.standard_normal((M, K)).astype(dtype)
+        b0 = rng.standard_normal((K, N)).astype(dtype) / np.sqrt(K)
+        bias0 = rng.standard_normal(N).astype(dtype)
+        for nsname, xp in _namespaces():
+            a, b, bias = xp.asarray(a0), xp.asarray(b0), xp.asarray(bias0)
+            for act in acts:
+                fns = [lambda: linalg.gemm_epilogue(a, b, bias, activation=act),
+                       lambda: _unfused(xp, a, b, bias, act)]
+                if torch is not None and nsname == "numpy":
+                    ta, tw, tb = (torch.from_numpy(a0), torch.from_numpy(np.ascontiguousarray(b0.T)),
+                                  torch.from_numpy(bias0))
+                    tact = _torch_act(torch, act)
+                    fns.append(lambda: tact(torch.nn.functional.linear(ta, tw, tb)))
+                t = _min_times(fns, repeat)
+                line = (f"{nsname:9s} {f'{M}x{K}x{N}':>17s} {act:8s} {t[0]*1e3:9.2f} {t[1]*1e3:9.2f} "
+                        f"{t[1]/t[0]:6.2f}")
+                if len(t) > 2:
+                    line += f" {t[2]*1e3:9.2f} {t[2]/t[0]:8.2f}"
+                print(line, flush=True)
+                rows.append((nsname, (M, K, N), act, t[1] / t[0]))
+    goal = [r for r in rows if r[1][0] * r[1][2] >= 2**22 and r[1][1] <= 1024]
+    if goal:
+        ratios = np.array([r[3] for r in goal])
+        print(f"memory-bound shapes (M*N >= 2**22, K <= 1024): fused/unfused speed-up "
+              f"min {ratios.min():.2f}, median {np.median(ratios):.2f}, max {ratios.max():.2f}")
+    allr = np.array([r[3] for r in rows])
+    print(f"all shapes: speed-up min {allr.min():.2f}, median {np.median(allr):.2f}")
+
+
+def bench_sobol(cases, repeat):
+    from scipy.stats import qmc
+
+    print(f"\n== sobol, float64, CPU (min of {repeat}) ==")
+    print(f"{'ns':9s} {'n':>8s} {'d':>6s} {'ext ms':>9s} {'scipy ms':>9s} {'ratio':>6s}")
+    for n, d in cases:
+        def scipy_run():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return qmc.Sobol(d, scramble=False).random(n)
+
+        for nsname, xp in _namespaces():
+            t = _min_times([lambda: qrandom.sobol(n, d, dtype=xp.float64, xp=xp), scipy_run], repeat)
+            print(f"{nsname:9s} {n:8d} {d:6d} {t[0]*1e3:9.2f} {t[1]*1e3:9.2f} {t[1]/t[0]:6.2f}", flush=True)
+
+
+def bench_cuda(repeat):
+    cuda = _optional("numr_array_api.cuda")
+    cupy = _optional("cupy")
+    if cuda is None or cupy is None:
+        print("\n== CUDA: skipped (numr_array_api.cuda or cupy not importable) ==")
+        return
+    try:
+        cuda.asarray([1.0])
+    except Exception as exc:  # no device / driver
+        print(f"\n== CUDA: skipped ({exc}) ==")
+        return
+    from cupy.cuda import curand
+
+    sync = cupy.cuda.Device().synchronize
+    print(f"\n== CUDA (min of {repeat}) ==")
+    for n, d in ((1 << 20, 16), (1 << 16, 1000)):
+        out = cupy.empty(n * d, dtype=cupy.float64)
+        gen = curand.createGenerator(curand.CURAND_RNG_QUASI_SOBOL32)
+        curand.setQuasiRandomGeneratorDimensions(gen, d)
+
+        def curand_run():
+            curand.generateUniformDouble(gen, out.data.ptr, out.size)
+
+        t = _min_times([lambda: qrandom.sobol(n, d, dtype=cuda.float64, xp=cuda), curand_run],
+                       repeat, sync=sync)
+        print(f"sobol n={n} d={d}: ext {t[0]*1e3:.2f} ms, curand {t[1]*1e3:.2f} ms, "
+              f"ratio {t[1]/t[0]:.2f}")
+    rng = np.random.default_rng(0)
+    for M, K, N in ((4096, 1024, 4096), (8192, 256, 4096)):
+        a = cuda.asarray(rng.standard_normal((M, K)).astype(np.float32))
+        b = cuda.asarray(rng.standard_normal((K, N)).astype(np.float32))
+        bias = cuda.asarray(rng.standard_normal(N).astype(np.float32))
+        for act in ("gelu", "silu"):
+            t = _min_times([lambda: linalg.gemm_epilogue(a, b, bias, activation=act),
+                            lambda: _unfused(cuda, a, b, bias, act)], repeat, sync=sync)
+            print(f"gemm {M}x{K}x{N} {act}: fused {t[0]*1e3:.2f} ms, unfused {t[1]*1e3:.2f} ms, "
+                  f"ratio {t[1]/t[0]:.2f}")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--repeat", type=int, default=None)
+    p.add_argument("--dtype", default="float32", choices=("float32", "float64"))
+    p.add_argument("--only", choices=("gemm", "sobol", "cuda"), default=None)
+    args = p.parse_args(argv)
+    repeat = args.repeat or (3 if args.quick else 7)
+    shapes = GEMM_SHAPES[:2] if args.quick else GEMM_SHAPES
+    acts = ("none", "relu", "gelu") if args.quick else ACTS
+    print(f"numpy {np.__version__}, {os.cpu_count()} CPUs")
+    if args.only in (None, "gemm"):
+        bench_gemm(shapes, acts, np.dtype(args.dtype).type, repeat)
+    if args.only in (None, "sobol"):
+        cases = [(1 << 16, 2), (1 << 20, 2), (1 << 18, 16), (4096, 1000)]
+        bench_sobol(cases[:2] if args.quick else cases, repeat)
+    if args.only in (None, "cuda"):
+        bench_cuda(repeat)
+
+
+if __name__ == "__main__":
+    main()
