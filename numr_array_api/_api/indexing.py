@@ -48,6 +48,28 @@ def build(ctx):
             raise ShapeMismatch(f"__setitem__: {msg}") from None
 
     ctx.getitem = getitem
+    P = be.payload_type
+    fix = be.fix_result
+    DT = be.dtype_table
+    new = object.__new__
+
+    def __getitem__(self, key, /):
+        # fast path for the commonest keys (a slice or an int) on the wrapped module
+        tk = key.__class__
+        if tk is slice or tk is int:
+            try:
+                r = basic(self._data, key)
+            except (IndexError, TypeError, ValueError):
+                return getitem(self, key)
+            if r.__class__ is not P:
+                r = fix(r)
+            a = new(A)
+            a._data = r
+            a._dtype = self._dtype
+            return a
+        return getitem(self, key)
+
+    A.__getitem__ = __getitem__
     ctx.setitem = setitem
 
     def take(x, indices, /, *, axis=None):

@@ -5,7 +5,6 @@ from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import as_int, broadcast_shapes, normalize_axis
 from ._common import require_array, require_kind, require_same_device
-from . import linalg_ext
 
 
 def promote_pair(ctx, fname, x1, x2, kinds="iufc"):
@@ -122,5 +121,6 @@ def build(ctx):
     A.__matmul__, A.__rmatmul__, A.__imatmul__ = _op, _rop, _iop
     ns = {"matmul": matmul, "matrix_transpose": matrix_transpose, "tensordot": tensordot,
           "vecdot": vecdot}
+    from . import linalg_ext  # imports promote_pair from here
     ns["__linalg__"] = linalg_ext.build(ctx, ns)
     return ns

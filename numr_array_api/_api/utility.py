@@ -1,5 +1,7 @@
 """Utility functions: all, any, diff."""
 
+import builtins
+
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axes, normalize_axis, as_int
@@ -40,7 +42,7 @@ def build(ctx):
                         TABLE.get((x._dtype, v._dtype)) is None:
                     raise DTypeMismatch(f"diff: '{name}' dtype {v._dtype.name} does not promote "
                                         f"with {x._dtype.name}", x._dtype, v._dtype)
-                if v.ndim != x.ndim or any(a != b for i, (a, b) in
+                if v.ndim != x.ndim or builtins.any(a != b for i, (a, b) in
                                            enumerate(zip(v.shape, x.shape)) if i != ax):
                     raise ShapeMismatch(f"diff: '{name}' of shape {v.shape} does not match "
                                         f"{x.shape} outside axis {ax}", x.shape, v.shape)

@@ -73,9 +73,12 @@ def normalize_key(key, shape, ArrayT):
             kind = k._dtype.kind
             if kind == "b":
                 span = k.ndim
-                if consumed + span > ndim or tuple(shape[consumed:consumed + span]) != k.shape:
+                dims = tuple(shape[consumed:consumed + span])
+                # a zero-length mask dimension selects nothing, whatever the array's size
+                if consumed + span > ndim or any(ks not in (xs, 0) for ks, xs in
+                                                 zip(k.shape, dims)):
                     raise InvalidIndex(f"boolean index of shape {k.shape} does not match the "
-                                       f"indexed dimensions {tuple(shape[consumed:consumed + span])}")
+                                       f"indexed dimensions {dims}")
                 consumed += span
             elif kind in "iu":
                 if consumed >= ndim:

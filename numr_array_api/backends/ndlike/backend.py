@@ -26,6 +26,8 @@ class NdBackend(NdLinalgMixin, NdFFTMixin):
     default_float = dt.float64
     default_int = dt.int64
     default_index = dt.int64
+    scalars_native = True  # kernels take Python scalars directly (NEP 50 weak scalars)
+    trusted_result_dtypes = False  # CuPy's ufunc loops are not all the standard's
 
     def __init__(self, xp):
         self.xp = xp
@@ -287,7 +289,7 @@ class NdBackend(NdLinalgMixin, NdFFTMixin):
         if a.dtype.kind == "c":
             a = xp.conj(a)
         a, b = xp.broadcast_arrays(a, b)
-        return xp.sum(a * b, axis=axis)
+        return xp.sum(a * b, axis=axis, dtype=a.dtype)
 
     max_dimensions = 64
 

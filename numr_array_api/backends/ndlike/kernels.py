@@ -49,15 +49,49 @@ def elementwise_tables(xp):
     isinf = xp.isinf
 
     def floor_divide(a, b, out=None):
-        r = fdiv(a, b, out=out)
+        r = fdiv(a, b)
         # NumPy computes inf // finite as NaN and finite // inf as 0 or -1 (Python's
         # semantics); the standard defines both through floor(a / b).
         if r.dtype.kind == "f" and (isinf(a).any() or isinf(b).any()):
             with _ignore(xp):
                 q = xp.floor(xp.true_divide(a, b))
-            mask = isinf(a) | isinf(b)
-            r = xp.where(mask, q, r) if out is None else xp.copyto(out, q, where=mask) or out
-        return r
+            r = xp.where(isinf(a) | isinf(b), q, r)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    np_expm1 = xp.expm1
+
+    def expm1(x, out=None):
+        if x.dtype.kind != "c":
+            return np_expm1(x, out=out)
+        r = _complex_expm1(xp, x)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    unary["expm1"] = expm1
+    np_tanh = xp.tanh
+
+    def tanh(x, out=None):
+        if x.dtype.kind != "c":
+            return np_tanh(x, out=out)
+        r = np_tanh(x)
+        # tanh(+-inf + iy), y finite: +-1 + 0j with the sign of y (NumPy may give -0 or
+        # NaN imaginary parts from sin(2y))
+        re, im = xp.real(x), xp.imag(x)
+        m = xp.isinf(re) & xp.isfinite(im)
+        if m.any():
+            fixed = xp.sign(re) + 1j * xp.copysign(xp.zeros_like(im), im)
+            r = xp.where(m, fixed.astype(r.dtype), r)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    unary["tanh"] = tanh
 
     binary["floor_divide"] = floor_divide
     return unary, binary
@@ -74,3 +108,26 @@ class _ignore:
     def __exit__(self, *exc):
         import numpy as np
         np.seterr(**self.state)
+
+
+def _complex_expm1(xp, z):
+    """expm1 for complex input with the standard's special cases (C99 cexp-based)."""
+    with _ignore(xp):
+        x, y = xp.real(z), xp.imag(z)
+        em1 = xp.expm1(x)
+        # exp(x)cos(y) - 1 written so that small |z| keeps full relative precision
+        re = em1 * xp.cos(y) - 2 * xp.sin(y / 2) ** 2
+        im = xp.exp(x) * xp.sin(y)
+        zero_im = y == 0
+        re = xp.where(zero_im, em1, re)
+        im = xp.where(zero_im, y, im)
+        neg_inf = xp.isneginf(x)
+        re = xp.where(neg_inf, -1.0, re)
+        im = xp.where(neg_inf & ~xp.isfinite(y), 0.0, xp.where(neg_inf, 0.0 * xp.sin(y), im))
+        pos_inf_bad = xp.isposinf(x) & ~xp.isfinite(y)
+        re = xp.where(pos_inf_bad, xp.inf, re)
+        im = xp.where(pos_inf_bad, xp.nan, im)
+        out = xp.empty(z.shape, dtype=z.dtype)
+        out.real = re
+        out.imag = im
+    return out
