@@ -1,8 +1,8 @@
-"""WebGPU backend runtime: the internal API the ``numr_array_api.webgpu`` front-end calls.
+"""WebGPU backend: runtime (adapters, client, pool, batching, graphs), storage, kernels.
 
-Every function taking ``client=None`` uses ``get_client()`` (the default adapter, chosen by
-``NUMR_WEBGPU_ADAPTER`` / ``NUMR_WEBGPU_POWER_PREFERENCE``). Storages carry their client, so
-functions taking a storage need no client. See docs/webgpu-runtime.md for the design.
+The internal API the ``numr_array_api.webgpu`` front-end calls lives in ``api.py`` and is
+re-exported here lazily, so importing a subpackage (e.g. the pure-Python ``wgsl`` math
+library) never requires wgpu:
 
     list_adapters() -> [dict]                 every adapter: index, name, backend, type, ...
     get_client(index=None) -> WgpuClient      one per adapter per process
@@ -11,30 +11,16 @@ functions taking a storage need no client. See docs/webgpu-runtime.md for the de
     to_numpy(storage) -> ndarray              flushes pending work; one submit, one map
     empty(shape, dtype, client=None) / full(shape, value, dtype, client=None)
     copy(storage) / contiguous(storage) / astype(storage, dtype)
-    synchronize(client=None)                  submit everything and wait for the GPU
+    synchronize(client=None)                  submit everything and wait for the device
     memory_stats(client=None) / empty_cache(client=None) / runtime_stats(client=None)
     capture_graph(fn, *example_inputs, client=None) -> CapturedGraph (call it to replay)
     custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
-                  overrides=None) -> outputs
+                  overrides=None, client=None) -> outputs
     raw_handle(client=None) -> (wgpu.GPUDevice, wgpu.GPUQueue)
+    WgpuStorage, WgpuClient, CapturedGraph, WgslCompileError
 
-Front-end kernels record dispatches with ``client.pipelines.get(...)`` /
-``get_rendered(...)`` and ``client.launch(pipe, [(block, offset, size), ...], params, wg)``,
-using ``codegen.types`` (load/pack/convert snippets per dtype) and ``codegen.render``
-(``Params``, ``collapse``, ``strided_index_fn``, ``workgroups``).
+A missing wgpu package surfaces as ``BackendUnavailable`` on first use.
 """
-
-from .kernels.cast import cast as _cast
-from .kernels.copy import copy as _copy
-from .kernels.fill import full as _full
-from .runtime.adapters import list_adapters
-from .runtime.client import WgpuClient, get_client
-from .runtime.custom import custom_kernel as _custom_kernel
-from .runtime.errors import WgslCompileError
-from .runtime.graph import CapturedGraph
-from .storage import WgpuStorage
-from .transfer import from_numpy as _from_numpy
-from .transfer import to_numpy
 
 __all__ = [
     "list_adapters", "get_client", "WgpuClient", "WgpuStorage", "CapturedGraph",
@@ -44,77 +30,18 @@ __all__ = [
 ]
 
 
-def _c(client):
-    return get_client() if client is None else client
+def __getattr__(name):
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        from . import api
+    except ImportError as exc:
+        from ..._core.errors import BackendUnavailable
+        raise BackendUnavailable("webgpu", f"cannot import the WebGPU runtime: {exc}") from exc
+    value = getattr(api, name)
+    globals()[name] = value
+    return value
 
 
-def capabilities(client=None):
-    return _c(client).capabilities()
-
-
-def from_numpy(array, client=None):
-    return _from_numpy(array, _c(client))
-
-
-def empty(shape, dtype, client=None):
-    """Uninitialised contiguous storage (pooled memory may hold stale data)."""
-    return WgpuStorage.empty(shape, dtype, _c(client))
-
-
-def full(shape, value, dtype, client=None):
-    return _full(shape, value, dtype, _c(client))
-
-
-def copy(storage):
-    return _copy(storage)
-
-
-def contiguous(storage):
-    return storage.contiguous()
-
-
-def astype(storage, dtype):
-    return _cast(storage, dtype)
-
-
-def synchronize(client=None):
-    _c(client).synchronize()
-
-
-def memory_stats(client=None):
-    return _c(client).memory_stats()
-
-
-def empty_cache(client=None):
-    _c(client).empty_cache()
-
-
-def runtime_stats(client=None):
-    """Counters: memory, pipelines (hits/misses/compile time), bind groups, submission."""
-    return _c(client).stats()
-
-
-def capture_graph(fn, *example_inputs, client=None):
-    """Run ``fn(*inputs)`` once on copies of ``example_inputs`` and record its dispatches.
-
-    Returns a CapturedGraph; ``graph(*new_inputs)`` replays with new input contents (same
-    shapes and dtypes) and returns the graph's output storages (overwritten by each replay).
-    """
-    if client is None:
-        from .storage import WgpuStorage as _S
-        client = next((x.client for x in example_inputs if isinstance(x, _S)), None)
-    return CapturedGraph(_c(client), fn, example_inputs)
-
-
-def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
-                  overrides=None, client=None):
-    """Run user WGSL; see runtime/custom.py for the binding convention."""
-    if client is None:
-        client = next((s.client for s in list(outputs) + list(inputs)), None)
-    return _custom_kernel(_c(client), wgsl_source, entry_point, inputs, outputs, workgroups,
-                          params, overrides)
-
-
-def raw_handle(client=None):
-    c = _c(client)
-    return c.device, c.queue
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
