@@ -361,3 +361,17 @@ def test_invalid_input(la):
         xp.linalg.cholesky(-sq)
     with pytest.raises(TypeError):
         xp.linalg.svd(sq, full_matrices=1)
+
+
+def test_norms_of_empty_matrices(la):
+    from numr_array_api._core.errors import InvalidArgument
+    xp = la
+    e = xp.ones((2, 0, 3))
+    for ord in ("fro", "nuc", 1, 2, math.inf):
+        r = xp.linalg.matrix_norm(e, ord=ord)
+        assert r.shape == (2,) and np.all(to_numpy(r) == 0)
+    for ord in (-1, -2, -math.inf):
+        with pytest.raises(InvalidArgument):
+            xp.linalg.matrix_norm(e, ord=ord)
+    assert float(xp.linalg.vector_norm(xp.ones((0,)), ord=math.inf)) == 0
+    assert float(xp.linalg.vector_norm(xp.ones((0,)), ord=-math.inf)) == math.inf

@@ -27,7 +27,7 @@ _N_D = {"fftn": "fft", "ifftn": "ifft", "rfftn": "rfft", "irfftn": "irfft"}
 
 
 def _norm(norm, fname):
-    if norm not in _NORMS or type(norm) is not str:
+    if type(norm) is not str or norm not in _NORMS:
         raise InvalidArgument("norm", f"fft.{fname}: must be one of {_NORMS}, got {norm!r}")
     return norm
 
@@ -114,7 +114,7 @@ def build(ctx):
     def _freq(name, rfft):
         def f(n, /, *, d=1.0, dtype=None, device=None):
             n = _length(n, name, "n")
-            if type(d) not in (int, float):
+            if not isinstance(d, (int, float)) or isinstance(d, bool):
                 raise TypeError(f"fft.{name}: 'd' must be a Python float, got "
                                 f"{type(d).__name__}")
             if d == 0:

@@ -116,18 +116,16 @@ def build(ctx, main):
         d = _matrix(x, "matrix_norm")
         if ord is None:
             ord = "fro"
-        bad = InvalidArgument("ord", f"linalg.matrix_norm: must be 'fro', 'nuc' or one of 1, "
-                                     f"-1, 2, -2, inf, -inf, got {ord!r}")
         if type(ord) is str:
-            if ord not in ("fro", "nuc"):
-                raise bad
+            ok = ord in ("fro", "nuc")
         else:
-            if _number(ord, "matrix_norm", "ord") not in _MATRIX_ORDS:
-                raise bad
-            if ord < 0 and 0 in x.shape[-2:]:
-                raise InvalidArgument("x", f"linalg.matrix_norm: ord={ord} is a minimum over "
-                                           f"an empty set for {x.shape[-2]}x{x.shape[-1]} "
-                                           f"matrices")
+            ok = _number(ord, "matrix_norm", "ord") in _MATRIX_ORDS
+        if not ok:
+            raise InvalidArgument("ord", f"linalg.matrix_norm: must be 'fro', 'nuc' or one of "
+                                         f"1, -1, 2, -2, inf, -inf, got {ord!r}")
+        if type(ord) is not str and ord < 0 and 0 in x.shape[-2:]:
+            raise InvalidArgument("x", f"linalg.matrix_norm: ord={ord} is a minimum over an "
+                                       f"empty set for {x.shape[-2]}x{x.shape[-1]} matrices")
         return wrap(be.linalg_matrix_norm(d, ord, _flag(keepdims, "matrix_norm", "keepdims")))
 
     def matrix_power(x, n, /):
@@ -152,7 +150,7 @@ def build(ctx, main):
 
     def qr(x, /, *, mode="reduced"):
         d = _matrix(x, "qr")
-        if mode not in ("reduced", "complete"):
+        if type(mode) is not str or mode not in ("reduced", "complete"):
             raise InvalidArgument("mode", f"linalg.qr: must be 'reduced' or 'complete', got "
                                           f"{mode!r}")
         q, r = be.linalg_qr(d, mode)
