@@ -37,7 +37,7 @@ class Harness:
     def info(self):
         return self.adapter.info.get("device", "?")
 
-    def run(self, ft, jobs):
+    def run(self, ft, jobs, **lib_kwargs):
         """jobs: list of (expr_template, arity, arrays); expr uses a, b (scalars) -> scalar or
         vec2 results ('out2' arity flag via expr returning vec2 when arrays are complex).
         Returns a list of output arrays."""
@@ -47,7 +47,7 @@ class Harness:
         names = set()
         for j in jobs:
             names.update(j["fns"])
-        lib = math_library(sorted(names), ft)
+        lib = math_library(sorted(names), ft, **lib_kwargs)
         parts = [lib]
         for idx, j in enumerate(jobs):
             parts.append(f"""

@@ -138,3 +138,42 @@ def test_special_values(harness, ftype, fn):
             if ulp_error([g], [r], ftype)[0] > max(bound, 0.5):
                 bad.append((args, g, r))
     assert not bad, f"{fn} {ftype}: {len(bad)} special-case mismatches, e.g. {bad[:5]}"
+
+
+def test_sqrt_bitwise(harness, ftype):
+    """sqrt must be correctly rounded (2024.12): compare bit for bit with NumPy on random bit
+    patterns over the whole positive range, subnormals included."""
+    rng = np.random.default_rng(7)
+    n = 100_000
+    if ftype == "f32":
+        x = rng.integers(0, 0x7F800000, n, dtype=np.uint32).view(np.float32)
+    else:
+        x = rng.integers(0, 0x7FF0000000000000, n, dtype=np.uint64).view(np.float64)
+    got = harness.run(ftype, [unary_job("sqrt", x, ftype)])[0]
+    want = np.sqrt(x)
+    bad = np.flatnonzero(got.view(f"u{got.itemsize}") != want.view(f"u{want.itemsize}"))
+    assert bad.size == 0, f"{bad.size} differ, e.g. sqrt({x[bad[0]]!r}) = {got[bad[0]]!r}, NumPy {want[bad[0]]!r}"
+
+
+VIA = ["exp", "expm1", "log", "log1p", "sin", "cos", "tan", "atan", "asin", "tanh", "erf", "pow", "atan2"]
+
+
+def test_f32_via_f64(harness):
+    """The optional f32-through-f64 path: every result within 1 ulp (double rounding)."""
+    if not harness.supports("f64"):
+        pytest.skip("adapter lacks shader-f64 / shader-int64")
+    jobs, meta = [], []
+    for fn in VIA:
+        if ARITY.get(fn, 1) == 1:
+            x = unary_inputs(fn, "f32", 20_000); y = None
+            jobs.append(unary_job(fn, x, "f32"))
+        else:
+            x, y = binary_inputs(fn, "f32", 20_000)
+            jobs.append(binary_job(fn, x, y, "f32"))
+        meta.append((fn, x, y))
+    outs = harness.run("f32", jobs, f32_via_f64=True)
+    worst = {}
+    for (fn, x, y), got in zip(meta, outs):
+        ref = ref_unary(fn, x, "f32") if y is None else ref_binary(fn, x, y, "f32")
+        worst[fn] = float(ulp_error(got, ref, "f32").max())
+    assert max(worst.values()) <= 1.0, worst

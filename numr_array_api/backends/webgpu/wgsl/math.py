@@ -95,9 +95,35 @@ def _units_for(functions):
     return order
 
 
-def math_library(functions, ftype):
-    """WGSL source defining `numr_<fn>_<ftype>` for each requested function (plus helpers)."""
+# Real functions whose f32 version may be evaluated through the f64 one (f32_via_f64=True).
+VIA_F64_UNARY = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "cbrt", "sin", "cos",
+                 "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+                 "erf", "erfc")
+VIA_F64_BINARY = ("atan2", "pow", "hypot", "logaddexp")
+
+
+def math_library(functions, ftype, *, f32_via_f64=False):
+    """WGSL source defining `numr_<fn>_<ftype>` for each requested function (plus helpers).
+
+    f32_via_f64: for ftype "f32" only, define the transcendental f32 functions as
+    `f32(numr_<fn>_f64(f64(x)))` (within ~0.5 ulp, but needs shader-f64 + shader-int64 and
+    is slow on consumer GPUs, whose f64 rate is 1/32..1/64 of f32). The default f32 path is
+    pure f32. Functions that are exact anyway (sqrt, rounding, bit helpers) stay native.
+    """
     if ftype not in FLOAT_TYPES:
         raise ValueError(f"ftype must be one of {FLOAT_TYPES}, got {ftype!r}")
-    units = _units_for(list(functions))
+    functions = list(functions)
+    if f32_via_f64 and ftype == "f32":
+        wide = [f for f in functions if f in VIA_F64_UNARY + VIA_F64_BINARY]
+        native = [f for f in functions if f not in wide]
+        parts = [math_library(wide, "f64")] if wide else []
+        if native:
+            parts.append(math_library(native, "f32"))
+        for f in wide:
+            if f in VIA_F64_UNARY:
+                parts.append(f"fn numr_{f}_f32(x: f32) -> f32 {{ return f32(numr_{f}_f64(f64(x))); }}")
+            else:
+                parts.append(f"fn numr_{f}_f32(x: f32, y: f32) -> f32 {{ return f32(numr_{f}_f64(f64(x), f64(y))); }}")
+        return "\n".join(parts)
+    units = _units_for(functions)
     return "\n".join(_expand(FUNCS[u][1], ftype) for u in units)
