@@ -131,7 +131,7 @@ BINARY = {
     "bitwise_right_shift": (np.right_shift, I, "same", None, (0, 7)),
     "bitwise_xor": (np.bitwise_xor, B + I, "same", None, None),
     "copysign": (np.copysign, F, "same", None, None),
-    "divide": (np.true_divide, F + C, "same", None, None),
+    "divide": (np.true_divide, F + C, "same", None, None),  # integers: test_result_dtypes
     "equal": (np.equal, B + I + F + C, "bool", (-3, 3), (-3, 3)),
     "floor_divide": (_np_floor_divide, I + F, "same", None, None),
     "greater": (np.greater, I + F, "bool", (-3, 3), (-3, 3)),
