@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The cuda track's GPU session, in one command from the repository root of a checkout on a
+# machine with an NVIDIA GPU, CuPy (cupy-cuda13x for CUDA 13 / cupy-cuda12x) and the test
+# extras (pytest, hypothesis, ndindex, pytest-json-report; PyTorch optional):
+#
+#     bash benchmarks/gpu_session.sh [STEP ...]        # default: all steps, in this order
+#
+# Steps (each writes $OUT/<step>.log and appends "<step> rc=N (Ts)" to $OUT/summary.txt):
+#   env          nvidia-smi, versions, what numr_array_api.cuda sees (devices, reason)
+#   runtime      pytest tests/cuda_runtime (allocator, streams, graphs, kernels, DLPack)
+#   shared       NUMR_TEST_BACKENDS=cuda pytest tests (the backend-parametrised tests)
+#   conformance  conformance/run.py --backend cuda --max-examples 200 --derandomize on the
+#                array-api-tests checkout in $SUITE (default ./.suite/array-api-tests);
+#                results also copied to $OUT
+#   bench        benchmarks/cuda_overhead.py (numr vs raw CuPy per op; graph replay)
+#
+# Environment: OUT (default ./gpu-session-out), PYTHON (default python3), SUITE,
+# STEP_TIMEOUT seconds per step (default 3600), CONFORMANCE_ARGS (extra args for run.py,
+# e.g. "--tests test_linalg.py" to run part of the suite, or "-- -x").
+# The exit status is 0 when every step that ran succeeded, else 1.
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/gpu-session-out}
+PY=${PYTHON:-python3}
+SUITE=${SUITE:-$ROOT/.suite/array-api-tests}
+STEP_TIMEOUT=${STEP_TIMEOUT:-3600}
+mkdir -p "$OUT"
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1
+failed=0
+
+run_step() {
+  local name=$1; shift
+  local start rc
+  start=$(date +%s)
+  echo "== [$name] $*" | tee -a "$OUT/summary.txt"
+  timeout "$STEP_TIMEOUT" "$@" >"$OUT/$name.log" 2>&1
+  rc=$?
+  echo "$name rc=$rc ($(( $(date +%s) - start ))s)" | tee -a "$OUT/summary.txt"
+  tail -n 15 "$OUT/$name.log"
+  [ "$rc" -eq 0 ] || failed=1
+}
+
+step_env() {
+  run_step env bash -c '
+    nvidia-smi || echo "nvidia-smi failed"
+    '"$PY"' - <<PYEOF
+import platform, sys
+print("python", platform.python_version(), sys.executable)
+for m in ("numpy", "cupy", "torch", "hypothesis", "pytest", "ndindex"):
+    try:
+        mod = __import__(m)
+        print(m, getattr(mod, "__version__", "?"))
+    except Exception as e:
+        print(m, "MISSING", type(e).__name__, e)
+import numr_array_api.cuda as xp
+info = xp.__array_namespace_info__()
+print("numr cuda devices:", info.devices(), "reason:", xp._backend.rt.reason)
+if info.devices():
+    x = xp.arange(10, dtype=xp.float32)
+    print("smoke:", float(xp.sum(x * x)), xp.memory_stats())
+    import cupy
+    print("CUDA runtime", cupy.cuda.runtime.runtimeGetVersion(), "driver",
+          cupy.cuda.runtime.driverGetVersion())
+PYEOF'
+}
+
+step_runtime() {
+  run_step runtime "$PY" -m pytest tests/cuda_runtime -ra -q -p no:cacheprovider \
+    --junitxml="$OUT/runtime-junit.xml"
+}
+
+step_shared() {
+  run_step shared env NUMR_TEST_BACKENDS=cuda "$PY" -m pytest tests -ra -q -p no:cacheprovider \
+    --ignore=tests/cuda_runtime --junitxml="$OUT/shared-junit.xml"
+}
+
+step_conformance() {
+  if [ ! -d "$SUITE/array_api_tests" ]; then
+    echo "conformance: no array-api-tests checkout at $SUITE (set SUITE=...)" | tee -a "$OUT/summary.txt"
+    failed=1
+    return
+  fi
+  # shellcheck disable=SC2086
+  run_step conformance "$PY" conformance/run.py --backend cuda --suite "$SUITE" \
+    --max-examples 200 --derandomize --keep-report "$OUT/conformance-report.json" \
+    ${CONFORMANCE_ARGS:-}
+  cp conformance/results/cuda*.md conformance/results/cuda*.json "$OUT/" 2>/dev/null || true
+}
+
+step_bench() {
+  run_step bench "$PY" benchmarks/cuda_overhead.py --json "$OUT/cuda_overhead.json"
+}
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(env runtime shared conformance bench)
+for s in "${steps[@]}"; do
+  case "$s" in
+    env|runtime|shared|conformance|bench) "step_$s" ;;
+    *) echo "unknown step '$s' (env runtime shared conformance bench)"; exit 2 ;;
+  esac
+done
+echo "logs in $OUT; summary:"; cat "$OUT/summary.txt"
+exit $failed
