@@ -61,7 +61,8 @@ def _optional(name):
 
 
 def _namespaces():
-    out = [("numpy", importlib.import_module("array_api_compat.numpy"))]
+    # NumPy >= 2 is itself an array API namespace; array_api_compat's wrapper when present
+    out = [("numpy", _optional("array_api_compat.numpy") or np)]
     cpu = _optional("numr_array_api.cpu")
     if cpu is not None:
         try:

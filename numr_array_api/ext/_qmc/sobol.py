@@ -31,44 +31,59 @@ def _point(v, k):
     return np.bitwise_xor.reduce(v[sel], axis=0)
 
 
-def sobol_numpy(n, skip, v, shift, *, bits, dtype):
-    """[n, d] array of NumPy ``dtype``: Gray-code recurrence vectorised per chunk.
+def _first_points(v, m):
+    """uint32 [2**m, d]: unshifted points 0 .. 2**m - 1, by doubling.
 
-    Consecutive Gray codes differ in bit ctz(k), so rows k0+1.. are the cumulative XOR of
-    v[ctz(k)] seeded with the chunk's first point: one gather and one ``accumulate`` per
-    chunk of about 1 MiB. Few dimensions use a [d, rows] layout so the accumulate runs
-    along contiguous memory; many use [rows, d], which also writes the output in order.
+    gray(2**j + i) = gray(2**j) ^ gray(i) for i < 2**j, so the second half of the first
+    2**(j+1) points is the first half XOR the point of index 2**j (v_j ^ v_{j-1}).
+    """
+    d = v.shape[1]
+    t = np.empty((1 << m, d), dtype=np.uint32)
+    t[0] = 0
+    for j in range(m):
+        h = 1 << j
+        np.bitwise_xor(t[:h], _point(v, h), out=t[h:2 * h])
+    return t
+
+
+def sobol_numpy(n, skip, v, shift, *, bits, dtype):
+    """[n, d] array of NumPy ``dtype``, vectorised over blocks of 2**m aligned indices.
+
+    For an aligned block (base a multiple of 2**m, i < 2**m) the bits of base and i do not
+    overlap, so gray(base + i) = gray(base) ^ gray(i) and point(base + i) =
+    point(base) ^ point(i): every block is the table of the first 2**m points XOR one row.
+    One SIMD XOR and one scaling multiply per element, with the table (about 1 MiB) in
+    cache; no sequential scan.
     """
     d = v.shape[1]
     out = np.empty((n, d), dtype=dtype)
     if n == 0:
         return out
     rshift, mult = scale_of(bits, np.dtype(dtype) == np.float32)
-    by_dim = d < 8
-    table = np.ascontiguousarray(v.T) if by_dim else v  # [d, bits] or [bits, d]
-    rows = max(1, _CHUNK_BYTES // (4 * d))
-    buf = np.empty((d, min(rows, n)) if by_dim else (min(rows, n), d), dtype=np.uint32)
-    for i0 in range(0, n, rows):
-        i1 = min(n, i0 + rows)
-        k = np.arange(skip + i0 + 1, skip + i1, dtype=np.int64)
-        ctz = np.bitwise_count((k & -k) - 1).astype(np.intp)
-        first = _point(v, skip + i0)
+    m = max(1, min((_CHUNK_BYTES // (4 * d)).bit_length() - 1, max(n - 1, 1).bit_length(), bits))
+    size = 1 << m
+    table = _first_points(v, m)
+    tmp = np.empty_like(table)
+    # NumPy broadcasting over a short inner axis (small d) is slow: XOR in rows of
+    # reps * d elements against the block's point repeated reps times instead
+    reps = min(size, 1 << max(0, (256 // d).bit_length() - 1))
+    k, end = skip, skip + n
+    while k < end:
+        base = k - (k % size)
+        lo, hi = k - base, min(end - base, size)
+        row = _point(v, base)
         if shift is not None:
-            first = first ^ shift
-        if by_dim:
-            b = buf[:, :i1 - i0]
-            b[:, 0] = first
-            np.take(table, ctz, axis=1, out=b[:, 1:])
-            np.bitwise_xor.accumulate(b, axis=1, out=b)
-            b = b.T
+            row = row ^ shift
+        t = tmp[:hi - lo]
+        if (hi - lo) % reps == 0:
+            wide = (-1, reps * d)
+            np.bitwise_xor(table[lo:hi].reshape(wide), np.tile(row, reps), out=t.reshape(wide))
         else:
-            b = buf[:i1 - i0]
-            b[0] = first
-            np.take(table, ctz, axis=0, out=b[1:])
-            np.bitwise_xor.accumulate(b, axis=0, out=b)
+            np.bitwise_xor(table[lo:hi], row, out=t)
         if rshift:
-            b >>= rshift
-        np.multiply(b, mult, out=out[i0:i1], casting="unsafe")
+            t >>= rshift
+        np.multiply(t, mult, out=out[k - skip:k - skip + hi - lo], casting="unsafe")
+        k = base + hi
     return out
 
 
