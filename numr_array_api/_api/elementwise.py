@@ -130,7 +130,7 @@ def build(ctx):
                                         f"astype first", t1, t2)
                 if t not in ok:
                     raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
-                                        f"{t1.name} and {t2.name}", t1, t2)
+                                        f"{t1.name} ('x1') and {t2.name} ('x2')", t1, t2)
                 require_same_device(ctx, name, x1, x2)
                 broadcast_shapes(x1._data.shape, x2._data.shape)
                 d1 = x1._data if t1 is t else be.astype(x1._data, t)
