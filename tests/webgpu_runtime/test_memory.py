@@ -118,3 +118,34 @@ def test_driver_oom_maps_after_emptying_cache_and_retrying(W, client, monkeypatc
     assert len(calls) == 2  # first try, then once more after empty_cache
     assert "simulated" in str(ei.value)
     assert W.memory_stats()["pooled_bytes"] <= before
+
+
+@pytest.mark.parametrize("dt", [D.bool_, D.int16, D.float32, D.complex128],
+                         ids=lambda d: d.name)
+def test_arrays_beyond_the_binding_limit_are_processed_in_windows(W, client, monkeypatch, dt):
+    # pretend the storage-binding limit is 64 KiB: the same code path as a > 128 MiB array
+    # on lavapipe (> 2 GiB on big GPUs), at test-suite cost
+    from .helpers import rand
+    monkeypatch.setattr(client, "max_binding", 65536)
+    a = rand(np.random.default_rng(6), dt, (3000, 37))
+    s = W.from_numpy(a)
+    assert s.block.size > 65536
+    for v, e in [(s[::-1, 1::2], a[::-1, 1::2]), (s[5:2900], a[5:2900]),
+                 (s[:, :, None].broadcast_to((3000, 37, 3)),
+                  np.broadcast_to(a[:, :, None], (3000, 37, 3)))]:
+        assert W.to_numpy(v).tobytes() == np.ascontiguousarray(e).tobytes()
+    r = W.to_numpy(W.astype(s[::2], D.float64))
+    with np.errstate(all="ignore"):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            e = a[::2].astype(np.float64)
+    assert np.array_equal(r, e, equal_nan=True)
+    f = W.to_numpy(W.full((3000, 37), 1, dt))
+    assert f.tobytes() == np.ones((3000, 37), dt.np).tobytes()
+    b = W.to_numpy(W.copy(s[:1].broadcast_to((4000, 37))))
+    assert b.tobytes() == np.broadcast_to(a[:1], (4000, 37)).tobytes()
+    # slabs are cut along axis 0 only: a transpose whose single row spans more than the
+    # binding limit is refused with a clear error
+    with pytest.raises(BackendLimitation, match="storage binding limit"):
+        W.copy(s.transpose())

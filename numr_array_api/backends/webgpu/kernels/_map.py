@@ -5,6 +5,9 @@ word) or an element otherwise. Each unit reads its source element(s) through a s
 (any rank, any strides, generated per rank), converts, packs and stores. Grid-stride loop.
 """
 
+import math
+
+from ...._core.errors import BackendLimitation
 from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
 from ..codegen.types import RAW, convert, load, pack, render_helpers, wtype
 from ..storage import WgpuStorage
@@ -15,6 +18,7 @@ def _render(client, st, dt, rank, params):
     helpers = set()
     value = convert(st, dt, load(st, "S", "i", helpers), helpers, client.has("shader-int64"))
     lines = []
+    store = f"D[{P(2)} + u]"
     if dt.packed:
         per = 32 // dt.bits
         lines.append("    var w = 0u;")
@@ -22,15 +26,15 @@ def _render(client, st, dt, rank, params):
             lines.append(f"    let e{j} = u * {per}u + {j}u;")
             shift = f" << {j * dt.bits}u" if j else ""
             lines.append(f"    if (e{j} < n) {{ w |= {pack(dt, f'value(e{j})', helpers)}{shift}; }}")
-        lines.append("    D[u] = w;")
+        lines.append(f"    {store} = w;")
     else:
-        lines.append("    D[u] = value(u);")
+        lines.append(f"    {store} = value(u);")
     body = "\n".join(lines)
     src = f"""{render_helpers(helpers, client.has("shader-int64"))}
 {params.decl()}
 @group(0) @binding(0) var<storage, read> S: array<{st.arr}>;
 @group(0) @binding(1) var<storage, read_write> D: array<{dt.arr}>;
-{strided_index_fn(rank, P, 2)}
+{strided_index_fn(rank, P, 3)}
 fn value(e: u32) -> {dt.val} {{
   let i = src_index(e);
   return {value};
@@ -49,25 +53,66 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
             "label": f"map_{st.name}_to_{dt.name}_r{rank}"}
 
 
-def _launch(src, out, st, dt):
+def _launch_one(src, out_bind, st, dt, out_unit=0):
     client = src.client
     n = src.size
-    if n == 0:
-        return out
     shape, strides = collapse(src.shape, src.strides)
     rank = len(shape)
-    params = Params.of(client, 3 + 2 * rank, binding=2)
+    params = Params.of(client, 4 + 2 * rank, binding=2)
     pipe = client.pipelines.get_rendered(
         ("map", st.name, dt.name, rank, params.immediate),
         lambda: _render(client, st, dt, rank, params))
     block, boff, bsize, eoff = src.binding()
     units = -(-n // (32 // dt.bits)) if dt.packed else n
-    words = [units, n, eoff]
+    words = [units, n, out_unit, eoff]
     for e, s in zip(shape, strides):
         words += [e, s]
-    client.launch(pipe, [(block, boff, bsize), out.out_binding()], params.pack(words),
+    client.launch(pipe, [(block, boff, bsize), out_bind], params.pack(words),
                   workgroups(units, client))
+
+
+def _launch(src, out, st, dt):
+    n = src.size
+    if n == 0:
+        return out
+    client = src.client
+    limit = client.max_binding
+    if (out.block.size <= limit and src.block.size <= limit) or src.ndim == 0:
+        _launch_one(src, out.out_binding(), st, dt)
+        return out
+    _launch_chunked(src, out, st, dt, limit)
     return out
+
+
+def _launch_chunked(src, out, st, dt, limit):
+    """Arrays beyond the storage-binding limit: one dispatch per slab of axis-0 rows.
+
+    Each slab's source window and output window fit one binding; output windows start at
+    an aligned offset below the slab and the kernel skips to the slab's first unit. Slabs
+    begin on whole u32 words, so packed stores of two slabs never share a word.
+    """
+    client = src.client
+    rows, inner = src.shape[0], src.size // src.shape[0]
+    row_out = inner * out.itemsize
+    align = max(256, client.storage_align)
+    unit = 4 if dt.packed else out.itemsize
+    mult = unit // math.gcd(unit, row_out)
+    lo, hi = src[0:1].extent()
+    step = abs(src.strides[0]) * src.itemsize
+    slack = align + 16
+    by_src = (limit - slack - (hi - lo)) // step + 1 if step else rows
+    by_out = (limit - slack) // row_out
+    r = min(by_src, by_out, rows)
+    r = r - r % mult if r < rows else r
+    if r <= 0:
+        raise BackendLimitation("webgpu", f"a kernel over {src.shape} {src.dtype.name}",
+                                f"one row exceeds the storage binding limit ({limit} bytes)")
+    for i0 in range(0, rows, r):
+        i1 = min(rows, i0 + r)
+        start, end = i0 * row_out, i1 * row_out
+        base = start - start % align
+        size = min(-(-(end - base) // 16) * 16, out.block.size - base)
+        _launch_one(src[i0:i1], (out.block, base, size), st, dt, (start - base) // unit)
 
 
 def map_into(src, dst_dtype, raw):

@@ -52,6 +52,17 @@ def full(shape, value, dtype, client):
     pipe = client.pipelines.get_rendered(("fill", period, params.immediate),
                                          lambda: _render(params, period))
     units = -(-out.nbytes // 4)
-    client.launch(pipe, [out.out_binding()], params.pack([units, 0, 0, 0] + pattern),
-                  workgroups(units, client))
+    limit = client.max_binding
+    if out.block.size <= limit:
+        client.launch(pipe, [out.out_binding()], params.pack([units, 0, 0, 0] + pattern),
+                      workgroups(units, client))
+        return out
+    # beyond the binding limit: 256-byte-aligned windows (a multiple of 4 words keeps the
+    # pattern's phase)
+    chunk = (limit - 256) // 1024 * 256
+    for w0 in range(0, units, chunk):
+        w1 = min(units, w0 + chunk)
+        size = min(-(-(w1 - w0) * 4 // 16) * 16, out.block.size - w0 * 4)
+        client.launch(pipe, [(out.block, w0 * 4, size)],
+                      params.pack([w1 - w0, 0, 0, 0] + pattern), workgroups(w1 - w0, client))
     return out
