@@ -18,7 +18,7 @@ def build(ctx):
         if is_basic_key(key):
             try:
                 return wrap(basic(x._data, key))
-            except IndexError as e:
+            except (IndexError, ValueError, TypeError) as e:
                 normalize_key(key, x.shape, A)  # raises numr's InvalidIndex with context
                 raise InvalidIndex(str(e)) from None
         nkey, _ = normalize_key(key, x.shape, A)
