@@ -99,3 +99,26 @@ def unary_job(fn, x, ft):
 
 def binary_job(fn, x, y, ft):
     return {"fns": [fn], "expr": f"numr_{fn}_$T(a, b)", "a": x.astype(DT[ft]), "b": y.astype(DT[ft])}
+
+
+CTYPE = {"f32": np.complex64, "f64": np.complex128}
+CARITY = {"cadd": 2, "csub": 2, "cmul": 2, "cdiv": 2, "cpow": 2}
+
+
+def _pairs(z, ft):
+    z = np.asarray(z).astype(CTYPE[ft])
+    return np.ascontiguousarray(z.view(DT[ft]).reshape(-1, 2))
+
+
+def complex_job(fn, z, ft, w=None):
+    """fn on vec2<T> (real, imag) values; w: second operand for binary ones."""
+    a = _pairs(z, ft)
+    job = {"fns": [fn], "a": a, "in_t": f"vec2<{ft}>", "n_out": len(a)}
+    job["expr"] = f"numr_{fn}_$T(a)" if w is None else f"numr_{fn}_$T(a, b)"
+    if w is not None:
+        job["b"] = _pairs(w, ft)
+    if fn == "cabs":
+        job["out_t"] = ft
+    else:
+        job.update(out_t=f"vec2<{ft}>", out_itemsize=2 * np.dtype(DT[ft]).itemsize, out_dtype=CTYPE[ft])
+    return job

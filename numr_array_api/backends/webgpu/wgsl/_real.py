@@ -430,6 +430,26 @@ fn numr__cos_k_$T(h: $T, l: $T) -> $T {
 }
 """)
 
+fn("sincos", ["trigred"], """
+// (sin x, cos x) from one argument reduction; x finite
+fn numr__sincos_$T(x: $T) -> vec2<$T> {
+  let ax = numr_abs_$T(x);
+  if (ax < ${TINY}) { return vec2<$T>(x, 1.0); }
+  let r = numr__rem_pio2_$T(ax);
+  let s = numr__sin_k_$T(r.hi, r.lo);
+  let c = numr__cos_k_$T(r.hi, r.lo);
+  var v: vec2<$T>;
+  switch (r.q) {
+    case 0: { v = vec2<$T>(s, c); }
+    case 1: { v = vec2<$T>(c, -s); }
+    case 2: { v = vec2<$T>(-s, -c); }
+    default: { v = vec2<$T>(-c, s); }
+  }
+  if (x < 0.0) { v.x = -v.x; }
+  return v;
+}
+""")
+
 fn("sin", ["trigred"], """
 fn numr_sin_$T(x: $T) -> $T {
   if (!numr_is_finite_$T(x)) { return numr_nan_$T(); }

@@ -113,6 +113,10 @@ def consts(ft):
     d["PH_WORDS"] = "6" if f64 else "4"
     d["INT_ALL"] = L(2.0 ** 52 if f64 else 2.0 ** 23)   # every float >= this is an integer
     d["EVEN_ALL"] = L(2.0 ** 53 if f64 else 2.0 ** 24)
+    d["CSQRT_SMALL"] = L(2.0 ** (-1000 if f64 else -100))
+    d["CSQRT_UP"] = L(2.0 ** (56 if f64 else 26))
+    d["CSQRT_DOWN"] = L(2.0 ** (-28 if f64 else -13))
+    d["CATANH_BIG"] = L(2.0 ** (500 if f64 else 60))
     d["CBRT_ITERS"] = "5" if f64 else "4"
     return d
 
