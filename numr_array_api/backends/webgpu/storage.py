@@ -248,6 +248,8 @@ class WgpuStorage:
                 shape.append(m)
                 strides.append(s * step)
                 continue
+            if isinstance(k, bool):
+                raise InvalidIndex("boolean scalar indices are masks, not basic indices")
             try:
                 i = operator.index(k)
             except TypeError:

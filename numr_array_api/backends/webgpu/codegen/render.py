@@ -64,18 +64,18 @@ def collapse(shape, strides):
     return tuple(n for n, _ in out), tuple(s for _, s in out)
 
 
-def strided_index_fn(rank, P, first):
-    """WGSL ``src_index(e)``: row-major element number -> element index in the source.
+def strided_index_fn(rank, P, first, name="src_index"):
+    """WGSL ``name(e)``: row-major element number -> element index in a strided operand.
 
     Params from word ``first``: offset, then (extent, stride) per dim. u32 arithmetic wraps,
     so negative strides (bitcast) give the right index as long as the result is in range;
     bindings are at most 2 GiB, so every index fits in u32.
     """
     if rank == 0:
-        return f"fn src_index(e: u32) -> u32 {{ return {P(first)}; }}"
+        return f"fn {name}(e: u32) -> u32 {{ return {P(first)}; }}"
     if rank == 1:
-        return (f"fn src_index(e: u32) -> u32 {{ return {P(first)} + e * {P(first + 2)}; }}")
-    body = [f"fn src_index(e: u32) -> u32 {{", f"  var r = e;", f"  var o = {P(first)};"]
+        return f"fn {name}(e: u32) -> u32 {{ return {P(first)} + e * {P(first + 2)}; }}"
+    body = [f"fn {name}(e: u32) -> u32 {{", "  var r = e;", f"  var o = {P(first)};"]
     for d in reversed(range(rank)):
         n, s = P(first + 1 + 2 * d), P(first + 2 + 2 * d)
         if d == 0:

@@ -1,0 +1,186 @@
+"""The N-ary strided/broadcast elementwise template (generalises kernels/_map.py).
+
+Up to 3 inputs, each read through its own strides (0 on broadcast dims, negative for
+flips) from its own binding; one output, either a fresh contiguous storage or (``scatter``)
+any strided view of an existing one. The per-element work is an expression snippet
+``fn op(a: Ta, b: Tb, c: Tc, e: u32) -> R`` supplied by the caller (``e`` is the output
+element number, which arange/eye/tri use); ``R`` is converted to the output type with the
+runtime's ``convert``.
+
+Threads: one per output *unit*, a u32 word for sub-word output dtypes (so no two threads
+write one word) or an element otherwise; grid-stride loop. A scatter into a sub-word view
+cannot own whole words, so it clears and sets its bits with two atomics on disjoint bit
+ranges (each thread only ever touches its own bits, so the pair needs no lock).
+
+Dims are collapsed jointly over all operands before rendering, so contiguous operands of
+any rank meet a rank-1 kernel; the pipeline key holds ranks and dtypes, never extents.
+"""
+
+from ..codegen.render import WG, Params, workgroups
+from ..codegen.types import convert, load, pack, render_helpers
+from ..storage import WgpuStorage
+
+MAX_INPUTS = 3
+
+
+def joint_collapse(shape, strides_list):
+    """Drop size-1 dims and merge adjacent dims that are contiguous for every operand."""
+    dims = [(n, [s[d] for s in strides_list]) for d, n in enumerate(shape) if n != 1]
+    out = []
+    for n, ss in dims:
+        if out:
+            pn, pss = out[-1]
+            if all(ps == s * n for ps, s in zip(pss, ss)):
+                out[-1] = (pn * n, ss)
+                continue
+        out.append((n, ss))
+    return (tuple(n for n, _ in out),
+            [tuple(ss[i] for _, ss in out) for i in range(len(strides_list))])
+
+
+def _index_fn(rank, n_ops, P, first):
+    """WGSL ``idx(e) -> array<u32, n_ops>``: the element index of ``e`` in every operand.
+
+    Params from word ``first``: per operand its element offset, then per dim the extent
+    followed by every operand's stride. u32 arithmetic wraps, so negative strides work.
+    """
+    m = max(n_ops, 1)  # WGSL has no zero-length arrays (zero-input kernels: eye)
+    lines = [f"fn idx(e: u32) -> array<u32, {m}> {{", f"  var o: array<u32, {m}>;"]
+    for k in range(n_ops):
+        lines.append(f"  o[{k}] = {P(first + k)};")
+    if rank:
+        lines.append("  var r = e;")
+    base = first + n_ops
+    for d in reversed(range(rank)):
+        w = base + d * (1 + n_ops)
+        if d == 0:
+            lines.append("  let c = r;")
+        else:
+            # unsigned division only: signed % is miscompiled on some drivers
+            lines.append(f"  let q{d} = r / {P(w)}; let c{d} = r - q{d} * {P(w)}; r = q{d};")
+        c = "c" if d == 0 else f"c{d}"
+        for k in range(n_ops):
+            lines.append(f"  o[{k}] += {c} * {P(w + 1 + k)};")
+    lines += ["  return o;", "}"]
+    return "\n".join(lines)
+
+
+def _render(client, key, in_ts, res_t, out_t, op_src, lib_src, rank, n_extra, scatter,
+            params):
+    P = params.P
+    n_in = len(in_ts)
+    n_ops = n_in + (1 if scatter else 0)
+    helpers = set()
+    has64 = client.has("shader-int64")
+    decls, args = [], []
+    for k, t in enumerate(in_ts):
+        decls.append(f"@group(0) @binding({k}) var<storage, read> I{k}: array<{t.arr}>;")
+        args.append(load(t, f"I{k}", f"ix[{k}]", helpers))
+    out_arr = "atomic<u32>" if scatter and out_t.packed else out_t.arr
+    decls.append(f"@group(0) @binding({n_in}) var<storage, read_write> D: array<{out_arr}>;")
+    value = convert(res_t, out_t, f"op({', '.join(args + ['e'])})", helpers, has64)
+    # extra per-kernel u32 words (shape parameters of eye/tri) follow the index words
+    xbase = 2 + n_ops + rank * (1 + n_ops)
+    xfns = "\n".join(f"fn X{j}() -> u32 {{ return {P(xbase + j)}; }}" for j in range(n_extra))
+    body = []
+    if scatter:
+        body.append(f"    let ix = idx(u);\n    let e = u;\n    let v = {value};")
+        if out_t.packed:
+            per = 32 // out_t.bits
+            mask = "0xffu" if out_t.bits == 8 else "0xffffu"
+            sh = (f"((ix[{n_in}] & 3u) << 3u)" if out_t.bits == 8
+                  else f"((ix[{n_in}] & 1u) << 4u)")
+            wd = f"ix[{n_in}] >> {2 if per == 4 else 1}u"
+            body.append(f"    let sh = {sh};")
+            body.append(f"    atomicAnd(&D[{wd}], ~({mask} << sh));")
+            body.append(f"    atomicOr(&D[{wd}], {pack(out_t, 'v', helpers)} << sh);")
+        else:
+            body.append(f"    D[ix[{n_in}]] = v;")
+    elif out_t.packed:
+        per = 32 // out_t.bits
+        body.append("    var w = 0u;")
+        for j in range(per):
+            body.append(f"    let e{j} = u * {per}u + {j}u;")
+            sh = f" << {j * out_t.bits}u" if j else ""
+            body.append(f"    if (e{j} < n) {{ w |= {pack(out_t, f'value(e{j})', helpers)}{sh}; }}")
+        body.append("    D[u] = w;")
+    else:
+        body.append("    D[u] = value(u);")
+    value_fn = "" if scatter else f"""
+fn value(e: u32) -> {out_t.val} {{
+  let ix = idx(e);
+  return {value};
+}}"""
+    src = f"""{render_helpers(helpers, has64)}
+{lib_src}
+{params.decl()}
+{chr(10).join(decls)}
+{xfns}
+{op_src}
+{_index_fn(rank, n_ops, P, 2)}
+{value_fn}
+@compute @workgroup_size({WG})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let units = {P(0)};
+  let n = {P(1)};
+  for (var u = g.x; u < units; u += nw.x * {WG}u) {{
+{chr(10).join(body)}
+  }}
+}}
+"""
+    return {"source": src, "entry": "main",
+            "bindings": params.layout(("read",) * n_in + ("rw",)),
+            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
+            "label": "nary_" + "_".join(str(k) for k in key[:4])}
+
+
+def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out,
+           scatter=False, extra=()):
+    """Record one elementwise dispatch; returns the output storage.
+
+    ``key``: hashable identity of (op_src, lib_src) (the pipeline cache key prefix).
+    ``inputs``: storages already broadcastable to ``shape`` (views are broadcast here).
+    ``out``: a fresh contiguous storage (``new_output``) written unit by unit, or with
+    ``scatter`` any view of ``shape`` (of an existing array) written element by element.
+    ``extra``: u32 words the op snippet reads as ``X0()``, ``X1()``...
+    """
+    n = 1
+    for e in shape:
+        n *= e
+    if n == 0:
+        return out
+    views = [s if s.shape == shape else s.broadcast_to(shape) for s in inputs]
+    stride_sets = [v.strides for v in views]
+    bindings, offsets = [], []
+    for v in views:
+        block, boff, bsize, eoff = v.binding()
+        bindings.append((block, boff, bsize))
+        offsets.append(eoff)
+    if scatter:
+        block, boff, bsize, eoff = out.binding()
+        stride_sets.append(out.strides)
+        bindings.append((block, boff, bsize))
+        offsets.append(eoff)
+    else:
+        bindings.append(out.out_binding())
+    cshape, cstrides = joint_collapse(shape, stride_sets)
+    rank = len(cshape)
+    n_ops = len(stride_sets)
+    params = Params.of(client, 2 + n_ops + rank * (1 + n_ops) + len(extra), binding=len(bindings))
+    pkey = ("nary",) + key + (tuple(t.name for t in in_ts), res_t.name, out_t.name, rank,
+                              len(extra), scatter, params.immediate)
+    pipe = client.pipelines.get_rendered(
+        pkey, lambda: _render(client, pkey[1:], in_ts, res_t, out_t, op_src, lib_src, rank,
+                              len(extra), scatter, params))
+    units = n if (scatter or not out_t.packed) else -(-n // (32 // out_t.bits))
+    words = [units, n] + offsets
+    for d in range(rank):
+        words.append(cshape[d])
+        words += [s[d] for s in cstrides]
+    words += list(extra)
+    client.launch(pipe, bindings, params.pack(words), workgroups(units, client))
+    return out
+
+
+def new_output(shape, dtype, client):
+    return WgpuStorage._new(tuple(shape), dtype, client)

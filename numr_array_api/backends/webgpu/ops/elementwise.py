@@ -1,0 +1,200 @@
+"""Elementwise functions, where, in-place operators and scalar operands on the GPU.
+
+Every function is one dispatch of the N-ary template (_nary.py) with a snippet from
+_exprs.py; kernels are specialised per (function, dtype, rank) and cached by the runtime's
+pipeline cache. Complex transcendental functions have no GPU snippet yet: they run on the
+host (ops/host_fallback.py warns once and docs/webgpu.md lists them).
+"""
+
+import numpy as np
+
+from ...._core import dtypes as dt
+from ...._core.errors import BackendLimitation, InvalidArgument
+from ...._core.shapes import broadcast_shapes
+from ..codegen.types import RAW, WTYPES, wtype
+from ..kernels.fill import full as _fill
+from ..wgsl import math_library
+from . import _exprs
+from ._nary import launch, new_output
+from .host_fallback import warn_fallback
+
+_BOOL_RESULT = frozenset({"isfinite", "isinf", "isnan", "signbit", "logical_not", "equal",
+                          "not_equal", "less", "less_equal", "greater", "greater_equal",
+                          "logical_and", "logical_or", "logical_xor"})
+
+_COPY_SRC = "fn op(a: $T, e: u32) -> $T { return a; }"
+
+
+class _Spec:
+    """A compiled-once recipe: pipeline key, operand/result WTypes, WGSL sources."""
+
+    __slots__ = ("key", "in_ts", "res_t", "out_t", "out_dtype", "op_src", "lib_src")
+
+    def __init__(self, key, in_ts, res_t, out_t, out_dtype, op_src, lib_src):
+        self.key, self.in_ts, self.res_t, self.out_t = key, in_ts, res_t, out_t
+        self.out_dtype, self.op_src, self.lib_src = out_dtype, op_src, lib_src
+
+
+def _library(cls, subs, lib):
+    """Math-library source for a snippet (float and complex classes only)."""
+    if cls not in ("f", "c"):
+        return ""
+    R = subs[1]
+    fns = list(lib) + ["abs", "is_nan", "copysign"]
+    src = math_library(sorted(set(fns)), R)
+    if cls == "c":
+        src += _exprs.expand(_exprs.C_HELPERS, subs)
+    return src
+
+
+class ElementwiseMixin:
+    """unary_kernel / binary_kernel / where / inplace / scalar_operand."""
+
+    def _init_elementwise(self):
+        self._specs = {}
+        self._scalar_cache = {}
+
+    # -- recipes -----------------------------------------------------------------------
+    def _result_dtype(self, name, dtype):
+        if name in _BOOL_RESULT:
+            return dt.bool_
+        if name in ("abs", "real", "imag") and dtype.kind == "c":
+            return dt.REAL_FLOAT_OF_COMPLEX[dtype]
+        if name == "divide" and dtype.kind in "iu":
+            return self.default_float
+        return dtype
+
+    def _spec(self, name, arity, dtype, client):
+        key = (name, arity, dtype, client.index)
+        s = self._specs.get(key)
+        if s is None:
+            s = self._specs[key] = self._make_spec(name, arity, dtype, client)
+        return s
+
+    def _make_spec(self, name, arity, dtype, client):
+        t = wtype(dtype, client, name)
+        out_dtype = self._result_dtype(name, dtype)
+        out_t = wtype(out_dtype, client, name)
+        in_val = t.val
+        if name == "divide" and dtype.kind in "iu":
+            # integer / integer: both operands convert to the default float first
+            fv = out_t.val
+            body, lib, cls, subs = _exprs.snippet("divide", 2, fv)
+            head = f"fn op(a0: {in_val}, b0: {in_val}, e: u32) -> {fv} {{ let a = {fv}(a0); " \
+                   f"let b = {fv}(b0); "
+            op_src = head + _exprs.expand(body, subs) + " }"
+            return _Spec((name, dtype.name), [t, t], out_t, out_t, out_dtype, op_src,
+                         _library(cls, subs, lib))
+        if dtype is dt.float16 and name == "nextafter":
+            body, lib = _exprs.F16_NEXTAFTER
+            cls, subs = "f", ("f32", "f32", "")
+        else:
+            got = _exprs.snippet(name, arity, in_val)
+            if got is None:
+                return None
+            body, lib, cls, subs = got
+        res_val = {"b": "bool"}.get(cls) if out_dtype is dt.bool_ else None
+        res_t = WTYPES[dt.bool_] if out_dtype is dt.bool_ else out_t
+        params = ", ".join(f"{v}: {in_val}" for v in "ab"[:arity])
+        op_src = (f"fn op({params}, e: u32) -> {res_val or res_t.val} {{\n  "
+                  f"{_exprs.expand(body, subs)}\n}}")
+        src = _library(cls, subs, lib)
+        if dtype is dt.float16 and name == "nextafter":
+            from ..codegen.types import HELPERS
+            src += HELPERS["f16_to_f32"] + HELPERS["f32_to_f16"]
+        return _Spec((name, dtype.name), [t] * arity, res_t, out_t, out_dtype, op_src, src)
+
+    def _run(self, spec, inputs, shape):
+        client = inputs[0].client
+        out = new_output(shape, spec.out_dtype, client)
+        return launch(client, spec.key, inputs, spec.in_ts, spec.res_t, spec.out_t,
+                      spec.op_src, spec.lib_src, shape, out)
+
+    # -- the front-end's entry points -----------------------------------------------------
+    def unary_kernel(self, name):
+        spec_of = self._spec
+        run = self._run
+        host = self._host_elementwise(name, 1)
+
+        def kernel(x):
+            spec = spec_of(name, 1, x.dtype, x.client)
+            if spec is None:
+                return host(x)
+            return run(spec, (x,), x.shape)
+
+        kernel.__name__ = name
+        return kernel
+
+    def binary_kernel(self, name):
+        spec_of = self._spec
+        run = self._run
+        host = self._host_elementwise(name, 2)
+
+        def kernel(x1, x2):
+            spec = spec_of(name, 2, x1.dtype, x1.client)
+            if spec is None:
+                return host(x1, x2)
+            s1, s2 = x1.shape, x2.shape
+            shape = s1 if s1 == s2 else broadcast_shapes(s1, s2)
+            return run(spec, (x1, x2), shape)
+
+        kernel.__name__ = name
+        return kernel
+
+    def _host_elementwise(self, name, arity):
+        cpu = self._cpu
+        table = cpu._unary if arity == 1 else cpu._binary
+        to_host, from_host = self.to_numpy, self._upload_like
+
+        def host(*xs):
+            warn_fallback(f"{name} ({xs[0].dtype.name})")
+            with np.errstate(all="ignore"):
+                r = table[name](*[to_host(x) for x in xs])
+            return from_host(np.asarray(r), xs[0])
+
+        return host
+
+    def scalar_operand(self, value, dtype):
+        """A 0-d storage holding ``value`` (cached: kernels broadcast it with stride 0)."""
+        client = self._client(self.default_device())
+        key = (type(value), repr(value), dtype, client.index)
+        s = self._scalar_cache.get(key)
+        if s is None:
+            if len(self._scalar_cache) > 1024:
+                self._scalar_cache.clear()
+            s = self._scalar_cache[key] = _fill((), value, dtype, client)
+        return s
+
+    def where(self, cond, a, b):
+        client = a.client
+        t = wtype(a.dtype, client, "where")
+        shape = broadcast_shapes(cond.shape, a.shape, b.shape)
+        key = ("where", t.name)
+        spec = self._specs.get(key)
+        if spec is None:
+            op_src = f"fn op(c: bool, a: {t.val}, b: {t.val}, e: u32) -> {t.val} " \
+                     f"{{ return select(b, a, c); }}"
+            spec = self._specs[key] = _Spec(key, [WTYPES[dt.bool_], t, t], t, t, a.dtype,
+                                            op_src, "")
+        return self._run(spec, (cond, a, b), shape)
+
+    def inplace(self, kernel, d1, d2):
+        if not isinstance(d2, self.payload_type):
+            d2 = self.scalar_operand(d2, d1.dtype)
+        self.store(d1, kernel(d1, d2))
+
+    # -- writes into existing views (in-place operators, setitem) -------------------------
+    def store(self, dst, src):
+        """Write ``src`` (broadcast to dst's shape, same dtype) into the view ``dst``."""
+        if any(s == 0 and n > 1 for n, s in zip(dst.shape, dst.strides)):
+            raise InvalidArgument("x", "assignment destination is read-only (a broadcast "
+                                       "view); copy it first")
+        if src.dtype is not dst.dtype:
+            src = self.astype(src, dst.dtype)
+        if src.block is dst.block:
+            src = src.copy()  # one buffer cannot be bound read-only and writable at once
+        raw = RAW[dst.itemsize]
+        if src.shape != dst.shape:
+            src = src.broadcast_to(dst.shape)
+        launch(dst.client, ("store",), (src,), [raw], raw, raw, _COPY_SRC.replace("$T", raw.val),
+               "", dst.shape, dst, scatter=True)
