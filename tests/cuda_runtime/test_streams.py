@@ -57,8 +57,10 @@ def test_raw_handle_and_synchronize(cx):
     import cupy
     h = cx.raw_handle()
     assert h.device == "cuda:0" and h.stream_ptr != 0 and h.copy_stream_ptr != h.stream_ptr
-    assert cupy.cuda.get_current_stream().ptr == h.stream_ptr  # numr ops run there
-    cx.zeros(10)
+    with cupy.cuda.Stream():
+        pass  # leaving a stream block resets CuPy's current stream to the legacy stream
+    cx.zeros(10)  # numr puts its compute stream back
+    assert cupy.cuda.get_current_stream().ptr == h.stream_ptr
     cx.synchronize()
 
 

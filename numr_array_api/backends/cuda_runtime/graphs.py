@@ -109,7 +109,7 @@ def _translate(e):
     if isinstance(e, NumrError) or not isinstance(e, Exception):
         return e
     name = type(e).__name__
-    if name == "CUDARuntimeError" or "capture" in str(e).lower():
+    if name == "CUDARuntimeError" or "captur" in str(e).lower():
         return CaptureError(
             f"the captured function did something a CUDA graph cannot record ({e}). Inside "
             f"capture_graph no operation may synchronise with the host: no float()/int()/"

@@ -22,16 +22,16 @@ class CustomKernel:
         cupy = runtime.require()
         self._runtime = runtime
         self.name = name
-        opts = tuple(options)
+        kw = {"options": tuple(options), "backend": backend}
+        if jitify:  # deprecated in CuPy 14: passed only when asked for
+            kw["jitify"] = True
         if name_expressions:
-            self._module = cupy.RawModule(code=source, options=opts, backend=backend,
-                                          name_expressions=tuple(name_expressions),
-                                          jitify=jitify)
+            self._module = cupy.RawModule(code=source, name_expressions=tuple(name_expressions),
+                                          **kw)
             self._kernel = None
         else:
             self._module = None
-            self._kernel = cupy.RawKernel(source, name, options=opts, backend=backend,
-                                          jitify=jitify)
+            self._kernel = cupy.RawKernel(source, name, **kw)
         self._per_device = {}
 
     def _function(self, index):
@@ -72,7 +72,8 @@ class CustomKernel:
         client = self._runtime.client(index)
         grid = grid if isinstance(grid, tuple) else (int(grid),)
         block = block if isinstance(block, tuple) else (int(block),)
-        with cupy.cuda.Device(client.index), client.compute:
+        with cupy.cuda.Device(client.index):
+            client.bind_thread()
             self._function(client.index)(grid, block, tuple(conv), shared_mem=shared_mem)
 
 
@@ -157,7 +158,8 @@ def warmup_sobol(client, d, bits=32):
                            f"yet: {H2D_REASON}")
     cupy = client.cupy
     v = directions.direction_numbers(int(d), int(bits))
-    with cupy.cuda.Device(client.index), client.compute:
+    with cupy.cuda.Device(client.index):
+        client.bind_thread()
         dv = cupy.asarray(np.ascontiguousarray(v, dtype=np.uint32))
         numr_module(client)
         client.compute.synchronize()
@@ -176,7 +178,8 @@ def sobol(client, n, skip, v, shift, *, bits, out_dtype):
             from .graphs import CaptureError, H2D_REASON
             raise CaptureError("scrambled sobol draws its scramble on the host: " + H2D_REASON)
         dv = None
-    with cupy.cuda.Device(client.index), client.compute:
+    with cupy.cuda.Device(client.index):
+        client.bind_thread()
         if dv is None:
             dv = cupy.asarray(np.ascontiguousarray(v, dtype=np.uint32))
         sh = dv if shift is None else cupy.asarray(np.ascontiguousarray(shift, dtype=np.uint32))

@@ -51,7 +51,7 @@ def bucket(size):
         return 512
     if size <= MiB:
         return (size + 511) & ~511
-    step = (1 << (size - 1).bit_length()) >> 3
+    step = (1 << ((size - 1).bit_length() - 1)) >> 3
     return (size + step - 1) // step * step
 
 

@@ -1,8 +1,6 @@
 """Per-device clients: a compute stream every numr kernel runs on, a copy stream for
 device-to-host copies that overlap compute (numr's ``copy_from_device_pipelined``)."""
 
-import threading
-
 from .memory import DeviceAllocator
 
 __all__ = ["DeviceClient", "PendingCopy"]
@@ -24,18 +22,19 @@ class DeviceClient:
             self.copy = cupy.cuda.Stream(non_blocking=True)
             self.allocator = DeviceAllocator(cupy, index, self.compute)
             self.compute.use()
-        self._tls = threading.local()
-        self._tls.bound = True
+        self._current = cupy.cuda.get_current_stream
         self.capturing = False
         self.sobol_cache = {}
 
     def bind_thread(self):
-        """Make the compute stream CuPy's current stream of this device in this thread."""
-        tls = self._tls
-        if not getattr(tls, "bound", False):
+        """Make the compute stream CuPy's current stream of this device in this thread.
+
+        Checked rather than remembered: CuPy's current stream is thread-local, and leaving a
+        ``with stream:`` block resets it to the stream stack's top (the legacy stream), not
+        to the stream ``use()`` had set."""
+        if self._current(self.index).ptr != self.compute.ptr:
             with self.cupy.cuda.Device(self.index):
                 self.compute.use()
-            tls.bound = True
 
     def synchronize(self):
         self.compute.synchronize()
