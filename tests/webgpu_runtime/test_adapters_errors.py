@@ -69,3 +69,39 @@ for attempt in range(2):
     r = run_py(code)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.count("LOST DeviceLost") == 2, r.stdout + r.stderr[-2000:]
+
+
+def test_adapter_without_64bit_features(W):
+    """On an adapter lacking shader-f64 / shader-int64 (e.g. the OpenGL one next to lavapipe),
+    every dtype still round-trips (raw word copies) and 64-bit casts raise BackendLimitation."""
+    poor = [a for a in W.list_adapters()
+            if "shader-f64" not in a["features"] and "shader-int64" not in a["features"]]
+    if not poor:
+        pytest.skip("every adapter here has shader-f64 and shader-int64")
+    code = """
+import numpy as np, warnings
+import numr_array_api.backends.webgpu as W
+from numr_array_api._core import dtypes as D
+from numr_array_api._core.errors import BackendLimitation
+c = W.get_client()
+assert 'float64' not in c.capabilities()['native_dtypes']
+for dt in D.ALL_DTYPES:
+    a = (np.arange(60) * 1.7 - 20).astype(dt.np).reshape(3, 4, 5)
+    s = W.from_numpy(a)
+    assert W.to_numpy(s[::-1, 1::2]).tobytes() == np.ascontiguousarray(a[::-1, 1::2]).tobytes()
+    for dd in (D.bool_, D.int8, D.uint16, D.int32, D.uint32, D.float16, D.float32, D.complex64):
+        if not c.native(dt) and dt is not D.float16:
+            continue
+        with np.errstate(all='ignore'), warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            e = a.astype(dd.np)
+        assert np.array_equal(W.to_numpy(W.astype(s, dd)), e), (dt, dd)
+try:
+    W.astype(W.from_numpy(np.zeros(3)), D.float32)
+except BackendLimitation as e:
+    print("LIMIT", e)
+print("OK")
+"""
+    r = run_py(code, {"NUMR_WEBGPU_ADAPTER": str(poor[0]["index"])})
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "OK" in r.stdout and "LIMIT" in r.stdout and "shader-f64" in r.stdout

@@ -215,7 +215,7 @@ def convert(src, dst, e, helpers, has_int64):
             return f"bitcast<u32>(i32({e}))"
         if has_int64:
             return _low32(f"i64({e})")
-        return f"u32({e})"
+        return f"select(u32({e}), bitcast<u32>(i32({e})), {e} < 0.0)"
     if dc == "i64":
         if sc == "u64":
             return f"bitcast<i64>({e})"
