@@ -49,7 +49,7 @@ def build(ctx):
                 extra.append(v._data)
             elif type(v) in PY_SCALARS:
                 check_py_scalar(v, x._dtype, "diff", name)
-                extra.append(v)
+                extra.append(be.full((), v, x._dtype, be.device_of(x._data)))
             else:
                 require_array(ctx, v, "diff", name)
         return wrap(be.diff(x._data, ax, n, extra[0], extra[1]))
