@@ -116,8 +116,9 @@ class Recorder:
             self.queue.submit([cb])
         except Exception as exc:
             raise translate(exc, "command submission") from exc
+        finally:
+            self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
         self.submits += 1
-        self.client.pool.submitted()
 
     def wait(self):
         """Submit everything and block until the queue is idle."""
