@@ -86,26 +86,30 @@ def _torch_act(torch, act):
 
 def bench_gemm(shapes, acts, dtype, repeat):
     torch = _optional("torch")
-    print(f"\n== gemm_epilogue, {dtype}, CPU (min of {repeat}) ==")
+    print(f"\n== gemm_epilogue, {np.dtype(dtype).name}, CPU (min of {repeat}) ==")
     hdr = f"{'ns':9s} {'M x K x N':>17s} {'act':8s} {'fused ms':>9s} {'unfused':>9s} {'ratio':>6s}"
     print(hdr + (f" {'torch ms':>9s} {'vs torch':>8s}" if torch else "  (torch not installed)"))
     rng = np.random.default_rng(0)
     rows = []
     for M, K, N in shapes:
         a0 = rng.standard_normal((M, K)).astype(dtype)
-        b0 = rng.standard_normal((K, N)).astype(dtype) / np.sqrt(K)
+        b0 = (rng.standard_normal((K, N)) / np.sqrt(K)).astype(dtype)
         bias0 = rng.standard_normal(N).astype(dtype)
         for nsname, xp in _namespaces():
             a, b, bias = xp.asarray(a0), xp.asarray(b0), xp.asarray(bias0)
             for act in acts:
                 fns = [lambda: linalg.gemm_epilogue(a, b, bias, activation=act),
                        lambda: _unfused(xp, a, b, bias, act)]
+                t = _min_times(fns, repeat)
                 if torch is not None and nsname == "numpy":
+                    # timed on its own: torch's OpenMP workers spin after each call and
+                    # would slow whatever OpenBLAS call is interleaved right after it
                     ta, tw, tb = (torch.from_numpy(a0), torch.from_numpy(np.ascontiguousarray(b0.T)),
                                   torch.from_numpy(bias0))
                     tact = _torch_act(torch, act)
-                    fns.append(lambda: tact(torch.nn.functional.linear(ta, tw, tb)))
-                t = _min_times(fns, repeat)
+                    time.sleep(0.05)
+                    t += _min_times([lambda: tact(torch.nn.functional.linear(ta, tw, tb))], repeat)
+                    time.sleep(0.05)
                 line = (f"{nsname:9s} {f'{M}x{K}x{N}':>17s} {act:8s} {t[0]*1e3:9.2f} {t[1]*1e3:9.2f} "
                         f"{t[1]/t[0]:6.2f}")
                 if len(t) > 2:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from . import _dispatch
+from ._namespace import broadcast_shapes
 from ._gemm import numpy_impl, portable
 from ._gemm.activations import ACTIVATIONS
 
@@ -49,7 +50,7 @@ def _validate(xp, a, b, bias, activation):
         raise ShapeMismatch(f"'b' must have K={K} rows to match 'a' of shape {tuple(a.shape)}, "
                             f"got shape {tuple(b.shape)}", expected=(K, N), got=(Kb, N))
     try:
-        batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+        batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     except ValueError:
         raise ShapeMismatch(f"batch dimensions of 'a' {tuple(a.shape[:-2])} and 'b' "
                             f"{tuple(b.shape[:-2])} do not broadcast",
@@ -81,7 +82,7 @@ def gemm_epilogue(a, b, /, bias=None, *, activation="none", residual=None):
     out_shape = _validate(xp, a, b, bias, activation)
     if residual is not None:
         try:
-            ok = np.broadcast_shapes(tuple(residual.shape), out_shape) == out_shape
+            ok = broadcast_shapes(tuple(residual.shape), out_shape) == out_shape
         except ValueError:
             ok = False
         if not ok:

@@ -9,8 +9,11 @@ most one block-sized temporary. (Issuing the matmul per row panel so the epilogu
 panel in cache was measured and was not faster here: BLAS re-packs ``b`` per call.)
 """
 
+import math
+
 import numpy as np
 
+from .._namespace import broadcast_shapes
 from . import activations
 from .portable import reduce_to_shape
 
@@ -62,7 +65,7 @@ def gemm_epilogue(a, b, bias, residual, *, activation, dtype):
     bias = None if bias is None else bias.astype(dtype, copy=False)
     M, K = a.shape[-2:]
     N = b.shape[-1]
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     out = np.empty(batch + (M, N), dtype=dtype)
     if out.size == 0:
         return out
@@ -70,7 +73,7 @@ def gemm_epilogue(a, b, bias, residual, *, activation, dtype):
         np.matmul(a, b, out=out)
     else:
         out[...] = 0
-    R = int(np.prod(batch, dtype=np.int64)) * M
+    R = math.prod(batch) * M
     out2 = out.reshape(R, N)
     res = None if residual is None else np.broadcast_to(residual.astype(dtype, copy=False), out.shape)
     res2 = None if res is None else _as_rows(res, R, N)
@@ -91,7 +94,7 @@ def gemm_epilogue_bwd(grad, a, b, bias, *, activation, dtype):
     M, K = a.shape[-2:]
     N = b.shape[-1]
     batch = grad.shape[:-2]
-    R = int(np.prod(batch, dtype=np.int64)) * M
+    R = math.prod(batch) * M
     if activation == "none":
         g = grad
     else:
