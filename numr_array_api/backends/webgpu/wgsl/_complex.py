@@ -171,9 +171,9 @@ FUNCS["cexpm1"] = (("cexp", "expm1", "sin"), FUNCS["cexpm1"][1])
 fn("clog", ["cbase", "dd", "hypot", "log", "log1p", "atan2"], """
 // log|z| without overflow, and without cancellation near the unit circle
 fn numr__clog_abs_$T(a: $T, b: $T) -> $T {
+  if (numr_is_inf_$T(a) || numr_is_inf_$T(b)) { return numr_inf_$T(); }
   var big = numr_abs_$T(a); var small = numr_abs_$T(b);
   if (small > big) { let t = big; big = small; small = t; }
-  if (numr_is_inf_$T(big)) { return big; }
   if (numr_is_nan_$T(big) || numr_is_nan_$T(small)) { return numr_nan_$T(); }
   if (big > 0.5 && big < 2.0) {
     let s = numr__dd_add_$T(numr__two_prod_$T(big, big), numr__two_prod_$T(small, small));
