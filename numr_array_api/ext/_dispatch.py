@@ -18,7 +18,8 @@ functions; ``xp`` is the namespace of the arrays, ``dtype`` is a dtype of ``xp``
     ``shift``: NumPy uint32 ``[d]`` or None. Must return exactly the integers described in
     docs/ext.md converted as described there, so every backend agrees bit for bit.
 ``halton(xp, n, skip, bases, perms, *, dtype, device) -> array [n, d]``
-    ``perms``: None or NumPy int64 ``[d, n_digits, max_base]`` digit permutations.
+    ``bases``: NumPy int64 ``[d]`` primes; ``perms``: None or a list of d NumPy int64
+    arrays ``[n_digits(b_j), b_j]`` (digit permutations per digit position).
 
 A GPU backend registers at import time of its namespace, e.g.::
 
