@@ -159,10 +159,15 @@ def bench_cuda(repeat):
 
     sync = cupy.cuda.Device().synchronize
     print(f"\n== CUDA (min of {repeat}) ==")
-    for n, d in ((1 << 20, 16), (1 << 16, 1000)):
+    # CuPy wraps no setter for the quasi-random dimension count in some versions: then
+    # cuRAND runs its default single dimension and only d = 1 is compared
+    setdim = getattr(curand, "setQuasiRandomGeneratorDimensions", None)
+    cases = [(1 << 22, 1)] + ([(1 << 20, 16), (1 << 16, 1000)] if setdim else [])
+    for n, d in cases:
         out = cupy.empty(n * d, dtype=cupy.float64)
         gen = curand.createGenerator(curand.CURAND_RNG_QUASI_SOBOL32)
-        curand.setQuasiRandomGeneratorDimensions(gen, d)
+        if setdim:
+            setdim(gen, d)
 
         def curand_run():
             curand.generateUniformDouble(gen, out.data.ptr, out.size)
