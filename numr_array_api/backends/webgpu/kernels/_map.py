@@ -53,22 +53,40 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
             "label": f"map_{st.name}_to_{dt.name}_r{rank}"}
 
 
-def _launch_one(src, out_bind, st, dt, out_unit=0):
+_PLANS = {}
+
+
+def _plan(src, st, dt):
+    """(pipeline, Params, dims words, units, workgroups) for a source layout; memoised."""
     client = src.client
-    n = src.size
-    shape, strides = collapse(src.shape, src.strides)
-    rank = len(shape)
-    params = Params.of(client, 4 + 2 * rank, binding=2)
-    pipe = client.pipelines.get_rendered(
-        ("map", st.name, dt.name, rank, params.immediate),
-        lambda: _render(client, st, dt, rank, params))
+    key = (id(client), src.shape, src.strides, st.name, dt.name)
+    plan = _PLANS.get(key)
+    if plan is None:
+        n = src.size
+        shape, strides = collapse(src.shape, src.strides)
+        rank = len(shape)
+        params = Params.of(client, 4 + 2 * rank, binding=2)
+        pipe = client.pipelines.get_rendered(
+            ("map", st.name, dt.name, rank, params.immediate),
+            lambda: _render(client, st, dt, rank, params))
+        dims = []
+        for e, s in zip(shape, strides):
+            dims += [e, s]
+        units = -(-n // (32 // dt.bits)) if dt.packed else n
+        plan = (pipe, params, dims, units, workgroups(units, client))
+        if len(_PLANS) >= 8192:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    else:
+        client.pipelines.hits += 1
+    return plan
+
+
+def _launch_one(src, out_bind, st, dt, out_unit=0):
+    pipe, params, dims, units, wg = _plan(src, st, dt)
     block, boff, bsize, eoff = src.binding()
-    units = -(-n // (32 // dt.bits)) if dt.packed else n
-    words = [units, n, out_unit, eoff]
-    for e, s in zip(shape, strides):
-        words += [e, s]
-    client.launch(pipe, [(block, boff, bsize), out_bind], params.pack(words),
-                  workgroups(units, client))
+    src.client.launch(pipe, [(block, boff, bsize), out_bind],
+                      params.pack([units, src.size, out_unit, eoff] + dims), wg)
 
 
 def _launch(src, out, st, dt):
