@@ -30,6 +30,15 @@ export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONUNBUFFERED=1
 failed=0
 
+# The GPU machine has no network: test dependencies it lacks (array-api-tests needs ndindex;
+# conformance/run.py needs pytest-json-report) are installed from wheels carried in
+# ./.gpu-wheels (pip download ... --python-version of the GPU machine) into ./.gpu-site.
+if ! "$PY" -c "import ndindex, pytest_jsonreport" >/dev/null 2>&1 && [ -d "$ROOT/.gpu-wheels" ]; then
+  "$PY" -m pip install -q --no-index --no-deps --find-links "$ROOT/.gpu-wheels" \
+    --target "$ROOT/.gpu-site" ndindex pytest-json-report pytest-metadata \
+    && export PYTHONPATH="$PYTHONPATH:$ROOT/.gpu-site"
+fi
+
 run_step() {
   local name=$1; shift
   local start rc

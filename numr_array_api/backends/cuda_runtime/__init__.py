@@ -75,9 +75,9 @@ class Runtime:
             c = self._clients.get(index)
             if c is None:
                 from .streams import DeviceClient
-                self._install_allocator()
                 c = DeviceClient(self, index)
                 self._clients[index] = c
+                self._install_allocator()
         return c
 
     def clients(self):
@@ -89,6 +89,10 @@ class Runtime:
         if self._installed:
             return
         cupy = self.cupy
+        if self.device_count == 1:
+            cupy.cuda.set_allocator(self._clients[0].allocator.malloc)
+            self._installed = True
+            return
         getdev = cupy.cuda.runtime.getDevice
         clients = self._clients
 

@@ -64,23 +64,6 @@ def _is_oom(exc, rt=None):
     return getattr(exc, "status", None) == _CUDA_ERROR_MEMORY_ALLOCATION
 
 
-class _Block:
-    """Owner of one free-list-managed allocation; returns it when the last view dies."""
-
-    __slots__ = ("alloc", "ptr", "size")
-
-    def __init__(self, alloc, ptr, size):
-        self.alloc = alloc
-        self.ptr = ptr
-        self.size = size
-
-    def __del__(self):
-        try:
-            self.alloc._release(self.ptr, self.size)
-        except Exception:  # interpreter shutdown or a destroyed context: nothing to return
-            pass
-
-
 class CaptureArena:
     """Memory handed out while a graph is being captured (see the module docstring)."""
 
@@ -134,42 +117,86 @@ class DeviceAllocator:
         self.limit = None  # numr-side cap on bytes held by live arrays (set_memory_limit)
         self.free = {}
         self.free_bytes = 0
-        self.active_bytes = 0
-        self.peak_bytes = 0
-        self.allocations = 0
-        self.reused = 0
         self.oom_retries = 0
         self.graph_bytes = 0
         self.capture = None
         # the driver-level allocation; a separate attribute so tests can make it fail
         self.raw_malloc = self._malloc_async
+        self._Memory = self._memory_class(cmem.BaseMemory)
+        self.malloc = self._make_malloc()
+
+    def _memory_class(self, BaseMemory):
+        """A BaseMemory subclass whose deallocation hands the block back to this allocator.
+
+        One object per allocation (CuPy's MemoryPointer holds it): the cheapest way to run
+        Python code when CuPy drops an allocation. The hot paths keep no counters: live
+        bytes are the pool's used bytes (from the driver) minus the free list's."""
+        alloc = self
+        free = self.free
+        free_async = self.rt.freeAsync
+        stream_ptr = self.stream_ptr
+        cap = self.free_list_cap
+
+        class NumrMemory(BaseMemory):
+            __slots__ = ()
+
+            def __del__(m):
+                try:
+                    n = m.size
+                    fb = alloc.free_bytes + n
+                    if fb <= cap:
+                        lst = free.get(n)
+                        if lst is None:
+                            free[n] = [m.ptr]
+                        else:
+                            lst.append(m.ptr)
+                        alloc.free_bytes = fb
+                    else:
+                        free_async(m.ptr, stream_ptr)
+                except Exception:  # interpreter shutdown or a destroyed context
+                    pass
+
+        return NumrMemory
+
+    def _make_malloc(self):
+        alloc = self
+        free = self.free
+        Mem = self._Memory
+        MP = self._MemoryPointer
+        dev = self.device_id
+        fresh = self._fresh
+
+        def malloc(size):
+            """CuPy's allocator entry for this device: a MemoryPointer of >= size bytes."""
+            if alloc.capture is not None:
+                return alloc.capture.malloc(size)
+            n = 512 if size <= 512 else (size + 511) & ~511 if size <= MiB else bucket(size)
+            lst = free.get(n)
+            if lst:
+                ptr = lst.pop()
+                alloc.free_bytes -= n
+            else:
+                ptr = fresh(size, n)
+            m = Mem()
+            m.ptr = ptr
+            m.size = n
+            m.device_id = dev
+            return MP(m, 0)
+
+        return malloc
 
     def _pointer(self, ptr, size, owner):
         return self._MemoryPointer(self._UnownedMemory(ptr, size, owner, self.device_id), 0)
 
+    def _pool_used(self):
+        rt = self.rt
+        return rt.memPoolGetAttribute(self.pool_handle, rt.cudaMemPoolAttrUsedMemCurrent)
+
     def _malloc_async(self, nbytes):
-        if self.limit is not None and self.active_bytes + nbytes > self.limit:
+        # the limit counts what numr holds in the pool: live arrays and the free list
+        if self.limit is not None and self._pool_used() + nbytes > self.limit:
             raise MemoryError(f"numr memory limit of {self.limit} bytes reached")
         return self.rt.mallocAsync(nbytes, self.stream_ptr)
-
-    def malloc(self, size):
-        arena = self.capture
-        if arena is not None:
-            return arena.malloc(size)
-        n = bucket(size)
-        lst = self.free.get(n)
-        if lst:
-            ptr = lst.pop()
-            self.free_bytes -= n
-            self.reused += 1
-        else:
-            ptr = self._fresh(size, n)
-        self.allocations += 1
-        active = self.active_bytes + n
-        self.active_bytes = active
-        if active > self.peak_bytes:
-            self.peak_bytes = active
-        return self._pointer(ptr, n, _Block(self, ptr, n))
 
     def _fresh(self, size, n):
         try:
@@ -194,19 +221,12 @@ class DeviceAllocator:
                                             f"free list and trimming the pool and retrying "
                                             f"once ({first}){where}") from None
 
-    def _release(self, ptr, n):
-        self.active_bytes -= n
-        if self.free_bytes + n <= self.free_list_cap:
-            self.free.setdefault(n, []).append(ptr)
-            self.free_bytes += n
-        else:
-            self.rt.freeAsync(ptr, self.stream_ptr)
-
     def drain(self):
         """Return every free-list block to the pool (stream-ordered)."""
-        free, self.free = self.free, {}
+        free = self.free
         self.free_bytes = 0
-        for lst in free.values():
+        while free:  # emptied in place: the memory class and malloc hold this dict
+            _, lst = free.popitem()
             for p in lst:
                 self.rt.freeAsync(p, self.stream_ptr)
 
@@ -218,26 +238,21 @@ class DeviceAllocator:
 
     def stats(self):
         rt = self.rt
-        try:
-            reserved = rt.memPoolGetAttribute(self.pool_handle, rt.cudaMemPoolAttrReservedMemCurrent)
-            used = rt.memPoolGetAttribute(self.pool_handle, rt.cudaMemPoolAttrUsedMemCurrent)
-            threshold = rt.memPoolGetAttribute(self.pool_handle,
-                                               rt.cudaMemPoolAttrReleaseThreshold)
-        except Exception:
-            reserved = used = threshold = None
+        pool = self.pool_handle
+        get = rt.memPoolGetAttribute
+        used = get(pool, rt.cudaMemPoolAttrUsedMemCurrent)
         return {
             "device": f"cuda:{self.device_id}",
-            "active_bytes": self.active_bytes,
-            "peak_active_bytes": self.peak_bytes,
-            "allocations": self.allocations,
-            "free_list_reuses": self.reused,
+            # blocks held by live arrays (numr's and CuPy's in this process)
+            "active_bytes": used - self.free_bytes,
             "free_list_bytes": self.free_bytes,
             "free_list_blocks": sum(len(v) for v in self.free.values()),
             "free_list_cap_bytes": self.free_list_cap,
             "graph_bytes": self.graph_bytes,
             "oom_retries": self.oom_retries,
             "memory_limit_bytes": self.limit,
-            "pool_reserved_bytes": reserved,
             "pool_used_bytes": used,
-            "pool_release_threshold_bytes": threshold,
+            "pool_used_peak_bytes": get(pool, rt.cudaMemPoolAttrUsedMemHigh),
+            "pool_reserved_bytes": get(pool, rt.cudaMemPoolAttrReservedMemCurrent),
+            "pool_release_threshold_bytes": get(pool, rt.cudaMemPoolAttrReleaseThreshold),
         }
