@@ -25,7 +25,8 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 def _is_numpy(xp):
-    return getattr(xp, "__name__", "") == "numpy"
+    # namespaces whose arrays are NumPy ndarrays, so SciPy's ufuncs apply
+    return getattr(xp, "__name__", "") in ("numpy", "array_api_compat.numpy")
 
 
 def _series_terms(zmax, eps):
