@@ -99,7 +99,8 @@ def _run_all(harness, ft):
         n = 40_000
         jobs, meta = [], []
         for fn in CBOUND:
-            z, w = _inputs(fn, ft, n)
+            # the mpmath references are slow: fewer points there
+            z, w = _inputs(fn, ft, 8_000 if fn in ("cexpm1", "clog1p") else n)
             ref = _ref(fn, z, w, ft)
             ok = np.isfinite(ref) & (np.abs(ref) < np.finfo(DT[ft]).max / 4) & (np.abs(ref) > np.finfo(DT[ft]).tiny * 2**P[ft])
             z = z[ok]; w = None if w is None else w[ok]; ref = ref[ok]
