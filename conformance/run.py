@@ -42,7 +42,9 @@ try:
     from array_api_tests import api_version, xp
     out["api_version"] = str(api_version)
     out["module"] = getattr(xp, "__name__", "?")
-    out["module_version"] = str(getattr(xp, "__version__", "unknown"))
+    top = sys.modules.get(getattr(xp, "__name__", "").split(".")[0])
+    out["module_version"] = str(getattr(xp, "__version__", None)
+                                or getattr(top, "__version__", "unknown"))
     try:
         info = xp.__array_namespace_info__()
         out["devices"] = [repr(d) for d in info.devices()]
