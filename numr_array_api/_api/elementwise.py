@@ -96,6 +96,7 @@ def build(ctx):
             return wrap(kernel(x._data))
 
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
+        same = stamp and rule == "same"  # stamping the input dtype needs no lookup
 
         def fn(x, /):
             if x.__class__ is A:
@@ -106,7 +107,7 @@ def build(ctx):
                         r = fix(r)
                     a = new(A)
                     a._data = r
-                    a._dtype = res[t] if stamp else DT[r.dtype]
+                    a._dtype = t if same else res[t] if stamp else DT[r.dtype]
                     return a
             return slow(x)
 
@@ -163,6 +164,7 @@ def build(ctx):
         scalar_ok = {bool: ok, int: ok & _KINDS["iufc"], float: ok & _KINDS["fc"],
                      complex: ok & _KINDS["c"]} if scalars_native else {}
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
+        same = stamp and rule == "same"  # stamping the input dtype needs no lookup
 
         def fn(x1, x2, /):
             if x1.__class__ is A:
@@ -178,7 +180,7 @@ def build(ctx):
                             r = fix(r)
                         a = new(A)
                         a._data = r
-                        a._dtype = res[t] if stamp else DT[r.dtype]
+                        a._dtype = t if same else res[t] if stamp else DT[r.dtype]
                         return a
                 elif t in scalar_ok.get(c2, ()):
                     r = kernel(x1._data, x2)
@@ -186,7 +188,7 @@ def build(ctx):
                         r = fix(r)
                     a = new(A)
                     a._data = r
-                    a._dtype = res[t] if stamp else DT[r.dtype]
+                    a._dtype = t if same else res[t] if stamp else DT[r.dtype]
                     return a
             return slow(x1, x2)
 

@@ -37,10 +37,24 @@ def build(ctx):
             raise TypeError(f"'keepdims' must be a bool, got {keepdims!r}")
         return keepdims
 
+    sum_all = be.sum_all
+    P = be.payload_type
+    fix = be.fix_result
+    DT = be.dtype_table
+    stamp = be.trusted_result_dtypes
+    new = object.__new__
+
     def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-        if x.__class__ is A and axis is None and dtype is None and keepdims is False \
-                and x._dtype in FLOAT_OK:
-            return wrap(be.reduce("sum", x._data, None, False))
+        if x.__class__ is A and axis is None and dtype is None and keepdims is False:
+            t = x._dtype
+            if t in FLOAT_OK:
+                r = sum_all(x._data)
+                if r.__class__ is not P:
+                    r = fix(r)
+                a = new(A)
+                a._data = r
+                a._dtype = t if stamp else DT[r.dtype]
+                return a
         return _accumulate("sum", x, axis, dtype, keepdims)
 
     def prod(x, /, *, axis=None, dtype=None, keepdims=False):

@@ -35,6 +35,8 @@ class NdBackend(NdLinalgMixin, NdFFTMixin):
         self.dtype_table = {d.np: d for d in dt.ALL_DTYPES}
         self.native_dtypes = frozenset(dt.ALL_DTYPES)
         self._unary, self._binary = elementwise_tables(xp)
+        self._reducers = self._make_reducers()
+        self._sum = self._reducers["sum"]
 
     # -- payloads and devices (subclasses refine) -----------------------------------------
     def fix_result(self, r):
@@ -246,13 +248,26 @@ class NdBackend(NdLinalgMixin, NdFFTMixin):
         return xp.flip(n - 1 - idx, axis=axis)
 
     # -- reductions --------------------------------------------------------------------
-    def reduce(self, name, data, axes, keepdims, dtype=None):
+    def _make_reducers(self):
         xp = self.xp
-        fn = {"sum": xp.sum, "prod": xp.prod, "max": xp.max, "min": xp.min,
-              "mean": xp.mean, "all": xp.all, "any": xp.any}[name]
+        if xp is np:
+            # ufunc.reduce is what np.sum & co. call after ~1 us of Python-level wrapping
+            return {"sum": np.add.reduce, "prod": np.multiply.reduce,
+                    "max": np.maximum.reduce, "min": np.minimum.reduce,
+                    "all": np.logical_and.reduce, "any": np.logical_or.reduce,
+                    "mean": np.mean}
+        return {"sum": xp.sum, "prod": xp.prod, "max": xp.max, "min": xp.min,
+                "mean": xp.mean, "all": xp.all, "any": xp.any}
+
+    def reduce(self, name, data, axes, keepdims, dtype=None):
+        fn = self._reducers[name]
         if dtype is None:
             return fn(data, axis=axes, keepdims=keepdims)
         return fn(data, axis=axes, keepdims=keepdims, dtype=dtype.np)
+
+    def sum_all(self, data):
+        """Sum of every element, in the input's (floating) dtype: the hot path of sum(x)."""
+        return self._sum(data, axis=None)
 
     def var(self, data, axes, correction, keepdims, std):
         fn = self.xp.std if std else self.xp.var

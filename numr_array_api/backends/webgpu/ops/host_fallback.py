@@ -45,7 +45,7 @@ FALLBACK_METHODS = (
     "argmax", "argmin", "nonzero", "count_nonzero", "searchsorted", "unique", "isin",
     "sort", "argsort",
     # reductions and scans
-    "reduce", "var", "cumulative", "diff",
+    "reduce", "sum_all", "var", "cumulative", "diff",
     # linear algebra
     "matmul", "tensordot", "vecdot",
     "linalg_cholesky", "linalg_cross", "linalg_det", "linalg_diagonal", "linalg_eig",
