@@ -169,7 +169,8 @@ class NdLinalgMixin:
         xp = self.xp
         rt = s.dtype
         if rtol is None:
-            rtol = max(shape[-2:]) * np.finfo(rt).eps
+            # a Python float: a NumPy scalar would be taken for a (host) array below
+            rtol = float(max(shape[-2:]) * np.finfo(rt).eps)
         if not isinstance(rtol, (int, float)):
             rtol = rtol.astype(rt, copy=False)[..., None]
         smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,),
