@@ -177,3 +177,45 @@ def test_f32_via_f64(harness):
         ref = ref_unary(fn, x, "f32") if y is None else ref_binary(fn, x, y, "f32")
         worst[fn] = float(ulp_error(got, ref, "f32").max())
     assert max(worst.values()) <= 1.0, worst
+
+
+def test_predicates_frexp_ldexp(harness, ftype):
+    """is_nan / is_inf / is_finite / signbit / abs / frexp / ldexp against NumPy, bit for bit,
+    on random bit patterns (NaN payloads, infinities, subnormals, both zero signs)."""
+    rng = np.random.default_rng(11)
+    n = 50_000
+    if ftype == "f32":
+        x = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    else:
+        x = rng.integers(0, 2**63, n, dtype=np.uint64)
+        x[::2] |= np.uint64(1 << 63)
+        x = x.view(np.float64)
+    x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.75]
+    k = rng.integers(-1200 if ftype == "f64" else -300, 1200 if ftype == "f64" else 300, n).astype(x.dtype)
+    T = ftype
+    sel = lambda c: f"select($T(0.0), $T(1.0), {c})"
+    exprs = {
+        "is_nan": sel("numr_is_nan_$T(a)"), "is_inf": sel("numr_is_inf_$T(a)"),
+        "is_finite": sel("numr_is_finite_$T(a)"), "signbit": sel("numr_signbit_$T(a)"),
+        "abs": "numr_abs_$T(a)", "frexp_m": "numr_frexp_$T(a).fract", "frexp_e": "$T(numr_frexp_$T(a).exp)",
+        "ldexp": "numr_ldexp_$T(a, i32(b))",
+    }
+    fns = {"is_nan": ["is_nan"], "is_inf": ["is_inf"], "is_finite": ["is_finite"], "signbit": ["signbit"],
+           "abs": ["abs"], "frexp_m": ["frexp"], "frexp_e": ["frexp"], "ldexp": ["ldexp"]}
+    jobs = [{"fns": fns[k_], "expr": e, "a": x, "b": k} for k_, e in exprs.items()]
+    outs = dict(zip(exprs, harness.run(ftype, jobs)))
+    m, e = np.frexp(x)
+    with np.errstate(all="ignore"):
+        want = {"is_nan": np.isnan(x), "is_inf": np.isinf(x), "is_finite": np.isfinite(x),
+                "signbit": np.signbit(x), "abs": np.abs(x), "frexp_m": m, "frexp_e": e,
+                "ldexp": np.ldexp(x, k.astype(np.int64))}
+    fin = np.isfinite(x)
+    for name, w in want.items():
+        g = outs[name]
+        w = np.asarray(w).astype(g.dtype)
+        if name == "frexp_e":  # exponent unspecified for inf/nan/zero
+            ok = (g == w) | ~fin | (x == 0)
+        else:
+            ok = (np.isnan(g) & np.isnan(w)) | (g.view(f"u{g.itemsize}") == w.view(f"u{w.itemsize}"))
+        bad = np.flatnonzero(~ok)
+        assert bad.size == 0, f"{name}: {bad.size} mismatches, e.g. x={x[bad[0]]!r} k={k[bad[0]]!r} got={g[bad[0]]!r} want={w[bad[0]]!r}"
