@@ -148,7 +148,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=1000)
     p.add_argument("--calls", type=int, default=2000)
-    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--repeats", type=int, default=15)
     p.add_argument("--json")
     p.add_argument("--strict", action="store_true")
     p.add_argument("--child-raw", action="store_true", help=argparse.SUPPRESS)

@@ -32,11 +32,14 @@ failed=0
 
 # The GPU machine has no network: test dependencies it lacks (array-api-tests needs ndindex;
 # conformance/run.py needs pytest-json-report) are installed from wheels carried in
-# ./.gpu-wheels (pip download ... --python-version of the GPU machine) into ./.gpu-site.
+# ./.gpu-wheels (pip download ... --python-version of the GPU machine) into a fresh
+# directory outside the checkout.
 if ! "$PY" -c "import ndindex, pytest_jsonreport" >/dev/null 2>&1 && [ -d "$ROOT/.gpu-wheels" ]; then
+  SITE=${TMPDIR:-/tmp}/numr-gpu-site
+  rm -rf "$SITE"
   "$PY" -m pip install -q --no-index --no-deps --find-links "$ROOT/.gpu-wheels" \
-    --target "$ROOT/.gpu-site" ndindex pytest-json-report pytest-metadata \
-    && export PYTHONPATH="$PYTHONPATH:$ROOT/.gpu-site"
+    --target "$SITE" ndindex pytest-json-report pytest-metadata \
+    && export PYTHONPATH="$PYTHONPATH:$SITE"
 fi
 
 run_step() {

@@ -8,7 +8,9 @@ stand-in whose every attribute raises BackendUnavailable saying why, so any call
 touch the GPU raises that, and the info API reports no devices.
 """
 
+import contextlib
 import functools
+import math
 
 import numpy as np
 
@@ -77,8 +79,21 @@ class CUDABackend(NdBackend):
             self._devices = tuple(Device("cuda", i) for i in range(rt.device_count))
             self._dev_ctx = [rt.cupy.cuda.Device(i) for i in range(rt.device_count)]
             self._getdev = rt.cupy.cuda.runtime.getDevice
+            self._reducers = {"sum": self.xp.sum, "prod": self.xp.prod, "max": self.xp.max,
+                              "min": self.xp.min, "mean": self.xp.mean, "all": self.xp.all,
+                              "any": self.xp.any}
+            try:  # cupy.where without its fusion check and bool cast (cond is bool already)
+                from cupy._sorting.search import _where_ufunc
+                self._where = _where_ufunc
+            except ImportError:
+                self._where = self.xp.where
             if rt.device_count > 1:
                 self._bind_payload_devices()
+            else:
+                # one device: every payload is on it and it is always current
+                only = self._devices[0]
+                self.device_of = lambda data: only
+                self._single = True
         else:
             self.xp = _Unavailable(rt.reason)
             self.payload_type = _NoPayload
@@ -118,7 +133,7 @@ class CUDABackend(NdBackend):
 
     # -- devices -------------------------------------------------------------------------
     def device_of(self, data):
-        return self._devices[data.device.id]
+        return self._devices[data.data.device_id]
 
     def default_device(self):
         if not self.rt.available:
@@ -136,11 +151,14 @@ class CUDABackend(NdBackend):
         self.rt.check_index(device.index)
         return self._devices[device.index]
 
+    _single = False
+    _null = contextlib.nullcontext()
+
     def device_ctx(self, device):
         """Context running CuPy calls on ``device`` with numr's client set up there."""
         client = self.rt.client(device.index)
         client.bind_thread()
-        return self._dev_ctx[device.index]
+        return self._null if self._single else self._dev_ctx[device.index]
 
     def check_stream(self, stream):
         cupy = self.rt.require()
@@ -269,7 +287,28 @@ class CUDABackend(NdBackend):
                 pass
         return cupy.asarray(obj)  # __cuda_array_interface__: zero-copy
 
-    # -- kernels where CuPy differs from NumPy --------------------------------------------
+    # -- creation and kernels: CuPy's slower paths avoided, departures fixed ------------------
+    def full(self, shape, value, dtype, device):
+        with self.device_ctx(device):
+            a = self.xp.empty(shape, dtype=dtype.np)
+            if _all_zero_bits(value):
+                # a memset, as cupy.zeros does; cupy.full runs copyto's broadcasting kernel
+                a.data.memset_async(0, a.nbytes)
+            else:
+                a.fill(dtype.np.type(value))  # exact: Python ints beyond int64 included
+            return a
+
+    def where(self, cond, a, b):
+        return self._where(cond, a, b)
+
+    def reduce(self, name, data, axes, keepdims, dtype=None):
+        fn = self._reducers[name]
+        if axes is not None and len(axes) == data.ndim:
+            axes = None  # CuPy's full reductions (CUB) take axis=None only
+        if dtype is None:
+            return fn(data, axis=axes, keepdims=keepdims)
+        return fn(data, axis=axes, keepdims=keepdims, dtype=dtype.np)
+
     def sort(self, data, axis, descending, stable):
         xp = self.xp
         # CuPy's sort is always stable and accepts no other kind
@@ -295,6 +334,17 @@ class CUDABackend(NdBackend):
 
     def extra_capabilities(self):
         return {}
+
+
+def _all_zero_bits(value):
+    """Whether ``value`` is stored as all-zero bytes in every dtype (-0.0 is not)."""
+    if value is False or value is True:
+        return value is False
+    if isinstance(value, complex):
+        return _all_zero_bits(value.real) and _all_zero_bits(value.imag)
+    if isinstance(value, float):
+        return value == 0.0 and math.copysign(1.0, value) > 0
+    return value == 0
 
 
 def _dlpack_device(obj):
