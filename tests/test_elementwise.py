@@ -548,3 +548,32 @@ def test_integer_overflow_wraps(xp):
     u = xp.asarray(np.asarray([0, 255], dtype=np.uint8))
     assert_equal(u - 1, np.asarray([255, 254], np.uint8))
     assert_equal(-u, np.asarray([0, 1], np.uint8))
+
+
+@pytest.mark.parametrize("fname", ["add", "multiply", "subtract", "divide", "maximum"])
+@given(data=st.data())
+def test_float16_extension_binary(xp, fname, data):
+    """float16 (numr extension, not in the info API's standard dtypes): tolerance 1e-2."""
+    s1, s2 = data.draw(broadcastable_shapes(), label="shapes").input_shapes
+    a = data.draw(np_arrays("float16", s1, min_value=-100, max_value=100))
+    b = data.draw(np_arrays("float16", s2, min_value=0.5, max_value=100))
+    try:
+        x1, x2 = xp.asarray(a), xp.asarray(b)
+    except NotImplementedError as e:
+        pytest.skip(f"{xp.__name__}: no float16: {e}")
+    out = getattr(xp, fname)(x1, x2)
+    ref = getattr(np, {"divide": "true_divide"}.get(fname, fname))(a.astype(np.float64),
+                                                                   b.astype(np.float64))
+    assert_close(out, ref, dtype="float16", ctx=fname)
+    assert xp.result_type(xp.float16, xp.float32) == xp.float32
+
+
+@pytest.mark.parametrize("fname", ["sqrt", "exp", "sin", "negative"])
+def test_float16_extension_unary(xp, fname):
+    a = np.linspace(0.0, 4.0, 9, dtype=np.float16)
+    try:
+        x = xp.asarray(a)
+    except NotImplementedError as e:
+        pytest.skip(f"{xp.__name__}: no float16: {e}")
+    out = getattr(xp, fname)(x)
+    assert_close(out, getattr(np, fname)(a.astype(np.float64)), dtype="float16", ctx=fname)
