@@ -16,8 +16,26 @@ from ._gemm.activations import ACTIVATIONS
 __all__ = ["gemm_epilogue", "gemm_epilogue_bwd", "ACTIVATIONS"]
 
 
+def _ndarray_namespace():
+    try:
+        import array_api_compat.numpy as cnp
+    except ImportError:  # pragma: no cover - NumPy >= 2 is itself an array API namespace
+        return np
+    return cnp
+
+
 def _namespace(named):
     arrays = [x for _, x in named if x is not None]
+    # fast paths (array_namespace costs several microseconds): all ndarrays, or all
+    # arrays of one numr namespace
+    t = type(arrays[0])
+    if all(type(x) is t for x in arrays):
+        if t is np.ndarray:
+            return _ndarray_namespace()
+        if t.__module__.startswith("numr_array_api."):
+            spaces = {x.__array_namespace__() for x in arrays}
+            if len(spaces) == 1:
+                return spaces.pop()
     try:
         from array_api_compat import array_namespace
     except ImportError:  # pragma: no cover - array_api_compat is a dependency
@@ -32,8 +50,18 @@ def _namespace(named):
         raise DTypeMismatch(f"{names} must be arrays of one array namespace: {exc}") from exc
 
 
+# (namespace name, dtype) -> is real floating, and dtype tuples -> result dtype: isdtype and
+# result_type cost microseconds each, a visible share of a small GEMM's wall time
+_IS_REAL_FLOAT = {}
+_RESULT_TYPE = {}
+
+
 def _check_float(xp, name, x):
-    if not xp.isdtype(x.dtype, "real floating"):
+    key = (xp.__name__, x.dtype)
+    ok = _IS_REAL_FLOAT.get(key)
+    if ok is None:
+        ok = _IS_REAL_FLOAT[key] = bool(xp.isdtype(x.dtype, "real floating"))
+    if not ok:
         raise DTypeMismatch(f"'{name}' must have a real floating dtype, got {x.dtype}", rhs=x.dtype)
 
 
@@ -65,7 +93,12 @@ def _result_dtype(xp, named):
     for name, x in named:
         if x is not None:
             _check_float(xp, name, x)
-    return xp.result_type(*[x.dtype for _, x in named if x is not None])
+    dtypes = tuple(x.dtype for _, x in named if x is not None)
+    key = (xp.__name__,) + dtypes
+    dt = _RESULT_TYPE.get(key)
+    if dt is None:
+        dt = _RESULT_TYPE[key] = xp.result_type(*dtypes)
+    return dt
 
 
 def gemm_epilogue(a, b, /, bias=None, *, activation="none", residual=None):
@@ -124,16 +157,25 @@ def _host(x):
     return None if x is None else np.asarray(x)
 
 
+_NDARRAY_NAMESPACES = ("numpy", "array_api_compat.numpy")
+
+
+def _wrap(xp, x):
+    if x is None or xp.__name__ in _NDARRAY_NAMESPACES:
+        return x
+    return xp.asarray(x)
+
+
 def _numpy_fwd(xp, a, b, bias, residual, *, activation, dtype):
     out = numpy_impl.gemm_epilogue(_host(a), _host(b), _host(bias), _host(residual),
                                    activation=activation, dtype=_np_dtype(dtype))
-    return xp.asarray(out)
+    return _wrap(xp, out)
 
 
 def _numpy_bwd(xp, grad, a, b, bias, *, activation, dtype):
     res = numpy_impl.gemm_epilogue_bwd(_host(grad), _host(a), _host(b), _host(bias),
                                        activation=activation, dtype=_np_dtype(dtype))
-    return tuple(None if r is None else xp.asarray(r) for r in res)
+    return tuple(_wrap(xp, r) for r in res)
 
 
 _dispatch.set_portable("gemm_epilogue", portable.gemm_epilogue)
