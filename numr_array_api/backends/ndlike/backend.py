@@ -179,8 +179,12 @@ class NdBackend(NdLinalgMixin, NdFFTMixin):
         return self.xp.nonzero(data)
 
     def count_nonzero(self, data, axes, keepdims):
-        r = self.xp.count_nonzero(data, axis=axes, keepdims=keepdims)
-        return self.xp.asarray(r, dtype=self.default_index.np)
+        xp = self.xp
+        # CuPy's count_nonzero has no keepdims: restore the reduced axes as size 1 ourselves
+        r = xp.asarray(xp.count_nonzero(data, axis=axes), dtype=self.default_index.np)
+        if keepdims:
+            r = r.reshape(tuple(1 if i in axes else n for i, n in enumerate(data.shape)))
+        return r
 
     def searchsorted(self, sorted_, values, side, sorter):
         return self.xp.searchsorted(sorted_, values, side=side, sorter=sorter)

@@ -94,7 +94,83 @@ def elementwise_tables(xp):
     unary["tanh"] = tanh
 
     binary["floor_divide"] = floor_divide
+    if xp.__name__ != "numpy":
+        _add_special_case_fixes(xp, unary, binary)
     return unary, binary
+
+
+def _as_array(xp, v, dtype):
+    return v if isinstance(v, xp.ndarray) else xp.asarray(v, dtype=dtype)
+
+
+def _with_out(r, out):
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def _add_special_case_fixes(xp, unary, binary):
+    """Special cases CuPy's loops get wrong (NumPy's are right), fixed on the device.
+
+    Each wrapper computes the library's result, then overwrites the special-case elements
+    with ``where``: no host round trip, a few extra elementwise passes only on the dtypes
+    concerned.
+    """
+    rem = binary["remainder"]
+
+    def remainder(a, b, out=None):
+        r = rem(a, b)
+        if r.dtype.kind != "f":
+            return _with_out(r, out)
+        a, b = _as_array(xp, a, r.dtype), _as_array(xp, b, r.dtype)
+        # a zero result (x1 = +-0, or an exact multiple) takes the sign of x2
+        zero = (r == 0) & (b != 0) & ~xp.isnan(b)
+        r = xp.where(zero, xp.copysign(xp.zeros_like(r), b), r)
+        # finite nonzero x1, infinite x2: x1 when the signs agree, else x2 (floor semantics)
+        inf = xp.isfinite(a) & (a != 0) & xp.isinf(b)
+        r = xp.where(xp.isfinite(a) & (a == 0) & xp.isinf(b), xp.copysign(xp.zeros_like(r), b), r)
+        r = xp.where(inf, xp.where((a > 0) == (b > 0), a, b), r)
+        return _with_out(r, out)
+
+    binary["remainder"] = remainder
+
+    def complex_fix(name, fix):
+        base = unary[name]
+
+        def fn(x, out=None):
+            r = base(x)
+            if x.dtype.kind == "c":
+                r = fix(x, r, xp.real(x), xp.imag(x))
+            return _with_out(r, out)
+
+        unary[name] = fn
+
+    def cplx(re, im, like):
+        out = xp.empty(like.shape, dtype=like.dtype)
+        out.real = re
+        out.imag = im
+        return out
+
+    def log_fix(x, r, re, im):
+        # (+-inf, NaN) and (NaN, +-inf) -> +inf + NaN j
+        m = (xp.isinf(re) & xp.isnan(im)) | (xp.isnan(re) & xp.isinf(im))
+        return xp.where(m, cplx(xp.inf, xp.nan, r), r)
+
+    def acosh_fix(x, r, re, im):
+        # (+-0, NaN) -> NaN + pi/2 j
+        m = (re == 0) & xp.isnan(im)
+        return xp.where(m, cplx(xp.nan, xp.pi / 2, r), r)
+
+    def tanh_fix(x, r, re, im):
+        # (+-0, inf or NaN) -> +-0 + NaN j
+        m = (re == 0) & ~xp.isfinite(im)
+        return xp.where(m, cplx(re, xp.nan, r), r)
+
+    complex_fix("log", log_fix)
+    complex_fix("log1p", log_fix)
+    complex_fix("acosh", acosh_fix)
+    complex_fix("tanh", tanh_fix)
 
 
 class _ignore:
