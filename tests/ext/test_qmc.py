@@ -80,6 +80,9 @@ def test_sobol_float32_truncates_and_stays_below_one(xp):
     assert got.dtype == np.float32 and got.max() < 1.0
     expect = np.floor(ref * 2**24) / 2**24  # float64 value truncated to 24 bits
     np.testing.assert_array_equal(got.astype(np.float64), expect)
+    # several blocks from index 0 (the first block reuses the kernel's point table)
+    many = to_numpy(R.sobol(70000, 2, dtype=xp.float32, xp=xp)).astype(np.float64)
+    np.testing.assert_array_equal(many, np.floor(_scipy_sobol(2, 70000) * 2**24) / 2**24)
     small = to_numpy(R.sobol(64, 3, bits=12, dtype=xp.float32, xp=xp))
     np.testing.assert_array_equal(small.astype(np.float64), _scipy_sobol(3, 64, 0, 12))
 
@@ -212,3 +215,20 @@ def test_empty(xp):
     for f in (lambda: R.sobol(0, 3, xp=xp), lambda: R.halton(0, 3, xp=xp),
               lambda: R.latin_hypercube(0, 3, seed=0, xp=xp)):
         assert tuple(f().shape) == (0, 3)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("skip,n", [(0, 1000), (5, 1000), (1023, 77), (3 << 20, 300)])
+def test_sobol_numpy_kernel_block_boundaries(monkeypatch, dtype, skip, n):
+    # tiny blocks: many aligned blocks, partial first / last blocks, scrambled and not
+    import array_api_strict as xs
+    from numr_array_api.ext._qmc import sobol as S
+
+    monkeypatch.setattr(S, "_CHUNK_BYTES", 64)
+    v = directions.direction_numbers(3, 32)
+    sv, shift = directions.scramble(v, 32, np.random.Generator(np.random.PCG64(0)))
+    xdt = xs.float64 if dtype == np.float64 else xs.float32
+    for vv, sh in ((v, None), (sv, shift)):
+        got = S.sobol_numpy(n, skip, vv, sh, bits=32, dtype=dtype)
+        ref = np.asarray(S.sobol_portable(xs, n, skip, vv, sh, bits=32, dtype=xdt, device=None))
+        np.testing.assert_array_equal(got, ref)

@@ -42,7 +42,8 @@ def _first_points(v, m):
     t[0] = 0
     for j in range(m):
         h = 1 << j
-        np.bitwise_xor(t[:h], _point(v, h), out=t[h:2 * h])
+        step = v[j] ^ v[j - 1] if j else v[0]  # point(2**j): gray(2**j) = 2**j ^ 2**(j-1)
+        np.bitwise_xor(t[:h], step, out=t[h:2 * h])
     return t
 
 
@@ -75,13 +76,20 @@ def sobol_numpy(n, skip, v, shift, *, bits, dtype):
         if shift is not None:
             row = row ^ shift
         t = tmp[:hi - lo]
-        if (hi - lo) % reps == 0:
-            wide = (-1, reps * d)
-            np.bitwise_xor(table[lo:hi].reshape(wide), np.tile(row, reps), out=t.reshape(wide))
+        if not row.any():
+            # first block, unshifted: the table itself (never modified in place)
+            if rshift:
+                np.right_shift(table[lo:hi], rshift, out=t)
+            else:
+                t = table[lo:hi]
         else:
-            np.bitwise_xor(table[lo:hi], row, out=t)
-        if rshift:
-            t >>= rshift
+            if (hi - lo) % reps == 0:
+                wide = (-1, reps * d)
+                np.bitwise_xor(table[lo:hi].reshape(wide), np.tile(row, reps), out=t.reshape(wide))
+            else:
+                np.bitwise_xor(table[lo:hi], row, out=t)
+            if rshift:
+                t >>= rshift
         np.multiply(t, mult, out=out[k - skip:k - skip + hi - lo], casting="unsafe")
         k = base + hi
     return out
