@@ -29,9 +29,9 @@ F_UNARY.update({
     "positive": (_ID, ()), "conj": (_ID, ()), "real": (_ID, ()),
     "reciprocal": ("return $R(1.0) / a;", ()),
     "square": ("return a * a;", ()),
-    # a zero keeps its sign, a NaN stays NaN (both comparisons are false)
+    # zeros give +0 (as NumPy), a NaN stays NaN (every comparison is false)
     "sign": ("if (a > $R(0.0)) { return $R(1.0); } if (a < $R(0.0)) { return $R(-1.0); } "
-             "return a;", ()),
+             "if (a == $R(0.0)) { return $R(0.0); } return a;", ()),
 })
 _F_LIB_BINARY = ("atan2", "copysign", "hypot", "logaddexp", "nextafter", "pow", "maximum",
                  "minimum")

@@ -60,6 +60,7 @@ class DeviceMixin:
                 raise BackendUnavailable("webgpu", self._unavailable)
             from ..runtime.client import get_client
             c = self._clients[device.index] = get_client(device.index)
+            _pin_pool_buffers(c.pool)
         return c
 
     def device_of(self, data):
@@ -91,3 +92,30 @@ class DeviceMixin:
 
     def extra_capabilities(self):
         return {}
+
+
+def _pin_pool_buffers(pool):
+    """Keep every pooled wgpu buffer strongly reachable (workaround, reported upstream).
+
+    A Block caught in a reference cycle (exception tracebacks make them often) is finalized
+    by the cyclic GC together with its wgpu buffer: Block.__del__ returns the buffer to the
+    pool, but wgpu-py's GPUBuffer.__del__ has already released the handle, and the next
+    allocation that reuses it fails ("WGPUBufferImpl ... not NoneType"). Buffers referenced
+    from here are never part of a garbage cycle. Destroyed buffers are pruned as they go.
+    """
+    if getattr(pool, "_numr_pinned", None) is not None:
+        return
+    live = pool._numr_pinned = set()
+    create = pool._create
+
+    def _create(size):
+        buf = create(size)
+        if len(live) > 4096:
+            live.difference_update([b for b in live if getattr(b, "_internal", 1) is None])
+        live.add(buf)
+        return buf
+
+    pool._create = _create
+    for lists in (pool._free, pool._deferred):
+        for lst in lists.values():
+            live.update(lst)
