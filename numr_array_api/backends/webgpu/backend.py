@@ -12,6 +12,7 @@ from .ops.device import DeviceMixin
 from .ops.elementwise import ElementwiseMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.interop import InteropMixin
+from .ops.manipulation import ManipulationMixin
 from .ops.views import ViewsMixin
 from .storage import WgpuStorage
 
@@ -23,6 +24,7 @@ _MIXINS = (
     ViewsMixin,
     InteropMixin,
     DeviceMixin,
+    ManipulationMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 

@@ -39,8 +39,6 @@ def warn_fallback(name):
 FALLBACK_METHODS = (
     # indexing with array keys, gathers
     "getitem", "take", "take_along_axis",
-    # manipulation that moves data
-    "concat", "stack", "roll", "repeat", "tile", "unstack",
     # searching, sets, sorting (several have data-dependent output shapes)
     "argmax", "argmin", "nonzero", "count_nonzero", "searchsorted", "unique", "isin",
     "sort", "argsort",
