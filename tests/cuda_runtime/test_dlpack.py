@@ -53,3 +53,38 @@ def test_host_producer_and_dlpack_device(cx):
     assert x.__dlpack_device__() == (2, 0)
     with pytest.raises(ValueError):
         cx.from_dlpack(np.arange(3.0), copy=False)
+
+
+def test_dunder_dlpack_arguments(cx):
+    import cupy
+    x = cx.arange(4, dtype=cx.float32)
+    for kw in ({}, {"copy": True}, {"copy": None}, {"copy": False}, {"max_version": (1, 0)},
+               {"max_version": (0, 0)}, {"dl_device": (2, 0)}):
+        c = cupy.from_dlpack(_Capsule(x, kw))
+        np.testing.assert_array_equal(c.get(), np.arange(4.0))
+        if kw.get("copy"):
+            assert c.data.ptr != x._data.data.ptr
+    for kw in ({"dl_device": (1, 0)}, {"dl_device": (1, 0), "copy": True},
+               {"dl_device": (1, 0), "copy": None, "max_version": (1, 0)}):
+        h = np.from_dlpack(_Capsule(x, kw, device=(1, 0)))
+        np.testing.assert_array_equal(h, np.arange(4.0))
+    with pytest.raises(BufferError):
+        x.__dlpack__(dl_device=(1, 0), copy=False)
+    y = cx.from_dlpack(x, copy=True)
+    assert y._data.data.ptr != x._data.data.ptr and bool(cx.all(y == x))
+
+
+class _Capsule:
+    """Producer forwarding fixed __dlpack__ keywords (exercises the exporter's branches)."""
+
+    def __init__(self, x, kw, device=None):
+        self.x, self.kw, self.device = x, kw, device
+
+    def __dlpack__(self, **consumer_kw):
+        kw = dict(self.kw)
+        if "stream" in consumer_kw and self.device is None:
+            kw["stream"] = consumer_kw["stream"]
+        return self.x.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.device or self.x.__dlpack_device__()

@@ -209,14 +209,26 @@ class CUDABackend(NdBackend):
 
     def dlpack(self, data, *, stream=None, max_version=None, dl_device=None, copy=None):
         kw = {}
-        if stream is not None:
-            kw["stream"] = stream
         if max_version is not None:
             kw["max_version"] = max_version
         if dl_device is not None:
-            kw["dl_device"] = dl_device
-        if copy is not None:
-            kw["copy"] = copy
+            kind, idx = int(dl_device[0]), int(dl_device[1])
+            if kind in (_KDL_CPU, _KDL_CUDA_HOST):
+                # the consumer wants host memory: only a copy can give it
+                if copy is False:
+                    raise BufferError("__dlpack__: dl_device is the CPU but copy=False; a cuda "
+                                      "array reaches host memory only through a copy")
+                return data.get().__dlpack__(**kw)
+            if kind != _KDL_CUDA or idx != data.data.device_id:
+                raise BufferError(f"__dlpack__: cannot export a cuda:{data.data.device_id} array "
+                                  f"to DLPack device {tuple(dl_device)}")
+        if stream is not None:
+            kw["stream"] = stream
+        if copy:
+            # CuPy's exporter copies only to the CPU; copy on the device, export the copy
+            return data.copy().__dlpack__(**kw)
+        if copy is False:
+            kw["copy"] = False
         return data.__dlpack__(**kw)
 
     def dlpack_device(self, data):
@@ -236,7 +248,10 @@ class CUDABackend(NdBackend):
         if kind not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
             raise BufferError(f"from_dlpack: producer device type {kind} is not CUDA or CPU")
         with self.device_ctx(self.check_device(Device("cuda", idx), "x")):
-            r = cupy.from_dlpack(obj) if copy is None else cupy.from_dlpack(obj, copy=copy)
+            r = cupy.from_dlpack(obj, copy=False) if copy is False else cupy.from_dlpack(obj)
+            if copy:
+                # a device-side copy: CuPy's exporters copy only to the CPU
+                r = r.copy()
         if device is not None and device.index != r.device.id:
             if copy is False:
                 raise ValueError(f"from_dlpack: copy=False but the producer is on cuda:{idx}, "
