@@ -13,6 +13,7 @@ from .ops.elementwise import ElementwiseMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.interop import InteropMixin
 from .ops.manipulation import ManipulationMixin
+from .ops.matmul import MatmulMixin
 from .ops.views import ViewsMixin
 from .storage import WgpuStorage
 
@@ -25,6 +26,7 @@ _MIXINS = (
     InteropMixin,
     DeviceMixin,
     ManipulationMixin,
+    MatmulMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 

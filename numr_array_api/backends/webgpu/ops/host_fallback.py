@@ -45,7 +45,6 @@ FALLBACK_METHODS = (
     # reductions and scans
     "reduce", "sum_all", "var", "cumulative", "diff",
     # linear algebra
-    "matmul", "tensordot", "vecdot",
     "linalg_cholesky", "linalg_cross", "linalg_det", "linalg_diagonal", "linalg_eig",
     "linalg_eigh", "linalg_inv", "linalg_matrix_power", "linalg_svdvals", "linalg_svd",
     "linalg_qr", "linalg_slogdet", "linalg_solve", "linalg_matrix_rank", "linalg_pinv",
