@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, settings
 
 _HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
        HealthCheck.differing_executors]
+# ci: few examples and a fixed seed per test (a CI gate must not be flaky); dev: random
+# examples, remembered in .hypothesis/ so failures replay; thorough: for bug hunting.
 settings.register_profile("ci", max_examples=20, deadline=None, print_blob=True,
-                          database=None, suppress_health_check=_HC)
+                          database=None, derandomize=True, suppress_health_check=_HC)
 settings.register_profile("dev", max_examples=40, deadline=None, print_blob=True,
                           suppress_health_check=_HC)
 settings.register_profile("thorough", max_examples=300, deadline=None, print_blob=True,

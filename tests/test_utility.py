@@ -45,7 +45,8 @@ def test_diff(xp, data):
         p = data.draw(np_arrays(name, tuple(pshape), min_value=-100, max_value=100))
         kw["prepend"], np_kw["prepend"] = xp.asarray(p), p
     if data.draw(st.booleans()):
-        kw["append"] = np_kw["append"] = 1 if name[0] == "i" else 1.5
+        kw["append"] = 1 if name[0] == "i" else 1.5  # a Python scalar takes x's dtype
+        np_kw["append"] = np.asarray(kw["append"], dtype=name)
     out = xp.diff(xp.asarray(a), axis=ax, n=n, **kw)
     assert_equal(out, np.diff(a, axis=ax, n=n, **np_kw), dtype=name)
 
