@@ -16,12 +16,12 @@ from ._gemm.activations import ACTIVATIONS
 __all__ = ["gemm_epilogue", "gemm_epilogue_bwd", "ACTIVATIONS"]
 
 
-def _ndarray_namespace():
-    try:
-        import array_api_compat.numpy as cnp
-    except ImportError:  # pragma: no cover - NumPy >= 2 is itself an array API namespace
-        return np
-    return cnp
+try:  # resolved once: a failing import costs tens of microseconds per call
+    from array_api_compat import array_namespace as _array_namespace
+    import array_api_compat.numpy as _NDARRAY_NS
+except ImportError:  # pragma: no cover - array_api_compat is a dependency
+    _array_namespace = None
+    _NDARRAY_NS = np  # NumPy >= 2 is itself an array API namespace
 
 
 def _namespace(named):
@@ -31,20 +31,18 @@ def _namespace(named):
     t = type(arrays[0])
     if all(type(x) is t for x in arrays):
         if t is np.ndarray:
-            return _ndarray_namespace()
+            return _NDARRAY_NS
         if t.__module__.startswith("numr_array_api."):
             spaces = {x.__array_namespace__() for x in arrays}
             if len(spaces) == 1:
                 return spaces.pop()
-    try:
-        from array_api_compat import array_namespace
-    except ImportError:  # pragma: no cover - array_api_compat is a dependency
+    if _array_namespace is None:  # pragma: no cover
         spaces = {x.__array_namespace__() for x in arrays}
         if len(spaces) != 1:
-            raise DTypeMismatch("arrays of different namespaces cannot be combined") from None
+            raise DTypeMismatch("arrays of different namespaces cannot be combined")
         return spaces.pop()
     try:
-        return array_namespace(*arrays)
+        return _array_namespace(*arrays)
     except TypeError as exc:
         names = ", ".join(f"'{n}'" for n, x in named if x is not None)
         raise DTypeMismatch(f"{names} must be arrays of one array namespace: {exc}") from exc

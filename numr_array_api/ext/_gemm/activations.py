@@ -60,15 +60,20 @@ def _series_erf(xp, z):
     return xp.clip(_TWO_OVER_SQRT_PI * xp.exp(-(z * z)) * s, -1.0, 1.0)
 
 
+_SP_ERF = []  # [scipy.special.erf or None], looked up once
+
+
 def erf(xp, z):
-    """Error function on ``xp`` (SciPy's ufunc for NumPy when SciPy is installed)."""
+    """Error function on ``xp`` (SciPy's ufunc for NumPy arrays when SciPy is installed)."""
     if _is_numpy(xp):
-        try:
-            from scipy.special import erf as sp_erf
-        except ImportError:  # pragma: no cover - scipy is optional at run time
-            pass
-        else:
-            return sp_erf(z)
+        if not _SP_ERF:
+            try:
+                from scipy.special import erf as sp_erf
+            except ImportError:  # pragma: no cover - scipy is optional at run time
+                sp_erf = None
+            _SP_ERF.append(sp_erf)
+        if _SP_ERF[0] is not None:
+            return _SP_ERF[0](z)
     return _series_erf(xp, z)
 
 
