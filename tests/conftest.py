@@ -7,7 +7,8 @@ Unavailable backends stay in the parametrisation as skipped cases with the reaso
 Environment:
   NUMR_TEST_BACKENDS=cpu,webgpu   only these backends (default: all three, unavailable skipped)
   NUMR_HYPOTHESIS_PROFILE=dev|ci|thorough   hypothesis profile (default: ci when CI=true,
-                                  else dev)
+                                  else dev); ci: 20 examples, fixed seeds; dev: 40; thorough: 300
+  NUMR_HYPOTHESIS_MAX_EXAMPLES=N  override the profile's max_examples (e.g. 10 on slow devices)
 """
 
 import importlib
@@ -28,6 +29,10 @@ settings.register_profile("thorough", max_examples=300, deadline=None, print_blo
                           suppress_health_check=_HC)
 _profile = os.environ.get("NUMR_HYPOTHESIS_PROFILE") or (
     "ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev")
+if os.environ.get("NUMR_HYPOTHESIS_MAX_EXAMPLES"):
+    settings.register_profile(f"{_profile}-n", settings.get_profile(_profile),
+                              max_examples=int(os.environ["NUMR_HYPOTHESIS_MAX_EXAMPLES"]))
+    _profile = f"{_profile}-n"
 settings.load_profile(_profile)
 
 ALL_BACKENDS = ("cpu", "webgpu", "cuda")

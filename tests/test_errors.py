@@ -17,6 +17,10 @@ def _i64(xp, shape=(2, 3)):
     return xp.asarray(np.arange(int(np.prod(shape))).reshape(shape))
 
 
+_NO_ARG_NAME = pytest.mark.xfail(strict=True, reason=(
+    "library bug: broadcasting / reshape ShapeMismatch messages name neither the function nor "
+    "the argument (e.g. 'shapes (2,) and (3,) cannot be broadcast together')"))
+
 # (id, callable(xp), numr class, built-in class, text the message must contain)
 CASES = [
     # --- wrong dtype
@@ -56,22 +60,25 @@ CASES = [
     ("permute_dims-not-permutation", lambda xp: xp.permute_dims(_f64(xp), (0, 0)),
      E.InvalidArgument, ValueError, "'axes'"),
     # --- mismatched shapes
-    ("add-shapes", lambda xp: xp.add(_f64(xp, (2,)), _f64(xp, (3,))), E.ShapeMismatch,
+    pytest.param("add-shapes", lambda xp: xp.add(_f64(xp, (2,)), _f64(xp, (3,))),
+                 E.ShapeMismatch, ValueError, "'x1'", marks=_NO_ARG_NAME),
+    ("add-shapes-values", lambda xp: xp.add(_f64(xp, (2,)), _f64(xp, (3,))), E.ShapeMismatch,
      ValueError, "(2,)"),
-    ("operator-shapes", lambda xp: _f64(xp, (2, 3)) * _f64(xp, (2,)), E.ShapeMismatch,
-     ValueError, "(2,)"),
+    pytest.param("operator-shapes", lambda xp: _f64(xp, (2, 3)) * _f64(xp, (2,)),
+                 E.ShapeMismatch, ValueError, "multiply", marks=_NO_ARG_NAME),
     ("concat-shapes", lambda xp: xp.concat([_f64(xp, (2, 3)), _f64(xp, (2, 4))]),
      E.ShapeMismatch, ValueError, "arrays[1]"),
     ("stack-shapes", lambda xp: xp.stack([_f64(xp, (2,)), _f64(xp, (3,))]), E.ShapeMismatch,
      ValueError, "arrays[1]"),
-    ("reshape-size", lambda xp: xp.reshape(_f64(xp), (4, 4)), E.ShapeMismatch, ValueError,
-     "(4, 4)"),
-    ("broadcast_to", lambda xp: xp.broadcast_to(_f64(xp, (3,)), (4,)), E.ShapeMismatch,
-     ValueError, "(4,)"),
-    ("where-shapes", lambda xp: xp.where(xp.asarray([True, False]), _f64(xp, (3,)), 1.0),
-     E.ShapeMismatch, ValueError, "(3,)"),
-    ("setitem-shape", lambda xp: _f64(xp).__setitem__(slice(None), _f64(xp, (4,))),
-     E.ShapeMismatch, ValueError, "(4,)"),
+    pytest.param("reshape-size", lambda xp: xp.reshape(_f64(xp), (4, 4)), E.ShapeMismatch,
+                 ValueError, "'shape'", marks=_NO_ARG_NAME),
+    pytest.param("broadcast_to", lambda xp: xp.broadcast_to(_f64(xp, (3,)), (4,)),
+                 E.ShapeMismatch, ValueError, "'shape'", marks=_NO_ARG_NAME),
+    pytest.param("where-shapes", lambda xp: xp.where(xp.asarray([True, False]), _f64(xp, (3,)),
+                                                     1.0),
+                 E.ShapeMismatch, ValueError, "'x1'", marks=_NO_ARG_NAME),
+    pytest.param("setitem-shape", lambda xp: _f64(xp).__setitem__(slice(None), _f64(xp, (4,))),
+                 E.ShapeMismatch, ValueError, "'value'", marks=_NO_ARG_NAME),
     # --- out-of-range index
     ("getitem-int", lambda xp: _f64(xp, (3,))[5], E.InvalidIndex, IndexError, "5"),
     ("getitem-neg", lambda xp: _f64(xp, (3,))[-4], E.InvalidIndex, IndexError, "-4"),
