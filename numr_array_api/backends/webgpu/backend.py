@@ -11,6 +11,7 @@ from .ops.creation import CreationMixin
 from .ops.device import DeviceMixin
 from .ops.elementwise import ElementwiseMixin
 from .ops.host_fallback import HostFallbackMixin
+from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
@@ -26,6 +27,7 @@ _MIXINS = (
     InteropMixin,
     DeviceMixin,
     ManipulationMixin,
+    IndexingMixin,
     MatmulMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )

@@ -37,8 +37,6 @@ def warn_fallback(name):
 # backend methods served by the cpu backend for now (the front-end's full interface minus
 # what ops/ implements on the GPU)
 FALLBACK_METHODS = (
-    # indexing with array keys, gathers
-    "getitem", "take", "take_along_axis",
     # searching, sets, sorting (several have data-dependent output shapes)
     "argmax", "argmin", "nonzero", "count_nonzero", "searchsorted", "unique", "isin",
     "sort", "argsort",
