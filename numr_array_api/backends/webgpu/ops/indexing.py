@@ -17,6 +17,8 @@ device; getitem must read the count (one 4-byte host read, warned once, listed: 
 shape depends on data), setitem never does (``where`` with a rank-gathered value).
 """
 
+import warnings
+
 from ...._core import dtypes as dt
 from ...._core.shapes import broadcast_shapes
 from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
@@ -25,7 +27,7 @@ from ..kernels.fill import full as _fill
 from ..storage import WgpuStorage
 from ._nary import launch, new_output
 from ._scan import compact, exclusive_scan
-from .host_fallback import warn_fallback
+from .host_fallback import HostFallbackWarning, _warned
 
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
 _I32 = WTYPES[dt.int32]
@@ -265,7 +267,7 @@ class _Key:
         """(ranks, count, flat positions) of a mask entry: the count is a host read."""
         mc = mask.contiguous()
         ranks = exclusive_scan(mc)
-        warn_fallback("boolean-mask indexing (reads the number of true elements)")
+        warn_host_read("boolean-mask indexing", "the number of true elements")
         from ..transfer import to_numpy
         count = int(to_numpy(ranks[mc.size:mc.size + 1])[0])
         return compact(mc, ranks, count)
@@ -296,6 +298,16 @@ class _Key:
         return self.pre[0] + tuple(bshape) + self.post[0]
 
 
+def warn_host_read(name, what):
+    """Once per name: a GPU function read ``what`` to the host to size its output."""
+    if name in _warned:
+        return
+    _warned.add(name)
+    warnings.warn(f"numr webgpu: {name} reads {what} to the host (its output shape depends "
+                  f"on data). See docs/webgpu.md, 'Host round trips'.", HostFallbackWarning,
+                  stacklevel=5)
+
+
 def _storage_key(key):
     return tuple(k._data if hasattr(k, "_data") else k for k in key)
 
@@ -307,7 +319,8 @@ class IndexingMixin:
         return _run(k.view, k.pre, k.post, bshape, offs, k.out_shape(bshape))
 
     def take(self, data, indices, axis):
-        return self.getitem(data, (slice(None),) * axis + (indices,))
+        return self.getitem(data, (slice(None),) * axis + (indices,) +
+                            (slice(None),) * (data.ndim - axis - 1))
 
     def take_along_axis(self, data, indices, axis):
         client = data.client

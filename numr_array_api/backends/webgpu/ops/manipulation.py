@@ -12,7 +12,7 @@ import numpy as np
 
 from ...._core.promotion import promote
 from ..storage import WgpuStorage
-from .host_fallback import warn_fallback
+from .indexing import warn_host_read
 
 
 def _out(shape, dtype, client):
@@ -96,7 +96,7 @@ class ManipulationMixin:
     def _repeat_array(self, data, repeats, axis):
         # data-dependent output length: read the (small) repeats array, upload the source
         # index of every output position, then one gather (take)
-        warn_fallback("repeat (array repeats: reads the repeats to size the output)")
+        warn_host_read("repeat (array repeats)", "the repeats")
         r = np.asarray(self.to_numpy(repeats)).astype(np.int64).reshape(-1)
         n = data.shape[axis]
         if r.size == 1:
