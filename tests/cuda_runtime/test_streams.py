@@ -88,3 +88,17 @@ def test_info_devices(cx, n_devices):
     assert info.devices() == tuple(f"cuda:{i}" for i in range(n_devices))
     assert info.default_device() == "cuda:0"
     assert cx.asarray(cpu.asarray([1, 2])).device == "cuda:0"
+
+
+def test_fills_keep_negative_zero(cx):
+    for dt in (cx.float32, cx.float64):
+        for v in (-0.0, 0.0, 1.5, -2.0):
+            h = np.asarray(cx.full((3,), v, dtype=dt).to_device("cpu"))
+            assert np.all(h == v) and np.all(np.signbit(h) == np.signbit(v)), (dt, v)
+        h = np.asarray(cx.asarray(-0.0, dtype=dt).to_device("cpu"))
+        assert np.signbit(h)
+    z = np.asarray(cx.full((2,), complex(-0.0, 0.0), dtype=cx.complex128).to_device("cpu"))
+    assert np.all(np.signbit(z.real)) and not np.any(np.signbit(z.imag))
+    big = cx.full((2,), 2**64 - 1, dtype=cx.uint64)
+    assert int(big[0]) == 2**64 - 1
+    assert not bool(cx.any(cx.zeros((5,), dtype=cx.bool)))

@@ -309,6 +309,9 @@ class CUDABackend(NdBackend):
             if _all_zero_bits(value):
                 # a memset, as cupy.zeros does; cupy.full runs copyto's broadcasting kernel
                 a.data.memset_async(0, a.nbytes)
+            elif value == 0:
+                # -0.0: ndarray.fill memsets every value equal to 0, losing the sign
+                self.xp.copyto(a, dtype.np.type(value), casting="unsafe")
             else:
                 a.fill(dtype.np.type(value))  # exact: Python ints beyond int64 included
             return a
