@@ -47,6 +47,7 @@ class WebGPUBackend(*_MIXINS):
         self._cpu = CPUBackend()  # kernels of the host round trips
         self._init_devices()
         self._init_elementwise()
+        self._mirrors = []  # item(): recent whole-buffer read-backs (see ops/interop.py)
 
     def device_ctx(self, device):
         import contextlib

@@ -68,6 +68,7 @@ class CreationMixin:
         out = new_output((n, m), dtype, client)
         if n * m == 0:
             return out
+        k = max(-n, min(m, k))  # beyond the matrix every diagonal is empty (and fits i32)
         op = ("fn op(e: u32) -> bool { let q = e / X0(); "
               "return i32(e - q * X0()) - i32(q) == bitcast<i32>(X1()); }")
         return launch(client, ("eye",), (), [], WTYPES[dt.bool_], wtype(dtype, client), op,

@@ -186,6 +186,10 @@ class ElementwiseMixin:
     # -- writes into existing views (in-place operators, setitem) -------------------------
     def store(self, dst, src):
         """Write ``src`` (broadcast to dst's shape, same dtype) into the view ``dst``."""
+        if dst.size == 0:
+            if src.shape != dst.shape:
+                src.broadcast_to(dst.shape)  # still validates the shapes
+            return
         if any(s == 0 and n > 1 for n, s in zip(dst.shape, dst.strides)):
             raise InvalidArgument("x", "assignment destination is read-only (a broadcast "
                                        "view); copy it first")

@@ -22,10 +22,29 @@ from ..codegen.types import load, render_helpers, wtype
 from ..storage import WgpuStorage
 from ._nary import joint_collapse
 
-TM = TN = 4          # register block per thread
 WGX = WGY = 16       # threads per workgroup (x: columns, y: rows)
-BM, BN = WGY * TM, WGX * TN
-PAD = 1
+
+
+class _Cfg:
+    """Tile shape: each thread owns a TM x TN register block (rows ly*TM + i, columns
+    lx*TN + j); K advances BK at a time through shared tiles. ``vec``: f32 only, shared
+    tiles are vec4 rows so each thread reads its TM (TN) values in TM/4 (TN/4) loads and
+    accumulates TN/4 vec4 per row."""
+
+    def __init__(self, tm, tn, bk, vec):
+        self.tm, self.tn, self.bk, self.vec = tm, tn, bk, vec
+        self.bm, self.bn = WGY * tm, WGX * tn
+        self.key = (tm, tn, bk, vec)
+
+
+def _config(t, M, N):
+    if t.val == "f32" and t.name == "float32":
+        if M >= 128 and N >= 128:
+            return _Cfg(8, 8, 8, True)   # 128x128 tiles: 64 FMAs per 4 vec4 shared loads
+        return _Cfg(4, 4, 16, True)
+    # 16-byte accumulators: two tiles must fit 32 KiB of workgroup memory
+    return _Cfg(4, 4, 8 if t.val == "vec2<f64>" else 16, False)
+
 
 # 4-byte compute dtype of sub-word operands (the result is narrowed afterwards)
 _WIDE = {dt.int8: dt.int32, dt.int16: dt.int32, dt.uint8: dt.uint32, dt.uint16: dt.uint32,
@@ -34,20 +53,11 @@ _WIDE = {dt.int8: dt.int32, dt.int16: dt.int32, dt.uint8: dt.uint32, dt.uint16: 
 
 def _zero(v):
     return {"f32": "0.0f", "f64": "0.0lf", "i32": "0i", "u32": "0u", "i64": "0li",
-            "u64": "0lu", "vec2<f32>": "vec2<f32>(0.0f)", "vec2<f64>": "vec2<f64>(0.0lf)"}[v]
+            "u64": "0lu", "vec2<f32>": "vec2<f32>(0.0f)", "vec2<f64>": "vec2<f64>(0.0lf)",
+            "vec4<f32>": "vec4<f32>(0.0f)"}[v]
 
 
-def _render(client, t, out_t, brank, params):
-    P = params.P
-    helpers = set()
-    V = t.val
-    bk = 8 if out_t.itemsize > 8 else 16
-    la = load(t, "A", "ia", helpers)
-    lb = load(t, "B", "ib", helpers)
-    if V.startswith("vec2"):
-        mac = "acc[{r}] += vec2(a{i}.x * b{j}.x - a{i}.y * b{j}.y, a{i}.x * b{j}.y + a{i}.y * b{j}.x);"
-    else:
-        mac = "acc[{r}] += a{i} * b{j};"
+def _batch_fn(P, brank):
     # params: M N K nb | a_off a_rs a_cs | b_off b_rs b_cs | per batch dim: n, sa, sb
     boff = ["  var r = bi;", f"  var oa = {P(4)};", f"  var ob = {P(7)};"]
     for d in reversed(range(brank)):
@@ -58,57 +68,93 @@ def _render(client, t, out_t, brank, params):
             boff.append(f"  let q{d} = r / {n}; let c{d} = r - q{d} * {n}; r = q{d};")
             boff.append(f"  oa += c{d} * {sa}; ob += c{d} * {sb};")
     boff.append("  return vec2<u32>(oa, ob);")
-    per = BM * bk // (WGX * WGY)
+    return "fn batch_off(bi: u32) -> vec2<u32> {\n" + "\n".join(boff) + "\n}"
+
+
+def _render(client, t, out_t, brank, cfg, params):
+    P = params.P
+    helpers = set()
+    V = t.val
+    tm, tn, bk, bm, bn = cfg.tm, cfg.tn, cfg.bk, cfg.bm, cfg.bn
+    la = load(t, "A", "ia", helpers)
+    lb = load(t, "B", "ib", helpers)
+    # shared tiles: As[k][m], Bs[k][n]; scalar tiles get one padding element per row
+    if cfg.vec:
+        sa_t, sa_row, sb_row = "vec4<f32>", bm // 4, bn // 4
+        a_put = f"As[ak * {sa_row}u + am / 4u][am % 4u] = v;"
+        b_put = f"Bs[bkk * {sb_row}u + bnn / 4u][bnn % 4u] = w;"
+    else:
+        sa_t, sa_row, sb_row = V, bm + 1, bn + 1
+        a_put = f"As[ak * {sa_row}u + am] = v;"
+        b_put = f"Bs[bkk * {sb_row}u + bnn] = w;"
+    nthr = WGX * WGY
     loads = []
-    for i in range(per):
+    for i in range(bm * bk // nthr):
         loads.append(f"""      {{
-        let e = tid + {i * WGX * WGY}u;
+        let e = tid + {i * nthr}u;
         let am = e / {bk}u; let ak = e % {bk}u;
         let gm = row0 + am; let gk = k0 + ak;
         var v = {_zero(V)};
         if (gm < M && gk < K) {{ let ia = o.x + gm * {P(5)} + gk * {P(6)}; v = {la}; }}
-        As[ak * {BM + PAD}u + am] = v;
-        let bkk = e / {BN}u; let bn = e % {BN}u;
-        let gk2 = k0 + bkk; let gn = col0 + bn;
-        var w = {_zero(V)};
-        if (gk2 < K && gn < N) {{ let ib = o.y + gk2 * {P(8)} + gn * {P(9)}; w = {lb}; }}
-        Bs[bkk * {BN + PAD}u + bn] = w;
+        {a_put}
       }}""")
-    inner = []
-    for i in range(TM):
-        inner.append(f"        let a{i} = As[kk * {BM + PAD}u + ly + {16 * i}u];")
-    for j in range(TN):
-        inner.append(f"        let b{j} = Bs[kk * {BN + PAD}u + lx + {16 * j}u];")
-    for i in range(TM):
-        for j in range(TN):
-            inner.append("        " + mac.format(r=i * TN + j, i=i, j=j))
-    stores = []
-    for i in range(TM):
-        for j in range(TN):
-            stores.append(f"    {{ let r = row0 + ly + {16 * i}u; let c = col0 + lx + {16 * j}u;"
-                          f" if (r < M && c < N) {{ C[cb + r * N + c] = acc[{i * TN + j}]; }} }}")
+    for i in range(bn * bk // nthr):
+        loads.append(f"""      {{
+        let e = tid + {i * nthr}u;
+        let bkk = e / {bn}u; let bnn = e % {bn}u;
+        let gk = k0 + bkk; let gn = col0 + bnn;
+        var w = {_zero(V)};
+        if (gk < K && gn < N) {{ let ib = o.y + gk * {P(8)} + gn * {P(9)}; w = {lb}; }}
+        {b_put}
+      }}""")
+    inner, decl, stores = [], [], []
+    if cfg.vec:
+        for i in range(tm // 4):
+            inner.append(f"        let a{i} = As[kk * {sa_row}u + ly * {tm // 4}u + {i}u];")
+        for j in range(tn // 4):
+            inner.append(f"        let b{j} = Bs[kk * {sb_row}u + lx * {tn // 4}u + {j}u];")
+        for i in range(tm):
+            for j in range(tn // 4):
+                decl.append(f"    var c{i}_{j} = vec4<f32>(0.0f);")
+                inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
+                for q in range(4):
+                    stores.append(f"    if (r{i} < M && cc + {4 * j + q}u < N) "
+                                  f"{{ C[cb + r{i} * N + cc + {4 * j + q}u] = c{i}_{j}[{q}]; }}")
+    else:
+        for i in range(tm):
+            inner.append(f"        let a{i} = As[kk * {sa_row}u + ly * {tm}u + {i}u];")
+        for j in range(tn):
+            inner.append(f"        let b{j} = Bs[kk * {sb_row}u + lx * {tn}u + {j}u];")
+        for i in range(tm):
+            for j in range(tn):
+                decl.append(f"    var c{i}_{j} = {_zero(V)};")
+                if V.startswith("vec2"):
+                    inner.append(f"        c{i}_{j} += vec2(a{i}.x * b{j}.x - a{i}.y * b{j}.y, "
+                                 f"a{i}.x * b{j}.y + a{i}.y * b{j}.x);")
+                else:
+                    inner.append(f"        c{i}_{j} += a{i} * b{j};")
+                stores.append(f"    if (r{i} < M && cc + {j}u < N) "
+                              f"{{ C[cb + r{i} * N + cc + {j}u] = c{i}_{j}; }}")
+    rows = [f"    let r{i} = row0 + ly * {tm}u + {i}u;" for i in range(tm)]
     nl = "\n"
     src = f"""{render_helpers(helpers, client.has("shader-int64"))}
 {params.decl()}
 @group(0) @binding(0) var<storage, read> A: array<{t.arr}>;
 @group(0) @binding(1) var<storage, read> B: array<{t.arr}>;
 @group(0) @binding(2) var<storage, read_write> C: array<{out_t.arr}>;
-var<workgroup> As: array<{V}, {bk * (BM + PAD)}>;
-var<workgroup> Bs: array<{V}, {bk * (BN + PAD)}>;
-fn batch_off(bi: u32) -> vec2<u32> {{
-{nl.join(boff)}
-}}
+var<workgroup> As: array<{sa_t}, {bk * sa_row}>;
+var<workgroup> Bs: array<{sa_t}, {bk * sb_row}>;
+{_batch_fn(P, brank)}
 @compute @workgroup_size({WGX}, {WGY})
 fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: vec3<u32>,
         @builtin(num_workgroups) nw: vec3<u32>) {{
   let M = {P(0)}; let N = {P(1)}; let K = {P(2)}; let nb = {P(3)};
   let lx = l.x; let ly = l.y;
   let tid = ly * {WGX}u + lx;
-  let row0 = wg.y * {BM}u; let col0 = wg.x * {BN}u;
+  let row0 = wg.y * {bm}u; let col0 = wg.x * {bn}u;
   for (var bi = wg.z; bi < nb; bi += nw.z) {{
     let o = batch_off(bi);
-    var acc: array<{V}, {TM * TN}>;
-    for (var q = 0u; q < {TM * TN}u; q++) {{ acc[q] = {_zero(V)}; }}
+{nl.join(decl)}
     for (var k0 = 0u; k0 < K; k0 += {bk}u) {{
 {nl.join(loads)}
       workgroupBarrier();
@@ -118,13 +164,15 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
       workgroupBarrier();
     }}
     let cb = bi * M * N;
+    let cc = col0 + lx * {tn}u;
+{nl.join(rows)}
 {nl.join(stores)}
   }}
 }}
 """
     return {"source": src, "entry": "main", "bindings": params.layout(("read", "read", "rw")),
             "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": f"gemm_{t.name}_b{brank}"}
+            "label": f"gemm_{t.name}_b{brank}_{tm}x{tn}"}
 
 
 def gemm(a, b):
@@ -148,17 +196,18 @@ def gemm(a, b):
     bb = b.broadcast_to(batch + (K, N)) if b.shape[:-2] != batch else b
     bshape, (sa, sb) = joint_collapse(batch, [ab.strides[:-2], bb.strides[:-2]])
     brank = len(bshape)
+    cfg = _config(t, M, N)
     params = Params.of(client, 10 + 3 * brank, binding=3)
     pipe = client.pipelines.get_rendered(
-        ("gemm", t.name, out_t.name, brank, params.immediate),
-        lambda: _render(client, t, out_t, brank, params))
+        ("gemm", t.name, out_t.name, brank, cfg.key, params.immediate),
+        lambda: _render(client, t, out_t, brank, cfg, params))
     blk_a, oa_b, sa_b, eoa = ab.binding()
     blk_b, ob_b, sb_b, eob = bb.binding()
     words = [M, N, K, nb, eoa, ab.strides[-2], ab.strides[-1], eob, bb.strides[-2],
              bb.strides[-1]]
     for d in range(brank):
         words += [bshape[d], sa[d], sb[d]]
-    grid = (-(-N // BN), -(-M // BM), max(1, min(nb, client.max_groups)))
+    grid = (-(-N // cfg.bn), -(-M // cfg.bm), max(1, min(nb, client.max_groups)))
     client.launch(pipe, [(blk_a, oa_b, sa_b), (blk_b, ob_b, sb_b), out.out_binding()],
                   params.pack(words), grid)
     return out if wide is dtype else out.astype(dtype)
