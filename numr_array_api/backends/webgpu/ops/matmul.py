@@ -12,7 +12,7 @@ complex. Sub-word results are computed into a 4-byte array and narrowed by one c
 narrowing wraps like NumPy's integer arithmetic; float16 rounds once from the f32 sum).
 
 tensordot = permute/reshape views + matmul (a copy only when a reshape needs contiguity);
-vecdot = batched [..., 1, K] x [..., K, 1] matmul, with conj(a) first for complex.
+vecdot = a row-dot kernel (one thread per row, or a workgroup per long row) that conjugates a.
 """
 
 from ...._core import dtypes as dt
@@ -262,16 +262,108 @@ class MatmulMixin:
             from ...._core.promotion import promote
             t = promote(a.dtype, b.dtype)
             a, b = self.astype(a, t), self.astype(b, t)
-        if a.dtype.kind == "c":
-            a = self.unary_kernel("conj")(a)
         shape = broadcast_shapes(a.shape, b.shape)
         a, b = a.broadcast_to(shape), b.broadcast_to(shape)
         nd = len(shape)
         axis = axis % nd
         order = [d for d in range(nd) if d != axis] + [axis]
-        pa, pb = a.permute(order), b.permute(order)
-        r = gemm(pa.expand_dims(nd - 1), pb.expand_dims(nd))  # [...,1,K] x [...,K,1]
-        return r.squeeze((nd - 1, nd))
+        return rowdot(a.permute(order), b.permute(order))
+
+
+def _render_dot(client, t, out_t, brank, wide, params):
+    """out[r] = sum_k conj(a[r, k]) * b[r, k]: one thread per row (``wide`` False) or one
+    64-thread workgroup per row with a shared-memory tree sum (long rows)."""
+    P = params.P
+    helpers = set()
+    V = t.val
+    la = load(t, "A", "ia", helpers)
+    lb = load(t, "B", "ib", helpers)
+    if V.startswith("vec2"):
+        mac = "s += vec2(x.x * y.x + x.y * y.y, x.x * y.y - x.y * y.x);"  # conj(x) * y
+    else:
+        mac = "s += x * y;"
+    step = "64u" if wide else "1u"
+    first = "l.x" if wide else "0u"
+    loop = f"""    var s = {_zero(V)};
+    for (var k = {first}; k < K; k += {step}) {{
+      let ia = o.x + k * {P(6)}; let ib = o.y + k * {P(8)};
+      let x = {la}; let y = {lb};
+      {mac}
+    }}"""
+    if wide:
+        body = f"""  for (var r = wg.x + wg.y * nw.x; r < R; r += nw.x * nw.y) {{
+    let o = batch_off(r);
+{loop}
+    sh[l.x] = s;
+    workgroupBarrier();
+    for (var d = 32u; d > 0u; d >>= 1u) {{
+      if (l.x < d) {{ sh[l.x] += sh[l.x + d]; }}
+      workgroupBarrier();
+    }}
+    if (l.x == 0u) {{ C[r] = sh[0]; }}
+    workgroupBarrier();
+  }}"""
+        wgsize, shared = 64, f"var<workgroup> sh: array<{V}, 64>;"
+    else:
+        body = f"""  let stride = nw.x * nw.y * 256u;
+  for (var r = (wg.x + wg.y * nw.x) * 256u + l.x; r < R; r += stride) {{
+    let o = batch_off(r);
+{loop}
+    C[r] = s;
+  }}"""
+        wgsize, shared = 256, ""
+    src = f"""{render_helpers(helpers, client.has("shader-int64"))}
+{params.decl()}
+@group(0) @binding(0) var<storage, read> A: array<{t.arr}>;
+@group(0) @binding(1) var<storage, read> B: array<{t.arr}>;
+@group(0) @binding(2) var<storage, read_write> C: array<{out_t.arr}>;
+{shared}
+{_batch_fn(P, brank)}
+@compute @workgroup_size({wgsize})
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  let R = {P(3)}; let K = {P(2)};
+{body}
+}}
+"""
+    return {"source": src, "entry": "main", "bindings": params.layout(("read", "read", "rw")),
+            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
+            "label": f"dot_{t.name}_b{brank}_{'wg' if wide else 'th'}"}
+
+
+def rowdot(a, b):
+    """sum over the last axis of conj(a) * b; a and b: views of one shape and dtype."""
+    client = a.client
+    dtype = a.dtype
+    wide_dt = _WIDE.get(dtype, dtype)
+    K = a.shape[-1]
+    batch = a.shape[:-1]
+    out = WgpuStorage._new(batch, wide_dt, client)
+    R = out.size
+    if R and K:
+        t = wtype(dtype, client, "vecdot")
+        out_t = wtype(wide_dt, client, "vecdot")
+        bshape, (sa, sb) = joint_collapse(batch, [a.strides[:-1], b.strides[:-1]])
+        brank = len(bshape)
+        wide = K > 64
+        params = Params.of(client, 10 + 3 * brank, binding=3)
+        pipe = client.pipelines.get_rendered(
+            ("vecdot", t.name, out_t.name, brank, wide, params.immediate),
+            lambda: _render_dot(client, t, out_t, brank, wide, params))
+        blk_a, oa_b, sa_b, eoa = a.binding()
+        blk_b, ob_b, sb_b, eob = b.binding()
+        words = [0, 0, K, R, eoa, 0, a.strides[-1], eob, b.strides[-1], 0]
+        for d in range(brank):
+            words += [bshape[d], sa[d], sb[d]]
+        groups = R if wide else -(-R // 256)
+        gx = min(groups, client.max_groups)
+        gy = min(-(-groups // gx), client.max_groups)
+        client.launch(pipe, [(blk_a, oa_b, sa_b), (blk_b, ob_b, sb_b), out.out_binding()],
+                      params.pack(words), (gx, gy, 1))
+    elif R:
+        from ..kernels.fill import full
+        return full(batch, 0, dtype, client)
+    return out if wide_dt is dtype else out.astype(dtype)
 
 
 def _prod(s):
