@@ -13,7 +13,7 @@ from numr_array_api.ext._qmc import directions
 
 from ext_testutil import to_numpy
 
-from conftest import NAMESPACES
+from ext_testutil import NAMESPACES
 
 
 def _scipy_sobol(d, n, skip=0, bits=32):
