@@ -16,7 +16,7 @@ import numpy as np
 
 from ..._core import dtypes as dt
 from ..._core.device import Device
-from ..._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument
+from ..._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument, InvalidIndex
 from ..cuda_runtime import get as _get_runtime
 from .backend import NdBackend
 from .cpu import CPUBackend
@@ -87,6 +87,7 @@ class CUDABackend(NdBackend):
                 self._where = _where_ufunc
             except ImportError:
                 self._where = self.xp.where
+            self._fix_kernels()
             if rt.device_count > 1:
                 self._bind_payload_devices()
             else:
@@ -102,6 +103,48 @@ class CUDABackend(NdBackend):
             self._unary = _RaisingTable(rt.reason)
             self._binary = _RaisingTable(rt.reason)
             self._devices = ()
+
+    def _fix_kernels(self):
+        """CuPy's elementwise departures from NumPy that NdBackend's corrections assume."""
+        cupy = self.xp
+        binary, unary = self._binary, self._unary
+        # float remainder: CuPy's loses precision (1e-5 relative on float32); fmod-based
+        # Python semantics as NumPy's npy_divmod, in double (exact for float32's fmod)
+        rem_code = """
+            double a = (double)x, b = (double)y;
+            double m = fmod(a, b);
+            if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else { m = copysign(0.0, b); }
+            z = m;"""
+        rem64 = cupy.ElementwiseKernel("float64 x, float64 y", "float64 z", rem_code,
+                                       "numr_remainder_f64")
+        rem32 = cupy.ElementwiseKernel("float32 x, float32 y", "float32 z",
+                                       rem_code.replace("z = m;", "z = (float)m;"),
+                                       "numr_remainder_f32")
+        base_rem = binary["remainder"]
+        P = self.payload_type
+
+        def remainder(a, b, out=None):
+            t = a.dtype if a.__class__ is P else b.dtype
+            if t.kind != "f":
+                return base_rem(a, b, out=out) if out is not None else base_rem(a, b)
+            if t == np.float16:
+                r = remainder(_f32(a), _f32(b)).astype(np.float16)
+            else:
+                k = rem64 if t == np.float64 else rem32
+                a = a if a.__class__ is P else t.type(a)
+                b = b if b.__class__ is P else t.type(b)
+                r = k(a, b)
+            if out is None:
+                return r
+            out[...] = r
+            return out
+
+        binary["remainder"] = remainder
+        # complex log2 / log10: CuPy multiplies log(z) by a complex constant, so an infinite
+        # real part turns the imaginary part into NaN (log2(0) = -inf + NaN j)
+        log = unary["log"]
+        for name, c in (("log2", 1 / math.log(2)), ("log10", 1 / math.log(10))):
+            unary[name] = _scaled_log(cupy, unary[name], log, c)
 
     def _bind_payload_devices(self):
         P = self.payload_type
@@ -180,7 +223,14 @@ class CUDABackend(NdBackend):
     def from_numpy(self, host, device, copy):
         self._check_h2d(device)
         with self.device_ctx(device):
-            return self.xp.array(host, copy=True)
+            return self._h2d(host)
+
+    def _h2d(self, host):
+        if host.ndim == 0:
+            # CuPy builds 0-d arrays from the scalar with ndarray.fill, which memsets any value
+            # equal to 0 (-0.0 loses its sign); a 1-element copy keeps the bytes
+            return self.xp.array(host.reshape(1), copy=True).reshape(())
+        return self.xp.array(host, copy=True)
 
     def to_device(self, data, device):
         cupy = self.xp
@@ -288,7 +338,7 @@ class CUDABackend(NdBackend):
             host = self._host.asarray_obj(obj, dtype, None, None, ctx)
             self._check_h2d(device)
             with self.device_ctx(device):
-                arr = cupy.asarray(host)
+                arr = self._h2d(host)
         if arr.dtype not in self.dtype_table:
             raise DTypeMismatch(f"asarray: dtype {arr.dtype} has no numr equivalent")
         return arr
@@ -315,6 +365,42 @@ class CUDABackend(NdBackend):
             else:
                 a.fill(dtype.np.type(value))  # exact: Python ints beyond int64 included
             return a
+
+    def linspace(self, start, stop, num, endpoint, dtype, device):
+        if dtype.kind != "c":
+            return super().linspace(start, stop, num, endpoint, dtype, device)
+        # cupy.linspace takes no complex bounds: real and imaginary parts separately
+        rdt = dt.REAL_FLOAT_OF_COMPLEX[dtype]
+        start, stop = complex(start), complex(stop)
+        re = super().linspace(start.real, stop.real, num, endpoint, rdt, device)
+        im = super().linspace(start.imag, stop.imag, num, endpoint, rdt, device)
+        with self.device_ctx(device):
+            out = self.xp.empty(re.shape, dtype=dtype.np)
+            out.real = re
+            out.imag = im
+        return out
+
+    def getitem_basic(self, data, key):
+        # CuPy accepts float slice bounds (slice(1.0, 2)); NumPy and the standard do not
+        for k in (key if type(key) is tuple else (key,)):
+            if type(k) is slice:
+                for v in (k.start, k.stop, k.step):
+                    if v is not None and not hasattr(v, "__index__"):
+                        raise InvalidIndex(f"slice bounds must be integers or None, got "
+                                           f"{type(v).__name__} in {k}")
+        return data[key]
+
+    def _raising_linalg(self, method, *args):
+        # CuPy reports singular matrices only under cupyx.errstate(linalg="raise")
+        import cupyx
+        with cupyx.errstate(linalg="raise"):
+            return method(*args)
+
+    def linalg_inv(self, a):
+        return self._raising_linalg(super().linalg_inv, a)
+
+    def linalg_solve(self, a, b, vector):
+        return self._raising_linalg(super().linalg_solve, a, b, vector)
 
     def where(self, cond, a, b):
         return self._where(cond, a, b)
@@ -352,6 +438,25 @@ class CUDABackend(NdBackend):
 
     def extra_capabilities(self):
         return {}
+
+
+def _f32(v):
+    return v.astype(np.float32) if hasattr(v, "astype") else np.float32(v)
+
+
+def _scaled_log(cupy, base, log, c):
+    def fn(x, out=None):
+        if x.dtype.kind != "c":
+            return base(x, out=out) if out is not None else base(x)
+        r = log(x)
+        res = cupy.empty_like(r)
+        res.real = r.real * c
+        res.imag = r.imag * c
+        if out is None:
+            return res
+        out[...] = res
+        return out
+    return fn
 
 
 def _all_zero_bits(value):
