@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from _support import (assert_equal, broadcastable_shapes, get_dtype, np_arrays, shapes,
-                      to_numpy)
+from _support import (assert_equal, broadcastable_shapes, dtype_names, get_dtype, np_arrays,
+                      shapes, to_numpy)
 
 NAMES = ["float64", "int32", "bool", "complex64", "uint8", "float32"]
 
@@ -76,7 +76,7 @@ def test_stack_unstack(xp, data):
 
 @given(data=st.data())
 def test_expand_squeeze(xp, data):
-    a = _draw(data)
+    a = _draw(data, name=data.draw(dtype_names(xp, ("bool", "numeric")), label="dtype"))
     get_dtype(xp, a.dtype.name)
     ax = data.draw(st.integers(-a.ndim - 1, a.ndim))
     e = xp.expand_dims(xp.asarray(a), axis=ax)

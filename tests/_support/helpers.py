@@ -16,7 +16,7 @@ __all__ = [
     "REAL_NAMES", "NUMERIC_NAMES", "to_numpy", "get_dtype", "has_dtype", "available_dtype_names",
     "assert_close", "assert_equal", "assert_dtype", "np_dtype", "ref_dtype", "shapes",
     "np_arrays", "xp_arrays_from", "broadcastable_shapes", "elements", "asxp", "TRANSCENDENTAL",
-    "fp_tolerances",
+    "fp_tolerances", "dtype_names",
 ]
 
 SINT_NAMES = ("int8", "int16", "int32", "int64")
@@ -225,6 +225,15 @@ def assert_equal(actual, expected, dtype=None, ctx=""):
 
 
 # ------------------------------------------------------------------------------ strategies
+def dtype_names(xp, kind=None):
+    """Strategy: names of the dtypes of ``kind`` (an info-API kind name or tuple) that the
+    namespace's default device supports; skips the test when there are none."""
+    names = available_dtype_names(xp, kind)
+    if not names:
+        pytest.skip(f"{xp.__name__}: no dtypes of kind {kind!r}")
+    return st.sampled_from(names)
+
+
 def shapes(min_dims=0, max_dims=3, min_side=0, max_side=5):
     """Array shapes including 0-d and empty ones."""
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
