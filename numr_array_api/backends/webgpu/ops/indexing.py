@@ -67,23 +67,24 @@ def _offsets(client, bshape, contribs):
     [(inner, extent, stride) per mask dim]) | ("coord", inner, extent, stride).
     """
     acc = _fill((), 0, dt.int32, client)
+    def out():
+        return new_output(bshape, dt.int32, client)
+
     for c in contribs:
-        out = new_output(bshape, dt.int32, client)
         if c[0] == "int":
             _, idx, n, s = c
             t = wtype(idx.dtype, client, "indexing")
             acc = launch(client, ("ix_int",), (acc, idx), [_I32, t], _I32, _I32, _int_op(t),
-                         "", bshape, out, extra=(n, _u(s)))
+                         "", bshape, out(), extra=(n, _u(s)))
         elif c[0] == "pos":
             _, pos, dims = c
             for inner, n, s in dims:
                 acc = launch(client, ("ix_pos",), (acc, pos), [_I32, _U32], _I32, _I32,
-                             _POS_OP, "", bshape, out, extra=(inner, n, _u(s)))
-                out = new_output(bshape, dt.int32, client)
+                             _POS_OP, "", bshape, out(), extra=(inner, n, _u(s)))
         else:
             _, inner, n, s = c
             acc = launch(client, ("ix_coord",), (acc,), [_I32], _I32, _I32, _COORD_OP, "",
-                         bshape, out, extra=(inner, n, _u(s)))
+                         bshape, out(), extra=(inner, n, _u(s)))
     if acc.shape != bshape:  # no contribution (cannot happen for array keys)
         acc = acc.broadcast_to(bshape).copy()
     return acc
