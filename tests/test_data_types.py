@@ -143,8 +143,6 @@ def test_dtype_objects(xp):
         "real floating"]
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: 2024.12+ defines Python complex with a real "
-                   "floating dtype (complex of the same precision); numr raises DTypeMismatch")
 def test_result_type_complex_scalar_with_real_float(xp):
     assert xp.result_type(xp.float64, 1j) == xp.complex128
     assert xp.result_type(xp.float32, 1j) == xp.complex64

@@ -117,9 +117,6 @@ def test_setitem_with_ellipsis_slices_only(xp, data):
     _check_setitem(xp, data, a, key)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug (_core/indexing.py normalize_key): an "
-                   "integer after Ellipsis is bounds-checked against the wrong axis, so "
-                   "x[..., 2] = v on shape (1, 3) raises InvalidIndex")
 def test_setitem_with_ellipsis(xp):
     x = xp.zeros((1, 3))
     x[..., 2] = 1.0

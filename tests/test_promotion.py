@@ -148,16 +148,8 @@ SCALAR_CASES = [(n, t) for n in ALL_DTYPE_NAMES for t in SCALARS
                 if _expected_scalar_dtype(n, t) is not None]
 
 
-def _scalar_xfail(name, stype):
-    if stype is complex and np.dtype(name).kind == "f":
-        return [pytest.mark.xfail(strict=True, reason=(
-            "library bug: the 2024.12+ standard requires Python complex <op> real floating "
-            "array (result: complex dtype of the same precision); numr raises DTypeMismatch"))]
-    return []
-
-
 @pytest.mark.parametrize("name,stype", [
-    pytest.param(n, t, id=f"{n}-{t.__name__}", marks=_scalar_xfail(n, t))
+    pytest.param(n, t, id=f"{n}-{t.__name__}")
     for n, t in SCALAR_CASES])
 def test_python_scalar_with_array(xp, name, stype):
     expected = _expected_scalar_dtype(name, stype)

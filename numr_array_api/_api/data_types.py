@@ -111,6 +111,8 @@ def build(ctx):
                  complex: ctx.default_complex}[top]
             scalars = []
         for s in scalars:
+            if type(s) is complex and r.kind == "f":
+                r = dt.COMPLEX_OF_REAL_FLOAT[r]  # 2024.12: complex scalars promote real floats
             if type(s) is int and r.kind in "iu":
                 continue  # bounds are checked where the value is used, not by its dtype
             check_py_scalar(s, r, "result_type", "arrays_and_dtypes")

@@ -10,7 +10,7 @@ import numpy as np
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, ShapeMismatch
 from .._core.promotion import TABLE
-from .._core.shapes import broadcast_shapes
+from .._core.shapes import broadcast_named, broadcast_shapes
 from ._common import (PY_SCALARS, check_py_scalar, kind_word, require_array, require_kind,
                       require_same_device)
 
@@ -133,27 +133,42 @@ def build(ctx):
                     raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
                                         f"{t1.name} ('x1') and {t2.name} ('x2')", t1, t2)
                 require_same_device(ctx, name, x1, x2)
-                broadcast_shapes(x1._data.shape, x2._data.shape)
+                broadcast_named(name, x1=x1._data.shape, x2=x2._data.shape)
                 d1 = x1._data if t1 is t else be.astype(x1._data, t)
                 d2 = x2._data if t2 is t else be.astype(x2._data, t)
                 return d1, d2, t
             if a1 and type(x2) in PY_SCALARS:
-                t = x1._dtype
+                d, t = _complex_scalar_promotion(x1, x2)
                 if t not in ok:
                     require_kind(x1, kinds, name, "x1")
+                    if t is not x1._dtype:
+                        raise DTypeMismatch(f"{name}: a Python complex ('x2') promotes 'x1' "
+                                            f"to {t.name}, which {name} does not accept", t)
                 check_py_scalar(x2, t, name, "x2")
-                return x1._data, be.scalar_operand(x2, t), t
+                return d, be.scalar_operand(x2, t), t
             if a2 and type(x1) in PY_SCALARS:
-                t = x2._dtype
+                d, t = _complex_scalar_promotion(x2, x1)
                 if t not in ok:
                     require_kind(x2, kinds, name, "x2")
+                    if t is not x2._dtype:
+                        raise DTypeMismatch(f"{name}: a Python complex ('x1') promotes 'x2' "
+                                            f"to {t.name}, which {name} does not accept", t)
                 check_py_scalar(x1, t, name, "x1")
-                return be.scalar_operand(x1, t), x2._data, t
+                return be.scalar_operand(x1, t), d, t
             if not a1 and type(x1) not in PY_SCALARS:
                 require_array(ctx, x1, name, "x1")
             if not a2 and type(x2) not in PY_SCALARS:
                 require_array(ctx, x2, name, "x2")
             raise TypeError(f"{name}: at least one of 'x1' and 'x2' must be an array")
+
+        def _complex_scalar_promotion(x, scalar):
+            # 2024.12: a Python complex meets a real floating array as a 0-d array of the
+            # complex dtype of the same precision
+            t = x._dtype
+            if type(scalar) is complex and t.kind == "f":
+                t = dt.COMPLEX_OF_REAL_FLOAT[t]
+                return be.astype(x._data, t), t
+            return x._data, t
 
         def slow(x1, x2):
             d1, d2, _ = prepare(x1, x2)
@@ -200,7 +215,7 @@ def build(ctx):
                                     f"the dtype {x1._dtype.name} of the left operand",
                                     x1._dtype, rt)
             if x2.__class__ is A:
-                shape = broadcast_shapes(x1._data.shape, x2._data.shape)
+                shape = broadcast_named(name, x1=x1._data.shape, x2=x2._data.shape)
                 if shape != x1._data.shape:
                     raise ShapeMismatch(f"in-place {name}: operand of shape {x2._data.shape} "
                                         f"would broadcast the left operand "

@@ -45,7 +45,8 @@ def build(ctx):
             if "read-only" in msg:
                 raise InvalidArgument("x", "__setitem__: this array is a read-only broadcast "
                                            "view; copy it first (asarray(x, copy=True))") from None
-            raise ShapeMismatch(f"__setitem__: {msg}") from None
+            raise ShapeMismatch(f"__setitem__: 'value' does not fit the indexed region of "
+                                f"'x' (shape {x.shape}, key {key!r}): {msg}") from None
 
     ctx.getitem = getitem
     P = be.payload_type

@@ -35,10 +35,13 @@ def build(ctx):
     def broadcast_to(x, /, shape):
         require_array(ctx, x, "broadcast_to")
         shape = check_shape(shape)
-        target = _broadcast_shapes(x.shape, shape)
+        try:
+            target = _broadcast_shapes(x.shape, shape)
+        except ShapeMismatch:
+            target = None
         if target != shape:
-            raise ShapeMismatch(f"broadcast_to: an array of shape {x.shape} cannot be broadcast "
-                                f"to {shape}", shape, x.shape)
+            raise ShapeMismatch(f"broadcast_to: 'x' of shape {x.shape} cannot be broadcast to "
+                                f"'shape' {shape}", shape, x.shape)
         return wrap(be.broadcast_to(x._data, shape))
 
     def broadcast_arrays(*arrays):
@@ -133,12 +136,12 @@ def build(ctx):
         size = x.size
         if -1 in shape:
             if known == 0 or size % known:
-                raise ShapeMismatch(f"reshape: cannot reshape an array of size {size} into "
-                                    f"{shape}", shape, x.shape)
+                raise ShapeMismatch(f"reshape: 'x' of shape {x.shape} (size {size}) cannot "
+                                    f"take 'shape' {shape}", shape, x.shape)
             shape = tuple(size // known if s == -1 else s for s in shape)
         elif known != size:
-            raise ShapeMismatch(f"reshape: cannot reshape an array of size {size} into {shape}",
-                                shape, x.shape)
+            raise ShapeMismatch(f"reshape: 'x' of shape {x.shape} (size {size}) cannot take "
+                                f"'shape' {shape}", shape, x.shape)
         if copy not in (None, True, False):
             raise InvalidArgument("copy", f"must be True, False or None, got {copy!r}")
         return wrap(be.reshape(x._data, shape, copy=copy))

@@ -44,11 +44,18 @@ def normalize_key(key, shape, ArrayT):
     n_ellipsis = sum(1 for k in key if k is Ellipsis)
     if n_ellipsis > 1:
         raise InvalidIndex("an index can have at most one ellipsis ('...')")
+    # axes the ellipsis stands for, so that keys after it are checked against their own axis
+    spanned = sum(k.ndim if k.__class__ is ArrayT and k._dtype.kind == "b" else 1
+                  for k in key if k is not None and k is not Ellipsis)
+    ellipsis_span = max(0, ndim - spanned)
     consumed = 0
     has_array = False
     out = []
     for k in key:
-        if k is None or k is Ellipsis:
+        if k is Ellipsis:
+            out.append(k)
+            consumed += ellipsis_span
+        elif k is None:
             out.append(k)
         elif type(k) is bool:
             raise InvalidIndex("Python bools are not valid indices; use a boolean array")
@@ -96,7 +103,7 @@ def normalize_key(key, shape, ArrayT):
         raise InvalidIndex(f"too many indices for an array of {ndim} dimension(s)")
     if n_ellipsis:
         i = out.index(Ellipsis)
-        out[i:i + 1] = [slice(None)] * (ndim - consumed)
+        out[i:i + 1] = [slice(None)] * ellipsis_span
     else:
         out.extend([slice(None)] * (ndim - consumed))
     return tuple(out), has_array

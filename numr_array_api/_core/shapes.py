@@ -4,7 +4,7 @@ import operator
 
 from .errors import InvalidArgument, ShapeMismatch, InvalidIndex
 
-__all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes", "check_shape", "as_int"]
+__all__ = ["broadcast_shapes", "broadcast_named", "normalize_axis", "normalize_axes", "check_shape", "as_int"]
 
 
 def as_int(value, argname):
@@ -85,3 +85,13 @@ def normalize_axes(axis, ndim, argname="axis", allow_none=True):
             raise InvalidArgument(argname, f"repeated axes in {tuple(axis)}")
         return tuple(sorted(axes))
     return (normalize_axis(axis, ndim, argname),)
+
+
+def broadcast_named(fname, **shapes):
+    """broadcast_shapes with an error naming the function and each argument's shape."""
+    try:
+        return broadcast_shapes(*shapes.values())
+    except ShapeMismatch as e:
+        parts = ", ".join(f"'{k}' has shape {tuple(v)}" for k, v in shapes.items())
+        raise ShapeMismatch(f"{fname}: shapes cannot be broadcast together: {parts}",
+                            e.expected, e.got) from None

@@ -17,6 +17,16 @@ from .fft import NdFFTMixin
 __all__ = ["NdBackend"]
 
 
+@contextlib.contextmanager
+def _index_errors():
+    try:
+        yield
+    except InvalidIndex:
+        raise
+    except IndexError as e:
+        raise InvalidIndex(f"index out of range: {e}") from None
+
+
 class NdBackend(NdLinalgMixin, NdFFTMixin):
     """Kernels over ``xp``, a NumPy-compatible module. Subclasses bind devices."""
 
@@ -110,19 +120,25 @@ class NdBackend(NdLinalgMixin, NdFFTMixin):
     def getitem_basic(self, data, key):
         return data[key]
 
+    # Out-of-range integer-array indices are found by the wrapped module (checking them in
+    # the front-end would need a pass over the indices); its IndexError becomes numr's.
     def getitem(self, data, key):
         key = tuple(k._data if hasattr(k, "_data") else k for k in key)
-        return data[key]
+        with _index_errors():
+            return data[key]
 
     def setitem(self, data, key, value):
         key = tuple(k._data if hasattr(k, "_data") else k for k in key)
-        data[key] = value
+        with _index_errors():
+            data[key] = value
 
     def take(self, data, indices, axis):
-        return self.xp.take(data, indices, axis=axis)
+        with _index_errors():
+            return self.xp.take(data, indices, axis=axis)
 
     def take_along_axis(self, data, indices, axis):
-        return self.xp.take_along_axis(data, indices, axis=axis)
+        with _index_errors():
+            return self.xp.take_along_axis(data, indices, axis=axis)
 
     # -- manipulation ------------------------------------------------------------------
     def reshape(self, data, shape, copy=None):
