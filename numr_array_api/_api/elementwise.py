@@ -78,7 +78,6 @@ def build(ctx):
     P = be.payload_type
     fix = be.fix_result
     DT = be.dtype_table
-    new = object.__new__
     scalars_native = be.scalars_native
     # a backend whose kernels are known to return the standard's result dtypes (checked by
     # tests/test_result_dtypes.py) lets the front-end stamp the dtype without asking
@@ -105,7 +104,7 @@ def build(ctx):
                     r = kernel(x._data)
                     if r.__class__ is not P:
                         r = fix(r)
-                    a = new(A)
+                    a = A()
                     a._data = r
                     a._dtype = t if same else res[t] if stamp else DT[r.dtype]
                     return a
@@ -193,7 +192,7 @@ def build(ctx):
                             return slow(x1, x2)  # re-validated: numr's ShapeMismatch
                         if r.__class__ is not P:
                             r = fix(r)
-                        a = new(A)
+                        a = A()
                         a._data = r
                         a._dtype = t if same else res[t] if stamp else DT[r.dtype]
                         return a
@@ -201,7 +200,7 @@ def build(ctx):
                     r = kernel(x1._data, x2)
                     if r.__class__ is not P:
                         r = fix(r)
-                    a = new(A)
+                    a = A()
                     a._data = r
                     a._dtype = t if same else res[t] if stamp else DT[r.dtype]
                     return a

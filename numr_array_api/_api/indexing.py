@@ -52,7 +52,6 @@ def build(ctx):
     P = be.payload_type
     fix = be.fix_result
     DT = be.dtype_table
-    new = object.__new__
 
     def __getitem__(self, key, /):
         # fast path for the commonest keys (a slice or an int) on the wrapped module
@@ -64,7 +63,7 @@ def build(ctx):
                 return getitem(self, key)
             if r.__class__ is not P:
                 r = fix(r)
-            a = new(A)
+            a = A()
             a._data = r
             a._dtype = self._dtype
             return a

@@ -42,7 +42,6 @@ def build(ctx):
     fix = be.fix_result
     DT = be.dtype_table
     stamp = be.trusted_result_dtypes
-    new = object.__new__
 
     def sum(x, /, *, axis=None, dtype=None, keepdims=False):
         if x.__class__ is A and axis is None and dtype is None and keepdims is False:
@@ -51,7 +50,7 @@ def build(ctx):
                 r = sum_all(x._data)
                 if r.__class__ is not P:
                     r = fix(r)
-                a = new(A)
+                a = A()
                 a._data = r
                 a._dtype = t if stamp else DT[r.dtype]
                 return a
