@@ -30,6 +30,16 @@ class Harness:
         self.device = self.adapter.request_device_sync(
             required_features=want, required_limits=dict(self.adapter.limits))
 
+    @property
+    def flushes_f32(self):
+        """True when the adapter flushes f32 subnormals (NVIDIA does; lavapipe does not)."""
+        if not hasattr(self, "_ftz"):
+            a = np.array([1e-40, 3e-39], dtype=np.float32)
+            b = np.array([1.0, 1.0], dtype=np.float32)
+            got = self.run("f32", [{"fns": ["abs"], "expr": "a * b", "a": a, "b": b}])[0]
+            self._ftz = bool(np.any(got == 0))
+        return self._ftz
+
     def supports(self, ft):
         return all(f in self.features for f in REQUIRED_FEATURES[ft])
 

@@ -23,6 +23,23 @@ BINARY = [f for f in BOUND["f64"] if ARITY.get(f, 1) == 2]
 EXACT = ["copysign", "nextafter", "maximum", "minimum"]
 
 _cache = {}
+TINY32 = np.float32(2.0 ** -125)
+
+
+def _ftz_mask(harness, ft, ref, *args):
+    """On adapters that flush f32 subnormals, drop subnormal operands and results within a
+    factor 2 of the subnormal range (documented deviation); everything else must still pass."""
+    keep = np.ones(len(args[0]), dtype=bool)
+    if ft != "f32" or not harness.flushes_f32:
+        return keep
+    for a in args:
+        if a is not None:
+            a = np.asarray(a, dtype=np.float32)
+            keep &= ~((a != 0) & (np.abs(a) < TINY32))
+    if ref is not None:
+        r = np.asarray(ref, dtype=np.float64)
+        keep &= ~((r != 0) & (np.abs(r) < float(TINY32)))
+    return keep
 
 
 def _measure(harness, ft):
@@ -58,6 +75,9 @@ def _report(ft, fn, err, x, y):
 @pytest.mark.parametrize("fn", UNARY + BINARY)
 def test_ulp(harness, ftype, fn):
     x, y, got, ref = _measure(harness, ftype)[fn]
+    keep = _ftz_mask(harness, ftype, ref, x, y)
+    x, got, ref = x[keep], got[keep], ref[keep]
+    y = None if y is None else y[keep]
     err = ulp_error(got, ref, ftype)
     if fn == "logaddexp":
         # m + log1p(exp(-|x-y|)) cancels when the result is near 0 (as NumPy's does): the
@@ -73,6 +93,8 @@ def test_ulp(harness, ftype, fn):
 def test_bitwise_helpers(harness, ftype, fn):
     x, y, got, ref = _measure(harness, ftype)[fn]
     ref = np.asarray(ref, dtype=DT[ftype])
+    keep = _ftz_mask(harness, ftype, ref, x, y)
+    x, y, got, ref = x[keep], y[keep], got[keep], ref[keep]
     if fn in ("maximum", "minimum"):
         # NaN propagates; the sign of a zero result is unspecified by the standard
         same = (np.isnan(got) & np.isnan(ref)) | (got == ref)
@@ -85,8 +107,10 @@ def test_bitwise_helpers(harness, ftype, fn):
     assert bad.size == 0, f"{fn} {ftype}: {bad.size} mismatches, e.g. x={x[bad[0]]!r} y={y[bad[0]]!r} got={got[bad[0]]!r} want={ref[bad[0]]!r}"
 
 
-def _special_grid(ft, arity):
+def _special_grid(ft, arity, ftz=False):
     s = special_values(ft)
+    if ftz:
+        s = s[~((s != 0) & (np.abs(s) < TINY32))]
     if arity == 1:
         return s, None
     xx, yy = np.meshgrid(s, s, indexing="ij")
@@ -102,7 +126,7 @@ def _special(harness, ft):
     jobs, meta = [], []
     for fn in UNARY + BINARY + EXACT:
         ar = ARITY.get(fn, 1)
-        x, y = _special_grid(ft, ar)
+        x, y = _special_grid(ft, ar, ft == "f32" and harness.flushes_f32)
         jobs.append(unary_job(fn, x, ft) if ar == 1 else binary_job(fn, x, y, ft))
         meta.append((fn, x, y))
     outs = harness.run(ft, jobs)
@@ -151,6 +175,8 @@ def test_sqrt_bitwise(harness, ftype):
         x = rng.integers(0, 0x7FF0000000000000, n, dtype=np.uint64).view(np.float64)
     got = harness.run(ftype, [unary_job("sqrt", x, ftype)])[0]
     want = np.sqrt(x)
+    keep = _ftz_mask(harness, ftype, want, x)
+    x, got, want = x[keep], got[keep], want[keep]
     bad = np.flatnonzero(got.view(f"u{got.itemsize}") != want.view(f"u{want.itemsize}"))
     assert bad.size == 0, f"{bad.size} differ, e.g. sqrt({x[bad[0]]!r}) = {got[bad[0]]!r}, NumPy {want[bad[0]]!r}"
 
@@ -210,12 +236,17 @@ def test_predicates_frexp_ldexp(harness, ftype):
                 "signbit": np.signbit(x), "abs": np.abs(x), "frexp_m": m, "frexp_e": e,
                 "ldexp": np.ldexp(x, k.astype(np.int64))}
     fin = np.isfinite(x)
+    keep = _ftz_mask(harness, ftype, None, x)
     for name, w in want.items():
         g = outs[name]
         w = np.asarray(w).astype(g.dtype)
+        if name == "ldexp":
+            keep_n = keep & _ftz_mask(harness, ftype, np.where(np.isfinite(w), w, 1.0), x)
+        else:
+            keep_n = keep
         if name == "frexp_e":  # exponent unspecified for inf/nan/zero
             ok = (g == w) | ~fin | (x == 0)
         else:
             ok = (np.isnan(g) & np.isnan(w)) | (g.view(f"u{g.itemsize}") == w.view(f"u{w.itemsize}"))
-        bad = np.flatnonzero(~ok)
+        bad = np.flatnonzero(~ok & keep_n)
         assert bad.size == 0, f"{name}: {bad.size} mismatches, e.g. x={x[bad[0]]!r} k={k[bad[0]]!r} got={g[bad[0]]!r} want={w[bad[0]]!r}"

@@ -148,7 +148,7 @@ fn numr_cexp_$T(z: vec2<$T>) -> vec2<$T> {
   }
   // e^a alone may overflow while e^a cos b does not
   let t = numr_exp_$T(0.5 * a);
-  return vec2<$T>((t * sc.y) * t, (t * sc.x) * t);
+  return vec2<$T>(numr__opq_$T(t * sc.y) * t, numr__opq_$T(t * sc.x) * t);
 }
 """)
 
@@ -207,7 +207,7 @@ fn numr_csinh_$T(z: vec2<$T>) -> vec2<$T> {
     let sc = numr__sincos_$T(b);
     if (numr_abs_$T(a) < ${EXP_SAFE}) { return vec2<$T>(numr_sinh_$T(a) * sc.y, numr_cosh_$T(a) * sc.x); }
     let t = numr_exp_$T(0.5 * numr_abs_$T(a));
-    return vec2<$T>(numr__xorsign_$T((0.5 * sc.y * t) * t, a), (0.5 * sc.x * t) * t);
+    return vec2<$T>(numr__xorsign_$T(numr__opq_$T(0.5 * sc.y * t) * t, a), numr__opq_$T(0.5 * sc.x * t) * t);
   }
   if (a == 0.0) { return vec2<$T>(a, numr_nan_$T()); }
   if (numr_is_finite_$T(a)) { return numr__cnan_$T(); }
@@ -229,7 +229,7 @@ fn numr_ccosh_$T(z: vec2<$T>) -> vec2<$T> {
     let sc = numr__sincos_$T(b);
     if (numr_abs_$T(a) < ${EXP_SAFE}) { return vec2<$T>(numr_cosh_$T(a) * sc.y, numr_sinh_$T(a) * sc.x); }
     let t = numr_exp_$T(0.5 * numr_abs_$T(a));
-    return vec2<$T>((0.5 * sc.y * t) * t, numr__xorsign_$T((0.5 * sc.x * t) * t, a));
+    return vec2<$T>(numr__opq_$T(0.5 * sc.y * t) * t, numr__xorsign_$T(numr__opq_$T(0.5 * sc.x * t) * t, a));
   }
   if (a == 0.0) { return vec2<$T>(numr_nan_$T(), 0.0); }
   if (numr_is_finite_$T(a)) { return numr__cnan_$T(); }

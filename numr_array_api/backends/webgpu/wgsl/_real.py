@@ -42,10 +42,10 @@ fn numr__pow2_$T(k: i32) -> $T { return bitcast<$T>($U(k + ${BIAS}) << ${MB}); }
 fn numr__bexp_$T(x: $T) -> i32 { return i32((bitcast<$U>(x) >> ${MB}) & ${EXPF}); }
 // y * 2^k with a single rounding for y in [0.5, 4) and any k (overflow -> inf, gradual underflow)
 fn numr__scale_$T(y: $T, k: i32) -> $T {
-  if (k > ${EMAX}) { return (y * numr__pow2_$T(${EMAX})) * numr__pow2_$T(min(k - ${EMAX}, ${EMAX})); }
+  if (k > ${EMAX}) { return numr__opq_$T(y * numr__pow2_$T(${EMAX})) * numr__pow2_$T(min(k - ${EMAX}, ${EMAX})); }
   if (k < ${EMIN}) {
     let kk = max(k, ${EMIN} - ${P} - 3);
-    return (y * numr__pow2_$T(kk + ${P} + 3)) * numr__pow2_$T(-(${P} + 3));
+    return numr__opq_$T(y * numr__pow2_$T(kk + ${P} + 3)) * numr__pow2_$T(-(${P} + 3));
   }
   return y * numr__pow2_$T(k);
 }
@@ -152,14 +152,16 @@ fn numr_maximum_$T(x: $T, y: $T) -> $T {
   if (numr_is_nan_$T(y)) { return y; }
   if (x > y) { return x; }
   if (y > x) { return y; }
-  return bitcast<$T>(bitcast<$U>(x) & bitcast<$U>(y));  // max(-0, +0) = +0
+  // equal: only the zero signs may differ; max(-0, +0) = +0 (x's bits otherwise, so that a
+  // flushing adapter still returns one of the operands)
+  return bitcast<$T>(bitcast<$U>(x) & (bitcast<$U>(y) | ${ABS}));
 }
 fn numr_minimum_$T(x: $T, y: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }
   if (numr_is_nan_$T(y)) { return y; }
   if (x < y) { return x; }
   if (y < x) { return y; }
-  return bitcast<$T>(bitcast<$U>(x) | bitcast<$U>(y));  // min(-0, +0) = -0
+  return bitcast<$T>(bitcast<$U>(x) | (bitcast<$U>(y) & ${SIGN}));  // min(-0, +0) = -0
 }
 """)
 
@@ -606,7 +608,7 @@ fn numr_sinh_$T(x: $T) -> $T {
   if (ax < 1.0) { let z = x * x; r = ax + ax * z * $P{SINH}(z); }
   else if (ax < ${HYP_BIG}) { let e = numr_expm1_$T(ax); r = 0.5 * (e + e / (e + 1.0)); }
   else if (ax < ${EXP_SAFE}) { r = 0.5 * numr_exp_$T(ax); }
-  else { let t = numr_exp_$T(0.5 * ax); r = (0.5 * t) * t; }
+  else { let t = numr_exp_$T(0.5 * ax); r = numr__opq_$T(0.5 * t) * t; }  // barrier: 0.5*(t*t) would overflow
   return numr_copysign_$T(r, x);
 }
 """)
@@ -620,7 +622,7 @@ fn numr_cosh_$T(x: $T) -> $T {
   if (ax < ${HYP_BIG}) { let e = numr_exp_$T(ax); return 0.5 * e + 0.5 / e; }
   if (ax < ${EXP_SAFE}) { return 0.5 * numr_exp_$T(ax); }
   let t = numr_exp_$T(0.5 * ax);
-  return (0.5 * t) * t;
+  return numr__opq_$T(0.5 * t) * t;
 }
 """)
 
@@ -706,7 +708,7 @@ fn numr_hypot_$T(x: $T, y: $T) -> $T {
   let a1 = f.fract;
   // b * 2^-e in two exact halves (a single 2^-e may not be representable)
   let h1 = -e / 2;
-  let b1 = (b * numr__pow2_$T(h1)) * numr__pow2_$T(-e - h1);
+  let b1 = numr__opq_$T(b * numr__pow2_$T(h1)) * numr__pow2_$T(-e - h1);
   let s1 = numr__two_prod_$T(a1, a1);
   let s2 = numr__two_prod_$T(b1, b1);
   let s = numr__dd_add_$T(s1, s2);
