@@ -298,7 +298,12 @@ def test_identities_on_special_grid(harness, ftype):
             want.real, want.imag = w.imag, -w.imag * 0 - w.real  # -i * w = (w.im, -w.re)
             want.imag = np.negative(w.real)
         for i in range(len(z)):
+            # with a NaN operand the signs of the results are unspecified (and drivers may
+            # canonicalise NaNs): compare NaN-ness and magnitudes only
+            loose = np.isnan(z[i].real) or np.isnan(z[i].imag)
             for x, y in ((a[i].real, want[i].real), (a[i].imag, want[i].imag)):
+                if loose:
+                    x, y = abs(x), abs(y)
                 if not ((np.isnan(x) and np.isnan(y)) or (x == y and np.signbit(x) == np.signbit(y))):
                     bad.append((f, z[i], a[i], want[i]))
                     break

@@ -60,9 +60,11 @@ fn numr_cmul_$T(a: vec2<$T>, b: vec2<$T>) -> vec2<$T> {
   return r;
 }
 // Smith's algorithm (with the r == 0 refinement) and a pre-scaling of huge dividends
-fn numr_cdiv_$T(a0: vec2<$T>, b: vec2<$T>) -> vec2<$T> {
-  var a = a0; var sc: $T = 1.0;
+fn numr_cdiv_$T(a0: vec2<$T>, b0: vec2<$T>) -> vec2<$T> {
+  var a = a0; var b = b0; var sc: $T = 1.0;
   if (max(numr_abs_$T(a.x), numr_abs_$T(a.y)) > ${MAX} * 0.25) { a = a * 0.25; sc = 4.0; }
+  // divisors above 2^126 may be inverted through a flushed reciprocal (NVIDIA f32)
+  if (max(numr_abs_$T(b.x), numr_abs_$T(b.y)) > ${DIV_BIG}) { b = b * ${DIV_SCALE}; sc = sc * ${DIV_SCALE}; }
   var r: vec2<$T>;
   if (numr_abs_$T(b.x) >= numr_abs_$T(b.y)) {
     let t = b.y / b.x; let d = b.x + b.y * t;
@@ -76,15 +78,15 @@ fn numr_cdiv_$T(a0: vec2<$T>, b: vec2<$T>) -> vec2<$T> {
   r = r * sc;
   if (numr_is_nan_$T(r.x) && numr_is_nan_$T(r.y)) {
     let an = numr_is_nan_$T(a0.x) || numr_is_nan_$T(a0.y);
-    let bfin = numr__cfinite_$T(b);
-    if (b.x == 0.0 && b.y == 0.0 && !an) {
-      let s = numr_copysign_$T(1.0, b.x);
+    let bfin = numr__cfinite_$T(b0);
+    if (b0.x == 0.0 && b0.y == 0.0 && !an) {
+      let s = numr_copysign_$T(1.0, b0.x);
       r = vec2<$T>(numr__inf_times_$T(s * a0.x), numr__inf_times_$T(s * a0.y));
     } else if ((numr_is_inf_$T(a0.x) || numr_is_inf_$T(a0.y)) && bfin) {
       let p = vec2<$T>(numr__inf_or_zero_$T(a0.x), numr__inf_or_zero_$T(a0.y));
-      r = vec2<$T>(numr__inf_times_$T(p.x * b.x + p.y * b.y), numr__inf_times_$T(p.y * b.x - p.x * b.y));
-    } else if ((numr_is_inf_$T(b.x) || numr_is_inf_$T(b.y)) && numr__cfinite_$T(a0)) {
-      let q = vec2<$T>(numr__inf_or_zero_$T(b.x), numr__inf_or_zero_$T(b.y));
+      r = vec2<$T>(numr__inf_times_$T(p.x * b0.x + p.y * b0.y), numr__inf_times_$T(p.y * b0.x - p.x * b0.y));
+    } else if ((numr_is_inf_$T(b0.x) || numr_is_inf_$T(b0.y)) && numr__cfinite_$T(a0)) {
+      let q = vec2<$T>(numr__inf_or_zero_$T(b0.x), numr__inf_or_zero_$T(b0.y));
       r = vec2<$T>(numr__zero_times_$T(a0.x * q.x + a0.y * q.y), numr__zero_times_$T(a0.y * q.x - a0.x * q.y));
     }
   }

@@ -540,7 +540,10 @@ fn numr_atan2_$T(y: $T, x: $T) -> $T {
     return y;
   }
   if (x == 0.0) { return numr_copysign_$T(${PIO2_H}, y); }
-  let ay = numr_abs_$T(y); let ax = numr_abs_$T(x);
+  var ay = numr_abs_$T(y); var ax = numr_abs_$T(x);
+  // f32 division may go through a reciprocal that flushes for divisors above 2^126 (NVIDIA):
+  // scale huge operands down (exact; a ratio that then underflows is negligible anyway)
+  if (ax > ${DIV_BIG}) { ax = ax * ${DIV_SCALE}; ay = ay * ${DIV_SCALE}; }
   var a: $T;
   if (ay > ax * ${ATAN_BIG}) { a = ${PIO2_H}; }
   else {

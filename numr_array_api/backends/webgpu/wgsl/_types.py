@@ -117,6 +117,8 @@ def consts(ft):
     d["CSQRT_UP"] = L(2.0 ** (56 if f64 else 26))
     d["CSQRT_DOWN"] = L(2.0 ** (-28 if f64 else -13))
     d["CATANH_BIG"] = L(2.0 ** (500 if f64 else 60))
+    d["DIV_BIG"] = L(2.0 ** (1000 if f64 else 120))
+    d["DIV_SCALE"] = L(2.0 ** -64)
     d["CBRT_ITERS"] = "5" if f64 else "4"
     return d
 
