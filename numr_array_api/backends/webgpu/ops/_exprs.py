@@ -33,18 +33,24 @@ F_UNARY.update({
     "sign": ("if (a > $R(0.0)) { return $R(1.0); } if (a < $R(0.0)) { return $R(-1.0); } "
              "if (a == $R(0.0)) { return $R(0.0); } return a;", ()),
 })
-_F_LIB_BINARY = ("atan2", "copysign", "hypot", "logaddexp", "nextafter", "pow", "maximum",
-                 "minimum")
+_F_LIB_BINARY = ("atan2", "copysign", "hypot", "logaddexp", "nextafter", "pow")
 F_BINARY = {n: (f"return numr_{n}_$R(a, b);", (n,)) for n in _F_LIB_BINARY}
 F_BINARY.update({
     "add": ("return a + b;", ()), "subtract": ("return a - b;", ()),
     "multiply": ("return a * b;", ()), "divide": ("return a / b;", ()),
+    # NaN propagates; equal operands (+0 and -0) give x2, as NumPy (WGSL min/max would be
+    # undefined on NaN)
+    "maximum": ("if (numr_is_nan_$R(a) || numr_is_nan_$R(b)) { return numr_nan_$R(); } "
+                "return select(b, a, a > b);", ("is_nan",)),
+    "minimum": ("if (numr_is_nan_$R(a) || numr_is_nan_$R(b)) { return numr_nan_$R(); } "
+                "return select(b, a, a < b);", ("is_nan",)),
     "equal": ("return a == b;", ()), "not_equal": ("return !(a == b);", ()),
     "less": ("return a < b;", ()), "less_equal": ("return a <= b;", ()),
     "greater": ("return a > b;", ()), "greater_equal": ("return a >= b;", ()),
     # the standard defines x1 // x2 as floor(x1 / x2), special cases included
     "floor_divide": ("return numr_floor_$R(a / b);", ("floor",)),
-    # Python semantics: the result takes the divisor's sign (special cases per the standard)
+    # NumPy's algorithm on an exact fmod: the result takes the divisor's sign (the standard's
+    # special cases: NaN for x % 0 and inf % y, Python results for finite % inf)
     "remainder": ("""
   if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || numr_is_inf_$R(a) || b == $R(0.0)) {
     return numr_nan_$R();
@@ -54,11 +60,54 @@ F_BINARY.update({
     if ((a > $R(0.0)) == (b > $R(0.0))) { return a; }
     return b;
   }
-  var r = a - b * numr_trunc_$R(a / b);
+  var r = fmod_$R(a, b);
   if (r == $R(0.0)) { return numr_copysign_$R($R(0.0), b); }
   if ((r < $R(0.0)) != (b < $R(0.0))) { r = r + b; }
-  return r;""", ("trunc", "is_nan")),
+  return r;""", ("is_nan", "is_inf")),
 })
+# exact fmod for finite x and finite nonzero y (musl's shift-subtract on the significands;
+# up to exponent-difference iterations, so it is exact where a - b * trunc(a / b) is not)
+FMOD = """
+fn fmod_$R(x: $R, y: $R) -> $R {
+  let ux0 = bitcast<$U>(x);
+  let uy0 = bitcast<$U>(y);
+  let sx = ux0 & $SIGN;
+  let ax = ux0 & ~$SIGN;
+  let ay = uy0 & ~$SIGN;
+  if (ax <= ay) { if (ax == ay) { return x * $R(0.0); } return x; }
+  var ex = i32((ax >> $MB) & $EXPF);
+  var ey = i32((ay >> $MB) & $EXPF);
+  let one = $U(1) << $MB;
+  var ux = ax & (one - $U(1));
+  var uy = ay & (one - $U(1));
+  if (ex == 0) { ex = 1; loop { if ((ux & one) != $U(0)) { break; } ux = ux << 1u; ex -= 1; } }
+  else { ux = ux | one; }
+  if (ey == 0) { ey = 1; loop { if ((uy & one) != $U(0)) { break; } uy = uy << 1u; ey -= 1; } }
+  else { uy = uy | one; }
+  loop {
+    if (ex <= ey) { break; }
+    if (ux >= uy) { ux = ux - uy; if (ux == $U(0)) { return x * $R(0.0); } }
+    ux = ux << 1u;
+    ex -= 1;
+  }
+  if (ux >= uy) { ux = ux - uy; if (ux == $U(0)) { return x * $R(0.0); } }
+  loop { if ((ux & one) != $U(0)) { break; } ux = ux << 1u; ex -= 1; }
+  if (ex > 0) { ux = (ux - one) | ($U(ex) << $MB); } else { ux = ux >> u32(1 - ex); }
+  return bitcast<$R>(ux | sx);
+}
+"""
+FMOD_SUBS = {"f32": {"$U": "u32", "$SIGN": "0x80000000u", "$MB": "23u", "$EXPF": "0xffu"},
+             "f64": {"$U": "u64", "$SIGN": "0x8000000000000000lu", "$MB": "52u",
+                     "$EXPF": "0x7fflu"}}
+
+
+def fmod_source(R):
+    src = FMOD
+    for k, v in FMOD_SUBS[R].items():
+        src = src.replace(k, v)
+    return src.replace("$R", R)
+
+
 # float16 computes in f32; nextafter must step in float16 units (the bit patterns of the
 # operands are exact in f32, so convert back, step the 16-bit pattern, convert again)
 F16_NEXTAFTER = ("""
@@ -155,26 +204,14 @@ B_BINARY = {
 }
 
 # ---- complex (vec2: re, im) ---------------------------------------------------------------
-# helpers shared by the complex snippets (rendered with $R)
+# helpers shared by the complex snippets (rendered with $R); multiplication and division
+# are the math library's (C99 Annex G infinities, scaled division)
 C_HELPERS = """
-fn c_mul_$R(a: vec2<$R>, b: vec2<$R>) -> vec2<$R> {
-  return vec2<$R>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-// Smith's algorithm: no overflow of |b|^2; a zero divisor gives inf/NaN per part as NumPy
-fn c_div_$R(a: vec2<$R>, b: vec2<$R>) -> vec2<$R> {
-  if (b.x == $R(0.0) && b.y == $R(0.0)) { return vec2<$R>(a.x / b.x, a.y / b.x); }
-  if (numr_abs_$R(b.x) >= numr_abs_$R(b.y)) {
-    let r = b.y / b.x;
-    let d = b.x + b.y * r;
-    return vec2<$R>((a.x + a.y * r) / d, (a.y - a.x * r) / d);
-  }
-  let r = b.x / b.y;
-  let d = b.x * r + b.y;
-  return vec2<$R>((a.x * r + a.y) / d, (a.y * r - a.x) / d);
-}
+fn c_mul_$R(a: vec2<$R>, b: vec2<$R>) -> vec2<$R> { return numr_cmul_$R(a, b); }
+fn c_div_$R(a: vec2<$R>, b: vec2<$R>) -> vec2<$R> { return numr_cdiv_$R(a, b); }
 fn c_isnan_$R(a: vec2<$R>) -> bool { return numr_is_nan_$R(a.x) || numr_is_nan_$R(a.y); }
 """
-C_LIB = ("abs", "is_nan")
+C_LIB = ("abs", "is_nan", "cmul", "cdiv")
 C_UNARY = {
     "positive": (_ID, ()), "conj": ("return vec2<$R>(a.x, numr_neg_$R(a.y));", ()),
     "negative": ("return vec2<$R>(numr_neg_$R(a.x), numr_neg_$R(a.y));", ()),
@@ -192,11 +229,19 @@ C_UNARY = {
   let m = numr_hypot_$R(a.x, a.y);
   return c_div_$R(a, vec2<$R>(m, $R(0.0)));""", ("hypot",)),
 }
+# complex transcendental functions: the library's numr_c<fn>_$R; log2 / log10 by the
+# change of base the standard prescribes
+for _n in ("exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+           "asin", "acos", "atan", "asinh", "acosh", "atanh"):
+    C_UNARY[_n] = (f"return numr_c{_n}_$R(a);", ("c" + _n,))
+C_UNARY["log2"] = ("return numr_clog_$R(a) * $R(1.4426950408889634);", ("clog",))
+C_UNARY["log10"] = ("return numr_clog_$R(a) * $R(0.4342944819032518);", ("clog",))
 C_BINARY = {
     "add": ("return a + b;", ()), "subtract": ("return a - b;", ()),
     "multiply": ("return c_mul_$R(a, b);", ()), "divide": ("return c_div_$R(a, b);", ()),
     "equal": ("return a.x == b.x && a.y == b.y;", ()),
     "not_equal": ("return !(a.x == b.x && a.y == b.y);", ()),
+    "pow": ("return numr_cpow_$R(a, b);", ("cpow",)),
 }
 
 TABLES = {

@@ -25,6 +25,19 @@ _BOOL_RESULT = frozenset({"isfinite", "isinf", "isnan", "signbit", "logical_not"
 _COPY_SRC = "fn op(a: $T, e: u32) -> $T { return a; }"
 
 
+def _in_library(fns):
+    """Whether the WGSL math library provides ``fns`` (complex functions arrived later)."""
+    avail = _available()
+    return all(f in avail for f in fns)
+
+
+def _available(_cache=[]):
+    if not _cache:
+        from ..wgsl import available_functions
+        _cache.append(frozenset(available_functions()))
+    return _cache[0]
+
+
 class _Spec:
     """A compiled-once recipe: pipeline key, operand/result WTypes, WGSL sources."""
 
@@ -40,10 +53,12 @@ def _library(cls, subs, lib):
     if cls not in ("f", "c"):
         return ""
     R = subs[1]
-    fns = list(lib) + ["abs", "is_nan", "copysign"]
+    fns = list(lib) + ["abs", "is_nan", "copysign"] + (list(_exprs.C_LIB) if cls == "c" else [])
     src = math_library(sorted(set(fns)), R)
     if cls == "c":
         src += _exprs.expand(_exprs.C_HELPERS, subs)
+    else:
+        src += _exprs.fmod_source(R)
     return src
 
 
@@ -90,7 +105,7 @@ class ElementwiseMixin:
             cls, subs = "f", ("f32", "f32", "")
         else:
             got = _exprs.snippet(name, arity, in_val)
-            if got is None:
+            if got is None or not _in_library(got[1]):
                 return None
             body, lib, cls, subs = got
         res_val = {"b": "bool"}.get(cls) if out_dtype is dt.bool_ else None
