@@ -390,11 +390,18 @@ class CUDABackend(NdBackend):
                                            f"{type(v).__name__} in {k}")
         return data[key]
 
-    def _raising_linalg(self, method, *args):
-        # CuPy reports singular matrices only under cupyx.errstate(linalg="raise")
+    def _raising_linalg(self, method, a, *args):
+        # CuPy reports singular matrices only under cupyx.errstate(linalg="raise"), and not
+        # at all on its batched paths: finite input with a non-finite result is singular
+        # (NumPy raises LinAlgError there too); one device-to-host sync per call
         import cupyx
+        xp = self.xp
         with cupyx.errstate(linalg="raise"):
-            return method(*args)
+            r = method(a, *args)
+        if r.dtype.kind in "fc" and not bool(xp.isfinite(r).all()) and \
+                bool(xp.isfinite(a).all()):
+            raise InvalidArgument("x", "linalg: the matrix is singular")
+        return r
 
     def linalg_inv(self, a):
         return self._raising_linalg(super().linalg_inv, a)
