@@ -406,6 +406,9 @@ class CUDABackend(NdBackend):
     def linalg_inv(self, a):
         return self._raising_linalg(super().linalg_inv, a)
 
+    def linalg_cholesky(self, a, upper):
+        return self._raising_linalg(super().linalg_cholesky, a, upper)
+
     def linalg_solve(self, a, b, vector):
         return self._raising_linalg(super().linalg_solve, a, b, vector)
 
