@@ -12,9 +12,10 @@ from reference import ref_binary, ref_unary, ulp_error
 # Max error in ulps (against the exact value) allowed per function and type. Measured values
 # on lavapipe are in docs/wgsl-math.md; bounds leave some slack for other drivers.
 BOUND = {
-    "f64": dict(exp=2, exp2=2, expm1=2, log=2, log2=2, log10=2, log1p=2, sqrt=0.5, cbrt=2,
-                sin=2, cos=2, tan=3, asin=2, acos=2, atan=2, atan2=3, sinh=3, cosh=3, tanh=3,
-                asinh=3, acosh=3, atanh=3, pow=2, hypot=2, erf=3, erfc=4, logaddexp=8,
+    # inputs are fixed (seeded); the slack above the measured maxima covers other drivers
+    "f64": dict(exp=2, exp2=2, expm1=3, log=2, log2=3, log10=3, log1p=3, sqrt=0.5, cbrt=2,
+                sin=2, cos=2, tan=4, asin=2, acos=2, atan=2, atan2=3, sinh=4, cosh=4, tanh=4,
+                asinh=4, acosh=4, atanh=4, pow=2, hypot=2, erf=3, erfc=4, logaddexp=8,
                 trunc=0, floor=0, ceil=0, round=0),
 }
 BOUND["f32"] = dict(BOUND["f64"])
