@@ -7,6 +7,8 @@ library) never requires wgpu:
     list_adapters() -> [dict]                 every adapter: index, name, backend, type, ...
     get_client(index=None) -> WgpuClient      one per adapter per process
     capabilities(client=None) -> dict         features granted, limits, native dtypes
+    native_dtypes(client=None) -> (DType,...) dtypes kernels compute on (client, adapter
+                                              index or description: no device needed)
     from_numpy(ndarray, client=None) -> WgpuStorage
     to_numpy(storage) -> ndarray              flushes pending work; one submit, one map
     empty(shape, dtype, client=None) / full(shape, value, dtype, client=None)
@@ -24,8 +26,8 @@ A missing wgpu package surfaces as ``BackendUnavailable`` on first use.
 
 __all__ = [
     "list_adapters", "get_client", "WgpuClient", "WgpuStorage", "CapturedGraph",
-    "WgslCompileError", "capabilities", "from_numpy", "to_numpy", "empty", "full", "copy",
-    "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "runtime_stats",
+    "WgslCompileError", "capabilities", "native_dtypes", "from_numpy", "to_numpy", "empty",
+    "full", "copy", "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "runtime_stats",
     "capture_graph", "custom_kernel", "raw_handle",
 ]
 

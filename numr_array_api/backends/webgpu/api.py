@@ -14,6 +14,7 @@ from .kernels.cast import cast as _cast
 from .kernels.copy import copy as _copy
 from .kernels.fill import full as _full
 from .runtime.adapters import list_adapters
+from .runtime.adapters import native_dtypes as _native_dtypes
 from .runtime.client import WgpuClient, get_client
 from .runtime.custom import custom_kernel as _custom_kernel
 from .runtime.errors import WgslCompileError
@@ -24,7 +25,7 @@ from .transfer import to_numpy
 
 __all__ = [
     "list_adapters", "get_client", "WgpuClient", "WgpuStorage", "CapturedGraph",
-    "WgslCompileError", "capabilities", "from_numpy", "to_numpy", "empty", "full", "copy",
+    "WgslCompileError", "capabilities", "native_dtypes", "from_numpy", "to_numpy", "empty", "full", "copy",
     "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "runtime_stats",
     "capture_graph", "custom_kernel", "raw_handle",
 ]
@@ -36,6 +37,11 @@ def _c(client):
 
 def capabilities(client=None):
     return _c(client).capabilities()
+
+
+def native_dtypes(client=None):
+    """numr dtypes kernels compute on for ``client`` (or an adapter index / description)."""
+    return _native_dtypes(_c(client))
 
 
 def from_numpy(array, client=None):

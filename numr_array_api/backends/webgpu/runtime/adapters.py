@@ -11,6 +11,7 @@ import os
 import wgpu
 
 from ...._core.errors import BackendUnavailable, InvalidArgument
+from .dtypes import DTYPE_FEATURES, native_dtypes  # noqa: F401  (re-exported)
 
 OPTIONAL_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup",
                      "timestamp-query", "immediates")

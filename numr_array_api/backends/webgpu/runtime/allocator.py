@@ -8,6 +8,17 @@ the next submit: a later dispatch in the same stream is ordered after the earlie
 that submit's command buffers, so a host write into a recycled buffer could clobber data an
 unsubmitted dispatch has yet to read. Host writes therefore get fresh or fully free buffers,
 and ``WgpuClient.write`` flushes first if its target is still pending anyway.
+
+Ownership: the pool keeps a strong reference to every buffer it created (``_owned``) until
+``empty_cache`` destroys it. A Block only borrows its buffer. This matters when a Block dies
+inside a reference cycle: CPython's cyclic GC finalizes *every* object of the unreachable set,
+and if the Block held the only reference, the wgpu ``GPUBuffer`` would be in that set too; its
+``__del__`` releases the native handle (``_internal = None``) while ``Block.__del__``
+resurrects the Python object into the free list. The next bind group naming it passed a NULL
+buffer to ``wgpuDeviceCreateBindGroup``, which panics (process abort). With ``_owned`` the
+buffer stays reachable from the client, its finalizer never runs while pooled, and ``id()`` of
+a pooled buffer is never reused while the pool holds it (the recorder's pending set and the
+bind group cache rely on that). ``live()`` is the last line of defence before native calls.
 """
 
 import wgpu
@@ -17,6 +28,12 @@ from .errors import BACKEND, translate
 
 MIN_BLOCK = 256
 _STORAGE_USAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
+
+
+def live(buf):
+    """True if ``buf`` still has its native handle (passing a released one to wgpu-native is
+    a NULL handle: some entry points panic, which aborts the process)."""
+    return getattr(buf, "_internal", None) is not None
 
 
 def size_class(nbytes):
@@ -58,6 +75,7 @@ class BufferPool:
         self._deferred = {}  # same, but still used by unsubmitted work
         self._is_pending = is_pending or (lambda buf: False)
         self._on_free_buffers = on_free_buffers  # drops bind groups that name destroyed buffers
+        self._owned = {}     # id -> every buffer created here and not yet destroyed
         self.allocated_bytes = 0
         self.peak_bytes = 0
         self.pooled_bytes = 0
@@ -80,9 +98,15 @@ class BufferPool:
         free = self._free.get(size)
         if not free and not host_write:
             free = self._deferred.get(size)
-        if free:
+        buf = None
+        while free:
             buf = free.pop()
             self.pooled_bytes -= size
+            if live(buf):
+                break
+            self._owned.pop(id(buf), None)  # cannot happen while _owned holds it; never bind it
+            buf = None
+        if buf is not None:
             self.pool_hits += 1
         else:
             self.pool_misses += 1
@@ -107,11 +131,15 @@ class BufferPool:
                 err = translate(exc2, "buffer allocation (after emptying the cache)", size)
                 raise err from exc2
         self.buffers_created += 1
+        self._owned[id(buf)] = buf
         return buf
 
     def _release(self, buf, size):
         self.frees += 1
         self.allocated_bytes -= size
+        if not live(buf):  # defensive: a released handle must never be handed out again
+            self._owned.pop(id(buf), None)
+            return
         self.pooled_bytes += size
         lists = self._deferred if self._is_pending(buf) else self._free
         lists.setdefault(size, []).append(buf)
@@ -132,6 +160,7 @@ class BufferPool:
         if dropped and self._on_free_buffers is not None:
             self._on_free_buffers(dropped)
         for buf in dropped:
+            self._owned.pop(id(buf), None)
             try:
                 buf.destroy()
             except Exception:

@@ -12,7 +12,7 @@ import wgpu
 from ...._core import dtypes as D
 from ...._core.errors import DeviceLost, InvalidArgument
 from . import adapters
-from .allocator import BufferPool, StagingPool
+from .allocator import BufferPool, StagingPool, live
 from .errors import BACKEND, translate
 from .pipelines import BindGroupCache, PipelineCache
 from .submit import Recorder
@@ -20,9 +20,6 @@ from .submit import Recorder
 _clients = {}
 _lock = threading.Lock()
 
-# which numr dtypes kernels can compute on natively, by the device feature they need
-_NEEDS = {D.float16: "shader-f16", D.float64: "shader-f64", D.complex128: "shader-f64",
-          D.int64: "shader-int64", D.uint64: "shader-int64"}
 
 
 def get_client(index=None):
@@ -76,15 +73,18 @@ class WgpuClient:
         return feature in self.features
 
     def native(self, dtype):
-        need = _NEEDS.get(dtype)
-        return need is None or need in self.features
+        return all(f in self.features for f in adapters.DTYPE_FEATURES.get(dtype, ()))
+
+    def native_dtypes(self):
+        """numr dtypes kernels compute on here (see adapters.native_dtypes)."""
+        return adapters.native_dtypes(self)
 
     def capabilities(self):
         return {
             "adapter": {k: self.info[k] for k in ("index", "name", "vendor", "backend", "type")},
             "features": {f: f in self.features for f in adapters.OPTIONAL_FEATURES},
             "limits": dict(self.limits),
-            "native_dtypes": [d.name for d in D.ALL_DTYPES if self.native(d)],
+            "native_dtypes": [d.name for d in self.native_dtypes()],
             # every dtype can be stored, copied and read back: sub-word and 8/16-byte
             # elements are moved as u32 words, whatever the shader features
             "storable_dtypes": [d.name for d in D.ALL_DTYPES],
@@ -151,6 +151,7 @@ class WgpuClient:
     def write(self, block, offset, data):
         """Copy host bytes (offset and length multiples of 4) into ``block`` at ``offset``."""
         self.check()
+        self._check_live(block)
         if self.recorder.is_pending(block.buffer):
             self.flush()  # the write would otherwise land before unsubmitted reads of block
         try:
@@ -163,6 +164,7 @@ class WgpuClient:
     def read(self, block, offset, nbytes):
         """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work (1 submit)."""
         self.check()
+        self._check_live(block)
         lo = offset - offset % 4
         hi = -(-(offset + nbytes) // 4) * 4
         n = max(hi - lo, 4)
@@ -178,6 +180,12 @@ class WgpuClient:
             raise err from exc
         self.staging.give(staging, size)
         return np.frombuffer(raw, np.uint8)[offset - lo: offset - lo + nbytes]
+
+    @staticmethod
+    def _check_live(block):
+        # wgpu-native dereferences handles unchecked (a NULL one panics or segfaults)
+        if not live(block.buffer):
+            raise DeviceLost(f"{BACKEND}: this storage's wgpu buffer was released")
 
     # ---- memory ---------------------------------------------------------------------------
     def allocate(self, nbytes, host_write=False):

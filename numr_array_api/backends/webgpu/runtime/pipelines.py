@@ -9,7 +9,9 @@ import time
 
 import wgpu
 
-from .errors import compile_error, translate
+from ...._core.errors import DeviceLost, InvalidArgument
+from .allocator import live
+from .errors import BACKEND, compile_error, translate
 
 _STAGE = wgpu.ShaderStage.COMPUTE
 _BUFFER_TYPES = {"read": "read-only-storage", "rw": "storage", "uniform": "uniform"}
@@ -103,6 +105,18 @@ class PipelineCache:
                 "compile_time_s": self.compile_time_s}
 
 
+def _validate_entries(entries):
+    """Check bind group entries in Python: wgpu-native *panics* (aborts the process) on a NULL
+    buffer handle instead of reporting a validation error."""
+    for i, (b, o, s) in enumerate(entries):
+        if not live(b):
+            raise DeviceLost(f"{BACKEND}: binding {i} names a wgpu buffer whose native handle "
+                             "was released; the storage using it is no longer valid")
+        if o < 0 or s <= 0 or o % 4 or s % 4 or o + s > b.size:
+            raise InvalidArgument("bindings", f"binding {i}: range [{o}, {o + s}) is not a "
+                                  f"non-empty 4-byte-aligned range of a {b.size}-byte buffer")
+
+
 class BindGroupCache:
     """Bind groups keyed by (layout, (buffer, offset, size)...); FIFO-bounded.
 
@@ -124,6 +138,7 @@ class BindGroupCache:
             self.hits += 1
             return bg
         self.misses += 1
+        _validate_entries(entries)
         try:
             bg = self.device.create_bind_group(layout=bgl, entries=[
                 {"binding": i, "resource": {"buffer": b, "offset": o, "size": s}}
