@@ -186,10 +186,17 @@ def test_large_mask_scan(wx):
 def test_out_of_range_array_indices(wx, strict):
     a = np.arange(12.0).reshape(3, 4)
     A = wx.asarray(a)
-    same(A[wx.asarray([5, -7, 1])], np.stack([np.zeros(4), np.zeros(4), a[1]]))
-    A[wx.asarray([5, 0])] = 7.0
-    a[0] = 7.0
-    same(A, a)
+    same(A[wx.asarray([2, -3, 1])], a[[2, -3, 1]])
+    for key, bad in (([5, 1], "5"), ([-4], "-4"), ([[0], [3]], "3")):
+        with pytest.raises(IndexError, match=bad):
+            A[wx.asarray(key)]
+    with pytest.raises(IndexError, match="7"):
+        wx.take(A, wx.asarray([0, 7]), axis=1)
+    with pytest.raises(IndexError, match="9"):
+        wx.take_along_axis(A, wx.asarray([[9], [0], [1]]), axis=1)
+    with pytest.raises(IndexError, match="5"):
+        A[wx.asarray([5, 0])] = 7.0
+    same(A, a)                      # nothing written by the failed assignment
 
 
 @pytest.mark.parametrize("dtype", NUMERIC)

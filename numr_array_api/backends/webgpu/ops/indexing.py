@@ -9,10 +9,11 @@ element offsets into the view. One gather (or scatter) kernel then walks the res
 indices, ints counting as advanced, or go first when they are separated) and reads
 ``view[pre] + off[b] + view[post]`` with raw bit moves, so every dtype is exact.
 
-Out-of-range integer-array indices (the standard leaves them unspecified) are not checked
-on the host: negative indices wrap once, anything still outside the axis marks its table
-entry invalid; a gather then yields zero bits there and a scatter skips it (documented in
-docs/webgpu.md). Boolean masks: a prefix sum (ops/_scan.py) ranks the true elements on the
+Out-of-range integer-array indices (unspecified by the standard) raise InvalidIndex, as in
+every numr backend: negative indices wrap once, anything still outside the axis marks its
+table entry invalid, a device pass flags marked entries and the host reads that one word
+(a synchronisation per integer-array index call; docs/webgpu.md). Internal keys skip the
+check: there a marked entry reads zero bits (gather) or is skipped (scatter). Boolean masks: a prefix sum (ops/_scan.py) ranks the true elements on the
 device; getitem must read the count (one 4-byte host read, warned once, listed: the output
 shape depends on data), setitem never does (``where`` with a rank-gathered value).
 """
@@ -20,6 +21,7 @@ shape depends on data), setitem never does (``where`` with a rank-gathered value
 import warnings
 
 from ...._core import dtypes as dt
+from ...._core.errors import InvalidIndex
 from ...._core.shapes import broadcast_shapes
 from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
 from ..codegen.types import RAW, WTYPES, convert, load, pack, wtype
@@ -60,7 +62,7 @@ _COORD_OP = ("fn op(acc: i32, e: u32) -> i32 {\n"
              "  return acc + i32((e / X0()) % X1()) * bitcast<i32>(X2());\n}")
 
 
-def _offsets(client, bshape, contribs):
+def _offsets(client, bshape, contribs, check=True):
     """i32 table (contiguous bshape): the sum of every contribution's element offset.
 
     contribs: ("int", idx storage, axis extent, stride) | ("pos", flat positions,
@@ -87,7 +89,59 @@ def _offsets(client, bshape, contribs):
                          bshape, out(), extra=(inner, n, _u(s)))
     if acc.shape != bshape:  # no contribution (cannot happen for array keys)
         acc = acc.broadcast_to(bshape).copy()
+    if check and any(c[0] == "int" for c in contribs):
+        _check(acc, contribs)
     return acc
+
+
+def _render_check(params):
+    P = params.P
+    return {"source": f"""{params.decl()}
+@group(0) @binding(0) var<storage, read> O: array<i32>;
+@group(0) @binding(1) var<storage, read_write> F: array<atomic<u32>>;
+@compute @workgroup_size({WG})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  var bad = 0u;
+  for (var i = g.x; i < {P(0)}; i += nw.x * {WG}u) {{
+    if (O[i] == {_MARK}) {{ bad = 1u; }}
+  }}
+  if (bad != 0u) {{ atomicMax(&F[0], 1u); }}
+}}
+""", "entry": "main", "bindings": params.layout(("read", "rw")),
+            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
+            "label": "index_check"}
+
+
+def _check(offs, contribs):
+    """Raise InvalidIndex for out-of-range integer-array indices, as every numr backend does.
+
+    The device flags marked table entries; the host reads one u32 (a synchronisation, the
+    price of the project's error contract). Only on failure are the indices read to name the
+    offending one.
+    """
+    n = offs.size
+    if n == 0:
+        return
+    client = offs.client
+    flag = _fill((1,), 0, dt.uint32, client)
+    params = Params.of(client, 4, binding=2)
+    pipe = client.pipelines.get_rendered(("index_check", params.immediate),
+                                         lambda: _render_check(params))
+    ob, oo, os_, _ = offs.binding()
+    client.launch(pipe, [(ob, oo, os_), flag.out_binding()], params.pack([n, 0, 0, 0]),
+                  workgroups(n, client))
+    from ..transfer import to_numpy
+    if not int(to_numpy(flag)[0]):
+        return
+    import numpy as np
+    for c in contribs:
+        if c[0] == "int":
+            v = np.asarray(to_numpy(c[1].contiguous())).astype(np.int64).reshape(-1)
+            bad = v[(v < -c[2]) | (v >= c[2])]
+            if bad.size:
+                raise InvalidIndex(f"index {int(bad[0])} is out of bounds for an axis of "
+                                   f"size {c[2]}")
+    raise InvalidIndex("an integer-array index is out of bounds")
 
 
 # ---- gather / scatter kernel ------------------------------------------------------------
@@ -273,7 +327,7 @@ class _Key:
         count = int(to_numpy(ranks[mc.size:mc.size + 1])[0])
         return compact(mc, ranks, count)
 
-    def table(self, client):
+    def table(self, client, check=True):
         """(bshape, i32 offset table) of the advanced entries (masks read their count)."""
         v = self.view
         parts = []
@@ -293,7 +347,7 @@ class _Key:
             if c[1].shape != bshape:
                 c = (c[0], c[1].broadcast_to(bshape)) + c[2:]
             contribs.append(c)
-        return bshape, _offsets(client, bshape, contribs)
+        return bshape, _offsets(client, bshape, contribs, check)
 
     def out_shape(self, bshape):
         return self.pre[0] + tuple(bshape) + self.post[0]
@@ -315,13 +369,17 @@ def _storage_key(key):
 
 class IndexingMixin:
     def getitem(self, data, key):
+        return self._gather(data, key, True)
+
+    def _gather(self, data, key, check):
+        """``check`` False: internal keys whose out-of-range entries are meant to read 0."""
         k = _Key(data, _storage_key(key))
-        bshape, offs = k.table(data.client)
+        bshape, offs = k.table(data.client, check)
         return _run(k.view, k.pre, k.post, bshape, offs, k.out_shape(bshape))
 
-    def take(self, data, indices, axis):
-        return self.getitem(data, (slice(None),) * axis + (indices,) +
-                            (slice(None),) * (data.ndim - axis - 1))
+    def take(self, data, indices, axis, check=True):
+        return self._gather(data, (slice(None),) * axis + (indices,) +
+                            (slice(None),) * (data.ndim - axis - 1), check)
 
     def take_along_axis(self, data, indices, axis):
         client = data.client
@@ -389,7 +447,8 @@ class IndexingMixin:
         else:  # value[..., rank of the element, ...]; false elements read zeros (masked)
             mc = mask.contiguous()
             ranks = exclusive_scan(mc)[:mc.size].reshape(mask.shape)
-            g = self.getitem(val, (slice(None),) * npre + (ranks,) + (slice(None),) * npost)
+            g = self._gather(val, (slice(None),) * npre + (ranks,) +
+                             (slice(None),) * npost, False)
             glabels = k.pre_dims + list(mdims) + k.post_dims
             spread = g.permute([glabels.index(d) for d in range(v.ndim)])
         mstr = [0] * v.ndim

@@ -107,7 +107,7 @@ class ManipulationMixin:
             raise ValueError("repeat: repeats must be non-negative")
         idx = np.repeat(np.arange(n, dtype=np.int32), r)
         from ..transfer import from_numpy
-        return self.take(data, from_numpy(idx, data.client), axis)
+        return self.take(data, from_numpy(idx, data.client), axis, check=False)
 
     def tile(self, data, reps):
         reps = tuple(reps)
