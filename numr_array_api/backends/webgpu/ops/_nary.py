@@ -149,37 +149,64 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
         n *= e
     if n == 0:
         return out
-    views = [s if s.shape == shape else s.broadcast_to(shape) for s in inputs]
-    stride_sets = [v.strides for v in views]
-    bindings, offsets = [], []
-    for v in views:
+    # geometry (collapsed dims, pipeline, params layout) depends only on shapes/strides:
+    # cached, so a chain of small ops pays just the bindings and the launch
+    gkey = (key, client.index, shape, scatter, out.strides if scatter else None,
+            tuple([(s.shape, s.strides) for s in inputs]), len(extra), out_t.name,
+            tuple([t.name for t in in_ts]))
+    geo = _GEOMETRY.get(gkey)
+    if geo is None:
+        geo = _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape,
+                        out, scatter, len(extra), n)
+        if len(_GEOMETRY) > 4096:
+            _GEOMETRY.clear()
+        _GEOMETRY[gkey] = geo
+    pipe, params, dims_words, units, wg, views_needed = geo
+    bindings, words = [], [units, n]
+    for s in inputs:
+        v = s if not views_needed or s.shape == shape else s.broadcast_to(shape)
         block, boff, bsize, eoff = v.binding()
         bindings.append((block, boff, bsize))
-        offsets.append(eoff)
+        words.append(eoff)
     if scatter:
         block, boff, bsize, eoff = out.binding()
-        stride_sets.append(out.strides)
         bindings.append((block, boff, bsize))
-        offsets.append(eoff)
+        words.append(eoff)
     else:
         bindings.append(out.out_binding())
+    words += dims_words
+    if extra:
+        words += list(extra)
+    client.launch(pipe, bindings, params.pack(words), wg)
+    return out
+
+
+_GEOMETRY = {}
+
+
+def _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out, scatter,
+              n_extra, n):
+    views = [s if s.shape == shape else s.broadcast_to(shape) for s in inputs]
+    stride_sets = [v.strides for v in views]
+    if scatter:
+        stride_sets.append(out.strides)
     cshape, cstrides = joint_collapse(shape, stride_sets)
     rank = len(cshape)
     n_ops = len(stride_sets)
-    params = Params.of(client, 2 + n_ops + rank * (1 + n_ops) + len(extra), binding=len(bindings))
+    params = Params.of(client, 2 + n_ops + rank * (1 + n_ops) + n_extra,
+                       binding=n_ops if scatter else n_ops + 1)
     pkey = ("nary",) + key + (tuple(t.name for t in in_ts), res_t.name, out_t.name, rank,
-                              len(extra), scatter, params.immediate)
+                              n_extra, scatter, params.immediate)
     pipe = client.pipelines.get_rendered(
         pkey, lambda: _render(client, pkey[1:], in_ts, res_t, out_t, op_src, lib_src, rank,
-                              len(extra), scatter, params))
+                              n_extra, scatter, params))
     units = n if (scatter or not out_t.packed) else -(-n // (32 // out_t.bits))
-    words = [units, n] + offsets
+    dims_words = []
     for d in range(rank):
-        words.append(cshape[d])
-        words += [s[d] for s in cstrides]
-    words += list(extra)
-    client.launch(pipe, bindings, params.pack(words), workgroups(units, client))
-    return out
+        dims_words.append(cshape[d])
+        dims_words += [s[d] for s in cstrides]
+    return (pipe, params, dims_words, units, workgroups(units, client),
+            any(s.shape != shape for s in inputs))
 
 
 def new_output(shape, dtype, client):

@@ -11,11 +11,9 @@ from ...._core import dtypes as dt
 from ...._core.device import Device
 from ...._core.errors import BackendLimitation, BackendUnavailable, InvalidArgument
 
-# dtypes a kernel can compute on, by the adapter feature they need (float16 is computed in
-# f32 and converted in software, so it needs nothing)
-_NEEDS = {dt.float64: ("shader-f64", "shader-int64"), dt.complex128: ("shader-f64",
-                                                                     "shader-int64"),
-          dt.int64: ("shader-int64",), dt.uint64: ("shader-int64",)}
+# dtypes a kernel can compute on, by the adapter features they need: the runtime's table
+from ..runtime.dtypes import DTYPE_FEATURES as _NEEDS
+from ..runtime.dtypes import native_dtypes as _native_dtypes
 
 
 def probe():
@@ -42,8 +40,9 @@ class DeviceMixin:
             self._devices = ()
             self._default = Device("webgpu", 0)
             feats = set()
-        self.native_dtypes = frozenset(d for d in dt.ALL_DTYPES
-                                       if all(f in feats for f in _NEEDS.get(d, ())))
+        self.native_dtypes = frozenset(_native_dtypes(feats))
+        # per adapter, for __array_namespace_info__().dtypes(device=...)
+        self._device_dtypes = {a["index"]: frozenset(_native_dtypes(a)) for a in adapters}
         if why is not None:
             self.native_dtypes = frozenset(dt.ALL_DTYPES)  # unknown: every call raises anyway
         wide_f = dt.float64 in self.native_dtypes
@@ -60,8 +59,11 @@ class DeviceMixin:
                 raise BackendUnavailable("webgpu", self._unavailable)
             from ..runtime.client import get_client
             c = self._clients[device.index] = get_client(device.index)
-            _pin_pool_buffers(c.pool)
         return c
+
+    def device_native_dtypes(self, device):
+        """dtypes kernels compute on for ``device`` (its adapter's features)."""
+        return self._device_dtypes.get(device.index, self.native_dtypes)
 
     def device_of(self, data):
         return self._devices[data.client.index]
@@ -92,30 +94,3 @@ class DeviceMixin:
 
     def extra_capabilities(self):
         return {}
-
-
-def _pin_pool_buffers(pool):
-    """Keep every pooled wgpu buffer strongly reachable (workaround, reported upstream).
-
-    A Block caught in a reference cycle (exception tracebacks make them often) is finalized
-    by the cyclic GC together with its wgpu buffer: Block.__del__ returns the buffer to the
-    pool, but wgpu-py's GPUBuffer.__del__ has already released the handle, and the next
-    allocation that reuses it fails ("WGPUBufferImpl ... not NoneType"). Buffers referenced
-    from here are never part of a garbage cycle. Destroyed buffers are pruned as they go.
-    """
-    if getattr(pool, "_numr_pinned", None) is not None:
-        return
-    live = pool._numr_pinned = set()
-    create = pool._create
-
-    def _create(size):
-        buf = create(size)
-        if len(live) > 4096:
-            live.difference_update([b for b in live if getattr(b, "_internal", 1) is None])
-        live.add(buf)
-        return buf
-
-    pool._create = _create
-    for lists in (pool._free, pool._deferred):
-        for lst in lists.values():
-            live.update(lst)

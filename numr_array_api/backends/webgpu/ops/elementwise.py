@@ -2,8 +2,8 @@
 
 Every function is one dispatch of the N-ary template (_nary.py) with a snippet from
 _exprs.py; kernels are specialised per (function, dtype, rank) and cached by the runtime's
-pipeline cache. Complex transcendental functions have no GPU snippet yet: they run on the
-host (ops/host_fallback.py warns once and docs/webgpu.md lists them).
+pipeline cache. A snippet whose math-library functions are missing (an older library)
+runs on the host instead, warning once (ops/host_fallback.py); today none does.
 """
 
 import numpy as np
