@@ -32,8 +32,13 @@ def build(ctx):
                     "integral": ctx.default_int, "indexing": ctx.default_index}
 
         def dtypes(self, *, device=None, kind=None):
-            self._check_device(device)
-            avail = [d for d in dt.STANDARD_DTYPES if d in be.native_dtypes]
+            native = be.native_dtypes
+            if device is not None:  # backends with per-device support say so
+                per_device = getattr(be, "device_native_dtypes", None)
+                dev = ctx.resolve_device(device)
+                if per_device is not None:
+                    native = per_device(dev)
+            avail = [d for d in dt.STANDARD_DTYPES if d in native]
             if kind is None:
                 sel = avail
             else:
