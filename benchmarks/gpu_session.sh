@@ -8,7 +8,8 @@
 # Steps (each writes $OUT/<step>.log and appends "<step> rc=N (Ts)" to $OUT/summary.txt):
 #   env          nvidia-smi, versions, what numr_array_api.cuda sees (devices, reason)
 #   runtime      pytest tests/cuda_runtime (allocator, streams, graphs, kernels, DLPack)
-#   shared       NUMR_TEST_BACKENDS=cuda pytest tests (the backend-parametrised tests)
+#   shared       NUMR_TEST_BACKENDS=cuda pytest tests (the backend-parametrised tests; the
+#                webgpu-only folders are left out)
 #   conformance  conformance/run.py --backend cuda --max-examples 200 --derandomize on the
 #                array-api-tests checkout in $SUITE (default ./.suite/array-api-tests);
 #                results also copied to $OUT
@@ -34,12 +35,21 @@ failed=0
 # conformance/run.py needs pytest-json-report) are installed from wheels carried in
 # ./.gpu-wheels (pip download ... --python-version of the GPU machine) into a fresh
 # directory outside the checkout.
-if ! "$PY" -c "import ndindex, pytest_jsonreport" >/dev/null 2>&1 && [ -d "$ROOT/.gpu-wheels" ]; then
+missing=$("$PY" - <<'PYEOF'
+import importlib.util
+need = {"ndindex": "ndindex", "pytest_jsonreport": "pytest-json-report",
+        "pytest_metadata": "pytest-metadata", "array_api_compat": "array-api-compat",
+        "array_api_strict": "array-api-strict"}
+print(" ".join(d for m, d in need.items() if importlib.util.find_spec(m) is None))
+PYEOF
+)
+if [ -n "$missing" ] && [ -d "$ROOT/.gpu-wheels" ]; then
   SITE=${TMPDIR:-/tmp}/numr-gpu-site
   rm -rf "$SITE"
+  # shellcheck disable=SC2086
   "$PY" -m pip install -q --no-index --no-deps --find-links "$ROOT/.gpu-wheels" \
-    --target "$SITE" ndindex pytest-json-report pytest-metadata \
-    && export PYTHONPATH="$PYTHONPATH:$SITE"
+    --target "$SITE" $missing && export PYTHONPATH="$PYTHONPATH:$SITE"
+  echo "installed from .gpu-wheels into $SITE: $missing"
 fi
 
 run_step() {
@@ -85,7 +95,8 @@ step_runtime() {
 
 step_shared() {
   run_step shared env NUMR_TEST_BACKENDS=cuda "$PY" -m pytest tests -ra -q -p no:cacheprovider \
-    --ignore=tests/cuda_runtime --junitxml="$OUT/shared-junit.xml"
+    --ignore=tests/cuda_runtime --ignore=tests/webgpu_runtime --ignore=tests/wgsl_math \
+    --junitxml="$OUT/shared-junit.xml"
 }
 
 step_conformance() {
