@@ -17,7 +17,9 @@ def build(ctx):
             return caps
 
         def default_device(self):
-            return be.default_device()
+            # 2025.12: None when the namespace has no device (e.g. cuda without a GPU)
+            d = be.default_device()
+            return d if d in tuple(be.devices()) else None
 
         def devices(self):
             return tuple(be.devices())
