@@ -48,16 +48,23 @@ class _Spec:
         self.out_dtype, self.op_src, self.lib_src = out_dtype, op_src, lib_src
 
 
-def _library(cls, subs, lib):
-    """Math-library source for a snippet (float and complex classes only)."""
+def _library(cls, subs, lib, body=""):
+    """Math-library source for a snippet (float and complex classes only).
+
+    Only what the body calls is emitted: shader size drives the first-call compile time
+    (~0.4 s for a complex function on lavapipe).
+    """
     if cls not in ("f", "c"):
         return ""
     R = subs[1]
-    fns = list(lib) + ["abs", "is_nan", "copysign"] + (list(_exprs.C_LIB) if cls == "c" else [])
+    fns = list(lib) + ["abs", "is_nan", "copysign"]
+    helpers = cls == "c" and ("c_mul_" in body or "c_div_" in body or "c_isnan_" in body)
+    if helpers:
+        fns += list(_exprs.C_LIB)
     src = math_library(sorted(set(fns)), R)
-    if cls == "c":
+    if helpers:
         src += _exprs.expand(_exprs.C_HELPERS, subs)
-    else:
+    if "fmod_" in body:
         src += _exprs.fmod_source(R)
     return src
 
@@ -113,7 +120,7 @@ class ElementwiseMixin:
         params = ", ".join(f"{v}: {in_val}" for v in "ab"[:arity])
         op_src = (f"fn op({params}, e: u32) -> {res_val or res_t.val} {{\n  "
                   f"{_exprs.expand(body, subs)}\n}}")
-        src = _library(cls, subs, lib)
+        src = _library(cls, subs, lib, body)
         if dtype is dt.float16 and name == "nextafter":
             from ..codegen.types import HELPERS
             src += HELPERS["f16_to_f32"] + HELPERS["f32_to_f16"]
@@ -144,11 +151,14 @@ class ElementwiseMixin:
         spec_of = self._spec
         run = self._run
         host = self._host_elementwise(name, 2)
+        same_client = self._same_client
 
         def kernel(x1, x2):
             spec = spec_of(name, 2, x1.dtype, x1.client)
             if spec is None:
                 return host(x1, x2)
+            if x1.client is not x2.client:  # a cached scalar made on the default adapter
+                x1, x2 = same_client(x1, x2)
             s1, s2 = x1.shape, x2.shape
             shape = s1 if s1 == s2 else broadcast_shapes(s1, s2)
             return run(spec, (x1, x2), shape)
@@ -169,6 +179,12 @@ class ElementwiseMixin:
 
         return host
 
+    def _same_client(self, x1, x2):
+        """Move the 0-d operand (a scalar) to the other operand's adapter."""
+        if x2.shape == ():
+            return x1, self.to_device(x2, self.device_of(x1))
+        return self.to_device(x1, self.device_of(x2)), x2
+
     def scalar_operand(self, value, dtype):
         """A 0-d storage holding ``value`` (cached: kernels broadcast it with stride 0)."""
         client = self._client(self.default_device())
@@ -182,6 +198,9 @@ class ElementwiseMixin:
 
     def where(self, cond, a, b):
         client = a.client
+        if cond.client is not client or b.client is not client:
+            dev = self.device_of(a)
+            cond, b = self.to_device(cond, dev), self.to_device(b, dev)
         t = wtype(a.dtype, client, "where")
         shape = broadcast_shapes(cond.shape, a.shape, b.shape)
         key = ("where", t.name)
