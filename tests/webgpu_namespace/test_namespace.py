@@ -211,3 +211,22 @@ def test_no_adapter_subprocess():
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert "OK" in r.stdout
+
+
+def test_second_adapter_scalars_and_transfers(wx):
+    devs = wx.__array_namespace_info__().devices()
+    if len(devs) < 2:
+        pytest.skip("one adapter")
+    x = wx.asarray([1.0, 2.0], device=devs[1], dtype=wx.float32)
+    y = x * 2.0 + 1.0  # cached 0-d scalars live on the default adapter: moved, not mixed
+    assert y.device == devs[1]
+    np.testing.assert_array_equal(host(wx.where(x > 1.5, x, 0.0)), [0, 2])
+    z = y.to_device(devs[0])
+    assert z.device == devs[0]
+    np.testing.assert_array_equal(host(z), [3, 5])
+
+
+def test_remainder_exact_like_numpy(wx):
+    a = np.array([1.0, -1.0, 5.5, -5.5, 1e300, 3.0], np.float64)
+    b = np.array([1.5507149e-168, 0.3, 2.0, 2.0, 3.0, -np.inf], np.float64)
+    np.testing.assert_array_equal(host(wx.asarray(a) % wx.asarray(b)), np.remainder(a, b))
