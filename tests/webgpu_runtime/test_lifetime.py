@@ -11,11 +11,7 @@ interpreter so that a regression fails the test instead of aborting the test pro
 
 import gc
 
-import numpy as np
-import pytest
-
 from numr_array_api._core import dtypes as D
-from numr_array_api._core.errors import InvalidArgument
 from numr_array_api.backends.webgpu.runtime.allocator import live
 
 from .conftest import run_py
