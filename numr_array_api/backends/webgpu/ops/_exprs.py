@@ -248,7 +248,15 @@ C_BINARY = {
     "multiply": ("return c_mul_$R(a, b);", ()), "divide": ("return c_div_$R(a, b);", ()),
     "equal": ("return a.x == b.x && a.y == b.y;", ()),
     "not_equal": ("return !(a.x == b.x && a.y == b.y);", ()),
-    "pow": ("return numr_cpow_$R(a, b);", ("cpow",)),
+    # NumPy's zero cases (x**0 = 1; 0**b is 0 when real(b) > 0, else NaN + NaN j, as the
+    # four complex zeros make it ill-defined); the rest from the library
+    "pow": ("""
+  if (b.x == $R(0.0) && b.y == $R(0.0)) { return vec2<$R>($R(1.0), $R(0.0)); }
+  if (a.x == $R(0.0) && a.y == $R(0.0)) {
+    if (b.x > $R(0.0)) { return vec2<$R>($R(0.0)); }
+    return vec2<$R>(numr_nan_$R());
+  }
+  return numr_cpow_$R(a, b);""", ("cpow",)),
 }
 
 TABLES = {
