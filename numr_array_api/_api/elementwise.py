@@ -11,6 +11,7 @@ from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import broadcast_named, broadcast_shapes
+from ._fastpath import render
 from ._common import (PY_SCALARS, check_py_scalar, kind_word, require_array, require_kind,
                       require_same_device)
 
@@ -95,23 +96,8 @@ def build(ctx):
             return wrap(kernel(x._data))
 
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
-        same = stamp and rule == "same"  # stamping the input dtype needs no lookup
-
-        def fn(x, /):
-            if x.__class__ is A:
-                t = x._dtype
-                if t in ok:
-                    r = kernel(x._data)
-                    if r.__class__ is not P:
-                        r = fix(r)
-                    a = A()
-                    a._data = r
-                    a._dtype = t if same else res[t] if stamp else DT[r.dtype]
-                    return a
-            return slow(x)
-
-        fn.__name__ = fn.__qualname__ = name
-        return fn
+        return render("unary", name, stamp, rule == "same", A=A, ok=ok, kernel=kernel, P=P,
+                      fix=fix, res=res, DT=DT, slow=slow)
 
     def make_binary(name, kinds, rule):
         kernel = be.binary_kernel(name)
@@ -178,33 +164,8 @@ def build(ctx):
         scalar_ok = {bool: ok, int: ok & _KINDS["iufc"], float: ok & _KINDS["fc"],
                      complex: ok & _KINDS["c"]} if scalars_native else {}
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
-        same = stamp and rule == "same"  # stamping the input dtype needs no lookup
-
-        def fn(x1, x2, /):
-            if x1.__class__ is A:
-                t = x1._dtype
-                c2 = x2.__class__
-                if c2 is A:
-                    if t is x2._dtype and t in ok:
-                        try:
-                            r = kernel(x1._data, x2._data)
-                        except ValueError:
-                            return slow(x1, x2)  # re-validated: numr's ShapeMismatch
-                        if r.__class__ is not P:
-                            r = fix(r)
-                        a = A()
-                        a._data = r
-                        a._dtype = t if same else res[t] if stamp else DT[r.dtype]
-                        return a
-                elif t in scalar_ok.get(c2, ()):
-                    r = kernel(x1._data, x2)
-                    if r.__class__ is not P:
-                        r = fix(r)
-                    a = A()
-                    a._data = r
-                    a._dtype = t if same else res[t] if stamp else DT[r.dtype]
-                    return a
-            return slow(x1, x2)
+        fn = render("binary", name, stamp, rule == "same", A=A, ok=ok, kernel=kernel, P=P,
+                    fix=fix, res=res, DT=DT, slow=slow, scalar_ok=scalar_ok)
 
         def inplace(x1, x2):
             d1, d2, t = prepare(x1, x2)
@@ -222,7 +183,6 @@ def build(ctx):
             be.inplace(kernel, d1, d2)
             return x1
 
-        fn.__name__ = fn.__qualname__ = name
         fn.inplace = inplace
         return fn
 
