@@ -123,37 +123,32 @@ def build(ctx):
                 d2 = x2._data if t2 is t else be.astype(x2._data, t)
                 return d1, d2, t
             if a1 and type(x2) in PY_SCALARS:
-                d, t = _complex_scalar_promotion(x1, x2)
-                if t not in ok:
-                    require_kind(x1, kinds, name, "x1")
-                    if t is not x1._dtype:
-                        raise DTypeMismatch(f"{name}: a Python complex ('x2') promotes 'x1' "
-                                            f"to {t.name}, which {name} does not accept", t)
-                check_py_scalar(x2, t, name, "x2")
-                return d, be.scalar_operand(x2, t), t
+                d, s, t = with_scalar(x1, x2, "x1", "x2")
+                return d, s, t
             if a2 and type(x1) in PY_SCALARS:
-                d, t = _complex_scalar_promotion(x2, x1)
-                if t not in ok:
-                    require_kind(x2, kinds, name, "x2")
-                    if t is not x2._dtype:
-                        raise DTypeMismatch(f"{name}: a Python complex ('x1') promotes 'x2' "
-                                            f"to {t.name}, which {name} does not accept", t)
-                check_py_scalar(x1, t, name, "x1")
-                return be.scalar_operand(x1, t), d, t
+                d, s, t = with_scalar(x2, x1, "x2", "x1")
+                return s, d, t
             if not a1 and type(x1) not in PY_SCALARS:
                 require_array(ctx, x1, name, "x1")
             if not a2 and type(x2) not in PY_SCALARS:
                 require_array(ctx, x2, name, "x2")
             raise TypeError(f"{name}: at least one of 'x1' and 'x2' must be an array")
 
-        def _complex_scalar_promotion(x, scalar):
-            # 2024.12: a Python complex meets a real floating array as a 0-d array of the
-            # complex dtype of the same precision
-            t = x._dtype
+        def with_scalar(x, scalar, xname, sname):
+            """(array payload, scalar operand, compute dtype) for an array and a scalar."""
+            d, t = x._data, x._dtype
             if type(scalar) is complex and t.kind == "f":
+                # 2024.12: a Python complex meets a real floating array as a 0-d array of
+                # the complex dtype of the same precision
                 t = dt.COMPLEX_OF_REAL_FLOAT[t]
-                return be.astype(x._data, t), t
-            return x._data, t
+                if t not in ok:
+                    raise DTypeMismatch(f"{name}: a Python complex ('{sname}') promotes "
+                                        f"'{xname}' to {t.name}, which {name} does not accept", t)
+                d = be.astype(d, t)
+            if t not in ok:
+                require_kind(x, kinds, name, xname)
+            check_py_scalar(scalar, t, name, sname)
+            return d, be.scalar_operand(scalar, t), t
 
         def slow(x1, x2):
             d1, d2, _ = prepare(x1, x2)
