@@ -72,15 +72,16 @@ def check_py_scalar(value, dtype, fname, argname):
                             f"with an array of dtype {dtype.name}", dtype, None)
 
 
-def scalar_dtype(ctx, value):
-    """The default dtype a lone Python scalar takes in this namespace."""
+def scalar_dtype(ctx, value, device=None):
+    """The default dtype a lone Python scalar takes in this namespace (on ``device``)."""
+    f, i, c, _ = ctx.defaults_for(device)
     t = type(value)
     if t is bool:
         return dt.bool_
     if t is int:
-        return ctx.default_int
+        return i
     if t is float:
-        return ctx.default_float
+        return f
     if t is complex:
-        return ctx.default_complex
+        return c
     raise TypeError(f"expected a Python scalar, got {t.__name__}")

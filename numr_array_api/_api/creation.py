@@ -52,7 +52,7 @@ def build(ctx):
                                       device, copy=True))
         t = type(obj)
         if t in PY_SCALARS:
-            d = dtype or scalar_dtype(ctx, obj)
+            d = dtype or scalar_dtype(ctx, obj, device)
             if dtype is not None:
                 check_py_scalar(obj, dtype, "asarray", "obj")
             elif t is int:
@@ -60,7 +60,7 @@ def build(ctx):
             return wrap(be.full((), obj, d, device))
         return wrap(be.asarray_obj(obj, dtype, device, copy, ctx))
 
-    def _fill_value(value, dtype, fname):
+    def _fill_value(value, dtype, fname, device=None):
         if value.__class__ is A and value.ndim == 0:
             value = be.item(value._data)
         t = type(value)
@@ -71,7 +71,7 @@ def build(ctx):
             else:
                 raise TypeError(f"{fname}: 'fill_value' must be a Python scalar, got {t.__name__}")
         if dtype is None:
-            dtype = scalar_dtype(ctx, value)
+            dtype = scalar_dtype(ctx, value, device)
             if t is int:
                 _check_int_fits(value, dtype)
         else:
@@ -83,25 +83,30 @@ def build(ctx):
                 check_py_scalar(value, dtype, fname, "fill_value")
         return value, dtype
 
+    def _float_on(dtype, device):
+        dev = ctx.resolve_device(device)
+        return _dtype_arg(dtype) or ctx.defaults_for(dev)[0], dev
+
     def empty(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
-        d = _dtype_arg(dtype) or ctx.default_float
-        return wrap(be.empty(shape, d, ctx.resolve_device(device)))
+        d, dev = _float_on(dtype, device)
+        return wrap(be.empty(shape, d, dev))
 
     def zeros(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
-        d = _dtype_arg(dtype) or ctx.default_float
-        return wrap(be.full(shape, 0, d, ctx.resolve_device(device)))
+        d, dev = _float_on(dtype, device)
+        return wrap(be.full(shape, 0, d, dev))
 
     def ones(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
-        d = _dtype_arg(dtype) or ctx.default_float
-        return wrap(be.full(shape, 1, d, ctx.resolve_device(device)))
+        d, dev = _float_on(dtype, device)
+        return wrap(be.full(shape, 1, d, dev))
 
     def full(shape, fill_value, *, dtype=None, device=None):
         shape = check_shape(shape)
-        value, d = _fill_value(fill_value, _dtype_arg(dtype), "full")
-        return wrap(be.full(shape, value, d, ctx.resolve_device(device)))
+        dev = ctx.resolve_device(device)
+        value, d = _fill_value(fill_value, _dtype_arg(dtype), "full", dev)
+        return wrap(be.full(shape, value, d, dev))
 
     def _like(x, dtype, device, fname):
         require_array(ctx, x, fname)
@@ -123,7 +128,7 @@ def build(ctx):
 
     def full_like(x, /, fill_value, *, dtype=None, device=None):
         shape, d, dev = _like(x, dtype, device, "full_like")
-        value, d = _fill_value(fill_value, d, "full_like")
+        value, d = _fill_value(fill_value, d, "full_like", dev)
         return wrap(be.full(shape, value, d, dev))
 
     def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
@@ -137,15 +142,17 @@ def build(ctx):
             start, stop = 0, start
         if step == 0:
             raise InvalidArgument("step", "arange: step must not be zero")
+        dev = ctx.resolve_device(device)
         if d is None:
             is_int = all(type(v) is int for v in (start, stop, step))
-            d = ctx.default_int if is_int else ctx.default_float
+            f, i, _, _ = ctx.defaults_for(dev)
+            d = i if is_int else f
         elif d.kind in "iu" and not all(type(v) is int for v in (start, stop, step)):
             raise DTypeMismatch("arange: float bounds with an integer dtype", d, None)
         if d.kind in "bc":
             raise DTypeMismatch(f"arange: dtype {d.name} is not real-valued numeric", d, None)
         n = max(0, math.ceil((stop - start) / step))
-        return wrap(be.arange(start, stop, step, n, d, ctx.resolve_device(device)))
+        return wrap(be.arange(start, stop, step, n, d, dev))
 
     def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
         n_rows = as_int(n_rows, "n_rows")
@@ -153,8 +160,8 @@ def build(ctx):
         k = as_int(k, "k")
         if n_rows < 0 or n_cols < 0:
             raise InvalidArgument("n_rows", "eye: sizes must be non-negative")
-        d = _dtype_arg(dtype) or ctx.default_float
-        return wrap(be.eye(n_rows, n_cols, k, d, ctx.resolve_device(device)))
+        d, dev = _float_on(dtype, device)
+        return wrap(be.eye(n_rows, n_cols, k, d, dev))
 
     def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
         d = _dtype_arg(dtype)
@@ -165,13 +172,15 @@ def build(ctx):
             if type(v) not in (int, float, complex):
                 raise TypeError(f"linspace: '{name}' must be a Python number, got "
                                 f"{type(v).__name__}")
+        dev = ctx.resolve_device(device)
         if d is None:
-            d = ctx.default_complex if complex in (type(start), type(stop)) else ctx.default_float
+            f, _, c, _ = ctx.defaults_for(dev)
+            d = c if complex in (type(start), type(stop)) else f
         if d.kind not in "fc":
             raise DTypeMismatch(f"linspace: dtype must be floating-point, got {d.name}", d, None)
         if d.kind == "f" and complex in (type(start), type(stop)):
             raise DTypeMismatch("linspace: complex bounds need a complex dtype", d, None)
-        return wrap(be.linspace(start, stop, num, bool(endpoint), d, ctx.resolve_device(device)))
+        return wrap(be.linspace(start, stop, num, bool(endpoint), d, dev))
 
     def meshgrid(*arrays, indexing="xy"):
         if indexing not in ("xy", "ij"):

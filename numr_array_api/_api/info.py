@@ -29,9 +29,9 @@ def build(ctx):
                 ctx.resolve_device(device)
 
         def default_dtypes(self, *, device=None):
-            self._check_device(device)
-            return {"real floating": ctx.default_float, "complex floating": ctx.default_complex,
-                    "integral": ctx.default_int, "indexing": ctx.default_index}
+            dev = None if device is None else ctx.resolve_device(device)
+            f, i, c, x = ctx.defaults_for(dev)
+            return {"real floating": f, "complex floating": c, "integral": i, "indexing": x}
 
         def dtypes(self, *, device=None, kind=None):
             native = be.native_dtypes

@@ -73,12 +73,9 @@ class Array:
 
     # -- Python protocol --------------------------------------------------------
     def __repr__(self):
+        import numpy as np
         host = self._ctx.be.to_numpy(self._data)
-        body = repr(host)
-        if body.startswith("array("):
-            body = body[6:-1]
-            if ", dtype=" in body:
-                body = body[: body.rindex(", dtype=")]
+        body = np.array2string(host, separator=", ", prefix="Array(")
         dev = self.device
         suffix = "" if dev.kind == "cpu" else f", device={dev}"
         return f"Array({body}, dtype={self._dtype.name}{suffix})"

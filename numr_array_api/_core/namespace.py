@@ -41,6 +41,26 @@ class Context:
         self.default_int = self.be.default_int
         self.default_complex = dt.COMPLEX_OF_REAL_FLOAT[self.default_float]
         self.default_index = self.be.default_index
+        self._device_defaults = {}
+
+    def defaults_for(self, device):
+        """(float, int, complex, index) default dtypes of one device: a device without
+        64-bit support (a WebGPU adapter lacking shader-f64 / shader-int64) defaults to the
+        32-bit types, as the info API reports."""
+        r = self._device_defaults.get(device)
+        if r is None:
+            per_device = getattr(self.be, "device_native_dtypes", None)
+            if per_device is None or device is None:
+                r = (self.default_float, self.default_int, self.default_complex,
+                     self.default_index)
+            else:
+                native = per_device(device)
+                f = self.default_float if self.default_float in native else dt.float32
+                i = self.default_int if self.default_int in native else dt.int32
+                x = self.default_index if self.default_index in native else dt.int32
+                r = (f, i, dt.COMPLEX_OF_REAL_FLOAT[f], x)
+            self._device_defaults[device] = r
+        return r
 
     def _make_wrap(self):
         ArrayT = self.ArrayT

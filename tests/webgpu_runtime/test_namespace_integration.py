@@ -87,3 +87,21 @@ def test_memory_flat_over_10k_mixed_small_ops(wx):
     assert wx.memory_stats()["allocated_bytes"] == base
     got = _host(y)
     assert np.allclose(got, np.linspace(0, 1, 64, dtype=np.float32))
+
+
+def test_default_dtypes_follow_the_device(wx):
+    """On an adapter without 64-bit types, defaults (info API and creation) are 32-bit."""
+    info = wx.__array_namespace_info__()
+    for dev in info.devices():
+        native = info.dtypes(device=dev)
+        dflt = info.default_dtypes(device=dev)
+        assert dflt["real floating"].name in native
+        assert dflt["integral"].name in native
+        assert dflt["indexing"].name in native
+        assert wx.asarray([1.0, 2.0], device=dev).dtype == dflt["real floating"]
+        assert wx.asarray(3, device=dev).dtype == dflt["integral"]
+        assert wx.zeros(2, device=dev).dtype == dflt["real floating"]
+        assert wx.arange(3, device=dev).dtype == dflt["integral"]
+        r = wx.linspace(0, 1, 3, device=dev)
+        assert r.dtype == dflt["real floating"]
+        assert np.allclose(np.asarray(r.to_device("cpu")), [0, 0.5, 1])

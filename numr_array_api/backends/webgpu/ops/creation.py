@@ -41,9 +41,9 @@ class CreationMixin:
             return data
         return _cast(data, dtype)
 
-    def _wide(self, kind):
-        """Compute dtype of float/complex ranges: the widest the adapter has."""
-        f64 = dt.float64 in self.native_dtypes
+    def _wide(self, kind, device):
+        """Compute dtype of float/complex ranges: the widest the target adapter has."""
+        f64 = dt.float64 in self.device_native_dtypes(device)
         if kind == "c":
             return dt.complex128 if f64 else dt.complex64
         return dt.float64 if f64 else dt.float32
@@ -54,7 +54,7 @@ class CreationMixin:
         out = new_output((n,), dtype, client)
         if n == 0:
             return out
-        ct = dtype if dtype.kind in "iu" else self._wide(dtype.kind)
+        ct = dtype if dtype.kind in "iu" else self._wide(dtype.kind, device)
         t = wtype(ct, client, "arange")
         a, b = _fill((), start, ct, client), _fill((), step, ct, client)
         cv = t.val
@@ -81,7 +81,7 @@ class CreationMixin:
         if num == 0:
             return out
         ct = self._wide("c" if dtype.kind == "c" or isinstance(start, complex) or
-                        isinstance(stop, complex) else "f")
+                        isinstance(stop, complex) else "f", device)
         div = num - 1 if endpoint else num
         step = (stop - start) / div if div > 0 else 0.0
         t = wtype(ct, client, "linspace")

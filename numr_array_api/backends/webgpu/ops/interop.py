@@ -74,8 +74,9 @@ class InteropMixin:
         host = self._cpu.asarray_obj(obj, dtype, None, None, ctx)
         if dtype is None and not native:
             # Python scalars in sequences take this namespace's default dtypes
-            want = {np.dtype(np.float64): ctx.default_float, np.dtype(np.int64): ctx.default_int,
-                    np.dtype(np.complex128): ctx.default_complex}.get(host.dtype)
+            f, i, c, _ = ctx.defaults_for(device)
+            want = {np.dtype(np.float64): f, np.dtype(np.int64): i,
+                    np.dtype(np.complex128): c}.get(host.dtype)
             if want is not None and want.np != host.dtype:
                 host = host.astype(want.np)
         return self.from_numpy(host, device, True)
