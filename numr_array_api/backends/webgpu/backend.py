@@ -15,6 +15,7 @@ from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
+from .ops.reduction import ReductionMixin
 from .ops.views import ViewsMixin
 from .storage import WgpuStorage
 
@@ -29,6 +30,7 @@ _MIXINS = (
     ManipulationMixin,
     IndexingMixin,
     MatmulMixin,
+    ReductionMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 
