@@ -55,3 +55,5 @@ def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=
     """Run user WGSL on storages (see backends/webgpu/runtime/custom.py)."""
     return _runtime().custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups,
                                     params, overrides, client=_client(device))
+
+from ..backends.webgpu.ext_kernels import register as _reg_ext; _reg_ext(__name__); del _reg_ext  # noqa: E402,E702

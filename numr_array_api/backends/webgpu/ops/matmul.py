@@ -71,9 +71,16 @@ def _batch_fn(P, brank):
     return "fn batch_off(bi: u32) -> vec2<u32> {\n" + "\n".join(boff) + "\n}"
 
 
-def _render(client, t, out_t, brank, cfg, params):
+def _render(client, t, out_t, brank, cfg, params, epilogue=None):
     P = params.P
     helpers = set()
+    # epilogue hook: a WGSL function ``epilogue(x, row, col, bi) -> t.val`` applied to each
+    # accumulator in registers right before its single store (bindings 3.., params after
+    # the GEMM's own words); None: plain matmul (source unchanged)
+    epi_src = "" if epilogue is None else epilogue.render(P, 10 + 3 * brank, t, helpers, 3)
+
+    def fin(v, r, c):
+        return v if epilogue is None else f"epilogue({v}, {r}, {c}, bi)"
     V = t.val
     tm, tn, bk, bm, bn = cfg.tm, cfg.tn, cfg.bk, cfg.bm, cfg.bn
     la = load(t, "A", "ia", helpers)
@@ -119,7 +126,8 @@ def _render(client, t, out_t, brank, cfg, params):
                 inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
                 for q in range(4):
                     stores.append(f"    if (r{i} < M && cc + {4 * j + q}u < N) "
-                                  f"{{ C[cb + r{i} * N + cc + {4 * j + q}u] = c{i}_{j}[{q}]; }}")
+                                  f"{{ C[cb + r{i} * N + cc + {4 * j + q}u] = "
+                                  f"{fin(f'c{i}_{j}[{q}]', f'r{i}', f'cc + {4 * j + q}u')}; }}")
     else:
         for i in range(tm):
             inner.append(f"        let a{i} = As[kk * {sa_row}u + ly * {tm}u + {i}u];")
@@ -134,7 +142,8 @@ def _render(client, t, out_t, brank, cfg, params):
                 else:
                     inner.append(f"        c{i}_{j} += a{i} * b{j};")
                 stores.append(f"    if (r{i} < M && cc + {j}u < N) "
-                              f"{{ C[cb + r{i} * N + cc + {j}u] = c{i}_{j}; }}")
+                              f"{{ C[cb + r{i} * N + cc + {j}u] = "
+                              f"{fin(f'c{i}_{j}', f'r{i}', f'cc + {j}u')}; }}")
     rows = [f"    let r{i} = row0 + ly * {tm}u + {i}u;" for i in range(tm)]
     nl = "\n"
     src = f"""{render_helpers(helpers, client.has("shader-int64"))}
@@ -145,6 +154,7 @@ def _render(client, t, out_t, brank, cfg, params):
 var<workgroup> As: array<{sa_t}, {bk * sa_row}>;
 var<workgroup> Bs: array<{sa_t}, {bk * sb_row}>;
 {_batch_fn(P, brank)}
+{epi_src}
 @compute @workgroup_size({WGX}, {WGY})
 fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: vec3<u32>,
         @builtin(num_workgroups) nw: vec3<u32>) {{
@@ -170,13 +180,22 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
   }}
 }}
 """
-    return {"source": src, "entry": "main", "bindings": params.layout(("read", "read", "rw")),
+    rw = ("read", "read", "rw") + ("read",) * (0 if epilogue is None else epilogue.nbuf)
+    return {"source": src, "entry": "main", "bindings": params.layout(rw),
             "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": f"gemm_{t.name}_b{brank}_{tm}x{tn}"}
+            "label": f"gemm_{t.name}_b{brank}_{tm}x{tn}"
+                     + ("" if epilogue is None else "_epi")}
 
 
-def gemm(a, b):
-    """Batched a @ b for a: (..., M, K), b: (..., K, N) strided views of one dtype."""
+def gemm(a, b, epilogue=None):
+    """Batched a @ b for a: (..., M, K), b: (..., K, N) strided views of one dtype.
+
+    ``epilogue``: None, or an object applied in registers before the store (the ext
+    fused GEMM epilogues, backends/webgpu/ext_kernels.py) with ``key`` (hashable, part of
+    the pipeline key), ``nbuf`` (extra read buffers, bound at 3..), ``render(P, first_word,
+    t, helpers, first_binding)`` -> WGSL defining ``fn epilogue(x, row, col, bi)``, and
+    ``prepare(batch, M, N)`` -> (bindings, words) per call. Not supported with K == 0.
+    """
     client = a.client
     M, K = a.shape[-2:]
     N = b.shape[-1]
@@ -187,6 +206,8 @@ def gemm(a, b):
     nb = out.size // max(M * N, 1) if M * N else 0
     if out.size == 0:
         return out if wide is dtype else out.astype(dtype)
+    if K == 0 and epilogue is not None:
+        raise ValueError("gemm epilogue with K == 0")
     if K == 0:  # empty sums are zero
         from ..kernels.fill import full
         return full(batch + (M, N), 0, dtype, client)
@@ -197,10 +218,16 @@ def gemm(a, b):
     bshape, (sa, sb) = joint_collapse(batch, [ab.strides[:-2], bb.strides[:-2]])
     brank = len(bshape)
     cfg = _config(t, M, N)
-    params = Params.of(client, 10 + 3 * brank, binding=3)
+    if epilogue is None:
+        params = Params.of(client, 10 + 3 * brank, binding=3)
+        pkey = ("gemm", t.name, out_t.name, brank, cfg.key, params.immediate)
+        extra_bind, extra_words = [], []
+    else:
+        extra_bind, extra_words = epilogue.prepare(batch, M, N)
+        params = Params.of(client, 10 + 3 * brank + len(extra_words), binding=3 + epilogue.nbuf)
+        pkey = ("gemm", t.name, out_t.name, brank, cfg.key, params.immediate, epilogue.key)
     pipe = client.pipelines.get_rendered(
-        ("gemm", t.name, out_t.name, brank, cfg.key, params.immediate),
-        lambda: _render(client, t, out_t, brank, cfg, params))
+        pkey, lambda: _render(client, t, out_t, brank, cfg, params, epilogue))
     blk_a, oa_b, sa_b, eoa = ab.binding()
     blk_b, ob_b, sb_b, eob = bb.binding()
     words = [M, N, K, nb, eoa, ab.strides[-2], ab.strides[-1], eob, bb.strides[-2],
@@ -208,8 +235,8 @@ def gemm(a, b):
     for d in range(brank):
         words += [bshape[d], sa[d], sb[d]]
     grid = (-(-N // cfg.bn), -(-M // cfg.bm), max(1, min(nb, client.max_groups)))
-    client.launch(pipe, [(blk_a, oa_b, sa_b), (blk_b, ob_b, sb_b), out.out_binding()],
-                  params.pack(words), grid)
+    client.launch(pipe, [(blk_a, oa_b, sa_b), (blk_b, ob_b, sb_b), out.out_binding()]
+                  + extra_bind, params.pack(words + extra_words), grid)
     return out if wide is dtype else out.astype(dtype)
 
 

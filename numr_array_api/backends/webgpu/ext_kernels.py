@@ -1,0 +1,301 @@
+"""WebGPU kernels registered in :mod:`numr_array_api.ext._dispatch` (issue 5, WebGPU part).
+
+* ``gemm_epilogue``: the tiled GEMM of ops/matmul.py with an epilogue hook: bias add,
+  activation, then + residual (broadcast to the output) applied to each accumulator in
+  registers before its single store. One dispatch. float16 computes in f32 (packed
+  storage), float64 needs shader-f64 (+ shader-int64 for the math library).
+* ``gemm_epilogue_bwd``: the same fused kernel in "derivative" mode computes
+  ``g = grad * act'(a @ b + bias)`` in one dispatch; ``d_a = g @ b^T``, ``d_b = a^T @ g`` by
+  the GEMM on transposed views; batch dimensions and ``d_bias`` summed by the namespace.
+* ``sobol``: one thread per output element, Gray-code XOR of the (host-scrambled) direction
+  numbers; direction buffers cached per device; exact integer -> float scaling.
+
+The activation formulas are those of ext/_gemm/activations.py (same operations, same order);
+exp / tanh / erf come from the WGSL math library (wgsl/math.py).
+"""
+
+from collections import OrderedDict
+
+import numpy as np
+
+from ..._core import dtypes as dt
+from .codegen.render import Params, collapse
+from .codegen.types import load, render_helpers, wtype
+from .storage import WgpuStorage
+from .wgsl.math import math_library
+
+__all__ = ["register"]
+
+_GELU_C = 0.7978845608
+_GELU_A = 0.044715
+_INV_SQRT2 = 0.7071067811865476
+_INV_SQRT_2PI = 0.3989422804014327
+
+
+def _lit(x, F):
+    return f"{float(x)!r}{'lf' if F == 'f64' else 'f'}"
+
+
+def _act_src(activation, F, deriv):
+    """WGSL body of ``fn act(x: F) -> F`` (or its derivative)."""
+    L = lambda v: _lit(v, F)  # noqa: E731
+    ex, th, ef = f"numr_exp_{F}", f"numr_tanh_{F}", f"numr_erf_{F}"
+    sig = f"{L(1.0)} / ({L(1.0)} + {ex}(-x))"
+    if not deriv:
+        body = {
+            "none": "return x;",
+            "relu": f"return select(max(x, {L(0.0)}), x, x != x);",
+            "gelu": f"let t = {th}({L(_GELU_C)} * (x + {L(_GELU_A)} * (x * x * x)));\n"
+                    f"  return ({L(0.5)} * x) * ({L(1.0)} + t);",
+            "gelu_erf": f"return ({L(0.5)} * x) * ({L(1.0)} + {ef}(x * {L(_INV_SQRT2)}));",
+            "silu": f"return x / ({L(1.0)} + {ex}(-x));",
+            "sigmoid": f"return {sig};",
+            "tanh": f"return {th}(x);",
+        }[activation]
+    else:
+        body = {
+            "none": f"return {L(1.0)};",
+            "relu": f"return select({L(0.0)}, {L(1.0)}, x > {L(0.0)});",
+            "gelu": f"let x2 = x * x;\n  let t = {th}({L(_GELU_C)} * (x + {L(_GELU_A)} * (x2 * x)));\n"
+                    f"  return {L(0.5)} * ({L(1.0)} + t) + ({L(0.5)} * x) * ({L(1.0)} - t * t) * "
+                    f"({L(_GELU_C)} * ({L(1.0)} + {L(3.0 * _GELU_A)} * x2));",
+            "gelu_erf": f"let cdf = {L(0.5)} * ({L(1.0)} + {ef}(x * {L(_INV_SQRT2)}));\n"
+                        f"  return cdf + x * ({L(_INV_SQRT_2PI)} * {ex}({L(-0.5)} * (x * x)));",
+            "silu": f"let s = {sig};\n  return s * ({L(1.0)} + x * ({L(1.0)} - s));",
+            "sigmoid": f"let s = {sig};\n  return s * ({L(1.0)} - s);",
+            "tanh": f"let t = {th}(x);\n  return {L(1.0)} - t * t;",
+        }[activation]
+    return f"fn act(x: {F}) -> {F} {{\n  {body}\n}}"
+
+
+def _math_funcs(activation, deriv):
+    if activation in ("gelu", "tanh"):
+        return ["tanh"]
+    if activation == "gelu_erf":
+        return ["erf", "exp"] if deriv else ["erf"]
+    if activation in ("silu", "sigmoid"):
+        return ["exp"]
+    return []
+
+
+class _Epilogue:
+    """``epilogue(x, r, c, bi)``: forward ``act(x + bias[c]) + R[r, c]`` or, with
+    ``deriv``, ``R[r, c] * act'(x + bias[c])`` (R = grad). R is a view broadcast to the
+    output; its batch offset is decomposed from the output batch index ``bi``."""
+
+    def __init__(self, activation, deriv, bias, res, out_batch):
+        self.activation, self.deriv, self.bias, self.res = activation, deriv, bias, res
+        self.nbuf = (bias is not None) + (res is not None)
+        if res is not None:
+            rb = res.broadcast_to(tuple(out_batch) + res.shape[-2:]) \
+                if res.shape[:-2] != tuple(out_batch) else res
+            self.res = rb
+            self.rshape, self.rstr = collapse(rb.shape[:-2], rb.strides[:-2])
+        else:
+            self.rshape = ()
+        self.key = (activation, deriv, bias is not None, res is not None, len(self.rshape))
+
+    def render(self, P, w0, t, helpers, b0):
+        F = t.val
+        src, b, w = [], b0, w0
+        body = [f"  var y = x;"]
+        if self.bias is not None:
+            src.append(f"@group(0) @binding({b}) var<storage, read> Bias: array<{t.arr}>;")
+            b += 1
+            body.append(f"  let ib = {P(w)} + c * {P(w + 1)};")
+            body.append(f"  y = y + {load(t, 'Bias', 'ib', helpers)};")
+            w += 2
+        if self.res is not None:
+            src.append(f"@group(0) @binding({b}) var<storage, read> Res: array<{t.arr}>;")
+            b += 1
+            body.append(f"  var ir = {P(w)} + r * {P(w + 1)} + c * {P(w + 2)};")
+            w += 3
+            body.append("  var q = bi;")
+            nr = len(self.rshape)
+            for d in reversed(range(nr)):
+                n, s = P(w + 2 * d), P(w + 2 * d + 1)
+                if d == 0:
+                    body.append(f"  ir += q * {s};")
+                else:
+                    body.append(f"  let q{d} = q / {n}; ir += (q - q{d} * {n}) * {s}; q = q{d};")
+            rv = load(t, "Res", "ir", helpers)
+            body.append(f"  let rv = {rv};")
+        if self.deriv:
+            body.append("  return rv * act(y);")
+        elif self.res is not None:
+            body.append("  return act(y) + rv;")
+        else:
+            body.append("  return act(y);")
+        funcs = _math_funcs(self.activation, self.deriv)
+        lib = math_library(funcs, F) if funcs else ""
+        return "\n".join([lib] + src + [_act_src(self.activation, F, self.deriv),
+                          f"fn epilogue(x: {F}, r: u32, c: u32, bi: u32) -> {F} {{"]
+                         + body + ["}"])
+
+    def prepare(self, batch, M, N):
+        binds, words = [], []
+        if self.bias is not None:
+            blk, off, size, e = self.bias.binding()
+            binds.append((blk, off, size))
+            words += [e, self.bias.strides[0]]
+        if self.res is not None:
+            r = self.res
+            blk, off, size, e = r.binding()
+            binds.append((blk, off, size))
+            words += [e, r.strides[-2], r.strides[-1]]
+            for n, s in zip(self.rshape, self.rstr):
+                words += [n, s]
+        return binds, words
+
+
+def _store(x):
+    return x._data
+
+
+def _fused(xp, a, b, bias, res, activation, dtype, deriv):
+    """One fused GEMM dispatch; returns a WgpuStorage of the matmul shape and ``dtype``."""
+    from .ops.matmul import gemm
+    from ..._core.shapes import broadcast_shapes
+    a, b = _store(xp.astype(a, dtype, copy=False)), _store(xp.astype(b, dtype, copy=False))
+    bias = None if bias is None else _store(xp.astype(bias, dtype, copy=False))
+    res = None if res is None else _store(xp.astype(res, dtype, copy=False))
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    M, N = a.shape[-2], b.shape[-1]
+    if res is not None:
+        full = tuple(batch) + (M, N)
+        if tuple(res.shape) != full:
+            res = res.broadcast_to(full)
+    wtype(dtype, a.client, "gemm_epilogue")
+    return gemm(a, b, epilogue=_Epilogue(activation, deriv, bias, res, batch))
+
+
+def _unsupported(xp, a, b):
+    return a.shape[-1] == 0
+
+
+def gemm_epilogue(xp, a, b, bias, residual, *, activation, dtype):
+    if _unsupported(xp, a, b):
+        from ...ext._gemm import portable
+        return portable.gemm_epilogue(xp, a, b, bias, residual, activation=activation,
+                                      dtype=dtype)
+    return xp._ctx.wrap(_fused(xp, a, b, bias, residual, activation, dtype, False))
+
+
+def gemm_epilogue_bwd(xp, grad, a, b, bias, *, activation, dtype):
+    from ...ext._gemm import portable
+    if _unsupported(xp, a, b):
+        return portable.gemm_epilogue_bwd(xp, grad, a, b, bias, activation=activation,
+                                          dtype=dtype)
+    a = xp.astype(a, dtype, copy=False)
+    b = xp.astype(b, dtype, copy=False)
+    grad = xp.astype(grad, dtype, copy=False)
+    if activation == "none":
+        g = grad
+    else:
+        g = xp._ctx.wrap(_fused(xp, a, b, bias, grad, activation, dtype, True))
+    red = portable.reduce_to_shape
+    d_a = red(xp, xp.matmul(g, xp.matrix_transpose(b)), a.shape)
+    d_b = red(xp, xp.matmul(xp.matrix_transpose(a), g), b.shape)
+    d_bias = None
+    if bias is not None:
+        d_bias = red(xp, g, (1,) * (g.ndim - 1) + (g.shape[-1],))
+        d_bias = xp.reshape(d_bias, (g.shape[-1],))
+    return d_a, d_b, d_bias
+
+
+# ---- Sobol ----------------------------------------------------------------------------
+
+_DIR_CACHE = OrderedDict()   # (client id, d, bits, directions bytes) -> WgpuStorage
+_DIR_CACHE_MAX = 16
+
+
+def _directions(client, v):
+    key = (id(client), v.shape[1], v.shape[0], v.tobytes())
+    s = _DIR_CACHE.get(key)
+    if s is None:
+        from .transfer import from_numpy
+        s = _DIR_CACHE[key] = from_numpy(np.ascontiguousarray(v, dtype=np.uint32), client)
+        if len(_DIR_CACHE) > _DIR_CACHE_MAX:
+            _DIR_CACHE.popitem(last=False)
+    else:
+        _DIR_CACHE.move_to_end(key)
+    return s
+
+
+def _render_sobol(client, out_t, bits, shifted, params, rshift, mult):
+    P = params.P
+    if out_t.val == "f64":
+        conv = f"f64(x) * {mult!r}lf"
+    else:
+        conv = f"f32(x >> {rshift}u) * {mult!r}f"
+    shift = "S[j]" if shifted else "0u"
+    sdecl = "@group(0) @binding(2) var<storage, read> S: array<u32>;" if shifted else ""
+    src = f"""{params.decl()}
+@group(0) @binding(0) var<storage, read> V: array<u32>;
+@group(0) @binding(1) var<storage, read_write> O: array<{out_t.arr}>;
+{sdecl}
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  let n = {P(0)}; let d = {P(1)}; let skip = {P(2)}; let total = {P(3)};
+  let stride = nw.x * 256u;
+  for (var e = gid.x + gid.y * stride; e < total; e += stride * nw.y) {{
+    let i = e / d; let j = e - i * d;
+    let k = skip + i;
+    let g = k ^ (k >> 1u);
+    var x = {shift};
+    for (var bit = 0u; bit < {bits}u; bit++) {{
+      if (((g >> bit) & 1u) != 0u) {{ x ^= V[bit * d + j]; }}
+    }}
+    O[e] = {conv};
+  }}
+}}
+"""
+    rw = ("read", "rw") + (("read",) if shifted else ())
+    return {"source": src, "entry": "main", "bindings": params.layout(rw),
+            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
+            "label": f"ext_sobol_{out_t.name}_{bits}"}
+
+
+def sobol(xp, n, skip, v, shift, *, bits, dtype, device):
+    from ...ext._qmc.sobol import scale_of
+    ctx = xp._ctx
+    client = xp._backend._client(ctx.resolve_device(device))
+    d = v.shape[1]
+    out_t = wtype(dtype, client, "sobol")
+    out = WgpuStorage._new((n, d), dtype, client)
+    total = n * d
+    if total == 0:
+        return ctx.wrap(out)
+    if total >= 2**32 or dtype not in (dt.float32, dt.float64):
+        raise ValueError("sobol kernel: unsupported size or dtype")
+    rshift, mult = scale_of(bits, dtype == dt.float32)
+    vs = _directions(client, v)
+    shifted = shift is not None
+    binds = [vs.binding()[:3], out.out_binding()]
+    if shifted:
+        binds.append(_directions(client, np.asarray(shift, dtype=np.uint32)[None, :]).binding()[:3])
+    nb = 2 + shifted
+    params = Params.of(client, 4, binding=nb)
+    pipe = client.pipelines.get_rendered(
+        ("ext_sobol", out_t.name, bits, shifted, rshift, params.immediate),
+        lambda: _render_sobol(client, out_t, bits, shifted, params, rshift, mult))
+    groups = -(-total // 256)
+    gx = min(groups, client.max_groups)
+    gy = min(-(-groups // gx), client.max_groups)
+    client.launch(pipe, binds, params.pack([n, d, skip, total]), (gx, gy, 1))
+    return ctx.wrap(out)
+
+
+def _sobol_entry(xp, n, skip, v, shift, *, bits, dtype, device):
+    if n * v.shape[1] >= 2**32 or dtype not in (dt.float32, dt.float64):
+        from ...ext._qmc.sobol import sobol_portable
+        return sobol_portable(xp, n, skip, v, shift, bits=bits, dtype=dtype, device=device)
+    return sobol(xp, n, skip, v, shift, bits=bits, dtype=dtype, device=device)
+
+
+def register(name="numr_array_api.webgpu"):
+    from ...ext import _dispatch
+    _dispatch.register("gemm_epilogue", name, gemm_epilogue)
+    _dispatch.register("gemm_epilogue_bwd", name, gemm_epilogue_bwd)
+    _dispatch.register("sobol", name, _sobol_entry)
