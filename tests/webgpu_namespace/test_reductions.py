@@ -253,3 +253,55 @@ def test_cumulative_dtype_and_flip(wx):
            np.cumsum(a[:, ::-1], axis=1, dtype=np.int8))
     _close(host(wx.cumulative_prod(x, axis=0, dtype=wx.float64)),
            np.cumprod(a, axis=0, dtype=np.float64))
+
+
+@pytest.mark.parametrize("dt", ("bool", "int8", "uint16", "int32", "float16", "float32",
+                                "float64", "complex64"))
+def test_long_reductions_two_pass(wx, dt):
+    # m >= 2^15 with few outputs: chunked first pass, second pass over the partials
+    rng = np.random.default_rng(9)
+    a = _data(rng, (3, 70001), dt)
+    a[1, 50000] = a[1, 3]
+    x = wx.asarray(a)
+    for ax in (None, 1):
+        for kd in (False, True):
+            if dt != "bool":
+                r = host(wx.sum(x, axis=ax, keepdims=kd))
+                e = np.sum(a.astype(np.complex128 if dt.startswith("complex") else
+                                    np.float64 if dt.startswith("float") else r.dtype),
+                           axis=ax, keepdims=kd).astype(r.dtype)
+                tol = {"float16": 1e-2, "float32": 1e-5, "complex64": 1e-5}.get(dt, 1e-12)
+                np.testing.assert_allclose(r, e, rtol=tol, atol=tol)
+            if not dt.startswith("complex") and dt != "bool":
+                _close(host(wx.max(x, axis=ax, keepdims=kd)), np.max(a, axis=ax, keepdims=kd))
+                _close(host(wx.min(x, axis=ax, keepdims=kd)), np.min(a, axis=ax, keepdims=kd))
+                np.testing.assert_array_equal(host(wx.argmax(x, axis=ax, keepdims=kd)),
+                                              np.argmax(a, axis=ax, keepdims=kd))
+            if dt.startswith(("float", "complex")):
+                r = host(wx.mean(x, axis=ax, keepdims=kd))
+                e = np.mean(a.astype(np.complex128 if dt.startswith("complex") else
+                                     np.float64), axis=ax, keepdims=kd).astype(dt)
+                np.testing.assert_allclose(r, e, rtol=2e-3 if dt == "float16" else 1e-5)
+            _close(host(wx.all(x, axis=ax, keepdims=kd)), np.all(a, axis=ax, keepdims=kd))
+            _close(host(wx.any(x, axis=ax, keepdims=kd)), np.any(a, axis=ax, keepdims=kd))
+            np.testing.assert_array_equal(host(wx.count_nonzero(x, axis=ax, keepdims=kd)),
+                                          np.count_nonzero(a, axis=ax, keepdims=kd))
+    if dt.startswith("float"):
+        b = a.copy()
+        b[2, 60000] = np.nan
+        y = wx.asarray(b)
+        _close(host(wx.max(y, axis=1)), np.max(b, axis=1))
+        assert np.isnan(host(wx.min(y)))
+
+
+def test_var_correction_at_least_extent(wx):
+    a = np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]], np.float32)
+    x = wx.asarray(a)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for corr in (3, 4, 2.5):
+            for f in ("var", "std"):
+                e = getattr(np, f)(a, axis=1, ddof=corr)
+                _close(host(getattr(wx, f)(x, axis=1, correction=corr)), e)
+        _close(host(wx.var(wx.zeros((2, 0), dtype=wx.float32), axis=1)),
+               np.var(np.zeros((2, 0), np.float32), axis=1))

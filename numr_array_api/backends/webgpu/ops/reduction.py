@@ -51,6 +51,9 @@ _HIGH = {"i32": "bitcast<i32>(0x7fffffffu)", "u32": "0xffffffffu",
          "i64": "bitcast<i64>(0x7ffffffffffffffflu)", "u64": "0xfffffffffffffffflu",
          "f32": "bitcast<f32>(0x7f800000u)", "f64": "bitcast<f64>(0x7ff0000000000000lu)"}
 
+_INF = {"f32": "bitcast<f32>(0x7f800000u)", "f64": "bitcast<f64>(0x7ff0000000000000lu)"}
+_QNAN = {"f32": "bitcast<f32>(0x7fc00000u)", "f64": "bitcast<f64>(0x7ff8000000000000lu)"}
+
 _NAN_FNS = """
 fn isnan_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 fn isnan_f64(x: f64) -> bool {
@@ -146,7 +149,7 @@ def _render(op, in_t, acc_t, wg, ro, rr, params, has64):
     body = [f"  var acc: {sh_t} = {ident};"]
     if arg:
         body.append("  var ai = 0xffffffffu;")
-    body.append(f"""  for (var r = l; r < m; r += {wg}u) {{
+    body.append(f"""  for (var r = lo + l; r < m; r += {wg}u) {{
     let j = base + red_index(r);
     let v = {v};
     {loop_acc}
@@ -154,11 +157,11 @@ def _render(op, in_t, acc_t, wg, ro, rr, params, has64):
   sh[l] = acc;""")
     if arg:
         body.append(tree_arg)
-        body.append("  if (l == 0u) { D[o] = shi[0]; }")
+        body.append("  if (l == 0u) { D[gid] = shi[0]; }")
     else:
         body.append("  workgroupBarrier();" + tree)
         if op in ("mean", "var", "std"):
-            body.append(f"  let mu = sh[0] / {rf}(m);")
+            body.append(f"  let mu = sh[0] / {rf}({P(5)});")
         if op in ("var", "std"):
             body.append(f"""  workgroupBarrier();
   var acc2: {a} = {ident};
@@ -169,14 +172,19 @@ def _render(op, in_t, acc_t, wg, ro, rr, params, has64):
   }}
   sh[l] = acc2;
   workgroupBarrier();{tree}
-  var res = sh[0] / {div};""")
+  let dv = {div};
+  var res = sh[0] / dv;""")
             if op == "std":
                 body.append("  res = sqrt(res);")
-            body.append("  if (l == 0u) { D[o] = res; }")
+            inf, qnan = _INF[a], _QNAN[a]
+            # m - correction <= 0: NumPy divides by 0 (inf, or NaN for 0 / 0 and NaN)
+            body.append(f"  if (!(dv > {_ZERO[a]})) {{ res = select({inf}, {qnan}, "
+                        f"!(sh[0] > {_ZERO[a]})); }}")
+            body.append("  if (l == 0u) { D[gid] = res; }")
         elif op == "mean":
-            body.append("  if (l == 0u) { D[o] = mu; }")
+            body.append("  if (l == 0u) { D[gid] = mu; }")
         else:
-            body.append("  if (l == 0u) { D[o] = sh[0]; }")
+            body.append("  if (l == 0u) { D[gid] = sh[0]; }")
     shared = f"var<workgroup> sh: array<{sh_t}, {wg}>;"
     if arg:
         shared += f"\nvar<workgroup> shi: array<u32, {wg}>;"
@@ -189,16 +197,18 @@ def _render(op, in_t, acc_t, wg, ro, rr, params, has64):
 {shared}
 fn comb(x: {sh_t}, y: {sh_t}) -> {sh_t} {{ {comb} }}
 {better if arg else ""}
-{strided_index_fn(ro, P, 4, "out_index")}
-{strided_index_fn(rr, P, 5 + 2 * ro, "red_index")}
+{strided_index_fn(ro, P, 6, "out_index")}
+{strided_index_fn(rr, P, 7 + 2 * ro, "red_index")}
 const WGH: u32 = {wg // 2}u;
 @compute @workgroup_size({wg})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wgid: vec3<u32>,
         @builtin(num_workgroups) nw: vec3<u32>) {{
-  let o = wgid.x + wgid.y * nw.x;
-  if (o >= {P(0)}) {{ return; }}
+  let gid = wgid.x + wgid.y * nw.x;
+  if (gid >= {P(0)}) {{ return; }}
+  let o = gid / {P(3)};
+  let lo = (gid - o * {P(3)}) * {P(4)};
   let l = lid.x;
-  let m = {P(1)};
+  let m = min(lo + {P(4)}, {P(1)});
   let base = out_index(o);
 {chr(10).join(body)}
 }}
@@ -208,7 +218,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wgi
             "label": f"reduce_{op}_{in_t.name}_{a}"}
 
 
-def _segmented(op, data, axes, acc_dtype, correction=None):
+def _segmented(op, data, axes, acc_dtype, correction=None, count=None):
     """Unpacked storage of the kept shape: ``op`` over ``axes`` of ``data``."""
     client = data.client
     nd = data.ndim
@@ -225,16 +235,42 @@ def _segmented(op, data, axes, acc_dtype, correction=None):
         out_dtype = dt.uint32
     else:
         out_dtype = _VAL_DTYPE[acc_t.val]
-    out = WgpuStorage._new(kshape, out_dtype, client)
     if nout == 0:
-        return out
-    oshape, ostr = collapse(view.shape[:len(keep)], view.strides[:len(keep)])
-    rshape, rstr = collapse(view.shape[len(keep):], view.strides[len(keep):])
+        return WgpuStorage._new(kshape, out_dtype, client)
+    # long reductions with few outputs: K chunks per output (pass 1), then a second pass
+    # over the (nout, K) partials (max/min/all/any/sum/prod/cnz/mean; not var / arg*)
+    k = 1
+    if op not in ("var", "std", "argmax", "argmin") and m >= _SPLIT_MIN and nout < 512:
+        k = min(-(-m // _CHUNK), max(1, 2048 // nout))
+    if k > 1:
+        op1 = "sum" if op == "mean" else op
+        part = _segmented_pass(op1, view, len(keep), nout, m, k, in_t, acc_t, count or m,
+                               correction, client, (nout, k), out_dtype)
+        op2 = {"cnz": "sum"}.get(op, op)
+        acc2 = dt.uint32 if op == "cnz" else (acc_dtype if op not in ("all", "any")
+                                              else dt.bool_)
+        if acc2 is dt.float16:
+            acc2 = dt.float32
+        return _segmented(op2, part, (1,), acc2, count=m).reshape(kshape)
+    return _segmented_pass(op, view, len(keep), nout, m, 1, in_t, acc_t, count or m,
+                           correction, client, kshape, out_dtype)
+
+
+_SPLIT_MIN = 1 << 15
+_CHUNK = 1 << 13
+
+
+def _segmented_pass(op, view, nkeep, nout, m, k, in_t, acc_t, count, correction, client,
+                    shape, out_dtype):
+    out = WgpuStorage._new(shape, out_dtype, client)
+    oshape, ostr = collapse(view.shape[:nkeep], view.strides[:nkeep])
+    rshape, rstr = collapse(view.shape[nkeep:], view.strides[nkeep:])
     ro, rr = len(oshape), len(rshape)
-    wg = _wg_size(m)
+    chunk = -(-m // k)
+    wg = _wg_size(chunk)
     has64 = client.has("shader-int64")
     block, boff, bsize, eoff = view.binding()
-    words = [nout, m, 0, 0, eoff]
+    words = [nout * k, m, 0, k, chunk, count, eoff]
     for n, s in zip(oshape, ostr):
         words += [n, s]
     words.append(0)
@@ -242,14 +278,14 @@ def _segmented(op, data, axes, acc_dtype, correction=None):
         words += [n, s]
     if correction is not None:
         words[2] = struct.unpack("<I", struct.pack("<f", correction))[0]
-    # P(4) = out offset, then (n, s) * ro; P(5 + 2ro) = red offset (0), then (n, s) * rr
+    # P(6) = out offset, then (n, s) * ro; P(7 + 2ro) = red offset (0), then (n, s) * rr
     params = Params.of(client, len(words), binding=2)
     key = ("reduce", op, in_t.name, acc_t.name, wg, ro, rr, params.immediate)
     pipe = client.pipelines.get_rendered(
         key, lambda: _render(op, in_t, acc_t, wg, ro, rr, params, has64))
-    gx = min(nout, client.max_groups)
+    gx = min(nout * k, client.max_groups)
     client.launch(pipe, [(block, boff, bsize), out.out_binding()], params.pack(words),
-                  (gx, -(-nout // gx), 1))
+                  (gx, -(-(nout * k) // gx), 1))
     return out
 
 
@@ -341,8 +377,7 @@ class ReductionMixin:
 
     def var(self, data, axes, correction, keepdims, std):
         m = math.prod(data.shape[d] for d in (range(data.ndim) if axes is None else axes))
-        if m - correction <= 0 or float(np.float32(correction)) != correction or \
-                not self._red_ok(data) or (
+        if float(np.float32(correction)) != correction or not self._red_ok(data) or (
                 data.dtype is dt.float64 and not data.client.has("shader-int64")):
             return _HOST["var"](self, data, axes, correction, keepdims, std)
         out = _segmented("std" if std else "var", data, axes, data.dtype,
