@@ -156,7 +156,7 @@ def test_var_std(wx, dt):
         x = wx.asarray(a)
         for ax in _axes(shape):
             m = a.size if ax is None else int(np.prod([a.shape[i] for i in np.atleast_1d(ax)]))
-            for corr in (0, 1, 0.5):
+            for corr in (0, 1, 0.5, 0.3):
                 if m - corr <= 0:
                     continue
                 for f in ("var", "std"):

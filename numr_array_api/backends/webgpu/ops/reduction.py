@@ -130,8 +130,8 @@ def _render(op, in_t, acc_t, wg, ro, rr, params, has64):
     if arg:
         loop_acc = "if (better(acc, ai, v, r)) { acc = v; ai = r; }"
     rf = a if not isc else ("f32" if a == "vec2<f32>" else "f64")
-    # var / std: divisor m - correction (P(2): the correction as f32 bits)
-    div = f"({rf}(m) - {rf}(bitcast<f32>({P(2)})))"
+    # var / std: divisor m - correction, computed on the host in f64, as an f32 pair
+    div = f"({rf}(bitcast<f32>({P(2)})) + {rf}(bitcast<f32>({P(6)})))"
     tree_arg = """
   shi[l] = ai;
   workgroupBarrier();
@@ -197,8 +197,8 @@ def _render(op, in_t, acc_t, wg, ro, rr, params, has64):
 {shared}
 fn comb(x: {sh_t}, y: {sh_t}) -> {sh_t} {{ {comb} }}
 {better if arg else ""}
-{strided_index_fn(ro, P, 6, "out_index")}
-{strided_index_fn(rr, P, 7 + 2 * ro, "red_index")}
+{strided_index_fn(ro, P, 7, "out_index")}
+{strided_index_fn(rr, P, 8 + 2 * ro, "red_index")}
 const WGH: u32 = {wg // 2}u;
 @compute @workgroup_size({wg})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wgid: vec3<u32>,
@@ -270,15 +270,19 @@ def _segmented_pass(op, view, nkeep, nout, m, k, in_t, acc_t, count, correction,
     wg = _wg_size(chunk)
     has64 = client.has("shader-int64")
     block, boff, bsize, eoff = view.binding()
-    words = [nout * k, m, 0, k, chunk, count, eoff]
+    words = [nout * k, m, 0, k, chunk, count, 0, eoff]
     for n, s in zip(oshape, ostr):
         words += [n, s]
     words.append(0)
     for n, s in zip(rshape, rstr):
         words += [n, s]
     if correction is not None:
-        words[2] = struct.unpack("<I", struct.pack("<f", correction))[0]
-    # P(6) = out offset, then (n, s) * ro; P(7 + 2ro) = red offset (0), then (n, s) * rr
+        div = float(m) - correction
+        hi = float(np.float32(div))
+        lo = float(np.float32(div - hi))
+        words[2] = struct.unpack("<I", struct.pack("<f", hi))[0]
+        words[6] = struct.unpack("<I", struct.pack("<f", lo))[0]
+    # P(7) = out offset, then (n, s) * ro; P(8 + 2ro) = red offset (0), then (n, s) * rr
     params = Params.of(client, len(words), binding=2)
     key = ("reduce", op, in_t.name, acc_t.name, wg, ro, rr, params.immediate)
     pipe = client.pipelines.get_rendered(
@@ -377,7 +381,7 @@ class ReductionMixin:
 
     def var(self, data, axes, correction, keepdims, std):
         m = math.prod(data.shape[d] for d in (range(data.ndim) if axes is None else axes))
-        if float(np.float32(correction)) != correction or not self._red_ok(data) or (
+        if not self._red_ok(data) or (
                 data.dtype is dt.float64 and not data.client.has("shader-int64")):
             return _HOST["var"](self, data, axes, correction, keepdims, std)
         out = _segmented("std" if std else "var", data, axes, data.dtype,
