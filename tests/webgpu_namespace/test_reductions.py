@@ -305,3 +305,37 @@ def test_var_correction_at_least_extent(wx):
                 _close(host(getattr(wx, f)(x, axis=1, correction=corr)), e)
         _close(host(wx.var(wx.zeros((2, 0), dtype=wx.float32), axis=1)),
                np.var(np.zeros((2, 0), np.float32), axis=1))
+
+
+@pytest.mark.parametrize("dt", ("bool", "int8", "int32", "uint64", "float16", "float32",
+                                "float64", "complex64"))
+def test_long_cumulative_chunked(wx, dt):
+    # long lines: chunk totals, their scan, then every chunk scanned from its offset
+    rng = np.random.default_rng(10)
+    for shape, ax in (((40000,), 0), ((2, 33000), 1), ((33001, 2), 0)):
+        a = _data(rng, shape, dt)
+        x = wx.asarray(a)
+        for inc in (False, True):
+            r = host(wx.cumulative_sum(x, axis=ax, include_initial=inc))
+            wide = (np.complex128 if dt.startswith("complex") else
+                    np.float64 if dt.startswith("float") else r.dtype)
+            e = np.cumsum(a.astype(wide), axis=ax)
+            if inc:
+                s = list(e.shape)
+                s[ax] = 1
+                e = np.concatenate([np.zeros(s, e.dtype), e], axis=ax)
+            if r.dtype.kind in "fc":
+                scale = np.abs(a.astype(wide)).sum() if a.size else 1
+                np.testing.assert_allclose(r, e.astype(r.dtype), rtol=0,
+                                           atol=float(scale) * (1e-2 if dt == "float16"
+                                                                else 1e-6))
+            else:
+                np.testing.assert_array_equal(r, e.astype(r.dtype))
+        if dt in ("int8", "int32", "uint64"):
+            b = (a % 3 == 0).astype(dt) + 1
+            b[::7] = 1
+            r = host(wx.cumulative_prod(wx.asarray(b), axis=ax, include_initial=True))
+            e = np.cumprod(b, axis=ax, dtype=r.dtype)
+            s = list(e.shape)
+            s[ax] = 1
+            np.testing.assert_array_equal(r, np.concatenate([np.ones(s, e.dtype), e], axis=ax))

@@ -305,7 +305,9 @@ def _supported(client, *dtypes):
     return all(not WTYPES[d].need or client.has(WTYPES[d].need) for d in dtypes)
 
 
-def _render_cum(op, in_t, acc_t, rank, include, params, has64):
+def _render_cum(op, in_t, acc_t, rank, include, chunked, params, has64):
+    """One thread per (line, chunk): a sequential scan of its chunk, starting from the
+    chunk's offset (``chunked``: read from OFF, the exclusive scan of the chunk totals)."""
     P = params.P
     h = set()
     a = acc_t.val
@@ -316,35 +318,50 @@ def _render_cum(op, in_t, acc_t, rank, include, params, has64):
         ident = _ONE[a]
         upd = ("acc = vec2(acc.x * v.x - acc.y * v.y, acc.x * v.y + acc.y * v.x);"
                if a.startswith("vec2") else "acc = acc * v;")
-    inc = "  D[ob] = acc; ob += 1u;" if include else ""
+    inc = "    if (ch == 0u) { D[ob] = acc; }\n    ob += 1u;" if include else ""
+    off_decl = (f"@group(0) @binding(1) var<storage, read> OFF: array<{a}>;"
+                if chunked else "")
+    start = "OFF[line * (K + 1u) + ch]" if chunked else ident
     src = f"""{render_helpers(h, has64)}
 {params.decl()}
 @group(0) @binding(0) var<storage, read> S: array<{in_t.arr}>;
-@group(0) @binding(1) var<storage, read_write> D: array<{a}>;
-{strided_index_fn(rank, P, 4, "line_index")}
+{off_decl}
+@group(0) @binding({2 if chunked else 1}) var<storage, read_write> D: array<{a}>;
+{strided_index_fn(rank, P, 6, "line_index")}
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let nl = {P(0)};
+  let units = {P(0)};
   let m = {P(1)};
   let st = {P(2)};
   let mo = {P(3)};
-  for (var t = g.x; t < nl; t += nw.x * 64u) {{
-    var acc: {a} = {ident};
-    var ob = t * mo;
-    var j = line_index(t);
-  {inc}
-    for (var r = 0u; r < m; r += 1u) {{
+  let K = {P(4)};
+  let C = {P(5)};
+  for (var t = g.x; t < units; t += nw.x * 64u) {{
+    let line = t / K;
+    let ch = t - line * K;
+    let lo = ch * C;
+    let hi = min(lo + C, m);
+    var acc: {a} = {start};
+    var ob = line * mo + lo;
+{inc}
+    var j = line_index(line) + lo * st;
+    for (var r = lo; r < hi; r += 1u) {{
       let v = {v};
       {upd}
-      D[ob] = acc; ob += 1u;
+      D[ob] = acc;
+      ob += 1u;
       j += st;
     }}
   }}
 }}
 """
-    return {"source": src, "entry": "main", "bindings": params.layout(("read", "rw")),
+    kinds = ("read", "read", "rw") if chunked else ("read", "rw")
+    return {"source": src, "entry": "main", "bindings": params.layout(kinds),
             "imm_size": params.imm_size, "uniform_size": params.uniform_size,
             "label": f"cum_{op}_{in_t.name}_{a}"}
+
+
+_CUM_CHUNK = 1024
 
 
 class ReductionMixin:
@@ -430,20 +447,35 @@ class ReductionMixin:
         if nl and mo:
             oshape, ostr = collapse(view.shape[:-1], view.strides[:-1])
             rank = len(oshape)
+            # long lines, few of them: K chunks per line; the chunk totals (the segmented
+            # reduction's first pass) are scanned, then every chunk is scanned from its offset
+            k = 1
+            if m >= _SPLIT_MIN and nl < 2048:
+                k = min(-(-m // _CUM_CHUNK), max(1, 8192 // nl))
+            chunk = -(-m // k)
+            binds = []
             block, boff, bsize, eoff = view.binding()
-            words = [nl, m, view.strides[-1], mo, eoff]
+            binds.append((block, boff, bsize))
+            if k > 1:
+                part_dt = _VAL_DTYPE[acc_t.val]
+                part = _segmented_pass(name, view, nd - 1, nl, m, k, in_t, acc_t, m, None,
+                                       client, (nl, k), part_dt)
+                offs = self.cumulative(name, part, 1, part_dt, True)
+                ob_, oo_, os_, _ = offs.binding()
+                binds.append((ob_, oo_, os_))
+            words = [nl * k, m, view.strides[-1], mo, k, chunk, eoff]
             for n, s in zip(oshape, ostr):
                 words += [n, s]
-            params = Params.of(client, len(words), binding=2)
+            params = Params.of(client, len(words), binding=len(binds) + 1)
             has64 = client.has("shader-int64")
             key = ("cumulative", name, in_t.name, acc_t.name, rank, bool(include_initial),
-                   params.immediate)
+                   k > 1, params.immediate)
             pipe = client.pipelines.get_rendered(
-                key, lambda: _render_cum(name, in_t, acc_t, rank, include_initial, params,
-                                         has64))
-            groups = max(1, min(-(-nl // 64), 16384, client.max_groups))
-            client.launch(pipe, [(block, boff, bsize), out.out_binding()],
-                          params.pack(words), (groups, 1, 1))
+                key, lambda: _render_cum(name, in_t, acc_t, rank, include_initial, k > 1,
+                                         params, has64))
+            groups = max(1, min(-(-(nl * k) // 64), 16384, client.max_groups))
+            binds.append(out.out_binding())
+            client.launch(pipe, binds, params.pack(words), (groups, 1, 1))
         if out.dtype is not dtype:
             out = cast(out, dtype)
         # (rest..., axis) -> original axis order
