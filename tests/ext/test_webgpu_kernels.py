@@ -1,0 +1,210 @@
+"""The WebGPU kernels registered in ext (backends/webgpu/ext_kernels.py): fused GEMM
+epilogue and its backward against the cpu path, that the fused kernel is what runs, and
+Sobol bit-identity with the cpu results."""
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+from numr_array_api.ext import _dispatch, linalg, random as R
+
+
+def _webgpu():
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            xp = importlib.import_module("numr_array_api.webgpu")
+            xp.asarray([1.0])
+        return xp
+    except Exception:
+        return None
+
+
+W = _webgpu()
+pytestmark = pytest.mark.skipif(W is None, reason="numr_array_api.webgpu has no usable adapter")
+
+if W is not None:
+    from numr_array_api.backends.webgpu import ext_kernels
+    from numr_array_api.backends.webgpu.ops import matmul as _mm
+    from numr_array_api.webgpu import HostFallbackWarning
+
+
+def _host(x):
+    return np.asarray(x.to_device("cpu"))
+
+
+def _has(feature):
+    return W.capabilities()["features"].get(feature, False)
+
+
+DTYPES = [("float32", 2e-5, 1e-4), ("float16", 2e-2, None)]
+if W is not None and _has("shader-f64") and _has("shader-int64"):
+    DTYPES.insert(0, ("float64", 1e-12, 1e-11))
+
+# (a shape, b shape, residual shape): 2-D, batched, broadcast batch, K = 1, empty M / N,
+# tiles of both configurations (64 and 128) with ragged edges
+SHAPES = [
+    ((8, 5), (5, 4), (8, 4)),
+    ((70, 33), (33, 130), (130,)),
+    ((130, 17), (17, 150), (1, 150)),
+    ((3, 9, 6), (3, 6, 5), (3, 9, 5)),
+    ((3, 1, 9, 6), (2, 6, 5), (2, 9, 5)),
+    ((2, 9, 6), (6, 5), (1, 1, 5)),
+    ((9, 6), (4, 6, 5), (9, 5)),
+    ((7, 1), (1, 6), (7, 6)),
+    ((0, 4), (4, 5), (5,)),
+    ((6, 4), (4, 0), (6, 0)),
+]
+
+
+def _inputs(rng, sa, sb, sr, dtn):
+    return tuple(rng.standard_normal(s).astype(dtn) for s in (sa, sb, (sb[-1],), sr))
+
+
+@pytest.mark.parametrize("dtn,tol,btol", DTYPES, ids=[d[0] for d in DTYPES])
+@pytest.mark.parametrize("activation", linalg.ACTIVATIONS)
+def test_fused_forward_matches_cpu(dtn, tol, btol, activation):
+    rng = np.random.default_rng(1)
+    for sa, sb, sr in SHAPES:
+        a, b, c, r = _inputs(rng, sa, sb, sr, dtn)
+        ref = linalg.gemm_epilogue(*(x.astype(np.float64) for x in (a, b, c)),
+                                   activation=activation, residual=r.astype(np.float64))
+        for bias, res in ((c, r), (None, None), (c, None), (None, r)):
+            out = linalg.gemm_epilogue(W.asarray(a), W.asarray(b),
+                                       None if bias is None else W.asarray(bias),
+                                       activation=activation,
+                                       residual=None if res is None else W.asarray(res))
+            assert out.dtype == getattr(W, dtn) and out.shape == ref.shape
+            want = linalg.gemm_epilogue(*(x.astype(np.float64) for x in (a, b)),
+                                        None if bias is None else bias.astype(np.float64),
+                                        activation=activation,
+                                        residual=None if res is None else res.astype(np.float64))
+            np.testing.assert_allclose(_host(out).astype(np.float64), want, rtol=tol, atol=tol,
+                                       err_msg=f"{sa} {sb} bias={bias is not None} "
+                                               f"res={res is not None}")
+
+
+@pytest.mark.parametrize("dtn,tol,btol", [d for d in DTYPES if d[2]], ids=[d[0] for d in DTYPES if d[2]])
+@pytest.mark.parametrize("activation", linalg.ACTIVATIONS)
+def test_backward_matches_cpu(dtn, tol, btol, activation):
+    rng = np.random.default_rng(2)
+    for sa, sb, sr in SHAPES:
+        a, b, c, _ = _inputs(rng, sa, sb, sr, dtn)
+        out_shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+        g = rng.standard_normal(out_shape).astype(dtn)
+        for bias in (c, None):
+            got = linalg.gemm_epilogue_bwd(W.asarray(g), W.asarray(a), W.asarray(b),
+                                           None if bias is None else W.asarray(bias),
+                                           activation=activation)
+            want = linalg.gemm_epilogue_bwd(g.astype(np.float64), a.astype(np.float64),
+                                            b.astype(np.float64),
+                                            None if bias is None else bias.astype(np.float64),
+                                            activation=activation)
+            for x, y in zip(got, want):
+                if y is None:
+                    assert x is None
+                    continue
+                assert x.shape == y.shape
+                np.testing.assert_allclose(_host(x), y, rtol=btol, atol=btol,
+                                           err_msg=f"{sa} {sb}")
+
+
+def test_mixed_dtypes_promote():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((5, 3)).astype(np.float32)
+    b = rng.standard_normal((3, 4)).astype(np.float16)
+    out = linalg.gemm_epilogue(W.asarray(a), W.asarray(b), activation="silu")
+    assert out.dtype == W.float32
+    ref = linalg.gemm_epilogue(a.astype(np.float64), b.astype(np.float64), activation="silu")
+    np.testing.assert_allclose(_host(out), ref, rtol=2e-5, atol=2e-5)
+
+
+def test_strided_views_read_in_place():
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((12, 20)).astype(np.float32)
+    bt = rng.standard_normal((9, 20)).astype(np.float32)
+    r = rng.standard_normal((6, 9)).astype(np.float32)
+    wa = W.asarray(a)[::2, ::-1]        # (6, 20) flipped columns
+    wb = W.matrix_transpose(W.asarray(bt))  # (20, 9) transposed view
+    out = linalg.gemm_epilogue(wa, wb, activation="gelu", residual=W.asarray(r))
+    ref = linalg.gemm_epilogue(_host(wa).astype(np.float64), _host(wb).astype(np.float64),
+                               activation="gelu", residual=r.astype(np.float64))
+    np.testing.assert_allclose(_host(out), ref, rtol=2e-5, atol=2e-5)
+
+
+def test_registered_kernels_are_used(monkeypatch):
+    for op in ("gemm_epilogue", "gemm_epilogue_bwd", "sobol"):
+        assert _dispatch.lookup(op, W) is not _dispatch._PORTABLE[op]
+    from numr_array_api.ext._gemm import portable
+
+    def boom(*a, **k):
+        raise AssertionError("portable path used")
+
+    monkeypatch.setattr(portable, "gemm_epilogue", boom)
+    calls = []
+    real = _mm.gemm
+
+    def spy(a, b, epilogue=None):
+        calls.append(epilogue)
+        return real(a, b, epilogue)
+
+    monkeypatch.setattr(_mm, "gemm", spy)
+    client = W._backend._client(W._ctx.resolve_device(None))
+    rng = np.random.default_rng(5)
+    a = W.asarray(rng.standard_normal((3, 37, 11)).astype(np.float32))
+    b = W.asarray(rng.standard_normal((11, 29)).astype(np.float32))
+    c = W.asarray(rng.standard_normal(29).astype(np.float32))
+    r = W.asarray(rng.standard_normal((37, 29)).astype(np.float32))
+    before = client.pipelines.stats()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HostFallbackWarning)
+        out = linalg.gemm_epilogue(a, b, c, activation="tanh", residual=r)
+        W.synchronize()
+    assert len(calls) == 1 and calls[0] is not None and calls[0].key[0] == "tanh"
+    assert client.pipelines.stats() != before      # a new (epilogue) pipeline was built
+    assert out.shape == (3, 37, 29)
+    # the backward's grad_pre is one fused dispatch in derivative mode
+    calls.clear()
+    linalg.gemm_epilogue_bwd(out, a, b, c, activation="tanh")
+    assert calls[0] is not None and calls[0].deriv
+
+
+SOBOL_CASES = [
+    (100, 3, dict(skip=5)),
+    (64, 4, dict(scramble=True, seed=1)),
+    (1000, 7, dict(skip=123, bits=20, scramble=True, seed=3)),
+    (500, 5, dict(skip=2**32 - 600, bits=32)),
+    (300, 2, dict(bits=32, scramble=True, seed=5)),
+    (257, 40, dict(skip=2**24 - 100, bits=30, scramble=True, seed=7)),
+    (16, 1, dict(bits=4)),
+    (0, 3, dict()),
+    (5000, 1, dict(bits=24, skip=2**24 - 5000)),
+]
+
+
+@pytest.mark.parametrize("dtn", ["float64", "float32"])
+@pytest.mark.parametrize("n,d,kw", SOBOL_CASES)
+def test_sobol_bit_identical_to_cpu(dtn, n, d, kw):
+    if dtn == "float64" and not _has("shader-f64"):
+        pytest.skip("adapter lacks shader-f64")
+    x = R.sobol(n, d, dtype=getattr(W, dtn), xp=W, **kw)
+    y = R.sobol(n, d, dtype=getattr(np, dtn), xp=np, **kw)
+    assert x.shape == (n, d) and x.dtype == getattr(W, dtn)
+    np.testing.assert_array_equal(_host(x), y)
+    if dtn == "float32" and n:
+        assert float(_host(x).max()) < 1.0
+
+
+def test_sobol_kernel_used_and_directions_cached(monkeypatch):
+    from numr_array_api.ext._qmc import sobol as S
+
+    def boom(*a, **k):
+        raise AssertionError("portable Sobol used")
+
+    monkeypatch.setattr(S, "sobol_portable", boom)
+    ext_kernels._DIR_CACHE.clear()
+    R.sobol(128, 6, dtype=W.float32, xp=W)
+    R.sobol(128, 6, skip=128, dtype=W.float64, xp=W) if _has("shader-f64") else None
+    assert len(ext_kernels._DIR_CACHE) == 1
