@@ -208,3 +208,19 @@ def test_sobol_kernel_used_and_directions_cached(monkeypatch):
     R.sobol(128, 6, dtype=W.float32, xp=W)
     R.sobol(128, 6, skip=128, dtype=W.float64, xp=W) if _has("shader-f64") else None
     assert len(ext_kernels._DIR_CACHE) == 1
+
+
+@pytest.mark.parametrize("dtn", [d[0] for d in DTYPES if d[0] != "float16"])
+@pytest.mark.parametrize("activation", linalg.ACTIVATIONS)
+def test_extreme_values_and_nan(dtn, activation):
+    # overflowing exp (sigmoid / silu limits), saturated tanh / erf, NaN propagation (relu)
+    x = np.array([[-1e4, -100., -30., -1e-3, 0., 1e-3, 30., 100., 1e4, np.nan]]).T.astype(dtn)
+    one = np.ones((1, 1), dtn)
+    got = _host(linalg.gemm_epilogue(W.asarray(x), W.asarray(one), activation=activation))
+    ref = linalg.gemm_epilogue(x, one, activation=activation)
+    np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-30, equal_nan=True)
+    g = np.ones_like(ref)
+    got = _host(linalg.gemm_epilogue_bwd(W.asarray(g), W.asarray(x), W.asarray(one),
+                                         activation=activation)[0])
+    ref = linalg.gemm_epilogue_bwd(g, x, one, activation=activation)[0]
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-30, equal_nan=True)

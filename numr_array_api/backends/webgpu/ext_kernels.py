@@ -44,7 +44,7 @@ def _act_src(activation, F, deriv):
     if not deriv:
         body = {
             "none": "return x;",
-            "relu": f"return select(max(x, {L(0.0)}), x, x != x);",
+            "relu": f"return select(x, {L(0.0)}, x < {L(0.0)});",  # NaN stays NaN, like maximum
             "gelu": f"let t = {th}({L(_GELU_C)} * (x + {L(_GELU_A)} * (x * x * x)));\n"
                     f"  return ({L(0.5)} * x) * ({L(1.0)} + t);",
             "gelu_erf": f"return ({L(0.5)} * x) * ({L(1.0)} + {ef}(x * {L(_INV_SQRT2)}));",
