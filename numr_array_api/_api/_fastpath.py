@@ -11,7 +11,7 @@ _UNARY = '''
 def {name}(x, /):
     if x.__class__ is A:
         t = x._dtype
-        if t in ok:
+        if {accept}:
             r = kernel(x._data)
             if r.__class__ is not P:
                 r = fix(r)
@@ -28,7 +28,7 @@ def {name}(x1, x2, /):
         t = x1._dtype
         c2 = x2.__class__
         if c2 is A:
-            if t is x2._dtype and t in ok:
+            if t is x2._dtype and {accept}:
                 try:
                     r = kernel(x1._data, x2._data)
                 except ValueError:
@@ -59,10 +59,23 @@ def _stamp(trusted, same):
     return "t" if same else "res[t]"
 
 
-def render(kind, name, trusted, same, **bound):
-    """The function ``name`` of ``kind`` ('unary' | 'binary') bound to ``bound`` names."""
+def _accept(ok, supported, bool_dtype):
+    # the cheapest test that admits exactly the accepted dtypes
+    if ok == supported:
+        return "True"
+    if ok == supported - {bool_dtype}:
+        return "t is not B"
+    return "t in ok"
+
+
+def render(kind, name, trusted, same, supported, **bound):
+    """The function ``name`` of ``kind`` ('unary' | 'binary') bound to ``bound`` names;
+    ``bound['ok']`` (the accepted dtypes) is a subset of ``supported``."""
+    from .._core.dtypes import bool_
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
-    source = template.format(name=name, stamp=_stamp(trusted, same))
+    source = template.format(name=name, stamp=_stamp(trusted, same),
+                             accept=_accept(bound["ok"], supported, bool_))
+    bound["B"] = bool_
     code = _CACHE.get(source)
     if code is None:
         code = _CACHE[source] = compile(source, f"<numr {kind} fast path>", "exec")

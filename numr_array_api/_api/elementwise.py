@@ -76,6 +76,7 @@ def build(ctx):
     A = ctx.ArrayT
     wrap = ctx.wrap
     supported = [d for d in dt.ALL_DTYPES if d in be.native_dtypes]
+    supported_set = frozenset(supported)
     P = be.payload_type
     fix = be.fix_result
     DT = be.dtype_table
@@ -96,7 +97,8 @@ def build(ctx):
             return wrap(kernel(x._data))
 
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
-        return render("unary", name, stamp, rule == "same", A=A, ok=ok, kernel=kernel, P=P,
+        return render("unary", name, stamp, rule == "same", supported_set, A=A, ok=ok,
+                      kernel=kernel, P=P,
                       fix=fix, res=res, DT=DT, slow=slow)
 
     def make_binary(name, kinds, rule):
@@ -159,7 +161,8 @@ def build(ctx):
         scalar_ok = {bool: ok, int: ok & _KINDS["iufc"], float: ok & _KINDS["fc"],
                      complex: ok & _KINDS["c"]} if scalars_native else {}
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
-        fn = render("binary", name, stamp, rule == "same", A=A, ok=ok, kernel=kernel, P=P,
+        fn = render("binary", name, stamp, rule == "same", supported_set, A=A, ok=ok,
+                    kernel=kernel, P=P,
                     fix=fix, res=res, DT=DT, slow=slow, scalar_ok=scalar_ok)
 
         def inplace(x1, x2):
