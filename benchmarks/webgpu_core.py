@@ -38,6 +38,16 @@ def best_of(fn, sync, repeats):
     return best
 
 
+def chain_of(n):
+    """``n`` chained small adds: the per-op-cost workload, identical for every library."""
+    def chain(a):
+        r = a
+        for _ in range(n):
+            r = r + a
+        return r
+    return chain
+
+
 def bandwidth(nbytes_moved, seconds):
     return nbytes_moved / seconds / 1e9
 
@@ -64,11 +74,7 @@ def bench_webgpu(args, out):
     del x, y
     xs = xp.asarray(np.ones(args.small, dtype=np.float32))
 
-    def chain(a):
-        r = a
-        for _ in range(args.chain):
-            r = r + a
-        return r
+    chain = chain_of(args.chain)
 
     t = best_of(lambda: chain(xs), sync, args.repeats)
     out["webgpu_chain_us_per_op"] = t / args.chain * 1e6
@@ -104,11 +110,7 @@ def bench_cupy(args, out):
     del x, y
     xs = cp.ones(args.small, dtype=cp.float32)
 
-    def chain(a):
-        r = a
-        for _ in range(args.chain):
-            r = r + a
-        return r
+    chain = chain_of(args.chain)
 
     t = best_of(lambda: chain(xs), sync, args.repeats)
     out["cupy_chain_us_per_op"] = t / args.chain * 1e6
@@ -122,11 +124,7 @@ def bench_numpy(args, out):
     out["numpy_add_GBps"] = bandwidth(3 * n * 4, t)
     xs = np.ones(args.small, dtype=np.float32)
 
-    def chain(a):
-        r = a
-        for _ in range(args.chain):
-            r = r + a
-        return r
+    chain = chain_of(args.chain)
 
     t = best_of(lambda: chain(xs), lambda: None, args.repeats)
     out["numpy_chain_us_per_op"] = t / args.chain * 1e6

@@ -46,8 +46,49 @@ def raw_handle(device=None):
 
 
 def capture_graph(fn, *example_inputs, device=None):
-    """Record ``fn``'s dispatches once; the returned graph replays them (see the runtime)."""
-    return _runtime().capture_graph(fn, *example_inputs, client=_client(device))
+    """Record the dispatches of ``fn`` once; calling the returned graph replays them.
+
+    ``fn`` takes webgpu arrays (shaped like ``example_inputs``) and returns an array or a
+    tuple of arrays. A replay copies its arguments (webgpu arrays or NumPy arrays of the
+    captured shapes and dtypes) into the graph's inputs and re-issues the recorded
+    dispatches with no Python-level kernel work. Shapes, dtypes, Python control flow and
+    scalars baked into the kernels are fixed at capture; each replay overwrites the same
+    output buffers (copy a result that must outlive the next replay). See
+    docs/webgpu-runtime.md.
+    """
+    A = _ctx.ArrayT
+    if device is None:
+        device = next((_backend.device_of(x._data) for x in example_inputs
+                       if x.__class__ is A), None)
+
+    def on_storages(*storages):
+        out = fn(*(_ctx.wrap(s) for s in storages))
+        if isinstance(out, (tuple, list)):
+            return tuple(o._data for o in out)
+        return out._data
+
+    graph = _runtime().capture_graph(on_storages, *(x._data if x.__class__ is A else x
+                                                    for x in example_inputs),
+                                     client=_client(device))
+    return ArrayGraph(graph)
+
+
+class ArrayGraph:
+    """A captured graph of webgpu array operations (see capture_graph)."""
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    @property
+    def num_dispatches(self):
+        return self.graph.num_dispatches
+
+    def __call__(self, *inputs):
+        A = _ctx.ArrayT
+        out = self.graph.replay(*(x._data if x.__class__ is A else x for x in inputs))
+        if isinstance(out, tuple):
+            return tuple(_ctx.wrap(o) for o in out)
+        return _ctx.wrap(out)
 
 
 def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,

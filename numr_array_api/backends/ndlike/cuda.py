@@ -19,6 +19,7 @@ from ..._core.device import Device
 from ..._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument, InvalidIndex
 from ..cuda_runtime import get as _get_runtime
 from .backend import NdBackend
+from .kernels import _with_out
 from .cpu import CPUBackend
 
 __all__ = ["CUDABackend"]
@@ -134,10 +135,7 @@ class CUDABackend(NdBackend):
                 a = a if a.__class__ is P else t.type(a)
                 b = b if b.__class__ is P else t.type(b)
                 r = k(a, b)
-            if out is None:
-                return r
-            out[...] = r
-            return out
+            return _with_out(r, out)
 
         binary["remainder"] = remainder
         # complex log2 / log10: CuPy multiplies log(z) by a complex constant, so an infinite
