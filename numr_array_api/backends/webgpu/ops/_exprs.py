@@ -47,8 +47,19 @@ F_BINARY.update({
     "equal": ("return a == b;", ()), "not_equal": ("return !(a == b);", ()),
     "less": ("return a < b;", ()), "less_equal": ("return a <= b;", ()),
     "greater": ("return a > b;", ()), "greater_equal": ("return a >= b;", ()),
-    # the standard defines x1 // x2 as floor(x1 / x2), special cases included
-    "floor_divide": ("return numr_floor_$R(a / b);", ("floor",)),
+    # NumPy's divmod on the exact fmod: floor of the exact quotient (1 // 0.33333334f is
+    # 2, while the rounded a / b is 3.0); infinities, zeros and NaN take floor(x1 / x2),
+    # the standard's special cases
+    "floor_divide": ("""
+  if (numr_is_nan_$R(a) || numr_is_nan_$R(b)) { return numr_nan_$R(); }
+  if (numr_is_inf_$R(a) || numr_is_inf_$R(b) || b == $R(0.0)) { return numr_floor_$R(a / b); }
+  let m = fmod_$R(a, b);
+  var d = (a - m) / b;
+  if (m != $R(0.0) && ((b < $R(0.0)) != (m < $R(0.0)))) { d = d - $R(1.0); }
+  if (d == $R(0.0)) { return numr_copysign_$R($R(0.0), a / b); }
+  var f = numr_floor_$R(d);
+  if (d - f > $R(0.5)) { f = f + $R(1.0); }
+  return f;""", ("floor", "is_nan", "is_inf")),
     # NumPy's algorithm on an exact fmod: the result takes the divisor's sign (the standard's
     # special cases: NaN for x % 0 and inf % y, Python results for finite % inf)
     "remainder": ("""
