@@ -14,6 +14,17 @@
 #                array-api-tests checkout in $SUITE (default ./.suite/array-api-tests);
 #                results also copied to $OUT
 #   bench        benchmarks/cuda_overhead.py (numr vs raw CuPy per op; graph replay)
+#   wgpu_conformance  conformance/run.py --backend webgpu --tag $GPU_TAG (default gpu) on
+#                issue 3's test files, 100 examples, derandomized (WebGPU on this GPU: set
+#                VK_DRIVER_FILES to the NVIDIA ICD, see ../shared/device/README.md)
+#   wgpu_tests   NUMR_TEST_BACKENDS=webgpu pytest tests (plus webgpu_runtime, wgsl_math)
+#   wgpu_bench   benchmarks/webgpu_core.py (bandwidth vs CuPy copy, chained ops, graph replay)
+#   ext_bench    benchmarks/ext.py (fused vs unfused vs torch; Sobol vs SciPy / cuRAND)
+#   cpu_bench    benchmarks/overhead.py on the idle host CPU
+#
+# XDIST=N spreads the test and conformance steps over N processes (carry pytest-xdist).
+# The 10-minute limit of one device call fits about: env+runtime+conformance (XDIST=16),
+# then shared+bench+wgpu_conformance, then wgpu_tests+wgpu_bench+ext_bench+cpu_bench.
 #
 # Environment: OUT (default ./gpu-session-out), PYTHON (default python3), SUITE,
 # STEP_TIMEOUT seconds per step (default 3600), CONFORMANCE_ARGS (extra args for run.py,
@@ -116,12 +127,48 @@ step_bench() {
   run_step bench "$PY" benchmarks/cuda_overhead.py --json "$OUT/cuda_overhead.json"
 }
 
+# --- webgpu on the machine's GPU (issue 3), ext (issue 5), cpu overhead on an idle host ----
+# XDIST=N runs the test suites and the conformance suite on N processes (pytest-xdist).
+xdist_args() { [ -n "${XDIST:-}" ] && echo "-n $XDIST"; }
+
+step_wgpu_conformance() {
+  # shellcheck disable=SC2046
+  run_step wgpu_conformance "$PY" conformance/run.py --backend webgpu --suite "$SUITE" \
+    --max-examples 100 --derandomize --tag "${GPU_TAG:-gpu}" \
+    --tests test_creation_functions.py test_data_type_functions.py \
+    test_operators_and_elementwise_functions.py test_special_cases.py \
+    test_manipulation_functions.py test_indexing_functions.py test_array_object.py \
+    test_inspection_functions.py test_has_names.py test_signatures.py test_constants.py \
+    -- $(xdist_args)
+  cp conformance/results/webgpu-*.md conformance/results/webgpu-*.json "$OUT/" 2>/dev/null || true
+}
+
+step_wgpu_tests() {
+  # shellcheck disable=SC2046
+  run_step wgpu_tests env NUMR_TEST_BACKENDS=webgpu "$PY" -m pytest tests -q -p no:cacheprovider \
+    --ignore=tests/cuda_runtime $(xdist_args) --junitxml="$OUT/wgpu-junit.xml"
+}
+
+step_wgpu_bench() {
+  run_step wgpu_bench "$PY" benchmarks/webgpu_core.py --mib 256 --chain 500 \
+    --json "$OUT/webgpu_core.json"
+}
+
+step_ext_bench() {
+  run_step ext_bench "$PY" benchmarks/ext.py
+}
+
+step_cpu_bench() {
+  run_step cpu_bench "$PY" benchmarks/overhead.py --sizes 100 1000000 --json "$OUT/overhead.json"
+}
+
+ALL_STEPS="env runtime shared conformance bench wgpu_conformance wgpu_tests wgpu_bench ext_bench cpu_bench"
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(env runtime shared conformance bench)
+[ ${#steps[@]} -gt 0 ] || read -r -a steps <<< "$ALL_STEPS"
 for s in "${steps[@]}"; do
-  case "$s" in
-    env|runtime|shared|conformance|bench) "step_$s" ;;
-    *) echo "unknown step '$s' (env runtime shared conformance bench)"; exit 2 ;;
+  case " $ALL_STEPS " in
+    *" $s "*) "step_$s" ;;
+    *) echo "unknown step '$s' ($ALL_STEPS)"; exit 2 ;;
   esac
 done
 echo "logs in $OUT; summary:"; cat "$OUT/summary.txt"
