@@ -76,7 +76,21 @@ def build(ctx):
         d1 = x1._data if x1._dtype is t else be.astype(x1._data, t)
         return wrap(be.astype(be.searchsorted(d1, v, side, s), ctx.default_index, copy=False))
 
+    B = dt.bool_
+    single_device = len(tuple(be.devices())) <= 1
+
     def where(condition, x1, x2, /):
+        # fast path: a bool condition and two arrays of one dtype, on a one-device namespace
+        # (the kernel itself reports a shape mismatch, re-validated below for numr's error)
+        if single_device and condition.__class__ is A and x1.__class__ is A \
+                and x2.__class__ is A and condition._dtype is B and x1._dtype is x2._dtype:
+            try:
+                return wrap(be.where(condition._data, x1._data, x2._data))
+            except ValueError:
+                pass
+        return _where(condition, x1, x2)
+
+    def _where(condition, x1, x2):
         require_array(ctx, condition, "where", "condition")
         if condition._dtype is not dt.bool_:
             raise DTypeMismatch(f"where: 'condition' must be a bool array, got "
