@@ -1,5 +1,7 @@
 """Validation helpers shared by the front-end modules."""
 
+import numpy as np
+
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 
@@ -55,9 +57,7 @@ def check_py_scalar(value, dtype, fname, argname):
     elif t is int:
         ok = k in "iufc"
         if ok and k in "iu":
-            info = dtype.np
-            import numpy as np
-            ii = np.iinfo(info)
+            ii = np.iinfo(dtype.np)
             if value < ii.min or value > ii.max:
                 raise OverflowError(f"{fname}: Python int {value} is out of bounds for "
                                     f"{dtype.name} ('{argname}')")
