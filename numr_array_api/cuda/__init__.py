@@ -29,6 +29,20 @@ def _register_ext():
 
     _dispatch.register("sobol", __name__, sobol)
 
+    # GEMM epilogue: cuBLASLt fused epilogues or cuBLAS + one fused elementwise kernel
+    # (backends/cuda_runtime/gemm.py). Registering costs no CuPy import: the kernels are
+    # built on first use. The plain CuPy namespaces get the same kernels (CuPy arrays in
+    # and out, on CuPy's current stream) once this module has been imported.
+    from ..backends.cuda_runtime import gemm as _gemm
+
+    fwd, bwd = _gemm.numr_impls()
+    _dispatch.register("gemm_epilogue", __name__, fwd)
+    _dispatch.register("gemm_epilogue_bwd", __name__, bwd)
+    cfwd, cbwd = _gemm.cupy_impls()
+    for name in ("cupy", "array_api_compat.cupy"):
+        _dispatch.register("gemm_epilogue", name, cfwd)
+        _dispatch.register("gemm_epilogue_bwd", name, cbwd)
+
 
 _register_ext()
 del _register_ext
