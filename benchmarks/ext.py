@@ -2,6 +2,7 @@
 
     python benchmarks/ext.py            # full set
     python benchmarks/ext.py --quick    # fewer shapes / repeats
+    python benchmarks/ext.py --cuda-only [--dtype float16]   # the CUDA part alone
 
 GEMM epilogue: fused ``ext.linalg.gemm_epilogue`` against the unfused
 ``matmul + add + activation`` in the same namespace, and against PyTorch
@@ -144,7 +145,7 @@ def bench_sobol(cases, repeat):
             print(f"{nsname:9s} {n:8d} {d:6d} {t[0]*1e3:9.2f} {t[1]*1e3:9.2f} {t[1]/t[0]:6.2f}", flush=True)
 
 
-def bench_cuda(repeat):
+def bench_cuda(repeat, quick=False, dtype=np.float32):
     cuda = _optional("numr_array_api.cuda")
     cupy = _optional("cupy")
     if cuda is None or cupy is None:
@@ -176,25 +177,130 @@ def bench_cuda(repeat):
                        repeat, sync=sync)
         print(f"sobol n={n} d={d}: ext {t[0]*1e3:.2f} ms, curand {t[1]*1e3:.2f} ms, "
               f"ratio {t[1]/t[0]:.2f}")
+    bench_cuda_gemm(cuda, cupy, GEMM_SHAPES if not quick else GEMM_SHAPES[:2],
+                    ACTS if not quick else ("none", "relu", "gelu"), dtype, repeat)
+
+
+def _cuda_timer(cupy):
+    """Min-of-repeats GPU time per callable, CUDA events around each call on numr's compute
+    stream (the stream every numr cuda call runs on, so the events bracket the work)."""
+    def run(fns, repeat):
+        from numr_array_api.backends.cuda_runtime import get as _rt
+        client = _rt().client(0)
+        client.bind_thread()
+        s = client.compute
+        for f in fns:
+            f()
+        s.synchronize()
+        best = [float("inf")] * len(fns)
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        for _ in range(repeat):
+            for i, f in enumerate(fns):
+                start.record(s)
+                f()
+                stop.record(s)
+                stop.synchronize()
+                best[i] = min(best[i], cupy.cuda.get_elapsed_time(start, stop) * 1e-3)
+        return best
+
+    return run
+
+
+def bench_cuda_gemm(cuda, cupy, shapes, acts, dtype, repeat):
+    """numr cuda gemm_epilogue: auto, forced cuBLASLt, forced fused kernel, unfused numr,
+    unfused raw CuPy, torch (F.linear + activation) -- GPU time from CUDA events."""
+    from numr_array_api.backends.cuda_runtime import cublaslt, gemm
+    from numr_array_api.ext import _dispatch
+
+    torch = _optional("torch")
+    if torch is not None and not torch.cuda.is_available():
+        torch = None
+    impl = _dispatch.lookup("gemm_epilogue", cuda)
+    timer = _cuda_timer(cupy)
+    ok, lt = cublaslt.status()
+    print(f"\n== CUDA gemm_epilogue, {np.dtype(dtype).name}, bias, GPU ms (min of {repeat}); "
+          f"cuBLASLt: {'version ' + str(lt) if ok else 'unavailable (' + str(lt) + ')'} ==")
+    print(f"{'M x K x N':>17s} {'act':8s} {'auto':>7s} {'lt':>7s} {'fused':>7s} {'unfused':>7s} "
+          f"{'cupy':>7s} {'torch':>7s} {'unf/auto':>8s} {'unf/best':>8s} {'tch/auto':>8s}")
     rng = np.random.default_rng(0)
-    for M, K, N in ((4096, 1024, 4096), (8192, 256, 4096)):
-        a = cuda.asarray(rng.standard_normal((M, K)).astype(np.float32))
-        b = cuda.asarray(rng.standard_normal((K, N)).astype(np.float32))
-        bias = cuda.asarray(rng.standard_normal(N).astype(np.float32))
-        for act in ("gelu", "silu"):
-            t = _min_times([lambda: linalg.gemm_epilogue(a, b, bias, activation=act),
-                            lambda: _unfused(cuda, a, b, bias, act)], repeat, sync=sync)
-            print(f"gemm {M}x{K}x{N} {act}: fused {t[0]*1e3:.2f} ms, unfused {t[1]*1e3:.2f} ms, "
-                  f"ratio {t[1]/t[0]:.2f}")
+    rows = []
+    cdt = getattr(cuda, np.dtype(dtype).name)
+    for M, K, N in shapes:
+        a0 = rng.standard_normal((M, K)).astype(dtype)
+        b0 = (rng.standard_normal((K, N)) / np.sqrt(K)).astype(dtype)
+        bias0 = rng.standard_normal(N).astype(dtype)
+        a, b, bias = cuda.asarray(a0), cuda.asarray(b0), cuda.asarray(bias0)
+        ca, cb, cbias = a._data, b._data, bias._data  # the CuPy payloads, same memory
+        if torch is not None:
+            ta, tw, tbias = (torch.from_numpy(a0).cuda(), torch.from_numpy(np.ascontiguousarray(b0.T)).cuda(),
+                             torch.from_numpy(bias0).cuda())
+        for act in acts:
+            fns = {"auto": lambda: linalg.gemm_epilogue(a, b, bias, activation=act),
+                   "fused": lambda: impl(cuda, a, b, bias, None, activation=act, dtype=cdt,
+                                         path="fused"),
+                   "unfused": lambda: _unfused(cuda, a, b, bias, act),
+                   "cupy": lambda: _unfused(cupy, ca, cb, cbias, act)}
+            plan = gemm.cublaslt_plan(ca, cb, cbias, None, act, np.dtype(dtype).char, (M, N)) if ok else "-"
+            if not isinstance(plan, str):
+                fns["lt"] = lambda: impl(cuda, a, b, bias, None, activation=act, dtype=cdt,
+                                         path="cublaslt")
+                try:
+                    fns["lt"]()
+                except Exception as exc:  # cuBLASLt declined on this GPU
+                    print(f"  (cuBLASLt {act}: {exc})")
+                    del fns["lt"]
+            names = list(fns)
+            t = dict(zip(names, timer([fns[n] for n in names], repeat)))
+            if torch is not None:
+                tact = _torch_act(torch, act)
+                s = torch.cuda.Stream()
+                with torch.cuda.stream(s):
+                    tt = _torch_time(torch, lambda: tact(torch.nn.functional.linear(ta, tw, tbias)),
+                                     repeat)
+                t["torch"] = tt
+            best = min(t[k] for k in ("auto", "fused", "lt") if k in t)
+            f = lambda k: f"{t[k]*1e3:7.3f}" if k in t else f"{'-':>7s}"
+            line = (f"{f'{M}x{K}x{N}':>17s} {act:8s} {f('auto')} {f('lt')} {f('fused')} "
+                    f"{f('unfused')} {f('cupy')} {f('torch')} {t['unfused']/t['auto']:8.2f} "
+                    f"{t['unfused']/best:8.2f}")
+            line += f" {t['torch']/t['auto']:8.2f}" if "torch" in t else f" {'-':>8s}"
+            print(line, flush=True)
+            rows.append(((M, K, N), act, t["unfused"] / t["auto"]))
+    goal = np.array([r for s_, act, r in rows if s_[0] * s_[2] >= 2**22 and s_[1] <= 1024
+                     and act != "gelu_erf"])
+    allr = np.array([r for _, _, r in rows])
+    if goal.size:
+        print(f"numr.cuda: memory-bound shapes (M*N >= 2**22, K <= 1024) unfused/auto speed-up "
+              f"min {goal.min():.2f}, median {np.median(goal):.2f}; all shapes min "
+              f"{allr.min():.2f}, median {np.median(allr):.2f} (goal: >= 1.3 and never < 1)")
+
+
+def _torch_time(torch, fn, repeat):
+    s = torch.cuda.current_stream()
+    fn()
+    s.synchronize()
+    best = float("inf")
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(repeat):
+        start.record(s)
+        fn()
+        stop.record(s)
+        stop.synchronize()
+        best = min(best, start.elapsed_time(stop) * 1e-3)
+    return best
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--repeat", type=int, default=None)
-    p.add_argument("--dtype", default="float32", choices=("float32", "float64"))
+    p.add_argument("--dtype", default="float32", choices=("float32", "float64", "float16"))
     p.add_argument("--only", choices=("gemm", "sobol", "cuda"), default=None)
+    p.add_argument("--cuda-only", action="store_true",
+                   help="skip the CPU parts (same as --only cuda)")
     args = p.parse_args(argv)
+    if args.cuda_only:
+        args.only = "cuda"
     repeat = args.repeat or (3 if args.quick else 7)
     shapes = GEMM_SHAPES[:2] if args.quick else GEMM_SHAPES
     acts = ("none", "relu", "gelu") if args.quick else ACTS
@@ -205,7 +311,7 @@ def main(argv=None):
         cases = [(1 << 16, 2), (1 << 20, 2), (1 << 18, 16), (4096, 1000)]
         bench_sobol(cases[:2] if args.quick else cases, repeat)
     if args.only in (None, "cuda"):
-        bench_cuda(repeat)
+        bench_cuda(repeat, quick=args.quick, dtype=np.dtype(args.dtype).type)
 
 
 if __name__ == "__main__":
