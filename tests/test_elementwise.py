@@ -5,11 +5,11 @@ import operator
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from _support import (COMPLEX_NAMES, FLOAT_NAMES, INT_NAMES, SINT_NAMES, TRANSCENDENTAL,
-                      UINT_NAMES, assert_close, assert_equal, broadcastable_shapes, get_dtype,
-                      np_arrays, ref_dtype, shapes, to_numpy)
+                      UINT_NAMES, assert_close, assert_equal, broadcastable_shapes, ftz_hazard,
+                      get_dtype, np_arrays, ref_dtype, shapes, to_numpy)
 
 B, I, F, C = ("bool",), INT_NAMES, FLOAT_NAMES, COMPLEX_NAMES
 
@@ -91,6 +91,9 @@ def _reference(fn, name, arrays, exact):
 def _compare(fname, out, ref, res_name, exact):
     if exact:
         assert_equal(out, np.asarray(ref).astype(res_name), dtype=res_name, ctx=fname)
+    elif fname == "logaddexp" and res_name == "float32":
+        # NumPy's own float32 logaddexp is off by up to ~5 ulps (log1p of a rounded exp)
+        assert_close(out, ref, dtype=res_name, rtol=1e-6, ctx=fname)
     else:
         assert_close(out, ref, dtype=res_name, transcendental=fname in TRANSCENDENTAL,
                      ctx=fname)
@@ -191,6 +194,10 @@ def test_binary(xp, fname, name, data):
     out = getattr(xp, fname)(x1, x2)
     exact = fname in EXACT
     ref = _reference(ref_fn, name, [a, b], exact)
+    with np.errstate(all="ignore"):
+        quotient = a.astype(ref_dtype(name)) / b.astype(ref_dtype(name)) \
+            if fname in ("divide", "floor_divide", "remainder") and name != "bool" else ()
+    assume(not ftz_hazard(xp, name, a, b, ref, quotient))
     _compare(fname, out, ref, _result_name(name, rule), exact)
 
 

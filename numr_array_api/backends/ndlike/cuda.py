@@ -19,6 +19,7 @@ from ..._core.device import Device
 from ..._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument, InvalidIndex
 from ..cuda_runtime import get as _get_runtime
 from .backend import NdBackend
+from .cuda_bounds import CudaIndexBoundsMixin
 from .kernels import _with_out
 from .cpu import CPUBackend
 
@@ -67,7 +68,7 @@ _DEVICE_FREE = frozenset({
 })
 
 
-class CUDABackend(NdBackend):
+class CUDABackend(CudaIndexBoundsMixin, NdBackend):
     name = "cuda"
     device_kind = "cuda"
     host_native = False

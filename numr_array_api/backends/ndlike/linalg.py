@@ -159,6 +159,10 @@ class NdLinalgMixin:
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
         a = xp.broadcast_to(a, batch + a.shape[-2:])
         b = xp.broadcast_to(b, batch + b.shape[-2:])
+        if a.size == 0 or b.size == 0:
+            # nothing to solve; CuPy's batched solver divides by the zero stride of an empty b
+            r = xp.empty(b.shape, dtype=a.dtype)
+            return r[..., 0] if vector else r
         with self._lapack("solve", "x1"):
             r = xp.linalg.solve(self._lapack_input(a), self._lapack_input(b))
         r = r.astype(a.dtype, copy=False)
