@@ -111,6 +111,7 @@ def test_driver_oom_maps_after_emptying_cache_and_retrying(W, client, monkeypatc
         calls.append(kw["size"])
         raise wgpu.GPUOutOfMemoryError("Out of memory (simulated)")
 
+    gc.collect()  # earlier tests' arrays freed now, not into the pool mid-test
     before = W.memory_stats()["pooled_bytes"]
     monkeypatch.setattr(pool.device, "create_buffer", failing, raising=False)
     with pytest.raises(OutOfMemory) as ei:

@@ -44,7 +44,9 @@ def _act_src(activation, F, deriv):
     if not deriv:
         body = {
             "none": "return x;",
-            "relu": f"return select(x, {L(0.0)}, x < {L(0.0)});",  # NaN stays NaN, like maximum
+            # NaN stays NaN, like maximum; the bit test keeps NVIDIA's compiler from
+            # folding the select into max(), whose NaN result WGSL leaves undefined
+            "relu": f"return select(x, {L(0.0)}, x < {L(0.0)} && !numr_is_nan_{F}(x));",
             "gelu": f"let t = {th}({L(_GELU_C)} * (x + {L(_GELU_A)} * (x * x * x)));\n"
                     f"  return ({L(0.5)} * x) * ({L(1.0)} + t);",
             "gelu_erf": f"return ({L(0.5)} * x) * ({L(1.0)} + {ef}(x * {L(_INV_SQRT2)}));",
@@ -75,6 +77,8 @@ def _math_funcs(activation, deriv):
         return ["erf", "exp"] if deriv else ["erf"]
     if activation in ("silu", "sigmoid"):
         return ["exp"]
+    if activation == "relu" and not deriv:
+        return ["is_nan"]
     return []
 
 

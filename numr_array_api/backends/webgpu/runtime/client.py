@@ -10,7 +10,7 @@ import numpy as np
 import wgpu
 
 from ...._core import dtypes as D
-from ...._core.errors import DeviceLost, InvalidArgument
+from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument
 from . import adapters
 from .allocator import BufferPool, StagingPool, live
 from .errors import BACKEND, translate
@@ -39,13 +39,7 @@ class WgpuClient:
         self.index = index
         self.adapter = adapters.adapter(index)
         self.info = adapters.list_adapters()[index]
-        feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
-        try:
-            self.device = self.adapter.request_device_sync(
-                label=f"numr webgpu {index}", required_features=feats,
-                required_limits=dict(self.adapter.limits))
-        except Exception as exc:
-            raise translate(exc, "device creation") from exc
+        self.device = self._request_device()
         self.queue = self.device.queue
         self.features = frozenset(self.device.features)
         self.limits = dict(self.device.limits)
@@ -64,6 +58,23 @@ class WgpuClient:
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
         self.recorder = Recorder(self)
+
+    def _request_device(self):
+        """The adapter's own limits and optional features, else the WebGPU defaults (some
+        OpenGL adapters refuse their own limits); an adapter that grants no device at all is
+        unavailable, with wgpu's reason (it never had a device to lose)."""
+        feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
+        label = f"numr webgpu {self.index}"
+        try:
+            return self.adapter.request_device_sync(label=label, required_features=feats,
+                                                    required_limits=dict(self.adapter.limits))
+        except Exception as first:
+            try:
+                return self.adapter.request_device_sync(label=label)
+            except Exception:
+                raise BackendUnavailable(
+                    "webgpu", f"adapter {self.index} ({self.info['name']}, "
+                    f"{self.info['backend']}) grants no device: {first}") from first
 
     def __repr__(self):
         return f"<WgpuClient {self.index}: {self.info['name']} ({self.info['backend']})>"

@@ -37,8 +37,11 @@ class Recorder:
         self._ring_host = None
         self._ring_used = 0
         # a tiny buffer to map: waiting on it waits for the whole queue (in-order execution)
-        self._fence = None
-        self._fence_src = None
+        # created up front: wait() runs inside out-of-memory recovery (empty_cache), where
+        # allocating would fail too
+        self._fence = self.device.create_buffer(
+            size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
+        self._fence_src = self.device.create_buffer(size=256, usage=wgpu.BufferUsage.COPY_SRC)
 
     # ---- uniform ring -------------------------------------------------------------------
     def ring_buffer(self):
@@ -122,11 +125,6 @@ class Recorder:
 
     def wait(self):
         """Submit everything and block until the queue is idle."""
-        if self._fence is None:
-            self._fence = self.device.create_buffer(
-                size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
-            self._fence_src = self.device.create_buffer(
-                size=256, usage=wgpu.BufferUsage.COPY_SRC)
         self.flush(copies=((self._fence_src, 0, self._fence, 0, 4),))
         try:
             self._fence.map_sync(wgpu.MapMode.READ, 0, 256)
