@@ -105,12 +105,14 @@ step_runtime() {
 }
 
 step_shared() {
-  run_step shared env NUMR_TEST_BACKENDS=cuda "$PY" -m pytest tests -ra -q -p no:cacheprovider \
+  # shellcheck disable=SC2046
+  run_step shared env NUMR_TEST_BACKENDS=cuda "$PY" -m pytest tests -ra -q -p no:cacheprovider $(xdist_args) \
     --ignore=tests/cuda_runtime --ignore=tests/webgpu_runtime --ignore=tests/wgsl_math \
     --junitxml="$OUT/shared-junit.xml"
 }
 
 step_conformance() {
+  # shellcheck disable=SC2046
   if [ ! -d "$SUITE/array_api_tests" ]; then
     echo "conformance: no array-api-tests checkout at $SUITE (set SUITE=...)" | tee -a "$OUT/summary.txt"
     failed=1
@@ -119,7 +121,7 @@ step_conformance() {
   # shellcheck disable=SC2086
   run_step conformance "$PY" conformance/run.py --backend cuda --suite "$SUITE" \
     --max-examples 200 --derandomize --keep-report "$OUT/conformance-report.json" \
-    ${CONFORMANCE_ARGS:-}
+    ${CONFORMANCE_ARGS:-} -- $(xdist_args)
   cp conformance/results/cuda*.md conformance/results/cuda*.json "$OUT/" 2>/dev/null || true
 }
 
@@ -154,6 +156,11 @@ step_wgpu_bench() {
     --json "$OUT/webgpu_core.json"
 }
 
+step_ext_cuda() {
+  run_step ext_cuda "$PY" -m pytest tests/ext/test_cuda_gemm.py -q -rs -p no:cacheprovider
+  run_step ext_cuda_bench "$PY" benchmarks/ext.py --cuda-only
+}
+
 step_ext_bench() {
   run_step ext_bench "$PY" benchmarks/ext.py
 }
@@ -162,7 +169,7 @@ step_cpu_bench() {
   run_step cpu_bench "$PY" benchmarks/overhead.py --sizes 100 1000000 --json "$OUT/overhead.json"
 }
 
-ALL_STEPS="env runtime shared conformance bench wgpu_conformance wgpu_tests wgpu_bench ext_bench cpu_bench"
+ALL_STEPS="env runtime shared conformance bench wgpu_conformance wgpu_tests wgpu_bench ext_cuda ext_bench cpu_bench"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || read -r -a steps <<< "$ALL_STEPS"
 for s in "${steps[@]}"; do
