@@ -185,7 +185,8 @@ def _complex_expm1(xp, z):
         re = em1 * xp.cos(y) - 2 * xp.sin(y / 2) ** 2
         im = xp.exp(x) * xp.sin(y)
         zero_im = y == 0
-        re = xp.where(zero_im, em1, re)
+        # + 0.0 turns expm1(-0) = -0 into the +0 the standard asks for (-0 + 0j -> 0 + 0j)
+        re = xp.where(zero_im, em1 + 0.0, re)
         im = xp.where(zero_im, y, im)
         neg_inf = xp.isneginf(x)
         re = xp.where(neg_inf, -1.0, re)
