@@ -1,6 +1,7 @@
 """Adapters as devices, dtype support, and the no-adapter state.
 
-Devices are ``Device("webgpu", i)`` for every adapter index of ``list_adapters()``; the
+Devices are ``Device("webgpu", i)`` for the adapter indices of ``list_adapters()`` that can
+hold arrays (see ``devices``); the
 default is the runtime's selection (``NUMR_WEBGPU_ADAPTER`` / power preference). The
 namespace is built from the selected adapter's *features* (no device is created at import);
 clients are created on first use. Without wgpu or an adapter the namespace still imports:
@@ -27,17 +28,21 @@ def probe():
         return None, [], f"{type(exc).__name__}: {exc}"
 
 
+_NATIVE = ("vulkan", "metal", "d3d12")
+
+
 class DeviceMixin:
     def _init_devices(self):
         idx, adapters, why = probe()
         self._unavailable = why
         self._adapters = adapters
         if why is None:
-            self._devices = tuple(Device("webgpu", a["index"]) for a in adapters)
-            self._default = self._devices[idx]
+            self._all_devices = tuple(Device("webgpu", a["index"]) for a in adapters)
+            self._devices = None  # decided on first use: see devices()
+            self._default = self._all_devices[idx]
             feats = set(adapters[idx]["features"])
         else:
-            self._devices = ()
+            self._devices = self._all_devices = ()
             self._default = Device("webgpu", 0)
             feats = set()
         self.native_dtypes = frozenset(_native_dtypes(feats))
@@ -66,22 +71,36 @@ class DeviceMixin:
         return self._device_dtypes.get(device.index, self.native_dtypes)
 
     def device_of(self, data):
-        return self._devices[data.client.index]
+        return self._all_devices[data.client.index]
 
     def default_device(self):
         return self._default
 
     def devices(self):
+        """Every adapter that can hold arrays. Native (Vulkan / Metal / D3D12) adapters are
+        listed as they are; an OpenGL adapter only once it has granted a device (its client
+        is created here and kept): headless, wgpu's OpenGL adapter often grants none (seen
+        on an H100: "Parent device is lost"), and a listed device must work."""
+        if self._devices is None:
+            listed = []
+            for a in self._adapters:
+                if a["backend"].lower() not in _NATIVE:
+                    try:
+                        self._client(self._all_devices[a["index"]])
+                    except BackendUnavailable:
+                        continue
+                listed.append(self._all_devices[a["index"]])
+            self._devices = tuple(listed)
         return self._devices
 
     def check_device(self, device, argname="device"):
         if self._unavailable is not None:
             raise BackendUnavailable("webgpu", self._unavailable)
-        if device.kind != "webgpu" or not 0 <= device.index < len(self._devices):
+        if device.kind != "webgpu" or not 0 <= device.index < len(self._all_devices):
             raise InvalidArgument(argname, f"the webgpu namespace has devices "
-                                           f"{', '.join(map(str, self._devices))}; got "
+                                           f"{', '.join(map(str, self._all_devices))}; got "
                                            f"{device}; use x.to_device(...) to move arrays")
-        return self._devices[device.index]
+        return self._all_devices[device.index]
 
     def check_stream(self, stream):
         raise InvalidArgument("stream", f"webgpu arrays take no stream, got {stream!r}")

@@ -10,6 +10,7 @@ keeps them away from host writes until the submit (see allocator.py).
 import os
 
 import wgpu
+from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 
 from .errors import translate
 
@@ -28,6 +29,8 @@ class Recorder:
         self.pending_ids = set()  # id() of wgpu buffers used by unsubmitted dispatches
         self.recorded = 0
         self.capture = None  # list of dispatch records while a graph is being captured
+        self._cp_handle = None
+        self._dyn_offset = _ffi.new("uint32_t[1]")
         self._last_pipe = self._last_bg = None
         self.dispatches = 0
         self.submits = 0
@@ -67,23 +70,32 @@ class Recorder:
         if self.cpass is None:
             self.encoder = self.device.create_command_encoder()
             self.cpass = self.encoder.begin_compute_pass()
+            self._cp_handle = self.cpass._internal
             self._last_pipe = self._last_bg = None
-        cp = self.cpass
-        # pass state persists between dispatches: skip re-setting what a chain repeats
+        cp = self._cp_handle
+        # pass state persists between dispatches: skip re-setting what a chain repeats.
+        # Raw wgpu-native calls: a pass command reports its validation errors when the pass
+        # ends (WebGPU's deferred encoder errors), so wgpu-py's per-call error capture only
+        # costs time here (about 5 us a call); end() and finish() keep it.
         if pipe is not self._last_pipe:
-            cp.set_pipeline(pipe.pipeline)
+            _lib.wgpuComputePassEncoderSetPipeline(cp, pipe.pipeline._internal)
             self._last_pipe = pipe
             self._last_bg = None
         if pipe.uniform_size:
-            cp.set_bind_group(0, bind_group, (roff,))
+            self._dyn_offset[0] = roff
+            _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bind_group._internal, 1,
+                                                    self._dyn_offset)
             self._last_bg = None
         else:
             if bind_group is not self._last_bg:
-                cp.set_bind_group(0, bind_group)
+                _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bind_group._internal, 0,
+                                                        _ffi.NULL)
                 self._last_bg = bind_group
             if pipe.imm_size:
-                cp.set_immediates(0, params, 0, pipe.imm_size)
-        cp.dispatch_workgroups(*workgroups)
+                _lib.wgpuComputePassEncoderSetImmediates(cp, 0, _ffi.from_buffer(params),
+                                                         pipe.imm_size)
+        x, y, z = workgroups
+        _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
         ids = self.pending_ids
         for b in blocks:
             ids.add(id(b.buffer))
@@ -93,6 +105,51 @@ class Recorder:
             self.capture.append((pipe, bind_group, params, workgroups, blocks))
         if self.recorded >= self.threshold:
             self.flush()
+
+    def replay(self, raw, ids):
+        """Re-record a captured graph's dispatches (``raw``: tuples from ``raw_records``),
+        straight into the open pass: the per-dispatch Python work is four native calls.
+        ``ids``: the id()s of every buffer they touch (kept pending until the submit)."""
+        i, n = 0, len(raw)
+        while i < n:
+            if self.cpass is None:
+                self.encoder = self.device.create_command_encoder()
+                self.cpass = self.encoder.begin_compute_pass()
+                self._cp_handle = self.cpass._internal
+                self._last_pipe = self._last_bg = None
+            cp = self._cp_handle
+            end = min(n, i + max(1, self.threshold - self.recorded))
+            last_pipe, last_bg = self._last_pipe, self._last_bg
+            for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in raw[i:end]:
+                if pipe is not last_pipe:
+                    _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
+                    last_pipe, last_bg = pipe, None
+                if bg is not last_bg:
+                    _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bg_h, 0, _ffi.NULL)
+                    last_bg = bg
+                if imm_size:
+                    _lib.wgpuComputePassEncoderSetImmediates(cp, 0, imm, imm_size)
+                _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
+            self._last_pipe, self._last_bg = last_pipe, last_bg
+            self.pending_ids |= ids
+            self.recorded += end - i
+            self.dispatches += end - i
+            i = end
+            if self.recorded >= self.threshold:
+                self.flush()
+
+    @staticmethod
+    def raw_records(records):
+        """Native handles of captured dispatch records for ``replay``, or None when one
+        takes its params through the uniform ring (which needs a slot per dispatch)."""
+        raw = []
+        for pipe, bg, params, (x, y, z), _ in records:
+            if pipe.uniform_size:
+                return None
+            imm = _ffi.from_buffer(params) if pipe.imm_size else _ffi.NULL
+            raw.append((pipe, pipe.pipeline._internal, bg, bg._internal, imm, pipe.imm_size,
+                        x, y, z))
+        return raw
 
     def is_pending(self, buffer):
         return id(buffer) in self.pending_ids
