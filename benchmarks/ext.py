@@ -156,29 +156,66 @@ def bench_cuda(repeat, quick=False, dtype=np.float32):
     except Exception as exc:  # no device / driver
         print(f"\n== CUDA: skipped ({exc}) ==")
         return
-    from cupy.cuda import curand
-
-    sync = cupy.cuda.Device().synchronize
-    print(f"\n== CUDA (min of {repeat}) ==")
-    # CuPy wraps no setter for the quasi-random dimension count in some versions: then
-    # cuRAND runs its default single dimension and only d = 1 is compared
-    setdim = getattr(curand, "setQuasiRandomGeneratorDimensions", None)
-    cases = [(1 << 22, 1)] + ([(1 << 20, 16), (1 << 16, 1000)] if setdim else [])
-    for n, d in cases:
-        out = cupy.empty(n * d, dtype=cupy.float64)
-        gen = curand.createGenerator(curand.CURAND_RNG_QUASI_SOBOL32)
-        if setdim:
-            setdim(gen, d)
-
-        def curand_run():
-            curand.generateUniformDouble(gen, out.data.ptr, out.size)
-
-        t = _min_times([lambda: qrandom.sobol(n, d, dtype=cuda.float64, xp=cuda), curand_run],
-                       repeat, sync=sync)
-        print(f"sobol n={n} d={d}: ext {t[0]*1e3:.2f} ms, curand {t[1]*1e3:.2f} ms, "
-              f"ratio {t[1]/t[0]:.2f}")
+    bench_cuda_sobol(cuda, cupy, repeat)
     bench_cuda_gemm(cuda, cupy, GEMM_SHAPES if not quick else GEMM_SHAPES[:2],
                     ACTS if not quick else ("none", "relu", "gelu"), dtype, repeat)
+
+
+SOBOL_BW_CASES = [(1 << 28, 1), (1 << 24, 16), (1 << 18, 1024)]  # n * d = 2**28
+
+
+def bench_cuda_sobol(cuda, cupy, repeat):
+    """numr cuda Sobol: 2**22 x 1 float64 vs cuRAND SOBOL32, then n * d = 2**28 points per
+    dtype against the device's write bandwidth (cupy ndarray.fill of a buffer of the same
+    size, on the same stream, in the same run): goal >= 70 %. GPU times behind a spin
+    kernel (_cuda_timer)."""
+    from cupy.cuda import curand
+    from numr_array_api.backends.cuda_runtime import get as _rt
+
+    timer = _cuda_timer(cupy)
+    s = _rt().client(0).compute
+    print(f"\n== CUDA Sobol, GPU ms behind a spin kernel (min of {repeat}) ==")
+    n, d = 1 << 22, 1
+    out = cupy.empty(n * d, dtype=cupy.float64)
+    gen = curand.createGenerator(curand.CURAND_RNG_QUASI_SOBOL32)
+    curand.setStream(gen, s.ptr)  # numr's compute stream, where the events are recorded
+
+    def curand_run():
+        curand.generateUniformDouble(gen, out.data.ptr, out.size)
+
+    cuda.warmup_sobol(d)
+    (t_ext, t_cur), _ = timer([lambda: qrandom.sobol(n, d, dtype=cuda.float64, xp=cuda),
+                               curand_run], repeat)
+    print(f"sobol n={n} d={d} float64: ext {t_ext*1e3:.3f} ms, curand {t_cur*1e3:.3f} ms, "
+          f"curand/ext {t_cur/t_ext:.2f}", flush=True)
+    curand.destroyGenerator(gen)
+    out = None  # freed before the 2 GiB cases
+    ratios = []
+    for dt in (np.float32, np.float64):
+        cdt = getattr(cuda, np.dtype(dt).name)
+        for n, d in SOBOL_BW_CASES:
+            cuda.warmup_sobol(d)
+            buf = cupy.empty(n * d, dtype=dt)
+            fill_value = dt(0.5)  # not 0: that would be a memset, not a kernel
+
+            def fill():
+                with s:
+                    buf.fill(fill_value)
+
+            (t_sob, t_fill), _ = timer([lambda: qrandom.sobol(n, d, dtype=cdt, xp=cuda), fill],
+                                       repeat)
+            nbytes = n * d * np.dtype(dt).itemsize
+            ratio = t_fill / t_sob
+            ratios.append(ratio)
+            print(f"sobol {np.dtype(dt).name} n=2^{n.bit_length() - 1} d={d}: "
+                  f"{t_sob*1e3:.3f} ms, {nbytes/t_sob/1e9:.0f} GB/s; fill {t_fill*1e3:.3f} ms, "
+                  f"{nbytes/t_fill/1e9:.0f} GB/s; sobol/fill bandwidth {ratio:.2f} "
+                  f"{'PASS' if ratio >= 0.7 else 'FAIL'}", flush=True)
+            buf = None  # freed between cases (2 GiB at 2**28 float64)
+            cuda.empty_cache()
+            cupy.get_default_memory_pool().free_all_blocks()
+    print(f"numr.cuda Sobol n*d = 2**28: min {min(ratios):.2f} of the device write bandwidth "
+          f"(goal >= 0.70): {'PASS' if min(ratios) >= 0.7 else 'FAIL'}", flush=True)
 
 
 _SPIN_MS = 5.0

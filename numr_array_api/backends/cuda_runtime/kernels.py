@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..._core.errors import InvalidArgument
+from . import sobol_tables as _tables
 
 __all__ = ["CustomKernel", "NUMR_MODULE_SOURCE", "numr_module", "sobol", "warmup_sobol"]
 
@@ -83,52 +84,123 @@ def _index(device):
     return getattr(device, "index", device)
 
 
-# numr's own CUDA kernels. Sobol: point k = shift ^ XOR of v[b] over the set bits b of the
-# Gray code k ^ (k >> 1), then scaled exactly as numr_array_api/ext/_qmc/sobol.py says, so
-# cuda agrees with cpu bit for bit.
+# numr's own CUDA kernels. Sobol: point k = XOR of four per-byte table rows picked by the
+# bytes of the Gray code g = k ^ (k >> 1) (sobol_tables.py builds the table, the digital
+# shift folded into its first quarter), then scaled exactly as
+# numr_array_api/ext/_qmc/sobol.py says, so cuda agrees with cpu bit for bit. One template
+# for both float types and both table placements (shared memory for d <= 12, else __ldg);
+# a tile of BLOCK * EPT consecutive elements per block and grid-stride step, thread t doing
+# elements t + e * BLOCK: every load and store instruction of a warp covers 32 consecutive
+# elements (coalesced output, table rows read as whole segments).
 NUMR_MODULE_SOURCE = r"""
-extern "C" __global__ void numr_sobol_f64(
-        const unsigned int* __restrict__ v, const unsigned int* __restrict__ shift,
-        const int has_shift, const long long n, const int d, const long long skip,
-        const int bits, const double mult, double* __restrict__ out) {
-    const long long total = n * (long long)d;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
-         i += (long long)blockDim.x * gridDim.x) {
-        const long long row = i / d;
-        const int j = (int)(i - row * d);
-        const unsigned long long k = (unsigned long long)(skip + row);
-        unsigned long long g = k ^ (k >> 1);
-        unsigned int x = has_shift ? shift[j] : 0u;
-        for (int b = 0; b < bits && g; ++b, g >>= 1) {
-            if (g & 1ull) x ^= v[(long long)b * d + j];
+#define NUMR_SOBOL_BLOCK %(block)d
+#define NUMR_SOBOL_EPT %(ept)d
+
+extern __shared__ uint4 numr_sobol_smem[];
+
+template <typename F> struct numr_sobol_conv;
+template <> struct numr_sobol_conv<double> {
+    // exact: x < 2**32 and mult = 2**-bits
+    static __device__ __forceinline__ double f(unsigned int x, int, double mult) {
+        return (double)x * mult;
+    }
+};
+template <> struct numr_sobol_conv<float> {
+    // x >> rshift < 2**24: exact in float32, and mult is a power of two
+    static __device__ __forceinline__ float f(unsigned int x, int rshift, float mult) {
+        return (float)(x >> rshift) * mult;
+    }
+};
+
+template <bool SMEM>
+__device__ __forceinline__ unsigned int numr_sobol_ld(const unsigned int* __restrict__ table,
+                                                      unsigned int off) {
+    if (SMEM) return reinterpret_cast<const unsigned int*>(numr_sobol_smem)[off];
+    return __ldg(table + off);
+}
+
+template <bool SMEM>
+__device__ __forceinline__ unsigned int numr_sobol_point(
+        const unsigned int* __restrict__ table, unsigned long long k, unsigned int d,
+        unsigned int j) {
+    // v has at most 32 rows: only the low 32 bits of the Gray code select anything
+    const unsigned int g = (unsigned int)(k ^ (k >> 1));
+    return numr_sobol_ld<SMEM>(table, (g & 255u) * d + j)
+         ^ numr_sobol_ld<SMEM>(table, (256u + ((g >> 8) & 255u)) * d + j)
+         ^ numr_sobol_ld<SMEM>(table, (512u + ((g >> 16) & 255u)) * d + j)
+         ^ numr_sobol_ld<SMEM>(table, (768u + (g >> 24)) * d + j);
+}
+
+// table: uint32 [1024, d]; out: [n, d] row-major. blockDim.x must be NUMR_SOBOL_BLOCK; with
+// SMEM the launch passes 1024 * d * 4 bytes of dynamic shared memory.
+template <typename F, bool SMEM>
+__device__ __forceinline__ void numr_sobol_body(
+        const unsigned int* __restrict__ table, const long long n, const int d,
+        const long long skip, const int rshift, const F mult, F* __restrict__ out) {
+    if (SMEM) {
+        const uint4* __restrict__ t4 = reinterpret_cast<const uint4*>(table);
+        for (int e = threadIdx.x; e < 256 * d; e += NUMR_SOBOL_BLOCK) {
+            numr_sobol_smem[e] = __ldg(t4 + e);
         }
-        out[i] = (double)x * mult;
+        __syncthreads();
+    }
+    const long long total = n * (long long)d;
+    const long long tile = (long long)NUMR_SOBOL_BLOCK * NUMR_SOBOL_EPT;
+    const long long stride = (long long)gridDim.x * tile;
+    long long i = (long long)blockIdx.x * tile + threadIdx.x;
+    if (i >= total) return;
+    const unsigned int ud = (unsigned int)d;
+    // (k, j) of element i, advanced without division: by divmod(BLOCK, d) from one element
+    // of the thread to the next, by divmod(stride, d) from one tile to the next
+    unsigned long long k = (unsigned long long)(skip + i / d);
+    unsigned int j = (unsigned int)(i %% d);
+    const unsigned int bk = NUMR_SOBOL_BLOCK / ud, bj = NUMR_SOBOL_BLOCK %% ud;
+    const unsigned long long sk = (unsigned long long)(stride / d);
+    const unsigned int sj = (unsigned int)(stride %% d);
+    for (; i < total; i += stride) {
+        F val[NUMR_SOBOL_EPT];
+        unsigned long long kk = k;
+        unsigned int jj = j;
+#pragma unroll
+        for (int e = 0; e < NUMR_SOBOL_EPT; ++e) {
+            // past the end (last tile only) the lookups stay inside the table; not stored
+            val[e] = numr_sobol_conv<F>::f(numr_sobol_point<SMEM>(table, kk, ud, jj), rshift,
+                                           mult);
+            kk += bk;
+            jj += bj;
+            if (jj >= ud) { jj -= ud; ++kk; }
+        }
+        if (i + (long long)(NUMR_SOBOL_EPT - 1) * NUMR_SOBOL_BLOCK < total) {
+#pragma unroll
+            for (int e = 0; e < NUMR_SOBOL_EPT; ++e) out[i + e * NUMR_SOBOL_BLOCK] = val[e];
+        } else {
+#pragma unroll
+            for (int e = 0; e < NUMR_SOBOL_EPT; ++e) {
+                if (i + e * NUMR_SOBOL_BLOCK < total) out[i + e * NUMR_SOBOL_BLOCK] = val[e];
+            }
+        }
+        k += sk;
+        j += sj;
+        if (j >= ud) { j -= ud; ++k; }
     }
 }
 
-extern "C" __global__ void numr_sobol_f32(
-        const unsigned int* __restrict__ v, const unsigned int* __restrict__ shift,
-        const int has_shift, const long long n, const int d, const long long skip,
-        const int bits, const int rshift, const float mult, float* __restrict__ out) {
-    const long long total = n * (long long)d;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
-         i += (long long)blockDim.x * gridDim.x) {
-        const long long row = i / d;
-        const int j = (int)(i - row * d);
-        const unsigned long long k = (unsigned long long)(skip + row);
-        unsigned long long g = k ^ (k >> 1);
-        unsigned int x = has_shift ? shift[j] : 0u;
-        for (int b = 0; b < bits && g; ++b, g >>= 1) {
-            if (g & 1ull) x ^= v[(long long)b * d + j];
-        }
-        // x >> rshift < 2**24: exact in float32, and mult is a power of two
-        out[i] = (float)(x >> rshift) * mult;
-    }
+#define NUMR_SOBOL_KERNEL(NAME, F, SMEM)                                                   \
+extern "C" __global__ void __launch_bounds__(NUMR_SOBOL_BLOCK) NAME(                        \
+        const unsigned int* __restrict__ table, const long long n, const int d,             \
+        const long long skip, const int rshift, const F mult, F* __restrict__ out) {        \
+    numr_sobol_body<F, SMEM>(table, n, d, skip, rshift, mult, out);                         \
 }
-"""
+NUMR_SOBOL_KERNEL(numr_sobol_f64, double, false)
+NUMR_SOBOL_KERNEL(numr_sobol_f32, float, false)
+NUMR_SOBOL_KERNEL(numr_sobol_f64_smem, double, true)
+NUMR_SOBOL_KERNEL(numr_sobol_f32_smem, float, true)
+""" % {"block": _tables.BLOCK, "ept": _tables.EPT}
 
-NUMR_KERNELS = ("numr_sobol_f64", "numr_sobol_f32")
+NUMR_KERNELS = ("numr_sobol_f64", "numr_sobol_f32", "numr_sobol_f64_smem",
+                "numr_sobol_f32_smem")
 _modules = {}
+_occupancy = {}
 
 
 def numr_module(client):
@@ -144,9 +216,44 @@ def numr_module(client):
     return m
 
 
+def _kernel_name(out_dtype, d):
+    name = "numr_sobol_f32" if np.dtype(out_dtype) == np.float32 else "numr_sobol_f64"
+    return name + "_smem" if _tables.uses_shared_memory(d) else name
+
+
+def _max_grid(client, fn, name, smem):
+    """Blocks resident at once on the device (one full wave: the grid-stride loop then gives
+    every block the same work), from the occupancy API; cached per (device, kernel,
+    shared memory)."""
+    key = (client.index, name, smem)
+    g = _occupancy.get(key)
+    if g is None:
+        cupy = client.cupy
+        with cupy.cuda.Device(client.index):
+            sms = int(cupy.cuda.Device(client.index).attributes["MultiProcessorCount"])
+            try:
+                per_sm = int(cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+                    fn.ptr, _tables.BLOCK, smem))
+            except Exception:  # no occupancy API in this CuPy: a guess, several waves
+                per_sm = 4 * max(1, min(8, (160 * 1024) // max(smem, 1)))
+        g = _occupancy[key] = sms * max(per_sm, 1)
+    return g
+
+
+def _prepare(client, d):
+    """Compile the module and size the grids for ``d`` (before any graph capture)."""
+    m = numr_module(client)
+    for dt in (np.float32, np.float64):
+        name = _kernel_name(dt, d)
+        smem = _tables.table_bytes(d) if name.endswith("_smem") else 0
+        _max_grid(client, m.get_function(name), name, smem)
+    return m
+
+
 def warmup_sobol(client, d, bits=32):
-    """Upload the unscrambled direction numbers of ``d`` dimensions to ``client``'s device
-    once, so ``sobol`` needs no host-to-device copy afterwards (inside graph capture)."""
+    """Build the unscrambled per-byte table of ``d`` dimensions and upload it to
+    ``client``'s device once, so ``sobol`` needs no host-to-device copy afterwards (inside
+    graph capture)."""
     from ...ext._qmc import directions
     key = (int(d), int(bits))
     cached = client.sobol_cache.get(key)
@@ -157,14 +264,14 @@ def warmup_sobol(client, d, bits=32):
         raise CaptureError(f"sobol with d={d}, bits={bits} has no device direction numbers "
                            f"yet: {H2D_REASON}")
     cupy = client.cupy
-    v = directions.direction_numbers(int(d), int(bits))
+    table = _tables.build_table(directions.direction_numbers(int(d), int(bits)))
     with cupy.cuda.Device(client.index):
         client.bind_thread()
-        dv = cupy.asarray(np.ascontiguousarray(v, dtype=np.uint32))
-        numr_module(client)
+        dt = cupy.asarray(table)
+        _prepare(client, int(d))
         client.compute.synchronize()
-    client.sobol_cache[key] = dv
-    return dv
+    client.sobol_cache[key] = dt
+    return dt
 
 
 def sobol(client, n, skip, v, shift, *, bits, out_dtype):
@@ -172,34 +279,32 @@ def sobol(client, n, skip, v, shift, *, bits, out_dtype):
     cupy = client.cupy
     d = int(v.shape[1])
     if shift is None:
-        dv = warmup_sobol(client, d, bits)
+        dt = warmup_sobol(client, d, bits)
     else:
         if client.capturing:
             from .graphs import CaptureError, H2D_REASON
             raise CaptureError("scrambled sobol draws its scramble on the host: " + H2D_REASON)
-        dv = None
+        dt = None
     with cupy.cuda.Device(client.index):
         client.bind_thread()
-        if dv is None:
-            dv = cupy.asarray(np.ascontiguousarray(v, dtype=np.uint32))
-        sh = dv if shift is None else cupy.asarray(np.ascontiguousarray(shift, dtype=np.uint32))
+        if dt is None:  # scrambled: this call's table, shift folded in, built on the host
+            dt = cupy.asarray(_tables.build_table(v, shift))
         out = cupy.empty((n, d), dtype=out_dtype)
         total = n * d
         if total == 0:
             return out
         m = numr_module(client)
-        block = 256
-        grid = max(1, min((total + block - 1) // block, 1 << 16))
+        name = _kernel_name(out_dtype, d)
+        fn = m.get_function(name)
+        smem = _tables.table_bytes(d) if name.endswith("_smem") else 0
+        tile = _tables.BLOCK * _tables.EPT
+        grid = max(1, min((total + tile - 1) // tile, _max_grid(client, fn, name, smem)))
         if np.dtype(out_dtype) == np.float32:
             rshift = max(bits - 24, 0)
             mult = np.float32(2.0 ** -min(bits, 24))
-            m.get_function("numr_sobol_f32")(
-                (grid,), (block,),
-                (dv, sh, np.int32(shift is not None), np.int64(n), np.int32(d), np.int64(skip),
-                 np.int32(bits), np.int32(rshift), mult, out))
         else:
-            m.get_function("numr_sobol_f64")(
-                (grid,), (block,),
-                (dv, sh, np.int32(shift is not None), np.int64(n), np.int32(d), np.int64(skip),
-                 np.int32(bits), np.float64(2.0 ** -bits), out))
+            rshift, mult = 0, np.float64(2.0 ** -bits)
+        fn((grid,), (_tables.BLOCK,),
+           (dt, np.int64(n), np.int32(d), np.int64(skip), np.int32(rshift), mult, out),
+           shared_mem=smem)
     return out
