@@ -16,6 +16,7 @@ from .errors import translate
 
 DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
 _RING_BYTES = 1 << 18
+_REPLAY_CHUNK = max(1, int(os.environ.get("NUMR_WEBGPU_REPLAY_CHUNK", "64")))
 
 
 class Recorder:
@@ -110,33 +111,34 @@ class Recorder:
         """Re-record a captured graph's dispatches (``raw``: tuples from ``raw_records``),
         straight into the open pass: the per-dispatch Python work is four native calls.
         ``ids``: the id()s of every buffer they touch (kept pending until the submit).
-        A replay is submitted whole: the batch threshold bounds how much eager work waits
-        unsubmitted, while a graph's buffers stay pinned anyway, and every submit costs."""
-        if not raw:
-            return
-        if self.cpass is None:
-            self.encoder = self.device.create_command_encoder()
-            self.cpass = self.encoder.begin_compute_pass()
-            self._cp_handle = self.cpass._internal
-            self._last_pipe = self._last_bg = None
-        cp = self._cp_handle
-        last_pipe, last_bg = self._last_pipe, self._last_bg
-        for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in raw:
-            if pipe is not last_pipe:
-                _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
-                last_pipe, last_bg = pipe, None
-            if bg is not last_bg:
-                _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bg_h, 0, _ffi.NULL)
-                last_bg = bg
-            if imm_size:
-                _lib.wgpuComputePassEncoderSetImmediates(cp, 0, imm, imm_size)
-            _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
-        self._last_pipe, self._last_bg = last_pipe, last_bg
-        self.pending_ids |= ids
-        self.recorded += len(raw)
-        self.dispatches += len(raw)
-        if self.recorded >= self.threshold:
-            self.flush()
+        Submitted in chunks of ``NUMR_WEBGPU_REPLAY_CHUNK`` dispatches (default 64), so the
+        GPU starts on the first chunk while the host records the next."""
+        chunk = _REPLAY_CHUNK
+        for i in range(0, len(raw), chunk):
+            if self.cpass is None:
+                self.encoder = self.device.create_command_encoder()
+                self.cpass = self.encoder.begin_compute_pass()
+                self._cp_handle = self.cpass._internal
+                self._last_pipe = self._last_bg = None
+            cp = self._cp_handle
+            last_pipe, last_bg = self._last_pipe, self._last_bg
+            part = raw[i:i + chunk]
+            for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in part:
+                if pipe is not last_pipe:
+                    _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
+                    last_pipe, last_bg = pipe, None
+                if bg is not last_bg:
+                    _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bg_h, 0, _ffi.NULL)
+                    last_bg = bg
+                if imm_size:
+                    _lib.wgpuComputePassEncoderSetImmediates(cp, 0, imm, imm_size)
+                _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
+            self._last_pipe, self._last_bg = last_pipe, last_bg
+            self.pending_ids |= ids
+            self.recorded += len(part)
+            self.dispatches += len(part)
+            if self.recorded >= chunk:
+                self.flush()
 
     @staticmethod
     def raw_records(records):
