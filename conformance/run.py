@@ -111,7 +111,13 @@ def test_paths(tests):
 
 
 def git_commit(path):
+    """HEAD of the checkout at ``path``; "unknown" when ``path`` is no checkout of its own
+    (a copy without .git inside another repository would report that repository)."""
     try:
+        top = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+        if Path(top).resolve() != Path(path).resolve():
+            return "unknown"
         return subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True,
                               capture_output=True, text=True).stdout.strip()
     except Exception:
