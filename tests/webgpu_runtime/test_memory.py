@@ -141,7 +141,15 @@ def test_arrays_beyond_the_binding_limit_are_processed_in_windows(W, client, mon
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             e = a[::2].astype(np.float64)
-    assert np.array_equal(r, e, equal_nan=True)
+    if dt is D.float32:
+        # NVIDIA's Vulkan driver flushes float32 subnormals (docs/webgpu.md); lavapipe keeps
+        # them: either is right, nothing else is
+        src = a[::2]
+        flushed = np.where((np.abs(src) < np.finfo(np.float32).tiny) & (src != 0),
+                           np.copysign(0.0, e), e)
+        assert np.array_equal(r, e, equal_nan=True) or np.array_equal(r, flushed, equal_nan=True)
+    else:
+        assert np.array_equal(r, e, equal_nan=True)
     f = W.to_numpy(W.full((3000, 37), 1, dt))
     assert f.tobytes() == np.ones((3000, 37), dt.np).tobytes()
     b = W.to_numpy(W.copy(s[:1].broadcast_to((4000, 37))))
