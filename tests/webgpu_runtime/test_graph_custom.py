@@ -57,6 +57,28 @@ def test_graph_replay_equals_eager(W, client):
     assert np.array_equal(W.to_numpy(outs[0]), e[0])
 
 
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 30])
+def test_graph_replay_in_chunks(W, client, monkeypatch, chunk):
+    # replays are submitted every `chunk` dispatches (GPUs) or whole (CPU adapters): the
+    # results must not depend on where the submits fall
+    monkeypatch.setattr(client.recorder, "replay_chunk", chunk)
+    x0 = np.arange(12, dtype=np.float32)
+
+    def chain(x):
+        y = x
+        for i in range(7):
+            y = W.astype(W.astype(y, D.float64), D.float32)[::-1]
+        return y
+
+    g = W.capture_graph(chain, W.from_numpy(x0))
+    before = client.recorder.submits
+    for k in range(3):
+        out = W.to_numpy(g(x0 + k))
+        assert np.array_equal(out, (x0 + k)[::-1])
+    if chunk == 1:
+        assert client.recorder.submits - before >= 3 * g.num_dispatches
+
+
 def test_graph_input_checks(W):
     g = W.capture_graph(lambda x: W.astype(x, D.float64), np.zeros(4, np.float32))
     with pytest.raises(ShapeMismatch):

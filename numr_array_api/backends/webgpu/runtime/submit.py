@@ -16,7 +16,7 @@ from .errors import translate
 
 DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
 _RING_BYTES = 1 << 18
-_REPLAY_CHUNK = max(1, int(os.environ.get("NUMR_WEBGPU_REPLAY_CHUNK", "64")))
+_REPLAY_CHUNK_ENV = os.environ.get("NUMR_WEBGPU_REPLAY_CHUNK", "").strip()
 
 
 class Recorder:
@@ -32,6 +32,12 @@ class Recorder:
         self.capture = None  # list of dispatch records while a graph is being captured
         self._cp_handle = None
         self._dyn_offset = _ffi.new("uint32_t[1]")
+        # replays are submitted in chunks so a GPU starts while the host records (64 was
+        # fastest on an H100, docs/benchmarks.md); a CPU adapter (lavapipe) executes on the
+        # host's own cores, where each extra submit only costs: one submit per replay
+        cpu = str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
+        self.replay_chunk = max(1, int(_REPLAY_CHUNK_ENV)) if _REPLAY_CHUNK_ENV else \
+            (1 << 30 if cpu else 64)
         self._last_pipe = self._last_bg = None
         self.dispatches = 0
         self.submits = 0
@@ -111,9 +117,10 @@ class Recorder:
         """Re-record a captured graph's dispatches (``raw``: tuples from ``raw_records``),
         straight into the open pass: the per-dispatch Python work is four native calls.
         ``ids``: the id()s of every buffer they touch (kept pending until the submit).
-        Submitted in chunks of ``NUMR_WEBGPU_REPLAY_CHUNK`` dispatches (default 64), so the
-        GPU starts on the first chunk while the host records the next."""
-        chunk = _REPLAY_CHUNK
+        Submitted in chunks of ``replay_chunk`` dispatches (``NUMR_WEBGPU_REPLAY_CHUNK``;
+        default 64 on GPUs, whole on CPU adapters), so a GPU starts on the first chunk while
+        the host records the next."""
+        chunk = self.replay_chunk
         for i in range(0, len(raw), chunk):
             if self.cpass is None:
                 self.encoder = self.device.create_command_encoder()
