@@ -103,6 +103,26 @@ def test_emulated_thread_mapping_any_grid(grid, d):
     np.testing.assert_array_equal(got, _cpu_ref(n, d, 5, 32, True, "float64"))
 
 
+# runs of RPT rows (d >= RUN_MIN_D): n not a multiple of RPT, runs starting at odd rows and
+# crossing multiples of 256 (and of 2**16, 2**24), the last rows of a 32-bit sequence
+RUN_CASES = [(n, d, skip, bits, scramble)
+             for d in (T.RUN_MIN_D - 1, T.RUN_MIN_D, 32, 33)
+             for n, skip, bits in [(1, 0, 32), (T.RPT - 1, 3, 32), (517, 2**16 - 250, 32),
+                                   (1003, 2**24 - 501, 32), (777, 2**32 - 777, 32),
+                                   (300, 2**10 - 300, 10)]
+             for scramble in (False, True)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n,d,skip,bits,scramble", RUN_CASES)
+def test_emulated_runs_equal_cpu_sobol(n, d, skip, bits, scramble, dtype):
+    v, shift = _inputs(n, d, skip, bits, scramble)
+    for grid in (None, 1, 5):
+        got = T.emulate_kernel(T.build_table(v, shift), n, skip, bits=bits,
+                               dtype=np.dtype(dtype), grid=grid)
+        np.testing.assert_array_equal(got, _cpu_ref(n, d, skip, bits, scramble, dtype))
+
+
 # ---- the CUDA source itself, compiled for the host ---------------------------------------
 
 _SHIM = r"""
@@ -184,9 +204,9 @@ def _host_run(so, n, skip, v, shift, bits, dtype, grid=None):
     which = (1 if f32 else 0) + (2 if T.uses_shared_memory(d) else 0)
     rshift = max(bits - 24, 0) if f32 else 0
     mult = 2.0 ** -min(bits, 24) if f32 else 2.0 ** -bits
-    tile = T.BLOCK * T.EPT
+    units, per_block = T.work_units(n, d)
     if grid is None:
-        grid = max(1, min(-(-(n * d) // tile), 16))
+        grid = max(1, min(-(-units // per_block), 16))
     so.run(which, table.ctypes.data, n, d, skip, rshift, mult, out.ctypes.data, grid)
     return out
 
@@ -199,8 +219,17 @@ def test_cuda_source_on_host_equals_cpu_sobol(host_kernel, n, d, skip, bits, scr
     np.testing.assert_array_equal(got, _cpu_ref(n, d, skip, bits, scramble, dtype))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n,d,skip,bits,scramble", RUN_CASES)
+def test_cuda_source_on_host_runs(host_kernel, n, d, skip, bits, scramble, dtype):
+    v, shift = _inputs(n, d, skip, bits, scramble)
+    for grid in (None, 1, 5):
+        got = _host_run(host_kernel, n, skip, v, shift, bits, np.dtype(dtype), grid=grid)
+        np.testing.assert_array_equal(got, _cpu_ref(n, d, skip, bits, scramble, dtype))
+
+
 @pytest.mark.parametrize("grid", [1, 3])
-@pytest.mark.parametrize("d", [1, 12, 13, 257, 1000])
+@pytest.mark.parametrize("d", [1, 7, 8, 12, 13, 257, 1000])
 def test_cuda_source_on_host_any_grid(host_kernel, grid, d):
     n = max(1, 9000 // d)
     v, shift = _inputs(n, d, 5, 32, True)

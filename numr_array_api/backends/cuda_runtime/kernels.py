@@ -88,13 +88,17 @@ def _index(device):
 # bytes of the Gray code g = k ^ (k >> 1) (sobol_tables.py builds the table, the digital
 # shift folded into its first quarter), then scaled exactly as
 # numr_array_api/ext/_qmc/sobol.py says, so cuda agrees with cpu bit for bit. One template
-# for both float types and both table placements (shared memory for d <= 12, else __ldg);
-# a tile of BLOCK * EPT consecutive elements per block and grid-stride step, thread t doing
-# elements t + e * BLOCK: every load and store instruction of a warp covers 32 consecutive
-# elements (coalesced output, table rows read as whole segments).
+# for both float types and both table placements (shared memory for d <= 12, else __ldg).
+# d >= RUN_MIN_D: each thread does a run of RPT consecutive rows of one column and reuses
+# the three high-byte rows between them (~1 table load per element instead of 4: table
+# reads, not the output, bounded float32); smaller d: a tile of BLOCK * EPT consecutive
+# elements per block and grid-stride step, thread t doing elements t + e * BLOCK. Either
+# way every store instruction of a warp covers whole 32-byte segments.
 NUMR_MODULE_SOURCE = r"""
 #define NUMR_SOBOL_BLOCK %(block)d
 #define NUMR_SOBOL_EPT %(ept)d
+#define NUMR_SOBOL_RPT %(rpt)d
+#define NUMR_SOBOL_RUN_MIN_D %(run_min_d)d
 
 extern __shared__ uint4 numr_sobol_smem[];
 
@@ -119,6 +123,17 @@ __device__ __forceinline__ unsigned int numr_sobol_ld(const unsigned int* __rest
     return __ldg(table + off);
 }
 
+// XOR of the table rows of blocks 1..3 picked by hi = g >> 8 (shift-free: the shift lives
+// in block 0 only)
+template <bool SMEM>
+__device__ __forceinline__ unsigned int numr_sobol_high(
+        const unsigned int* __restrict__ table, unsigned int hi, unsigned int d,
+        unsigned int j) {
+    return numr_sobol_ld<SMEM>(table, (256u + (hi & 255u)) * d + j)
+         ^ numr_sobol_ld<SMEM>(table, (512u + ((hi >> 8) & 255u)) * d + j)
+         ^ numr_sobol_ld<SMEM>(table, (768u + (hi >> 16)) * d + j);
+}
+
 template <bool SMEM>
 __device__ __forceinline__ unsigned int numr_sobol_point(
         const unsigned int* __restrict__ table, unsigned long long k, unsigned int d,
@@ -126,9 +141,64 @@ __device__ __forceinline__ unsigned int numr_sobol_point(
     // v has at most 32 rows: only the low 32 bits of the Gray code select anything
     const unsigned int g = (unsigned int)(k ^ (k >> 1));
     return numr_sobol_ld<SMEM>(table, (g & 255u) * d + j)
-         ^ numr_sobol_ld<SMEM>(table, (256u + ((g >> 8) & 255u)) * d + j)
-         ^ numr_sobol_ld<SMEM>(table, (512u + ((g >> 16) & 255u)) * d + j)
-         ^ numr_sobol_ld<SMEM>(table, (768u + (g >> 24)) * d + j);
+         ^ numr_sobol_high<SMEM>(table, g >> 8, d, j);
+}
+
+// d >= NUMR_SOBOL_RUN_MIN_D: thread p owns a run of RPT consecutive rows of column j
+// (p = run * d + j, so a warp's stores for one row offset are contiguous, >= 32 bytes per
+// row). Consecutive Gray codes share bits 8..31 except once per 256 rows, so the run
+// reuses the blocks-1..3 XOR (h) and pays 1 load per row instead of 4. Block 0 (which holds
+// the shift) is still looked up every row, so the shift enters exactly once and every
+// point is the same 4-row XOR as numr_sobol_point, bit for bit (g wrapping at 2**32, rows
+// past n included).
+template <typename F, bool SMEM>
+__device__ __forceinline__ void numr_sobol_runs(
+        const unsigned int* __restrict__ table, const long long n, const int d,
+        const long long skip, const int rshift, const F mult, F* __restrict__ out) {
+    const long long total = (n + NUMR_SOBOL_RPT - 1) / NUMR_SOBOL_RPT * (long long)d;
+    const long long stride = (long long)gridDim.x * NUMR_SOBOL_BLOCK;
+    long long p = (long long)blockIdx.x * NUMR_SOBOL_BLOCK + threadIdx.x;
+    if (p >= total) return;
+    const unsigned int ud = (unsigned int)d;
+    // (first row r0, column j) of run p, advanced without division by divmod(stride, d)
+    long long r0 = p / d * NUMR_SOBOL_RPT;
+    unsigned int j = (unsigned int)(p %% d);
+    const long long sr = stride / d * NUMR_SOBOL_RPT;
+    const unsigned int sj = (unsigned int)(stride %% d);
+    for (; p < total; p += stride) {
+        unsigned int g[NUMR_SOBOL_RPT], x[NUMR_SOBOL_RPT];
+        // block-0 loads first: independent of each other and of h, all in flight at once
+#pragma unroll
+        for (int e = 0; e < NUMR_SOBOL_RPT; ++e) {
+            const unsigned long long k = (unsigned long long)(skip + r0 + e);
+            g[e] = (unsigned int)(k ^ (k >> 1));
+            x[e] = numr_sobol_ld<SMEM>(table, (g[e] & 255u) * ud + j);
+        }
+        unsigned int hi = g[0] >> 8;
+        unsigned int h = numr_sobol_high<SMEM>(table, hi, ud, j);
+        F val[NUMR_SOBOL_RPT];
+#pragma unroll
+        for (int e = 0; e < NUMR_SOBOL_RPT; ++e) {
+            if ((g[e] >> 8) != hi) {  // rare (a multiple of 256 crossed): reload
+                hi = g[e] >> 8;
+                h = numr_sobol_high<SMEM>(table, hi, ud, j);
+            }
+            val[e] = numr_sobol_conv<F>::f(x[e] ^ h, rshift, mult);
+        }
+        F* __restrict__ o = out + r0 * d + j;
+        if (r0 + NUMR_SOBOL_RPT <= n) {
+#pragma unroll
+            for (int e = 0; e < NUMR_SOBOL_RPT; ++e) o[(long long)e * d] = val[e];
+        } else {  // last, partial run: rows past n are computed (in-table), not stored
+#pragma unroll
+            for (int e = 0; e < NUMR_SOBOL_RPT; ++e) {
+                if (r0 + e < n) o[(long long)e * d] = val[e];
+            }
+        }
+        r0 += sr;
+        j += sj;
+        if (j >= ud) { j -= ud; r0 += NUMR_SOBOL_RPT; }
+    }
 }
 
 // table: uint32 [1024, d]; out: [n, d] row-major. blockDim.x must be NUMR_SOBOL_BLOCK; with
@@ -144,6 +214,12 @@ __device__ __forceinline__ void numr_sobol_body(
         }
         __syncthreads();
     }
+    if (d >= NUMR_SOBOL_RUN_MIN_D) {
+        numr_sobol_runs<F, SMEM>(table, n, d, skip, rshift, mult, out);
+        return;
+    }
+    // small d: a row is < 32 bytes, runs of rows would scatter a warp's stores; instead
+    // tiles of consecutive elements, 4 loads each
     const long long total = n * (long long)d;
     const long long tile = (long long)NUMR_SOBOL_BLOCK * NUMR_SOBOL_EPT;
     const long long stride = (long long)gridDim.x * tile;
@@ -195,7 +271,8 @@ NUMR_SOBOL_KERNEL(numr_sobol_f64, double, false)
 NUMR_SOBOL_KERNEL(numr_sobol_f32, float, false)
 NUMR_SOBOL_KERNEL(numr_sobol_f64_smem, double, true)
 NUMR_SOBOL_KERNEL(numr_sobol_f32_smem, float, true)
-""" % {"block": _tables.BLOCK, "ept": _tables.EPT}
+""" % {"block": _tables.BLOCK, "ept": _tables.EPT, "rpt": _tables.RPT,
+       "run_min_d": _tables.RUN_MIN_D}
 
 NUMR_KERNELS = ("numr_sobol_f64", "numr_sobol_f32", "numr_sobol_f64_smem",
                 "numr_sobol_f32_smem")
@@ -297,8 +374,8 @@ def sobol(client, n, skip, v, shift, *, bits, out_dtype):
         name = _kernel_name(out_dtype, d)
         fn = m.get_function(name)
         smem = _tables.table_bytes(d) if name.endswith("_smem") else 0
-        tile = _tables.BLOCK * _tables.EPT
-        grid = max(1, min((total + tile - 1) // tile, _max_grid(client, fn, name, smem)))
+        units, per_block = _tables.work_units(n, d)
+        grid = max(1, min(-(-units // per_block), _max_grid(client, fn, name, smem)))
         if np.dtype(out_dtype) == np.float32:
             rshift = max(bits - 24, 0)
             mult = np.float32(2.0 ** -min(bits, 24))

@@ -10,15 +10,23 @@ T[768 + (g >> 24)]`` with ``g = (uint32)(k ^ (k >> 1))``: 4 independent loads pe
 Only the low 32 bits of the Gray code matter since v has at most 32 rows (``skip + n <=
 2**bits <= 2**32`` even makes g < 2**32); exactly one q = 0 row enters each point, so the
 folded shift is XORed exactly once.
+
+For ``d >= RUN_MIN_D`` a thread computes a run of ``RPT`` consecutive rows of one column:
+the rows of blocks 1..3 depend only on ``g >> 8``, which consecutive rows share except
+when a multiple of 256 is crossed, so their XOR is loaded once per run (and again at such
+a crossing) and each row costs one block-0 load. Every point is still exactly the 4-row
+XOR above (block 0, with the shift, looked up for each row).
 """
 
 import numpy as np
 
-__all__ = ["BLOCK", "EPT", "SMEM_MAX_BYTES", "TABLE_ROWS", "build_table", "table_bytes",
-           "uses_shared_memory", "emulate_kernel"]
+__all__ = ["BLOCK", "EPT", "RPT", "RUN_MIN_D", "SMEM_MAX_BYTES", "TABLE_ROWS", "build_table",
+           "table_bytes", "uses_shared_memory", "uses_runs", "work_units", "emulate_kernel"]
 
 BLOCK = 256           # threads per block (the kernel is compiled for exactly this)
 EPT = 4               # elements per thread per tile: thread t of a tile does t + e * BLOCK
+RPT = 8               # rows per thread run (d >= RUN_MIN_D)
+RUN_MIN_D = 8         # from here a row is >= 32 bytes: runs keep a warp's stores in sectors
 TABLE_ROWS = 4 * 256
 SMEM_MAX_BYTES = 48 * 1024  # staged in shared memory up to here (d <= 12), else __ldg
 
@@ -29,6 +37,18 @@ def table_bytes(d):
 
 def uses_shared_memory(d):
     return table_bytes(d) <= SMEM_MAX_BYTES
+
+
+def uses_runs(d):
+    return int(d) >= RUN_MIN_D
+
+
+def work_units(n, d):
+    """(units of work, units per block per grid-stride step) of the kernel for ``[n, d]``:
+    runs of RPT rows and BLOCK of them, or elements and BLOCK * EPT of them."""
+    if uses_runs(d):
+        return -(-int(n) // RPT) * int(d), BLOCK
+    return int(n) * int(d), BLOCK * EPT
 
 
 def build_table(v, shift=None):
@@ -71,6 +91,8 @@ def emulate_kernel(table, n, skip, *, bits, dtype, grid=None):
     written = np.zeros(total, dtype=np.int64)
     if total == 0:
         return out.reshape(n, d)
+    if uses_runs(d):
+        return _emulate_runs(table, n, skip, bits=bits, dtype=dtype, grid=grid)
     tile = BLOCK * EPT
     if grid is None:
         grid = max(1, min(-(-total // tile), 64))
@@ -113,4 +135,66 @@ def emulate_kernel(table, n, skip, *, bits, dtype, grid=None):
         i, k, j = i[keep], k[keep], j[keep]
     if not (written == 1).all():
         raise AssertionError("thread mapping does not write every element exactly once")
+    return out.reshape(n, d)
+
+
+def _high(table, hi, j):
+    """XOR of the block-1..3 rows picked by ``hi = g >> 8`` (the kernel's numr_sobol_high)."""
+    return (table[np.uint32(256) + (hi & np.uint32(255)), j]
+            ^ table[np.uint32(512) + ((hi >> np.uint32(8)) & np.uint32(255)), j]
+            ^ table[np.uint32(768) + (hi >> np.uint32(16)), j])
+
+
+def _emulate_runs(table, n, skip, *, bits, dtype, grid=None):
+    """The kernel's run path (d >= RUN_MIN_D): thread p of the grid-stride loop owns rows
+    ``r0 .. r0 + RPT - 1`` of column j, ``p = (r0 / RPT) * d + j``; h (blocks 1..3) is
+    loaded for the run's first row and reloaded where ``g >> 8`` changes."""
+    d = table.shape[1]
+    out = np.full(n * d, np.nan, dtype=dtype)
+    written = np.zeros(n * d, dtype=np.int64)
+    total = -(-n // RPT) * d
+    if grid is None:
+        grid = max(1, min(-(-total // BLOCK), 64))
+    stride = grid * BLOCK
+    p = np.arange(grid * BLOCK, dtype=np.int64)
+    p = p[p < total]
+    r0 = p // d * RPT
+    j = (p % d).astype(np.uint32)
+    ud = np.uint32(d)
+    sr, sj = np.int64(stride // d * RPT), np.uint32(stride % d)
+    loads = 0
+    while p.size:
+        g, x = [], []
+        for e in range(RPT):
+            k = (skip + r0 + e).astype(np.uint64)
+            g.append((k ^ (k >> np.uint64(1))).astype(np.uint32))
+            x.append(table[g[e] & np.uint32(255), j])
+        hi = g[0] >> np.uint32(8)
+        h = _high(table, hi, j)
+        loads += (RPT + 3) * p.size
+        for e in range(RPT):
+            re = g[e] >> np.uint32(8) != hi
+            if re.any():
+                hi = np.where(re, g[e] >> np.uint32(8), hi)
+                h = np.where(re, _high(table, hi, j), h)
+                loads += 3 * int(re.sum())
+            val = _scale(x[e] ^ h, bits, dtype)
+            row = r0 + e
+            ok = row < n
+            idx = row[ok] * d + j[ok]
+            out[idx] = val[ok]
+            np.add.at(written, idx, 1)
+        r0 = r0 + sr
+        j = j + sj
+        wrap = j >= ud
+        j[wrap] -= ud
+        r0[wrap] += RPT
+        p = p + stride
+        keep = p < total
+        p, r0, j = p[keep], r0[keep], j[keep]
+    if not (written == 1).all():
+        raise AssertionError("thread mapping does not write every element exactly once")
+    # about one load per element, not four (runs cross a multiple of 256 rarely)
+    if n * d >= 64 * RPT * d and loads > 1.5 * (-(-n // RPT) * RPT) * d:
+        raise AssertionError(f"{loads} table loads for {n * d} elements")
     return out.reshape(n, d)
