@@ -7,7 +7,6 @@ error contract, as on WebGPU; docs/cuda.md). The values are read only on failure
 the offending index.
 """
 
-import numpy as np
 
 from ..._core.errors import InvalidIndex
 
@@ -30,9 +29,8 @@ def check(idx, n):
     """Raise InvalidIndex if an index of the integer array ``idx`` is outside ``[-n, n)``."""
     if idx.size == 0 or not _any_out_of_range(idx, n):
         return
-    v = idx.get().astype(np.int64, copy=False).reshape(-1) if idx.dtype != np.uint64 \
-        else idx.get().reshape(-1)
-    bad = v[(v >= n) if v.dtype == np.uint64 else ((v < -n) | (v >= n))]
+    v = idx.get().reshape(-1)  # compared in its own dtype: no uint64 -> int64 wrap
+    bad = v[v >= n] if v.dtype.kind == "u" else v[(v < -n) | (v >= n)]
     first = int(bad[0]) if bad.size else "?"
     raise InvalidIndex(f"index {first} is out of bounds for an axis of size {n}")
 

@@ -71,15 +71,18 @@ class Recorder:
         return off
 
     # ---- recording ----------------------------------------------------------------------
+    def _open_pass(self):
+        """Open the batch's encoder and compute pass; returns the pass's native handle."""
+        self.encoder = self.device.create_command_encoder()
+        self.cpass = self.encoder.begin_compute_pass()
+        self._cp_handle = self.cpass._internal
+        self._last_pipe = self._last_bg = None
+        return self._cp_handle
+
     def dispatch(self, pipe, bind_group, params, workgroups, blocks):
         if pipe.uniform_size:
             roff = self._ring_put(params, pipe.uniform_size)
-        if self.cpass is None:
-            self.encoder = self.device.create_command_encoder()
-            self.cpass = self.encoder.begin_compute_pass()
-            self._cp_handle = self.cpass._internal
-            self._last_pipe = self._last_bg = None
-        cp = self._cp_handle
+        cp = self._cp_handle if self.cpass is not None else self._open_pass()
         # pass state persists between dispatches: skip re-setting what a chain repeats.
         # Raw wgpu-native calls: a pass command reports its validation errors when the pass
         # ends (WebGPU's deferred encoder errors), so wgpu-py's per-call error capture only
@@ -122,12 +125,7 @@ class Recorder:
         the host records the next."""
         chunk = self.replay_chunk
         for i in range(0, len(raw), chunk):
-            if self.cpass is None:
-                self.encoder = self.device.create_command_encoder()
-                self.cpass = self.encoder.begin_compute_pass()
-                self._cp_handle = self.cpass._internal
-                self._last_pipe = self._last_bg = None
-            cp = self._cp_handle
+            cp = self._cp_handle if self.cpass is not None else self._open_pass()
             last_pipe, last_bg = self._last_pipe, self._last_bg
             part = raw[i:i + chunk]
             for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in part:
