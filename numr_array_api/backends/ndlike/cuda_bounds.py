@@ -7,7 +7,6 @@ error contract, as on WebGPU; docs/cuda.md). The values are read only on failure
 the offending index.
 """
 
-
 from ..._core.errors import InvalidIndex
 
 _KERNEL = None
