@@ -27,7 +27,9 @@ from ...._core.errors import BackendLimitation, OutOfMemory
 from .errors import BACKEND, translate
 
 MIN_BLOCK = 256
-_STORAGE_USAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
+# INDIRECT: any pooled buffer can hold the workgroup counts of an indirect dispatch
+_STORAGE_USAGE = (wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
+                  | wgpu.BufferUsage.COPY_DST | wgpu.BufferUsage.INDIRECT)
 
 
 def live(buf):

@@ -58,6 +58,7 @@ class WgpuClient:
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
         self.recorder = Recorder(self)
+        self._kernels = {}  # KernelSpec -> Kernel (codegen/spec.py)
 
     def _request_device(self):
         """The adapter's own limits and optional features, else the WebGPU defaults (some
@@ -133,6 +134,36 @@ class WgpuClient:
             if k == "read" and id(e[0]) in writes:
                 raise InvalidArgument(pipe.label, "a buffer cannot be bound read-only and "
                                       "writable in one dispatch; copy the input first")
+
+    def kernel(self, spec):
+        """The compiled ``Kernel`` of ``spec`` on this adapter (cached per spec)."""
+        k = self._kernels.get(spec)
+        if k is None:
+            from ..codegen.spec import Kernel
+            k = self._kernels[spec] = Kernel(self, spec)
+        return k
+
+    def launch_indirect(self, pipe, bindings, params, indirect):
+        """Like ``launch``, the workgroup counts read by the GPU from ``indirect``: a storage
+        whose three u32 at its byte offset (a multiple of 4) were written by earlier work."""
+        if len(bindings) != pipe.n_storage:
+            raise InvalidArgument("bindings", f"{pipe.label} takes {pipe.n_storage} bindings")
+        if indirect.offset % 4 or indirect.nbytes < 12:
+            raise InvalidArgument("indirect", "needs three u32 at a 4-byte-aligned offset")
+        entries = tuple([(b.buffer, o, s) for b, o, s in bindings])
+        if len({id(e[0]) for e in entries}) != len(entries):
+            self._check_aliasing(pipe, entries)
+        if pipe.uniform_size:
+            entries += ((self.recorder.ring_buffer(), 0, pipe.uniform_size),)
+        self.check()
+        blk = indirect.block  # a small args array: never a multi-buffer block
+        try:
+            self.recorder.dispatch(pipe, self.bindgroups.get(pipe.bgl, entries), params,
+                                   None, [b for b, _, _ in bindings] + [blk],
+                                   indirect=(blk.buffer, indirect.offset))
+        except DeviceLost:
+            self.lost = True
+            raise
 
     def launch_raw(self, pipe, bind_group, params, workgroups, blocks):
         self.check()
