@@ -5,11 +5,9 @@ word) or an element otherwise. Each unit reads its source element(s) through a s
 (any rank, any strides, generated per rank), converts, packs and stores. Grid-stride loop.
 """
 
-import math
-
-from ...._core.errors import BackendLimitation
 from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
 from ..codegen.types import RAW, convert, load, pack, render_helpers, wtype
+from ..primitives.slabs import MAX_BOX_ELEMS
 from ..storage import WgpuStorage
 
 
@@ -95,42 +93,15 @@ def _launch(src, out, st, dt):
         return out
     client = src.client
     limit = client.max_binding
-    if (out.block.size <= limit and src.block.size <= limit) or src.ndim == 0:
+    if (out.block.size <= limit and src.block.size <= limit and n <= MAX_BOX_ELEMS) \
+            or src.ndim == 0:
         _launch_one(src, out.out_binding(), st, dt)
         return out
-    _launch_chunked(src, out, st, dt, limit)
-    return out
-
-
-def _launch_chunked(src, out, st, dt, limit):
-    """Arrays beyond the storage-binding limit: one dispatch per slab of axis-0 rows.
-
-    Each slab's source window and output window fit one binding; output windows start at
-    an aligned offset below the slab and the kernel skips to the slab's first unit. Slabs
-    begin on whole u32 words, so packed stores of two slabs never share a word.
-    """
-    client = src.client
-    rows, inner = src.shape[0], src.size // src.shape[0]
-    row_out = inner * out.itemsize
-    align = max(256, client.storage_align)
-    unit = 4 if dt.packed else out.itemsize
-    mult = unit // math.gcd(unit, row_out)
-    lo, hi = src[0:1].extent()
-    step = abs(src.strides[0]) * src.itemsize
-    slack = align + 16
-    by_src = (limit - slack - (hi - lo)) // step + 1 if step else rows
-    by_out = (limit - slack) // row_out
-    r = min(by_src, by_out, rows)
-    r = r - r % mult if r < rows else r
-    if r <= 0:
-        raise BackendLimitation("webgpu", f"a kernel over {src.shape} {src.dtype.name}",
-                                f"one row exceeds the storage binding limit ({limit} bytes)")
-    for i0 in range(0, rows, r):
-        i1 = min(rows, i0 + r)
-        start, end = i0 * row_out, i1 * row_out
-        base = start - start % align
-        size = min(-(-(end - base) // 16) * 16, out.block.size - base)
-        _launch_one(src[i0:i1], (out.block, base, size), st, dt, (start - base) // unit)
+    # beyond one binding / buffer: the N-ary template splits the work into boxes
+    from ..ops._nary import launch
+    op = f"fn op(a: {st.val}, e: u32) -> {st.val} {{ return a; }}"
+    return launch(client, ("map", st.name, dt.name), (src,), [st], st, dt, op, "",
+                  src.shape, out)
 
 
 def map_into(src, dst_dtype, raw):

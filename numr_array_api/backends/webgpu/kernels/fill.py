@@ -57,12 +57,17 @@ def full(shape, value, dtype, client):
         client.launch(pipe, [out.out_binding()], params.pack([units, 0, 0, 0] + pattern),
                       workgroups(units, client))
         return out
-    # beyond the binding limit: 256-byte-aligned windows (a multiple of 4 words keeps the
-    # pattern's phase)
+    # beyond one binding (or one buffer): 256-byte-aligned windows of each buffer (a multiple
+    # of 4 words, and segments are powers of two, so the pattern's phase is kept)
+    segs = getattr(out.block, "segments", None) or [out.block]
+    seg_words = (getattr(out.block, "seg_bytes", None) or out.block.size) // 4
     chunk = (limit - 256) // 1024 * 256
-    for w0 in range(0, units, chunk):
-        w1 = min(units, w0 + chunk)
-        size = min(-(-(w1 - w0) * 4 // 16) * 16, out.block.size - w0 * 4)
-        client.launch(pipe, [(out.block, w0 * 4, size)],
-                      params.pack([w1 - w0, 0, 0, 0] + pattern), workgroups(w1 - w0, client))
+    for i, seg in enumerate(segs):
+        seg_units = min(units - i * seg_words, seg_words, seg.size // 4)
+        for w0 in range(0, seg_units, chunk):
+            w1 = min(seg_units, w0 + chunk)
+            size = min(-(-(w1 - w0) * 4 // 16) * 16, seg.size - w0 * 4)
+            client.launch(pipe, [(seg, w0 * 4, size)],
+                          params.pack([w1 - w0, 0, 0, 0] + pattern),
+                          workgroups(w1 - w0, client))
     return out

@@ -16,8 +16,13 @@ Dims are collapsed jointly over all operands before rendering, so contiguous ope
 any rank meet a rank-1 kernel; the pipeline key holds ranks and dtypes, never extents.
 """
 
+import math
+import re
+
+from ...._core.errors import BackendLimitation
 from ..codegen.render import WG, Params, workgroups
 from ..codegen.types import convert, load, pack, render_helpers
+from ..primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
 from ..storage import WgpuStorage
 
 MAX_INPUTS = 3
@@ -78,9 +83,11 @@ def _render(client, key, in_ts, res_t, out_t, op_src, lib_src, rank, n_extra, sc
         args.append(load(t, f"I{k}", f"ix[{k}]", helpers))
     out_arr = "atomic<u32>" if scatter and out_t.packed else out_t.arr
     decls.append(f"@group(0) @binding({n_in}) var<storage, read_write> D: array<{out_arr}>;")
-    value = convert(res_t, out_t, f"op({', '.join(args + ['e'])})", helpers, has64)
-    # extra per-kernel u32 words (shape parameters of eye/tri) follow the index words
+    # extra per-kernel u32 words (shape parameters of eye/tri) follow the index words, then
+    # the global number of the launch's first element (boxes of big arrays, _launch_boxes)
     xbase = 2 + n_ops + rank * (1 + n_ops)
+    ebase = P(xbase + n_extra)
+    value = convert(res_t, out_t, f"op({', '.join(args + [f'e + {ebase}'])})", helpers, has64)
     xfns = "\n".join(f"fn X{j}() -> u32 {{ return {P(xbase + j)}; }}" for j in range(n_extra))
     body = []
     if scatter:
@@ -135,7 +142,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
 
 
 def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out,
-           scatter=False, extra=()):
+           scatter=False, extra=(), _boxed=False, _ebase=0):
     """Record one elementwise dispatch; returns the output storage.
 
     ``key``: hashable identity of (op_src, lib_src) (the pipeline cache key prefix).
@@ -149,6 +156,11 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
         n *= e
     if n == 0:
         return out
+    limit = client.max_binding
+    if not _boxed and (n > MAX_BOX_ELEMS or out.block.size > limit or any(
+            [s.block.size > limit for s in inputs])):
+        return _launch_boxes(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src,
+                             shape, out, extra)
     # geometry (collapsed dims, pipeline, params layout) depends only on shapes/strides:
     # cached, so a chain of small ops pays just the bindings and the launch
     gkey = (key, client.index, shape, scatter, out.strides if scatter else None,
@@ -177,11 +189,55 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
     words += dims_words
     if extra:
         words += list(extra)
+    words.append(_ebase)
     client.launch(pipe, bindings, params.pack(words), wg)
     return out
 
 
 _GEOMETRY = {}
+
+
+def _launch_boxes(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out,
+                  extra):
+    """Data beyond one binding or one buffer, or more than MAX_BOX_ELEMS elements: one
+    launch per box (primitives/slabs.py), the output written as a view (scatter) so each
+    box lands at its place. An op reading the element number ``e`` (arange, eye, tri)
+    gets the global number of the box's first element added, which is exact for boxes
+    covering whole trailing dimensions (the splitter cuts outer dimensions first)."""
+    views = [s if s.shape == shape else s.broadcast_to(shape) for s in inputs]
+    parts = boxes(shape, views + [out])
+    uses_e = _USES_E.search(op_src.split("{", 1)[1]) is not None
+    total = math.prod(shape)
+    for box in parts:
+        subs = box_views(views + [out], box)
+        ebase = 0
+        if uses_e and len(parts) > 1:
+            ebase = _flat_start(shape, box)
+            if ebase is None or total > 0xFFFFFFFF:
+                raise BackendLimitation("webgpu", f"'{key[0]}' over {shape}",
+                                        "rows longer than one storage binding, or more than "
+                                        "2^32 elements, for a kernel that reads element "
+                                        "numbers")
+        launch(client, key, subs[:-1], in_ts, res_t, out_t, op_src, lib_src, subs[-1].shape,
+               subs[-1], scatter=True, extra=extra, _boxed=True, _ebase=ebase)
+    return out
+
+
+_USES_E = re.compile(r"\be\b")
+
+
+def _flat_start(shape, box):
+    """Row-major number of the box's first element when the box is a run of whole rows
+    (single indices on leading dims, one range, complete trailing dims), else None."""
+    d = 0
+    while d < len(box) and box[d][1] - box[d][0] == 1:
+        d += 1
+    if any((a, b) != (0, n) for (a, b), n in zip(box[d + 1:], shape[d + 1:])):
+        return None
+    start = 0
+    for (a, _), n in zip(box, shape):
+        start = start * n + a
+    return start
 
 
 def _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out, scatter,
@@ -193,7 +249,7 @@ def _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, 
     cshape, cstrides = joint_collapse(shape, stride_sets)
     rank = len(cshape)
     n_ops = len(stride_sets)
-    params = Params.of(client, 2 + n_ops + rank * (1 + n_ops) + n_extra,
+    params = Params.of(client, 2 + n_ops + rank * (1 + n_ops) + n_extra + 1,
                        binding=n_ops if scatter else n_ops + 1)
     pkey = ("nary",) + key + (tuple(t.name for t in in_ts), res_t.name, out_t.name, rank,
                               n_extra, scatter, params.immediate)

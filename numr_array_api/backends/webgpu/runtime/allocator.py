@@ -69,6 +69,27 @@ class Block:
                 pass
 
 
+class SegmentedBlock:
+    """The memory of an array larger than one buffer: equal segments of ``seg_bytes`` (the
+    last may be shorter), each a pooled Block. Byte offsets of views are global; a kernel
+    binds a window inside one segment (``WgpuStorage.binding``), so kernels that run over
+    big data split their work at segment boundaries (primitives/slabs.py)."""
+
+    __slots__ = ("segments", "seg_bytes", "size", "__weakref__")
+
+    def __init__(self, segments, seg_bytes, size):
+        self.segments = segments
+        self.seg_bytes = seg_bytes
+        self.size = size
+
+    def segment_of(self, lo, hi):
+        """(Block, byte base) of the segment holding bytes [lo, hi), or None if they span two."""
+        i = lo // self.seg_bytes
+        if hi > lo and (hi - 1) // self.seg_bytes != i:
+            return None
+        return self.segments[i], i * self.seg_bytes
+
+
 class BufferPool:
     def __init__(self, device, max_buffer_size, on_free_buffers=None, is_pending=None):
         self.device = device
