@@ -2,7 +2,8 @@
 quasi-random sequences (:mod:`.random`). Both accept arrays / namespaces of any array-API
 library; see docs/ext.md."""
 
-from . import _dispatch, linalg, random
+from .._algorithms import dispatch as _dispatch
+from . import linalg, random
 
 __all__ = ["linalg", "random", "register"]
 

@@ -9,7 +9,11 @@ and copy nothing. The bytes of a contiguous storage are exactly NumPy's for that
 import math
 import operator
 
+import numpy as np
+
 from ..._core.errors import BackendLimitation, InvalidArgument, InvalidIndex, ShapeMismatch
+from .kernels.cast import cast as _cast
+from .kernels.copy import copy as _copy
 
 _BIND_ALIGN = 256
 
@@ -293,20 +297,24 @@ class WgpuStorage:
     # ---- copies (kernels) -------------------------------------------------------------
     def contiguous(self):
         """``self`` if already C-contiguous, else a contiguous copy made on the GPU."""
-        if self.is_contiguous:
-            return self
-        from .kernels.copy import copy
-        return copy(self)
+        return self if self.is_contiguous else _copy(self)
 
     def copy(self):
-        from .kernels.copy import copy
-        return copy(self)
+        return _copy(self)
 
     def astype(self, dtype):
-        from .kernels.cast import cast
-        return cast(self, dtype)
+        return _cast(self, dtype)
 
     def to_numpy(self):
-        from .transfer import to_numpy
-        return to_numpy(self)
+        """A NumPy array with this view's values (one device -> host copy)."""
+        if self.size == 0:
+            return np.empty(self.shape, self.dtype.np)
+        s = self.contiguous()
+        out = s.client.read(s.block, s.offset, s.nbytes).view(s.dtype.np).reshape(s.shape)
+        return out if out.flags.writeable else out.copy()
 
+
+
+def new_output(shape, dtype, client):
+    """A fresh contiguous storage for a kernel's result."""
+    return WgpuStorage._new(tuple(shape), dtype, client)

@@ -8,7 +8,7 @@ word) or an element otherwise. Each unit reads its source element(s) through a s
 from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
 from ..codegen.types import RAW, convert, load, pack, render_helpers, wtype
 from ..primitives.slabs import MAX_BOX_ELEMS
-from ..storage import WgpuStorage
+from .nary import launch
 
 
 def _render(client, st, dt, rank, params):
@@ -98,7 +98,6 @@ def _launch(src, out, st, dt):
         _launch_one(src, out.out_binding(), st, dt)
         return out
     # beyond one binding / buffer: the N-ary template splits the work into boxes
-    from ..ops._nary import launch
     op = f"fn op(a: {st.val}, e: u32) -> {st.val} {{ return a; }}"
     return launch(client, ("map", st.name, dt.name), (src,), [st], st, dt, op, "",
                   src.shape, out)
@@ -115,7 +114,7 @@ def map_into(src, dst_dtype, raw):
     else:
         st = wtype(src.dtype, client, "astype")
         dt = wtype(dst_dtype, client, "astype")
-    return _launch(src, WgpuStorage._new(src.shape, dst_dtype, client), st, dt)
+    return _launch(src, src._new(src.shape, dst_dtype, client), st, dt)
 
 
 def map_into_block(src, dst):

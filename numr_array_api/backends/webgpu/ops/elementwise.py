@@ -15,7 +15,8 @@ from ..codegen.types import RAW, WTYPES, wtype
 from ..kernels.fill import full as _fill
 from ..wgsl import math_library
 from . import _exprs
-from ._nary import launch, new_output
+from ..kernels.nary import launch
+from ..storage import new_output
 from .host_fallback import warn_fallback
 
 _BOOL_RESULT = frozenset({"isfinite", "isinf", "isnan", "signbit", "logical_not", "equal",

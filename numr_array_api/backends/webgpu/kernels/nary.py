@@ -23,7 +23,6 @@ from ...._core.errors import BackendLimitation
 from ..codegen.render import WG, Params, workgroups
 from ..codegen.types import convert, load, pack, render_helpers
 from ..primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
-from ..storage import WgpuStorage
 
 MAX_INPUTS = 3
 
@@ -263,7 +262,3 @@ def _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, 
         dims_words += [s[d] for s in cstrides]
     return (pipe, params, dims_words, units, workgroups(units, client),
             any(s.shape != shape for s in inputs))
-
-
-def new_output(shape, dtype, client):
-    return WgpuStorage._new(tuple(shape), dtype, client)
