@@ -6,6 +6,7 @@ defines: adding ``ops/manipulation.py`` is one line in ``_MIXINS`` below.
 """
 
 from ..._core.errors import BackendUnavailable
+from ..interface import Backend
 from ..ndlike.cpu import CPUBackend
 from .ops.creation import CreationMixin
 from .ops.device import DeviceMixin
@@ -35,7 +36,7 @@ _MIXINS = (
 )
 
 
-class WebGPUBackend(*_MIXINS):
+class WebGPUBackend(*_MIXINS, Backend):
     name = "webgpu"
     device_kind = "webgpu"
     host_native = False
