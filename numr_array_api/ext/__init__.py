@@ -2,8 +2,8 @@
 quasi-random sequences (:mod:`.random`). Both accept arrays / namespaces of any array-API
 library; see docs/ext.md."""
 
-from . import _dispatch, linalg, random
+from . import _dispatch, linalg, random, reductions
 
-__all__ = ["linalg", "random", "register"]
+__all__ = ["linalg", "random", "reductions", "register"]
 
 register = _dispatch.register
