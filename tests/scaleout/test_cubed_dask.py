@@ -6,6 +6,7 @@ device where only one exists: the multi-GPU code path (one worker process per de
 pinned through its environment) with the device pinned twice.
 """
 
+import importlib
 import importlib.util
 import json
 import os
@@ -38,15 +39,26 @@ def _run(cmd, timeout=300):
     return r, r.stdout + r.stderr
 
 
+def _require(backend):
+    """Skip unless ``backend`` is selected (NUMR_TEST_BACKENDS) and has a device here."""
+    selected = os.environ.get("NUMR_TEST_BACKENDS", "").strip()
+    if selected and backend not in [b.strip() for b in selected.split(",")]:
+        pytest.skip(f"{backend} not in NUMR_TEST_BACKENDS")
+    try:
+        mod = importlib.import_module(f"numr_array_api.{backend}")
+        devices = mod.__array_namespace_info__().devices()
+    except Exception as e:
+        pytest.skip(f"numr_array_api.{backend}: {type(e).__name__}: {e}")
+    if not devices:
+        pytest.skip(f"numr_array_api.{backend}: no devices")
+
+
 def _pinned_devices(backend):
     """Worker pinning for two workers: cpu -> a count; GPUs -> the first device twice, or
     the first two devices where there are two."""
     if backend == "cpu":
         return "2"
-    from conftest import probe_backend
-    mod, reason = probe_backend(backend)
-    if mod is None:
-        pytest.skip(reason)
+    _require(backend)
     from numr_array_api.distributed.cluster import available_devices
     devs = available_devices(backend)
     return ",".join(str(d) for d in (devs[:2] if len(devs) >= 2 else devs[:1] * 2))
@@ -100,9 +112,7 @@ def test_example_small_cpu(tmp_path):
 def test_example_compares_backends_in_one_run(tmp_path):
     """Several backends in one invocation (one process each) end in a comparison table;
     webgpu chunks run on two workers pinned to one adapter."""
-    from conftest import probe_backend
-    if probe_backend("webgpu")[0] is None:
-        pytest.skip(probe_backend("webgpu")[1])
+    _require("webgpu")
     out = tmp_path / "r.json"
     r, log = _run([sys.executable, "-m", "numr_array_api.distributed.example", "--backend",
                    "cpu,webgpu", "--small", "--ops", "mean", "--no-progress", "--json",

@@ -48,8 +48,10 @@ def _axes(ndim):
 def _tolerance(a, name):
     # a sum of n terms rounds by at most ~n eps times the sum of magnitudes
     eps = float(np.finfo(np.dtype(name)).eps)
-    mag = np.abs(np.where(np.isfinite(a), a, 0)).astype(np.float64)
-    return 2 * eps * (float(mag.sum()) + 1.0) * max(1, a.size)
+    parts = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
+    mag = sum(float(np.abs(np.where(np.isfinite(p), p, 0)).astype(np.float64).sum())
+              for p in parts)
+    return 2 * eps * (mag + 1.0) * max(1, a.size)
 
 
 def _check(got, want, name, a):
