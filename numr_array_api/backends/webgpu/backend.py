@@ -9,6 +9,7 @@ from ..._core.errors import BackendUnavailable
 from ..interface import Backend
 from ..ndlike.cpu import CPUBackend
 from .ops.creation import CreationMixin
+from .ops.cumulative import CumulativeMixin
 from .ops.device import DeviceMixin
 from .ops.elementwise import ElementwiseMixin
 from .ops.host_fallback import HostFallbackMixin
@@ -32,6 +33,7 @@ _MIXINS = (
     IndexingMixin,
     MatmulMixin,
     ReductionMixin,
+    CumulativeMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 
