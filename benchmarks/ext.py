@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from numr_array_api.ext import linalg, random as qrandom  # noqa: E402
-from numr_array_api.ext._gemm import activations  # noqa: E402
+from numr_array_api._algorithms.gemm import activations  # noqa: E402
 
 GEMM_SHAPES = [  # (M, K, N); the first four are the memory-bound goal shapes (M*N >= 2**22)
     (4096, 64, 1024),
@@ -283,7 +283,7 @@ def bench_cuda_gemm(cuda, cupy, shapes, acts, dtype, repeat):
     """numr cuda gemm_epilogue: auto, forced cuBLASLt, forced fused kernel, unfused numr,
     unfused raw CuPy, torch (F.linear + activation) -- GPU time from CUDA events."""
     from numr_array_api.backends.cuda_runtime import cublaslt, gemm
-    from numr_array_api.ext import _dispatch
+    from numr_array_api._algorithms import dispatch as _dispatch
 
     torch = _optional("torch")
     if torch is not None and not torch.cuda.is_available():

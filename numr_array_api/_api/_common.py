@@ -4,6 +4,7 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.promotion import TABLE
 
 PY_SCALARS = (bool, int, float, complex)
 
@@ -85,3 +86,20 @@ def scalar_dtype(ctx, value, device=None):
     if t is complex:
         return c
     raise TypeError(f"expected a Python scalar, got {t.__name__}")
+
+
+def promote_pair(ctx, fname, x1, x2, kinds="iufc"):
+    """Validate two arrays of this namespace; return their payloads in the promoted dtype."""
+    require_array(ctx, x1, fname, "x1")
+    require_array(ctx, x2, fname, "x2")
+    require_same_device(ctx, fname, x1, x2)
+    t = TABLE.get((x1._dtype, x2._dtype))
+    if t is None:
+        raise DTypeMismatch(f"{fname}: dtypes {x1._dtype.name} and {x2._dtype.name} do not "
+                            f"promote", x1._dtype, x2._dtype)
+    if t.kind not in kinds:
+        raise DTypeMismatch(f"{fname}: accepts only numeric dtypes, got {t.name}", t, None)
+    be = ctx.be
+    d1 = x1._data if x1._dtype is t else be.astype(x1._data, t)
+    d2 = x2._data if x2._dtype is t else be.astype(x2._data, t)
+    return d1, d2, t

@@ -1,27 +1,10 @@
 """Linear algebra in the main namespace (matmul, tensordot, vecdot, matrix_transpose) and
 the ``linalg`` extension (built by ``linalg_ext``)."""
 
-from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
-from .._core.promotion import TABLE
+from .._core.errors import InvalidArgument, ShapeMismatch
 from .._core.shapes import as_int, broadcast_shapes, normalize_axis
-from ._common import require_array, require_kind, require_same_device
-
-
-def promote_pair(ctx, fname, x1, x2, kinds="iufc"):
-    """Validate two arrays of this namespace; return their payloads in the promoted dtype."""
-    require_array(ctx, x1, fname, "x1")
-    require_array(ctx, x2, fname, "x2")
-    require_same_device(ctx, fname, x1, x2)
-    t = TABLE.get((x1._dtype, x2._dtype))
-    if t is None:
-        raise DTypeMismatch(f"{fname}: dtypes {x1._dtype.name} and {x2._dtype.name} do not "
-                            f"promote", x1._dtype, x2._dtype)
-    if t.kind not in kinds:
-        raise DTypeMismatch(f"{fname}: accepts only numeric dtypes, got {t.name}", t, None)
-    be = ctx.be
-    d1 = x1._data if x1._dtype is t else be.astype(x1._data, t)
-    d2 = x2._data if x2._dtype is t else be.astype(x2._data, t)
-    return d1, d2, t
+from . import linalg_ext
+from ._common import promote_pair, require_array, require_kind, require_same_device
 
 
 def build(ctx):
@@ -121,6 +104,5 @@ def build(ctx):
     A.__matmul__, A.__rmatmul__, A.__imatmul__ = _op, _rop, _iop
     ns = {"matmul": matmul, "matrix_transpose": matrix_transpose, "tensordot": tensordot,
           "vecdot": vecdot}
-    from . import linalg_ext  # imports promote_pair from here
     ns["__linalg__"] = linalg_ext.build(ctx, ns)
     return ns

@@ -9,8 +9,7 @@ from collections import namedtuple
 
 from .._core.errors import InvalidArgument, ShapeMismatch
 from .._core.shapes import as_int, broadcast_shapes, normalize_axes
-from ._common import require_array, require_kind, require_same_device
-from .linalg import promote_pair
+from ._common import promote_pair, require_array, require_kind, require_same_device
 from .statistical import accumulation_dtype
 
 __all__ = ["EighResult", "EigResult", "QRResult", "SlogdetResult", "SVDResult", "build"]

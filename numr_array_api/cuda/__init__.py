@@ -18,7 +18,7 @@ from .runtime import (capture_graph, copy_from_device_pipelined, custom_kernel, 
 
 
 def _register_ext():
-    from ..ext import _dispatch
+    from .._algorithms import dispatch as _dispatch
     from ..backends.cuda_runtime import kernels as _k
 
     def sobol(xp, n, skip, v, shift, *, bits, dtype, device):

@@ -128,8 +128,8 @@ def warmup_sobol(d, /, *, bits=32, device=None):
     """Put the direction numbers of ``d``-dimensional Sobol points on ``device`` once, so
     ``numr_array_api.ext.random.sobol(..., device=...)`` does no host-to-device copy and can
     be captured by capture_graph (unscrambled points; scrambling draws on the host)."""
-    from ..ext._qmc import directions
-    from ..ext._namespace import check_int
+    from .._algorithms.qmc import directions
+    from .._algorithms._namespace import check_int
     d = check_int(d, "d", low=1, high=directions.MAX_DIM)
     bits = check_int(bits, "bits", low=1, high=directions.MAX_BITS)
     _kernels.warmup_sobol(_client(device), d, bits)

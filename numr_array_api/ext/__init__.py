@@ -1,8 +1,9 @@
-"""numr extensions beyond the array API: fused GEMM epilogues (:mod:`.linalg`) and
-quasi-random sequences (:mod:`.random`). Both accept arrays / namespaces of any array-API
-library; see docs/ext.md."""
+"""numr extensions beyond the array API: fused GEMM epilogues (:mod:`.linalg`), quasi-random
+sequences (:mod:`.random`) and NaN-ignoring reductions (:mod:`.reductions`). All accept
+arrays / namespaces of any array-API library; see docs/ext.md."""
 
-from . import _dispatch, linalg, random, reductions
+from .._algorithms import dispatch as _dispatch
+from . import linalg, random, reductions
 
 __all__ = ["linalg", "random", "reductions", "register"]
 

@@ -1,17 +1,17 @@
 """Fused GEMM epilogues: ``act(a @ b + bias) + residual`` and its backward pass.
 
 Validation and dtype / shape decisions live here; the arithmetic is chosen per namespace
-through :mod:`numr_array_api.ext._dispatch` (NumPy kernels for NumPy-backed namespaces,
+through :mod:`numr_array_api._algorithms.dispatch` (NumPy kernels for NumPy-backed namespaces,
 the portable array-API implementation elsewhere, backend kernels once registered).
 """
 
 import numpy as np
 
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
-from . import _dispatch
-from ._namespace import broadcast_shapes
-from ._gemm import numpy_impl, portable
-from ._gemm.activations import ACTIVATIONS
+from .._algorithms import dispatch as _dispatch
+from .._algorithms._namespace import broadcast_shapes
+from .._algorithms.gemm import numpy_impl, portable
+from .._algorithms.gemm.activations import ACTIVATIONS
 
 __all__ = ["gemm_epilogue", "gemm_epilogue_bwd", "ACTIVATIONS"]
 

@@ -9,8 +9,10 @@ gives identical points on every backend. Algorithms and accuracy: docs/ext.md.
 import numpy as np
 
 from .._core.errors import InvalidArgument
-from . import _dispatch, _namespace
-from ._qmc import directions, halton as _halton, lhs as _lhs, seeding, sobol as _sobol
+from .._algorithms import _namespace
+from .._algorithms import dispatch as _dispatch
+from .._algorithms.qmc import directions, halton as _halton, lhs as _lhs, seeding
+from .._algorithms.qmc import sobol as _sobol
 
 __all__ = ["sobol", "halton", "latin_hypercube", "SOBOL_MAX_DIM", "HALTON_MAX_DIM"]
 

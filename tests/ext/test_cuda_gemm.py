@@ -11,8 +11,9 @@ import pytest
 
 from numr_array_api._core.errors import BackendLimitation, InvalidArgument
 from numr_array_api.backends.cuda_runtime import cublaslt, gemm
-from numr_array_api.ext import _dispatch, linalg
-from numr_array_api.ext._gemm import activations
+from numr_array_api._algorithms import dispatch as _dispatch
+from numr_array_api.ext import linalg
+from numr_array_api._algorithms.gemm import activations
 
 from test_gemm_epilogue import REF, _ref_grads
 

@@ -15,7 +15,7 @@ import pytest
 
 from numr_array_api.backends.cuda_runtime import sobol_tables as T
 from numr_array_api.ext import random as R
-from numr_array_api.ext._qmc import directions, seeding
+from numr_array_api._algorithms.qmc import directions, seeding
 
 cpu = pytest.importorskip("numr_array_api.cpu")
 

@@ -5,8 +5,9 @@ import pytest
 
 import array_api_strict as xs
 from numr_array_api._core.errors import InvalidArgument
-from numr_array_api.ext import _dispatch, linalg, random as R
-from numr_array_api.ext._gemm import portable
+from numr_array_api._algorithms import dispatch as _dispatch
+from numr_array_api.ext import linalg, random as R
+from numr_array_api._algorithms.gemm import portable
 
 
 def test_registered_kernel_is_used_then_portable_again():

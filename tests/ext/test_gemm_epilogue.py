@@ -6,7 +6,7 @@ from scipy import special
 
 from numr_array_api._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from numr_array_api.ext import linalg
-from numr_array_api.ext._gemm import activations, numpy_impl, portable
+from numr_array_api._algorithms.gemm import activations, numpy_impl, portable
 
 from ext_testutil import from_numpy, to_numpy
 

@@ -9,7 +9,7 @@ from scipy.stats import qmc
 
 from numr_array_api._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument
 from numr_array_api.ext import random as R
-from numr_array_api.ext._qmc import directions
+from numr_array_api._algorithms.qmc import directions
 
 from ext_testutil import to_numpy
 
@@ -222,7 +222,7 @@ def test_empty(xp):
 def test_sobol_numpy_kernel_block_boundaries(monkeypatch, dtype, skip, n):
     # tiny blocks: many aligned blocks, partial first / last blocks, scrambled and not
     import array_api_strict as xs
-    from numr_array_api.ext._qmc import sobol as S
+    from numr_array_api._algorithms.qmc import sobol as S
 
     monkeypatch.setattr(S, "_CHUNK_BYTES", 64)
     v = directions.direction_numbers(3, 32)

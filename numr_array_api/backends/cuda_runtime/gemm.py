@@ -33,8 +33,8 @@ import warnings
 import numpy as np
 
 from ..._core.errors import BackendLimitation, InvalidArgument
-from ...ext._gemm import activations as _act
-from ...ext._gemm.portable import reduce_to_shape
+from ..._algorithms.gemm import activations as _act
+from ..._algorithms.gemm.portable import reduce_to_shape
 from . import cublaslt
 
 __all__ = ["gemm_epilogue", "gemm_epilogue_bwd", "PATHS", "ENV_VAR", "selected_mode",
@@ -322,7 +322,7 @@ def _same_device(arrays):
 
 
 def numr_impls():
-    """(forward, backward) implementations for numr's cuda namespace (ext/_dispatch
+    """(forward, backward) implementations for numr's cuda namespace (_algorithms/dispatch.py
     signatures): payloads unwrapped, work on numr's compute stream of the arrays' device,
     results wrapped as arrays of the namespace."""
 

@@ -87,7 +87,7 @@ def _index(device):
 # numr's own CUDA kernels. Sobol: point k = XOR of four per-byte table rows picked by the
 # bytes of the Gray code g = k ^ (k >> 1) (sobol_tables.py builds the table, the digital
 # shift folded into its first quarter), then scaled exactly as
-# numr_array_api/ext/_qmc/sobol.py says, so cuda agrees with cpu bit for bit. One template
+# numr_array_api/_algorithms/qmc/sobol.py says, so cuda agrees with cpu bit for bit. One template
 # for both float types and both table placements (shared memory for d <= 12, else __ldg).
 # d >= RUN_MIN_D: each thread does a run of RPT consecutive rows of one column and reuses
 # the three high-byte rows between them (~1 table load per element instead of 4: table
@@ -331,7 +331,7 @@ def warmup_sobol(client, d, bits=32):
     """Build the unscrambled per-byte table of ``d`` dimensions and upload it to
     ``client``'s device once, so ``sobol`` needs no host-to-device copy afterwards (inside
     graph capture)."""
-    from ...ext._qmc import directions
+    from ..._algorithms.qmc import directions
     key = (int(d), int(bits))
     cached = client.sobol_cache.get(key)
     if cached is not None:

@@ -10,9 +10,10 @@ import numpy as np
 
 from ..._core import dtypes as dt
 from ..._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex, ShapeMismatch
+from ..interface import Backend
+from .fft import NdFFTMixin
 from .kernels import elementwise_tables
 from .linalg import NdLinalgMixin
-from .fft import NdFFTMixin
 
 __all__ = ["NdBackend"]
 
@@ -27,7 +28,7 @@ def _index_errors():
         raise InvalidIndex(f"index out of range: {e}") from None
 
 
-class NdBackend(NdLinalgMixin, NdFFTMixin):
+class NdBackend(NdLinalgMixin, NdFFTMixin, Backend):
     """Kernels over ``xp``, a NumPy-compatible module. Subclasses bind devices."""
 
     name = "ndlike"

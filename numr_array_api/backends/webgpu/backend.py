@@ -6,8 +6,10 @@ defines: adding ``ops/manipulation.py`` is one line in ``_MIXINS`` below.
 """
 
 from ..._core.errors import BackendUnavailable
+from ..interface import Backend
 from ..ndlike.cpu import CPUBackend
 from .ops.creation import CreationMixin
+from .ops.cumulative import CumulativeMixin
 from .ops.device import DeviceMixin
 from .ops.elementwise import ElementwiseMixin
 from .ops.host_fallback import HostFallbackMixin
@@ -31,11 +33,12 @@ _MIXINS = (
     IndexingMixin,
     MatmulMixin,
     ReductionMixin,
+    CumulativeMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 
 
-class WebGPUBackend(*_MIXINS):
+class WebGPUBackend(*_MIXINS, Backend):
     name = "webgpu"
     device_kind = "webgpu"
     host_native = False

@@ -1,4 +1,4 @@
-"""WebGPU kernels registered in :mod:`numr_array_api.ext._dispatch` (issue 5, WebGPU part).
+"""WebGPU kernels registered in :mod:`numr_array_api._algorithms.dispatch` (issue 5, WebGPU part).
 
 * ``gemm_epilogue``: the tiled GEMM of ops/matmul.py with an epilogue hook: bias add,
   activation, then + residual (broadcast to the output) applied to each accumulator in
@@ -10,7 +10,7 @@
 * ``sobol``: one thread per output element, Gray-code XOR of the (host-scrambled) direction
   numbers; direction buffers cached per device; exact integer -> float scaling.
 
-The activation formulas are those of ext/_gemm/activations.py (same operations, same order);
+The activation formulas are those of _algorithms/gemm/activations.py (same operations, same order);
 exp / tanh / erf come from the WGSL math library (wgsl/math.py).
 """
 
@@ -179,14 +179,14 @@ def _unsupported(xp, a, b):
 
 def gemm_epilogue(xp, a, b, bias, residual, *, activation, dtype):
     if _unsupported(xp, a, b):
-        from ...ext._gemm import portable
+        from ..._algorithms.gemm import portable
         return portable.gemm_epilogue(xp, a, b, bias, residual, activation=activation,
                                       dtype=dtype)
     return xp._ctx.wrap(_fused(xp, a, b, bias, residual, activation, dtype, False))
 
 
 def gemm_epilogue_bwd(xp, grad, a, b, bias, *, activation, dtype):
-    from ...ext._gemm import portable
+    from ..._algorithms.gemm import portable
     if _unsupported(xp, a, b):
         return portable.gemm_epilogue_bwd(xp, grad, a, b, bias, activation=activation,
                                           dtype=dtype)
@@ -262,7 +262,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
 
 
 def sobol(xp, n, skip, v, shift, *, bits, dtype, device):
-    from ...ext._qmc.sobol import scale_of
+    from ..._algorithms.qmc.sobol import scale_of
     ctx = xp._ctx
     client = xp._backend._client(ctx.resolve_device(device))
     d = v.shape[1]
@@ -293,13 +293,13 @@ def sobol(xp, n, skip, v, shift, *, bits, dtype, device):
 
 def _sobol_entry(xp, n, skip, v, shift, *, bits, dtype, device):
     if n * v.shape[1] >= 2**32 or dtype not in (dt.float32, dt.float64):
-        from ...ext._qmc.sobol import sobol_portable
+        from ..._algorithms.qmc.sobol import sobol_portable
         return sobol_portable(xp, n, skip, v, shift, bits=bits, dtype=dtype, device=device)
     return sobol(xp, n, skip, v, shift, bits=bits, dtype=dtype, device=device)
 
 
 def register(name="numr_array_api.webgpu"):
-    from ...ext import _dispatch
+    from ..._algorithms import dispatch as _dispatch
     _dispatch.register("gemm_epilogue", name, gemm_epilogue)
     _dispatch.register("gemm_epilogue_bwd", name, gemm_epilogue_bwd)
     _dispatch.register("sobol", name, _sobol_entry)

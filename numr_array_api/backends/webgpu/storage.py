@@ -9,7 +9,11 @@ and copy nothing. The bytes of a contiguous storage are exactly NumPy's for that
 import math
 import operator
 
+import numpy as np
+
 from ..._core.errors import BackendLimitation, InvalidArgument, InvalidIndex, ShapeMismatch
+from .kernels.cast import cast as _cast
+from .kernels.copy import copy as _copy
 
 _BIND_ALIGN = 256
 
@@ -115,34 +119,65 @@ class WgpuStorage:
                 lo += (n - 1) * s
         return lo * self.itemsize, (hi + 1) * self.itemsize
 
+    def _place(self):
+        """(block, byte base, block size) of the one buffer holding this view's bytes, or
+        None when they span two segments of a multi-buffer block."""
+        block = self.block
+        segs = getattr(block, "segments", None)
+        if segs is None:
+            return block, 0, block.size
+        lo, hi = self.extent()
+        found = block.segment_of(lo, hi)
+        if found is None:
+            return None
+        seg, base = found
+        return seg, base, seg.size
+
+    def fits_binding(self):
+        """True if ``binding()`` succeeds: the view lies in one buffer and its aligned window
+        fits the adapter's storage-binding limit (primitives/slabs.py splits work until
+        every operand's view does)."""
+        place = self._place()
+        if place is None:
+            return False
+        _, base, size = place
+        if size <= self.client.max_binding:
+            return True
+        lo, hi = self.extent()
+        start = lo - base - (lo - base) % _BIND_ALIGN
+        end = min(-(-(hi - base) // 16) * 16, size)
+        return max(end - start, 16) <= self.client.max_binding
+
     def binding(self):
-        """(block, bind offset, bind size, element offset) for a read binding of this view.
+        """(block, bind offset, bind size, element offset) for a binding of this view.
 
         The whole buffer is bound when it fits the storage-binding limit, so bind groups are
-        shared between all views of a buffer; otherwise an aligned window around the view.
+        shared between all views of a buffer; otherwise an aligned window around the view
+        (inside the one segment holding it, for multi-buffer arrays).
         """
-        block, limit = self.block, self.client.max_binding
-        if block.size <= limit:
-            return block, 0, block.size, self.offset // self.itemsize
+        place = self._place()
+        if place is None:
+            raise BackendLimitation("webgpu", f"binding a {self.shape} view spanning two "
+                                    "buffers of a multi-buffer array", "this kernel does "
+                                    "not split its work at buffer boundaries")
+        block, base, size = place
+        limit = self.client.max_binding
+        if size <= limit:
+            return block, 0, size, (self.offset - base) // self.itemsize
         lo, hi = self.extent()
+        lo -= base
+        hi -= base
         start = lo - lo % _BIND_ALIGN
-        end = min(-(-hi // 16) * 16, block.size)
+        end = min(-(-hi // 16) * 16, size)
         if end - start > limit:
             raise BackendLimitation("webgpu", "binding a view spanning "
                                     f"{end - start} bytes", f"the adapter's storage binding "
                                     f"limit is {limit} bytes")
-        return block, start, max(end - start, 16), (self.offset - start) // self.itemsize
+        return block, start, max(end - start, 16), (self.offset - base - start) // self.itemsize
 
     def out_binding(self):
-        """Binding of a fresh contiguous output (offset 0) covering all of its words."""
-        block, limit = self.block, self.client.max_binding
-        if block.size <= limit:
-            return block, 0, block.size
-        need = max(-(-self.nbytes // 16) * 16, 16)
-        if need > limit:
-            raise BackendLimitation("webgpu", f"writing {self.nbytes} bytes in one kernel",
-                                    f"the adapter's storage binding limit is {limit} bytes")
-        return block, 0, need
+        """Binding triple of a fresh contiguous output (offset 0) covering all of its words."""
+        return self.binding()[:3]
 
     # ---- views ------------------------------------------------------------------------
     def _view(self, shape, strides, offset=None):
@@ -262,20 +297,24 @@ class WgpuStorage:
     # ---- copies (kernels) -------------------------------------------------------------
     def contiguous(self):
         """``self`` if already C-contiguous, else a contiguous copy made on the GPU."""
-        if self.is_contiguous:
-            return self
-        from .kernels.copy import copy
-        return copy(self)
+        return self if self.is_contiguous else _copy(self)
 
     def copy(self):
-        from .kernels.copy import copy
-        return copy(self)
+        return _copy(self)
 
     def astype(self, dtype):
-        from .kernels.cast import cast
-        return cast(self, dtype)
+        return _cast(self, dtype)
 
     def to_numpy(self):
-        from .transfer import to_numpy
-        return to_numpy(self)
+        """A NumPy array with this view's values (one device -> host copy)."""
+        if self.size == 0:
+            return np.empty(self.shape, self.dtype.np)
+        s = self.contiguous()
+        out = s.client.read(s.block, s.offset, s.nbytes).view(s.dtype.np).reshape(s.shape)
+        return out if out.flags.writeable else out.copy()
 
+
+
+def new_output(shape, dtype, client):
+    """A fresh contiguous storage for a kernel's result."""
+    return WgpuStorage._new(tuple(shape), dtype, client)

@@ -38,11 +38,4 @@ def from_numpy(array, client):
 
 
 def to_numpy(storage):
-    if storage.size == 0:
-        return np.empty(storage.shape, storage.dtype.np)
-    s = storage if storage.is_contiguous else storage.copy()
-    raw = s.client.read(s.block, s.offset, s.nbytes)
-    out = raw.view(s.dtype.np).reshape(s.shape)
-    if not out.flags.writeable:
-        out = out.copy()
-    return out
+    return storage.to_numpy()

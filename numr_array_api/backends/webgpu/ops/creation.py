@@ -14,7 +14,8 @@ from ..kernels.cast import cast as _cast
 from ..kernels.copy import copy as _copy
 from ..kernels.fill import full as _fill
 from ..storage import WgpuStorage
-from ._nary import launch, new_output
+from ..kernels.nary import launch
+from ..storage import new_output
 
 
 def _i32_word(k):

@@ -14,7 +14,7 @@ from ...._core.errors import BackendLimitation, BackendUnavailable, InvalidArgum
 
 # dtypes a kernel can compute on, by the adapter features they need: the runtime's table
 from ..runtime.dtypes import DTYPE_FEATURES as _NEEDS
-from ..runtime.dtypes import native_dtypes as _native_dtypes
+from ..runtime.adapters import native_dtypes as _native_dtypes
 
 
 def probe():

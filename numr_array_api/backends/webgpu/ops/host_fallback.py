@@ -10,11 +10,13 @@ GPU mixins placed before HostFallbackMixin in WebGPUBackend's bases override the
 one by one (see backend.py).
 """
 
+import inspect
 import warnings
 
 import numpy as np
 
 from ...._core.device import Device
+from ...interface import Backend
 from ..storage import WgpuStorage
 
 
@@ -101,8 +103,9 @@ def _make(name):
             r = getattr(self._cpu, name)(*hargs, **hkw)
         return _to_device(r, client)
 
-    method.__name__ = name
+    method.__name__ = method.__qualname__ = name
     method.__doc__ = f"{name}: host round trip through the cpu backend (warns once)."
+    method.__signature__ = inspect.signature(getattr(Backend, name))
     return method
 
 

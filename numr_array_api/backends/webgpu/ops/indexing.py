@@ -27,7 +27,8 @@ from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
 from ..codegen.types import RAW, WTYPES, convert, load, pack, wtype
 from ..kernels.fill import full as _fill
 from ..storage import WgpuStorage
-from ._nary import launch, new_output
+from ..kernels.nary import launch
+from ..storage import new_output
 from ._scan import compact, exclusive_scan
 from .host_fallback import HostFallbackWarning, _warned
 

@@ -20,7 +20,7 @@ from ...._core.shapes import broadcast_shapes
 from ..codegen.render import Params
 from ..codegen.types import load, render_helpers, wtype
 from ..storage import WgpuStorage
-from ._nary import joint_collapse
+from ..kernels.nary import joint_collapse
 
 WGX = WGY = 16       # threads per workgroup (x: columns, y: rows)
 

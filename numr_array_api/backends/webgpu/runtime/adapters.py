@@ -11,7 +11,7 @@ import os
 import wgpu
 
 from ...._core.errors import BackendUnavailable, InvalidArgument
-from .dtypes import DTYPE_FEATURES, native_dtypes  # noqa: F401  (re-exported)
+from .dtypes import DTYPE_FEATURES, dtypes_for_features  # noqa: F401  (DTYPE_FEATURES re-exported)
 
 OPTIONAL_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup",
                      "timestamp-query", "immediates")
@@ -92,3 +92,23 @@ def select_index(index=None, environ=None):
         raise InvalidArgument("NUMR_WEBGPU_POWER_PREFERENCE",
                               f"{pref!r} is not 'high-performance' or 'low-power'")
     return min(descs, key=lambda d: _rank(d, pref))["index"]
+
+
+def native_dtypes(source):
+    """The numr dtypes kernels compute on natively, in ``ALL_DTYPES`` order.
+
+    ``source``: a WgpuClient (its device's granted features), an adapter index, an adapter
+    description from ``list_adapters()`` (a dict), or an iterable of feature names. An index
+    or description needs no device: the client requests every optional feature its adapter
+    offers, so the adapter's features are the device's.
+    """
+    if isinstance(source, dict):
+        feats = source["features"]
+    elif isinstance(source, int):
+        feats = adapter(source).features
+    elif hasattr(source, "features"):
+        feats = source.features
+    else:
+        feats = source
+    return dtypes_for_features(feats)
+

@@ -27,7 +27,9 @@ from ...._core.errors import BackendLimitation, OutOfMemory
 from .errors import BACKEND, translate
 
 MIN_BLOCK = 256
-_STORAGE_USAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
+# INDIRECT: any pooled buffer can hold the workgroup counts of an indirect dispatch
+_STORAGE_USAGE = (wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
+                  | wgpu.BufferUsage.COPY_DST | wgpu.BufferUsage.INDIRECT)
 
 
 def live(buf):
@@ -65,6 +67,27 @@ class Block:
                 pool._release(self.buffer, self.size)
             except Exception:  # interpreter shutdown: nothing left to return to
                 pass
+
+
+class SegmentedBlock:
+    """The memory of an array larger than one buffer: equal segments of ``seg_bytes`` (the
+    last may be shorter), each a pooled Block. Byte offsets of views are global; a kernel
+    binds a window inside one segment (``WgpuStorage.binding``), so kernels that run over
+    big data split their work at segment boundaries (primitives/slabs.py)."""
+
+    __slots__ = ("segments", "seg_bytes", "size", "__weakref__")
+
+    def __init__(self, segments, seg_bytes, size):
+        self.segments = segments
+        self.seg_bytes = seg_bytes
+        self.size = size
+
+    def segment_of(self, lo, hi):
+        """(Block, byte base) of the segment holding bytes [lo, hi), or None if they span two."""
+        i = lo // self.seg_bytes
+        if hi > lo and (hi - 1) // self.seg_bytes != i:
+            return None
+        return self.segments[i], i * self.seg_bytes
 
 
 class BufferPool:

@@ -10,9 +10,9 @@ import numpy as np
 import wgpu
 
 from ...._core import dtypes as D
-from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument
+from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument, OutOfMemory
 from . import adapters
-from .allocator import BufferPool, StagingPool, live
+from .allocator import BufferPool, SegmentedBlock, StagingPool, live
 from .errors import BACKEND, translate
 from .pipelines import BindGroupCache, PipelineCache
 from .submit import Recorder
@@ -34,6 +34,21 @@ def get_client(index=None):
     return c
 
 
+def _memory_limit(info):
+    """Bytes an adapter can hold, where known: NUMR_WEBGPU_MEMORY_BYTES, else the host's
+    physical memory for CPU adapters (lavapipe); None for GPUs (WebGPU does not report it:
+    the driver's out-of-memory error decides, and OutOfMemory reports it)."""
+    env = os.environ.get("NUMR_WEBGPU_MEMORY_BYTES", "").strip()
+    if env:
+        return int(env)
+    if str(info.get("type", "")).lower().replace(" ", "") == "cpu":
+        try:
+            return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError, AttributeError):
+            return None
+    return None
+
+
 class WgpuClient:
     def __init__(self, index):
         self.index = index
@@ -45,6 +60,20 @@ class WgpuClient:
         self.limits = dict(self.device.limits)
         self.max_buffer = self.limits["max-buffer-size"]
         self.max_binding = self.limits["max-storage-buffer-binding-size"]
+        # arrays larger than this are stored in several buffers (SegmentedBlock); a power
+        # of two, so no element of any dtype straddles two segments.
+        # NUMR_WEBGPU_SEGMENT_BYTES lowers it (tests exercise multi-buffer storage cheaply)
+        seg = 1 << (self.max_buffer.bit_length() - 1)
+        env = os.environ.get("NUMR_WEBGPU_SEGMENT_BYTES", "").strip()
+        if env:
+            want = int(env)
+            if want < 4096 or want & (want - 1):
+                raise InvalidArgument("NUMR_WEBGPU_SEGMENT_BYTES",
+                                      f"{env} is not a power of two >= 4096")
+            seg = min(seg, want)
+        self.segment_bytes = seg
+        self.single_buffer_max = seg if env else self.max_buffer
+        self.memory_limit = _memory_limit(self.info)
         self.storage_align = self.limits["min-storage-buffer-offset-alignment"]
         self.max_groups = self.limits["max-compute-workgroups-per-dimension"]
         self.max_immediate = (self.limits.get("max-immediate-size", 0)
@@ -58,6 +87,7 @@ class WgpuClient:
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
         self.recorder = Recorder(self)
+        self._kernels = {}  # KernelSpec -> Kernel (codegen/spec.py)
 
     def _request_device(self):
         """The adapter's own limits and optional features, else the WebGPU defaults (some
@@ -134,6 +164,36 @@ class WgpuClient:
                 raise InvalidArgument(pipe.label, "a buffer cannot be bound read-only and "
                                       "writable in one dispatch; copy the input first")
 
+    def kernel(self, spec):
+        """The compiled ``Kernel`` of ``spec`` on this adapter (cached per spec)."""
+        k = self._kernels.get(spec)
+        if k is None:
+            from ..codegen.spec import Kernel
+            k = self._kernels[spec] = Kernel(self, spec)
+        return k
+
+    def launch_indirect(self, pipe, bindings, params, indirect):
+        """Like ``launch``, the workgroup counts read by the GPU from ``indirect``: a storage
+        whose three u32 at its byte offset (a multiple of 4) were written by earlier work."""
+        if len(bindings) != pipe.n_storage:
+            raise InvalidArgument("bindings", f"{pipe.label} takes {pipe.n_storage} bindings")
+        if indirect.offset % 4 or indirect.nbytes < 12:
+            raise InvalidArgument("indirect", "needs three u32 at a 4-byte-aligned offset")
+        entries = tuple([(b.buffer, o, s) for b, o, s in bindings])
+        if len({id(e[0]) for e in entries}) != len(entries):
+            self._check_aliasing(pipe, entries)
+        if pipe.uniform_size:
+            entries += ((self.recorder.ring_buffer(), 0, pipe.uniform_size),)
+        self.check()
+        blk = indirect.block  # a small args array: never a multi-buffer block
+        try:
+            self.recorder.dispatch(pipe, self.bindgroups.get(pipe.bgl, entries), params,
+                                   None, [b for b, _, _ in bindings] + [blk],
+                                   indirect=(blk.buffer, indirect.offset))
+        except DeviceLost:
+            self.lost = True
+            raise
+
     def launch_raw(self, pipe, bind_group, params, workgroups, blocks):
         self.check()
         try:
@@ -162,6 +222,18 @@ class WgpuClient:
     def write(self, block, offset, data):
         """Copy host bytes (offset and length multiples of 4) into ``block`` at ``offset``."""
         self.check()
+        if isinstance(block, SegmentedBlock):
+            data = memoryview(data).cast("B")
+            pos, end = offset, offset + len(data)
+            while pos < end:
+                seg, base = block.segment_of(pos, pos + 1)
+                stop = min(end, base + block.seg_bytes)
+                self._write_one(seg, pos - base, data[pos - offset:stop - offset])
+                pos = stop
+            return
+        self._write_one(block, offset, data)
+
+    def _write_one(self, block, offset, data):
         self._check_live(block)
         if self.recorder.is_pending(block.buffer):
             self.flush()  # the write would otherwise land before unsubmitted reads of block
@@ -172,9 +244,27 @@ class WgpuClient:
             self.lost = self.lost or isinstance(err, DeviceLost)
             raise err from exc
 
+    # read-backs go through staging buffers of at most this size (bounded host mappings)
+    READ_CHUNK = 64 << 20
+
     def read(self, block, offset, nbytes):
-        """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work (1 submit)."""
+        """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work."""
         self.check()
+        if nbytes <= self.READ_CHUNK and not isinstance(block, SegmentedBlock):
+            return self._read_one(block, offset, nbytes)
+        out = np.empty(nbytes, np.uint8)
+        pos, end = offset, offset + nbytes
+        while pos < end:
+            stop = min(end, pos + self.READ_CHUNK)
+            blk, base = block, 0
+            if isinstance(block, SegmentedBlock):
+                blk, base = block.segment_of(pos, pos + 1)
+                stop = min(stop, base + block.seg_bytes)
+            out[pos - offset:stop - offset] = self._read_one(blk, pos - base, stop - pos)
+            pos = stop
+        return out
+
+    def _read_one(self, block, offset, nbytes):
         self._check_live(block)
         lo = offset - offset % 4
         hi = -(-(offset + nbytes) // 4) * 4
@@ -200,9 +290,19 @@ class WgpuClient:
 
     # ---- memory ---------------------------------------------------------------------------
     def allocate(self, nbytes, host_write=False):
-        """A Block of at least ``nbytes``; ``host_write``: it will be filled by write()."""
+        """A Block of at least ``nbytes`` (a SegmentedBlock beyond one buffer);
+        ``host_write``: it will be filled by write()."""
         self.check()
-        return self.pool.allocate(nbytes, host_write)
+        if nbytes <= self.single_buffer_max:
+            return self.pool.allocate(nbytes, host_write)
+        if self.memory_limit is not None and nbytes > self.memory_limit:
+            raise OutOfMemory(BACKEND, nbytes, f"more than the adapter's memory "
+                              f"({self.memory_limit} bytes)")
+        seg = self.segment_bytes
+        n = -(-nbytes // seg)
+        parts = [self.pool.allocate(seg if i < n - 1 else nbytes - seg * (n - 1), host_write)
+                 for i in range(n)]
+        return SegmentedBlock(parts, seg, nbytes)
 
     def _before_destroy(self, buffers):
         self.bindgroups.forget_buffers(buffers)

@@ -16,22 +16,7 @@ DTYPE_FEATURES = {
 }
 
 
-def native_dtypes(source):
-    """The numr dtypes kernels compute on natively, in ``D.ALL_DTYPES`` order.
-
-    ``source``: a WgpuClient (its device's granted features), an adapter index, an adapter
-    description from ``list_adapters()`` (a dict), or an iterable of feature names. An index
-    or description needs no device: the client requests every optional feature its adapter
-    offers, so the adapter's features are the device's.
-    """
-    if isinstance(source, dict):
-        feats = source["features"]
-    elif isinstance(source, int):
-        from .adapters import adapter
-        feats = adapter(source).features
-    elif hasattr(source, "features"):
-        feats = source.features
-    else:
-        feats = source
-    feats = frozenset(feats)
+def dtypes_for_features(features):
+    """The numr dtypes kernels compute on with these device features, in ALL_DTYPES order."""
+    feats = frozenset(features)
     return tuple(d for d in D.ALL_DTYPES if all(f in feats for f in DTYPE_FEATURES.get(d, ())))

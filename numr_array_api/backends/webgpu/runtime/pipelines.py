@@ -34,6 +34,7 @@ class Pipeline:
 class PipelineCache:
     def __init__(self, device):
         self.device = device
+        self._modules = {}    # WGSL source -> shader module (entry points share it)
         self._by_source = {}
         self._by_render_key = {}
         self._layouts = {}
@@ -69,10 +70,13 @@ class PipelineCache:
             return p
         self.misses += 1
         t0 = time.perf_counter()
-        try:
-            module = self.device.create_shader_module(code=source, label=label or entry)
-        except Exception as exc:
-            raise compile_error(exc, source) from exc
+        module = self._modules.get(source)
+        if module is None:
+            try:
+                module = self.device.create_shader_module(code=source, label=label or entry)
+            except Exception as exc:
+                raise compile_error(exc, source) from exc
+            self._modules[source] = module
         bgl = self._bind_group_layout(bindings)
         try:
             layout = self.device.create_pipeline_layout(bind_group_layouts=[bgl],
@@ -102,7 +106,7 @@ class PipelineCache:
 
     def stats(self):
         return {"hits": self.hits, "misses": self.misses, "pipelines": len(self._by_source),
-                "compile_time_s": self.compile_time_s}
+                "modules": len(self._modules), "compile_time_s": self.compile_time_s}
 
 
 def _validate_entries(entries):

@@ -79,7 +79,11 @@ class Recorder:
         self._last_pipe = self._last_bg = None
         return self._cp_handle
 
-    def dispatch(self, pipe, bind_group, params, workgroups, blocks):
+    def dispatch(self, pipe, bind_group, params, workgroups, blocks, indirect=None):
+        if indirect is not None and self.capture is not None:
+            from ...._core.errors import BackendLimitation
+            raise BackendLimitation("webgpu", "graph capture of an indirect dispatch",
+                                    "captured graphs replay direct dispatches only")
         if pipe.uniform_size:
             roff = self._ring_put(params, pipe.uniform_size)
         cp = self._cp_handle if self.cpass is not None else self._open_pass()
@@ -104,8 +108,12 @@ class Recorder:
             if pipe.imm_size:
                 _lib.wgpuComputePassEncoderSetImmediates(cp, 0, _ffi.from_buffer(params),
                                                          pipe.imm_size)
-        x, y, z = workgroups
-        _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
+        if indirect is None:
+            x, y, z = workgroups
+            _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
+        else:
+            _lib.wgpuComputePassEncoderDispatchWorkgroupsIndirect(cp, indirect[0]._internal,
+                                                                  indirect[1])
         ids = self.pending_ids
         for b in blocks:
             ids.add(id(b.buffer))

@@ -1,6 +1,6 @@
 """Build ``sobol_joe_kuo.npz``, the Sobol direction-number table shipped with numr.
 
-Run once by a maintainer (``python -m numr_array_api.ext._data.build_sobol_table``); the
+Run once by a maintainer (``python -m numr_array_api._algorithms._data.build_sobol_table``); the
 package never downloads anything at run time. The source is the public Joe & Kuo (2008)
 "new-joe-kuo-6.21201" table as SciPy ships it (``scipy/stats/_sobol_direction_numbers.npz``:
 ``poly`` = primitive polynomial with its leading and constant terms, ``vinit`` = the initial

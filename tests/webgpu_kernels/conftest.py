@@ -1,0 +1,30 @@
+import contextlib
+
+import pytest
+
+
+@pytest.fixture
+def wgpu_xp():
+    xp = pytest.importorskip("numr_array_api.webgpu")
+    if not xp.__array_namespace_info__().devices():
+        pytest.skip("no WebGPU adapter")
+    return xp
+
+
+@pytest.fixture
+def small_limits(wgpu_xp):
+    """Shrink the default adapter's storage-binding limit and buffer size for one test, so
+    the slab / multi-buffer paths run on megabytes instead of gigabytes."""
+    client = wgpu_xp.asarray([0.0])._data.client
+
+    @contextlib.contextmanager
+    def limits(binding=1 << 20, segment=4 << 20):
+        old = (client.max_binding, client.segment_bytes, client.single_buffer_max)
+        client.max_binding, client.segment_bytes, client.single_buffer_max = (
+            binding, segment, segment)
+        try:
+            yield client
+        finally:
+            client.max_binding, client.segment_bytes, client.single_buffer_max = old
+
+    return limits
