@@ -28,7 +28,8 @@ import importlib
 import numpy as np
 
 from .._api._common import PY_SCALARS
-from .._api.elementwise import BINARY, BINARY_OPERATORS, COMPARISONS
+from .._api.elementwise import BINARY_OPERATORS, COMPARISONS
+from .._core.functions import BINARY
 from .._core import dtypes as dt
 from .._core.namespace import name_by_attribute, populate
 from .._core.promotion import TABLE
