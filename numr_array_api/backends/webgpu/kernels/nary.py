@@ -202,7 +202,9 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
             tuple([(s.shape, s.strides) for s in inputs]), len(extra), out_t.name,
             tuple([t.name for t in in_ts]))
     geo = _GEOMETRY.get(gkey)
-    if geo is None:
+    if geo is not None:
+        client.pipelines.hits += 1  # a launch that reuses a compiled pipeline
+    else:
         geo = _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape,
                         out, scatter, len(extra), n)
         if len(_GEOMETRY) > 4096:
