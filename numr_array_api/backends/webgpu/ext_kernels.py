@@ -14,11 +14,13 @@ The activation formulas are those of _algorithms/gemm/activations.py (same opera
 exp / tanh / erf come from the WGSL math library (wgsl/math.py).
 """
 
+import dataclasses
 from collections import OrderedDict
 
 import numpy as np
 
 from ..._core import dtypes as dt
+from .codegen.layout import Buf, Words
 from .codegen.render import Params, collapse
 from .codegen.types import load, render_helpers, wtype
 from .storage import WgpuStorage
@@ -82,74 +84,110 @@ def _math_funcs(activation, deriv):
     return []
 
 
-class _Epilogue:
-    """``epilogue(x, r, c, bi)``: forward ``act(x + bias[c]) + R[r, c]`` or, with
-    ``deriv``, ``R[r, c] * act'(x + bias[c])`` (R = grad). R is a view broadcast to the
-    output; its batch offset is decomposed from the output batch index ``bi``."""
+@dataclasses.dataclass(frozen=True)
+class EpilogueSpec:
+    """The fused epilogue as a fragment of the GEMM's spec: ``epilogue(x, r, c, bi)`` is
+    ``act(x + Bias[c]) + Res[r, c]`` or, with ``deriv``, ``Res[r, c] * act'(x + Bias[c])``
+    (Res = grad). It declares its own bindings (Bias, Res) and words; Res is a view
+    broadcast to the output, its batch offset decomposed from the GEMM's batch index."""
 
-    def __init__(self, activation, deriv, bias, res, out_batch):
-        self.activation, self.deriv, self.bias, self.res = activation, deriv, bias, res
-        self.nbuf = (bias is not None) + (res is not None)
-        if res is not None:
-            rb = res.broadcast_to(tuple(out_batch) + res.shape[-2:]) \
-                if res.shape[:-2] != tuple(out_batch) else res
-            self.res = rb
-            self.rshape, self.rstr = collapse(rb.shape[:-2], rb.strides[:-2])
-        else:
-            self.rshape = ()
-        self.key = (activation, deriv, bias is not None, res is not None, len(self.rshape))
+    activation: str
+    deriv: bool
+    bias: bool
+    res: bool
+    res_rank: int  # collapsed batch rank of Res
 
-    def render(self, P, w0, t, helpers, b0):
+    @property
+    def label(self):
+        return (f"{self.activation}{'_d' if self.deriv else ''}{'_b' if self.bias else ''}"
+                f"{'_r' + str(self.res_rank) if self.res else ''}")
+
+    def bufs(self, t):
+        return ([Buf("Bias", t.arr)] if self.bias else []) + \
+               ([Buf("Res", t.arr)] if self.res else [])
+
+    def words(self):
+        w = ["bias_s"] if self.bias else []
+        if self.res:
+            w += ["res_rs", "res_cs", Words("res_batch", max(1, 2 * self.res_rank))]
+        return w
+
+    def render(self, lay, t, helpers):
         F = t.val
-        src, b, w = [], b0, w0
-        body = [f"  var y = x;"]
-        if self.bias is not None:
-            src.append(f"@group(0) @binding({b}) var<storage, read> Bias: array<{t.arr}>;")
-            b += 1
-            body.append(f"  let ib = {P(w)} + c * {P(w + 1)};")
+        body = ["  var y = x;"]
+        if self.bias:
+            body.append(f"  let ib = {lay.word('Bias_off')} + c * {lay.word('bias_s')};")
             body.append(f"  y = y + {load(t, 'Bias', 'ib', helpers)};")
-            w += 2
-        if self.res is not None:
-            src.append(f"@group(0) @binding({b}) var<storage, read> Res: array<{t.arr}>;")
-            b += 1
-            body.append(f"  var ir = {P(w)} + r * {P(w + 1)} + c * {P(w + 2)};")
-            w += 3
+        if self.res:
+            body.append(f"  var ir = {lay.word('Res_off')} + r * {lay.word('res_rs')} + "
+                        f"c * {lay.word('res_cs')};")
             body.append("  var q = bi;")
-            nr = len(self.rshape)
-            for d in reversed(range(nr)):
-                n, s = P(w + 2 * d), P(w + 2 * d + 1)
+            for d in reversed(range(self.res_rank)):
+                n, st = lay.word("res_batch", 2 * d), lay.word("res_batch", 2 * d + 1)
                 if d == 0:
-                    body.append(f"  ir += q * {s};")
+                    body.append(f"  ir += q * {st};")
                 else:
-                    body.append(f"  let q{d} = q / {n}; ir += (q - q{d} * {n}) * {s}; q = q{d};")
-            rv = load(t, "Res", "ir", helpers)
-            body.append(f"  let rv = {rv};")
+                    body.append(f"  let q{d} = q / {n}; ir += (q - q{d} * {n}) * {st}; "
+                                f"q = q{d};")
+            body.append(f"  let rv = {load(t, 'Res', 'ir', helpers)};")
         if self.deriv:
             body.append("  return rv * act(y);")
-        elif self.res is not None:
+        elif self.res:
             body.append("  return act(y) + rv;")
         else:
             body.append("  return act(y);")
         funcs = _math_funcs(self.activation, self.deriv)
         lib = math_library(funcs, F) if funcs else ""
-        return "\n".join([lib] + src + [_act_src(self.activation, F, self.deriv),
+        return "\n".join([lib, _act_src(self.activation, F, self.deriv),
                           f"fn epilogue(x: {F}, r: u32, c: u32, bi: u32) -> {F} {{"]
                          + body + ["}"])
 
-    def prepare(self, batch, M, N):
-        binds, words = [], []
+
+class EpilogueCall:
+    """An epilogue with its operands for one GEMM launch (``args``); ``sub(key)`` narrows it
+    to a part of the output (batch chunks, M x N panels of big data)."""
+
+    def __init__(self, activation, deriv, bias, res, out_batch):
+        if res is not None and res.shape[:-2] != tuple(out_batch):
+            res = res.broadcast_to(tuple(out_batch) + res.shape[-2:])
+        self.activation, self.deriv, self.bias, self.res = activation, deriv, bias, res
+        rank = len(collapse(res.shape[:-2], res.strides[:-2])[0]) if res is not None else 0
+        self.spec = EpilogueSpec(activation, deriv, bias is not None, res is not None, rank)
+
+    def sub(self, key):
+        """The epilogue of ``out[key]`` (key: leading batch indices / slices, or the
+        (rows, cols) slices of a 2-D output)."""
+        c = EpilogueCall.__new__(EpilogueCall)
+        c.activation, c.deriv = self.activation, self.deriv
+        res = self.res
+        nbatch = 0 if res is None else res.ndim - 2
+        bias = self.bias
+        if len(key) == 2 and nbatch == 0:  # a panel: rows and columns
+            if bias is not None:
+                bias = bias[key[1]]
+        if res is not None:
+            res = res[key]
+        c.bias, c.res = bias, res
+        rank = len(collapse(res.shape[:-2], res.strides[:-2])[0]) if res is not None else 0
+        c.spec = EpilogueSpec(self.activation, self.deriv, bias is not None,
+                              res is not None, rank)
+        return c
+
+    def views(self):
+        return tuple(v for v in (self.bias, self.res) if v is not None)
+
+    def args(self):
+        a = {}
         if self.bias is not None:
-            blk, off, size, e = self.bias.binding()
-            binds.append((blk, off, size))
-            words += [e, self.bias.strides[0]]
+            a.update(Bias=self.bias, bias_s=self.bias.strides[0])
         if self.res is not None:
             r = self.res
-            blk, off, size, e = r.binding()
-            binds.append((blk, off, size))
-            words += [e, r.strides[-2], r.strides[-1]]
-            for n, s in zip(self.rshape, self.rstr):
-                words += [n, s]
-        return binds, words
+            words = []
+            for n, st in zip(*collapse(r.shape[:-2], r.strides[:-2])):
+                words += [n, st]
+            a.update(Res=r, res_rs=r.strides[-2], res_cs=r.strides[-1],
+                     res_batch=words or [0])
+        return a
 
 
 def _store(x):
@@ -170,7 +208,7 @@ def _fused(xp, a, b, bias, res, activation, dtype, deriv):
         if tuple(res.shape) != full:
             res = res.broadcast_to(full)
     wtype(dtype, a.client, "gemm_epilogue")
-    return gemm(a, b, epilogue=_Epilogue(activation, deriv, bias, res, batch))
+    return gemm(a, b, epilogue=EpilogueCall(activation, deriv, bias, res, batch))
 
 
 def _unsupported(xp, a, b):

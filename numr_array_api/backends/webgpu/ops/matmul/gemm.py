@@ -1,0 +1,186 @@
+"""``gemm`` and ``rowdot``: launching the kernels of spec.py, over data of any size.
+
+A kernel binds each operand through one window of one buffer (the storage-binding limit)
+and computes u32 indices. When A, B or C does not fit one binding (or spans two buffers of
+a multi-buffer array) the product is computed in panels: batches one at a time, then
+M x N output panels, and, when one row panel of A or column panel of B is still too big,
+K panels whose partial products accumulate into C (the epilogue applies on the last).
+"""
+
+from __future__ import annotations
+
+from ....._core.shapes import broadcast_shapes
+from ...codegen.types import wtype
+from ...kernels.nary import joint_collapse
+from ...primitives.slabs import MAX_BOX_ELEMS
+from ...storage import new_output
+from .configs import choose
+from .spec import WIDE, DotSpec, GemmSpec
+
+
+def _fits(*views):
+    return all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in views)
+
+
+def _epi_views(epilogue):
+    return () if epilogue is None else epilogue.views()
+
+
+def gemm(a, b, epilogue=None):
+    """Batched ``a @ b`` for a: (..., M, K), b: (..., K, N) strided views of one dtype.
+
+    ``epilogue``: None, or an ext ``EpilogueCall`` (backends/webgpu/ext_kernels.py): a
+    fragment spec applied in registers before each store, and the storages / words it
+    binds per panel. Not supported with K == 0.
+    """
+    client = a.client
+    M, K = a.shape[-2:]
+    N = b.shape[-1]
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    dtype = a.dtype
+    wide = WIDE.get(dtype, dtype)
+    out = new_output(batch + (M, N), wide, client)
+    if out.size == 0:
+        return out if wide is dtype else out.astype(dtype)
+    if K == 0 and epilogue is not None:
+        raise ValueError("gemm epilogue with K == 0")
+    if K == 0:  # empty sums are zero
+        from ...kernels.fill import full
+        return full(batch + (M, N), 0, dtype, client)
+    t = wtype(dtype, client, "matmul")
+    out_t = wtype(wide, client, "matmul")
+    ab = a.broadcast_to(batch + (M, K)) if a.shape[:-2] != batch else a
+    bb = b.broadcast_to(batch + (K, N)) if b.shape[:-2] != batch else b
+    _split(client, t, out_t, ab, bb, out, epilogue)
+    return out if wide is dtype else out.astype(dtype)
+
+
+def _split(client, t, out_t, a, b, c, epilogue):
+    """One launch when every operand fits; else halves of the leading batch dimension
+    (each checked again: a half may straddle a buffer boundary), down to single matrices,
+    which go to ``_panels``."""
+    if _fits(a, b, c, *_epi_views(epilogue)):
+        _launch(client, t, out_t, a, b, c, epilogue, False)
+    elif c.ndim == 2:
+        _panels(client, t, out_t, a, b, c, epilogue)
+    elif c.shape[0] == 1:
+        _split(client, t, out_t, a[0], b[0], c[0], None if epilogue is None else
+               epilogue.sub((0,)))
+    else:
+        h = (c.shape[0] + 1) // 2
+        for key in (slice(0, h), slice(h, c.shape[0])):
+            _split(client, t, out_t, a[key], b[key], c[key], None if epilogue is None else
+                   epilogue.sub((key,)))
+
+
+def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
+    """One dispatch: C (a view, rows contiguous) (+)= A @ B (+ epilogue)."""
+    batch = out.shape[:-2]
+    M, K = ab.shape[-2:]
+    N = bb.shape[-1]
+    bshape, (sa, sb) = joint_collapse(batch, [ab.strides[:-2], bb.strides[:-2]])
+    nb = 1
+    for n in batch:
+        nb *= n
+    cfg = choose(t.val, t.name, M, N, K)
+    spec = GemmSpec(t, out_t, len(bshape), cfg,
+                    None if epilogue is None else epilogue.spec, accumulate)
+    k = client.kernel(spec)
+    words = []
+    for d in range(len(bshape)):
+        words += [bshape[d], sa[d], sb[d]]
+    # C's batch dims are those of a contiguous output (or a slice of its first dim):
+    # flattened batch bi starts at bi * (M * N)
+    c_bs = out.strides[-3] if batch else 0
+    args = dict(A=ab, B=bb, C=out, M=M, N=N, K=K, nb=nb, a_rs=ab.strides[-2],
+                a_cs=ab.strides[-1], b_rs=bb.strides[-2], b_cs=bb.strides[-1],
+                c_rs=out.strides[-2], c_bs=c_bs, batch=words or [0])
+    if epilogue is not None:
+        args.update(epilogue.args())
+    grid = (-(-N // cfg.bn), -(-M // cfg.bm), max(1, min(nb, client.max_groups)))
+    k.launch(grid, **args)
+
+
+def _panels(client, t, out_t, a, b, c, epilogue, accumulate=False):
+    """2-D ``c (+)= a @ b`` (+ epilogue) beyond one binding: halve M, N or K (K halves
+    accumulate; the epilogue applies to the second) until every operand fits; each piece
+    is checked again, so pieces straddling a buffer boundary are split too."""
+    if _fits(a, b, c, *_epi_views(epilogue)):
+        _launch(client, t, out_t, a, b, c, epilogue, accumulate)
+        return
+    M, K = a.shape
+    N = b.shape[1]
+    # split the GEMM dimension that is the outer (largest-stride) axis of the first operand
+    # that does not fit: cutting it shrinks that operand's window
+    dim = None
+    operands = [(c, "MN"), (a, "MK"), (b, "KN")]
+    if epilogue is not None:  # the residual is (M, N); the bias (N,): a column range
+        operands += [(v, "MN" if v.ndim == 2 else "N") for v in epilogue.views()]
+    for v, dims in operands:
+        if not _fits(v):
+            if v.ndim == 1:
+                dim = "N"
+                break
+            axes = [i for i in (0, 1) if v.shape[i] > 1]
+            if axes:
+                dim = dims[max(axes, key=lambda i: abs(v.strides[i]))]
+                break
+    if dim == "M":
+        h = _half(M)
+        for rows in (slice(0, h), slice(h, M)):
+            e = None if epilogue is None else epilogue.sub((rows, slice(None)))
+            _panels(client, t, out_t, a[rows], b, c[rows], e, accumulate)
+    elif dim == "N":
+        h = _half(N)
+        for cols in (slice(0, h), slice(h, N)):
+            e = None if epilogue is None else epilogue.sub((slice(None), cols))
+            _panels(client, t, out_t, a, b[:, cols], c[:, cols], e, accumulate)
+    elif dim == "K":
+        h = _half(K)
+        _panels(client, t, out_t, a[:, :h], b[:h], c, None, accumulate)
+        _panels(client, t, out_t, a[:, h:], b[h:], c, epilogue, True)
+    else:
+        from ....._core.errors import BackendLimitation
+        raise BackendLimitation("webgpu", f"matmul of {a.shape} and {b.shape}",
+                                "one element does not fit a storage binding")
+
+
+def _half(n):
+    """About half of ``n``, kept a multiple of 128 (a whole number of tiles) when large."""
+    h = (n + 1) // 2
+    return h - h % 128 if h > 256 else h
+
+
+def fits_rowdot(a, b):
+    """Whether ``rowdot`` can take the views in one launch (else compose, see mixin.py)."""
+    return _fits(a, b) and a.size // max(a.shape[-1], 1) <= MAX_BOX_ELEMS
+
+
+def rowdot(a, b):
+    """sum over the last axis of conj(a) * b; a and b: views of one shape and dtype that
+    fit one binding (``fits_rowdot``)."""
+    client = a.client
+    dtype = a.dtype
+    wide_dt = WIDE.get(dtype, dtype)
+    K = a.shape[-1]
+    batch = a.shape[:-1]
+    out = new_output(batch, wide_dt, client)
+    R = out.size
+    if R and K:
+        t = wtype(dtype, client, "vecdot")
+        out_t = wtype(wide_dt, client, "vecdot")
+        bshape, (sa, sb) = joint_collapse(batch, [a.strides[:-1], b.strides[:-1]])
+        wide = K > 64
+        k = client.kernel(DotSpec(t, out_t, len(bshape), wide))
+        words = []
+        for d in range(len(bshape)):
+            words += [bshape[d], sa[d], sb[d]]
+        groups = R if wide else -(-R // 256)
+        gx = min(groups, client.max_groups)
+        gy = min(-(-groups // gx), client.max_groups)
+        k.launch((gx, gy, 1), A=a, B=b, C=out, nb=R, K=K, a_cs=a.strides[-1],
+                 b_cs=b.strides[-1], batch=words or [0])
+    elif R:
+        from ...kernels.fill import full
+        return full(batch, 0, dtype, client)
+    return out if wide_dt is dtype else out.astype(dtype)

@@ -1,0 +1,297 @@
+"""The GEMM and row-dot kernels as specs.
+
+GemmSpec: C[bi, r, c] (+)= sum_k A[bi, r, k] * B[bi, k, c], every operand read through its
+own (row, column, batch) strides, so transposed, flipped and broadcast (batch stride 0)
+views need no copy, and C is written through (row, batch) strides plus an offset, so a
+launch can fill one panel of a larger output. Threads own interleaved register blocks
+(rows ly * tm + i, columns lx * tn + j); K advances through workgroup tiles padded by one
+element per row (scalar tiles) or stored as vec4 rows (float32). The accumulator is the
+operand's WGSL value type (f32 also for float16, wrapping ints, vec2 for complex).
+``accumulate``: C is read and added to (K panels of data beyond one binding).
+``epilogue``: a fragment (ext's fused GEMM epilogues) with its own bindings and words,
+applied to each accumulator in registers before its single store.
+
+DotSpec: out[r] = sum_k conj(A[r, k]) * B[r, k] (vecdot): one thread per row, or one
+64-thread workgroup per long row with a workgroup tree sum.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Optional
+
+from ....._core import dtypes as dt
+from ...codegen.layout import Buf, Layout, Words
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from ...codegen.types import WTYPES, WType, load, render_helpers
+from .configs import CONFIGS, WG_X, WG_Y, TileConfig
+
+# 4-byte compute dtype of sub-word operands (the result is narrowed afterwards)
+WIDE = {dt.int8: dt.int32, dt.int16: dt.int32, dt.uint8: dt.uint32, dt.uint16: dt.uint32,
+        dt.float16: dt.float32, dt.bool_: dt.uint32}
+
+
+def zero(v: str) -> str:
+    return {"f32": "0.0f", "f64": "0.0lf", "i32": "0i", "u32": "0u", "i64": "0li",
+            "u64": "0lu", "vec2<f32>": "vec2<f32>(0.0f)", "vec2<f64>": "vec2<f64>(0.0lf)",
+            "vec4<f32>": "vec4<f32>(0.0f)"}[v]
+
+
+def batch_fn(lay: Layout, brank: int) -> str:
+    """WGSL ``batch_off(bi) -> vec2<u32>``: A's and B's element offsets of batch ``bi``
+    (word array ``batch``: per batch dim its extent, A's stride, B's stride)."""
+    lines = ["fn batch_off(bi: u32) -> vec2<u32> {", "  var r = bi;",
+             f"  var oa = {lay.word('A_off')};", f"  var ob = {lay.word('B_off')};"]
+    for d in reversed(range(brank)):
+        n, sa, sb = (lay.word("batch", 3 * d + j) for j in range(3))
+        if d == 0:
+            lines.append(f"  oa += r * {sa}; ob += r * {sb};")
+        else:  # unsigned division only: signed % is miscompiled on some drivers
+            lines.append(f"  let q{d} = r / {n}; let c{d} = r - q{d} * {n}; r = q{d};")
+            lines.append(f"  oa += c{d} * {sa}; ob += c{d} * {sb};")
+    lines += ["  return vec2<u32>(oa, ob);", "}"]
+    return "\n".join(lines)
+
+
+_GEMM = Template("""${helpers}
+${layout}
+var<workgroup> As: array<${sa_t}, ${sa_len}>;
+var<workgroup> Bs: array<${sa_t}, ${sb_len}>;
+${batch_fn}
+${epilogue}
+@compute @workgroup_size(${wgx}, ${wgy})
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let M = ${M}; let N = ${N}; let K = ${K}; let nb = ${nb};
+  let lx = l.x; let ly = l.y;
+  let tid = ly * ${wgx}u + lx;
+  let row0 = wg.y * ${bm}u; let col0 = wg.x * ${bn}u;
+  for (var bi = wg.z; bi < nb; bi += nw.z) {
+    let o = batch_off(bi);
+${decl}
+    for (var k0 = 0u; k0 < K; k0 += ${bk}u) {
+${loads}
+      workgroupBarrier();
+      for (var kk = 0u; kk < ${bk}u; kk++) {
+${inner}
+      }
+      workgroupBarrier();
+    }
+    let cb = ${C_off} + bi * ${c_bs};
+    let cc = col0 + lx * ${tn}u;
+${rows}
+${stores}
+  }
+}
+""", "gemm")
+
+
+@dataclasses.dataclass(frozen=True)
+class GemmSpec(KernelSpec):
+    t: WType                  # operand type (loads)
+    out_t: WType              # accumulator / output type
+    brank: int                # collapsed batch rank
+    cfg: TileConfig
+    epilogue: Optional[Any] = None   # a frozen fragment spec (ext_kernels.EpilogueSpec)
+    accumulate: bool = False
+
+    def layout(self, caps):
+        bufs = [Buf("A", self.t.arr), Buf("B", self.t.arr), Buf("C", self.out_t.arr, "rw")]
+        words = ["M", "N", "K", "nb", "a_rs", "a_cs", "b_rs", "b_cs", "c_rs", "c_bs",
+                 Words("batch", max(1, 3 * self.brank))]
+        if self.epilogue is not None:
+            bufs += self.epilogue.bufs(self.t)
+            words += self.epilogue.words()
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        t, cfg = self.t, self.cfg
+        helpers = set()
+        V = t.val
+        tm, tn, bk, bm, bn = cfg.tm, cfg.tn, cfg.bk, cfg.bm, cfg.bn
+        epi = "" if self.epilogue is None else self.epilogue.render(lay, t, helpers)
+
+        def fin(v, r, c):
+            return v if self.epilogue is None else f"epilogue({v}, {r}, {c}, bi)"
+        la = load(t, "A", "ia", helpers)
+        lb = load(t, "B", "ib", helpers)
+        a_rs, a_cs, b_rs, b_cs = (lay.word(w) for w in ("a_rs", "a_cs", "b_rs", "b_cs"))
+        if cfg.vec:
+            sa_t, sa_row, sb_row = "vec4<f32>", bm // 4, bn // 4
+            a_put = f"As[ak * {sa_row}u + am / 4u][am % 4u] = v;"
+            b_put = f"Bs[bkk * {sb_row}u + bnn / 4u][bnn % 4u] = w;"
+        else:
+            sa_t, sa_row, sb_row = V, bm + 1, bn + 1
+            a_put = f"As[ak * {sa_row}u + am] = v;"
+            b_put = f"Bs[bkk * {sb_row}u + bnn] = w;"
+        nthr = WG_X * WG_Y
+        loads = []
+        for i in range(bm * bk // nthr):
+            loads.append(f"""      {{
+        let e = tid + {i * nthr}u;
+        let am = e / {bk}u; let ak = e % {bk}u;
+        let gm = row0 + am; let gk = k0 + ak;
+        var v = {zero(V)};
+        if (gm < M && gk < K) {{ let ia = o.x + gm * {a_rs} + gk * {a_cs}; v = {la}; }}
+        {a_put}
+      }}""")
+        for i in range(bn * bk // nthr):
+            loads.append(f"""      {{
+        let e = tid + {i * nthr}u;
+        let bkk = e / {bn}u; let bnn = e % {bn}u;
+        let gk = k0 + bkk; let gn = col0 + bnn;
+        var w = {zero(V)};
+        if (gk < K && gn < N) {{ let ib = o.y + gk * {b_rs} + gn * {b_cs}; w = {lb}; }}
+        {b_put}
+      }}""")
+        inner, decl, stores = [], [], []
+        c_rs = lay.word("c_rs")
+        acc = " + C[ci]" if self.accumulate else ""
+
+        def store(r, c, v):
+            return (f"    if ({r} < M && {c} < N) {{ let ci = cb + {r} * {c_rs} + {c}; "
+                    f"C[ci] = {fin(v + acc, r, c)}; }}")
+        if cfg.vec:
+            for i in range(tm // 4):
+                inner.append(f"        let a{i} = As[kk * {sa_row}u + ly * {tm // 4}u + {i}u];")
+            for j in range(tn // 4):
+                inner.append(f"        let b{j} = Bs[kk * {sb_row}u + lx * {tn // 4}u + {j}u];")
+            for i in range(tm):
+                for j in range(tn // 4):
+                    decl.append(f"    var c{i}_{j} = vec4<f32>(0.0f);")
+                    inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
+                    for q in range(4):
+                        stores.append(store(f"r{i}", f"cc + {4 * j + q}u", f"c{i}_{j}[{q}]"))
+        else:
+            for i in range(tm):
+                inner.append(f"        let a{i} = As[kk * {sa_row}u + ly * {tm}u + {i}u];")
+            for j in range(tn):
+                inner.append(f"        let b{j} = Bs[kk * {sb_row}u + lx * {tn}u + {j}u];")
+            for i in range(tm):
+                for j in range(tn):
+                    decl.append(f"    var c{i}_{j} = {zero(V)};")
+                    if V.startswith("vec2"):
+                        inner.append(f"        c{i}_{j} += vec2(a{i}.x * b{j}.x - a{i}.y * b{j}.y,"
+                                     f" a{i}.x * b{j}.y + a{i}.y * b{j}.x);")
+                    else:
+                        inner.append(f"        c{i}_{j} += a{i} * b{j};")
+                    stores.append(store(f"r{i}", f"cc + {j}u", f"c{i}_{j}"))
+        rows = [f"    let r{i} = row0 + ly * {tm}u + {i}u;" for i in range(tm)]
+        nl = "\n"
+        return _GEMM.render(
+            lay.tokens(), helpers=render_helpers(helpers, caps.int64), sa_t=sa_t,
+            sa_len=bk * sa_row, sb_len=bk * sb_row, batch_fn=batch_fn(lay, self.brank),
+            epilogue=epi, wgx=WG_X, wgy=WG_Y, bm=bm, bn=bn, bk=bk, tn=tn,
+            decl=nl.join(decl), loads=nl.join(loads), inner=nl.join(inner),
+            rows=nl.join(rows), stores=nl.join(stores))
+
+    @property
+    def label(self):
+        epi = "" if self.epilogue is None else "_" + self.epilogue.label
+        return (f"gemm_{self.t.name}_b{self.brank}_{self.cfg.name}"
+                f"{'_acc' if self.accumulate else ''}{epi}")
+
+
+_DOT = Template("""${helpers}
+${layout}
+${shared}
+${batch_fn}
+@compute @workgroup_size(${wgsize})
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let R = ${nb}; let K = ${K};
+${body}
+}
+""", "rowdot")
+
+
+@dataclasses.dataclass(frozen=True)
+class DotSpec(KernelSpec):
+    t: WType
+    out_t: WType
+    brank: int
+    wide: bool       # one workgroup per row (long rows)
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("B", self.t.arr),
+                       Buf("C", self.out_t.arr, "rw")],
+                      ["nb", "K", "a_cs", "b_cs", Words("batch", max(1, 3 * self.brank))],
+                      caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        t = self.t
+        helpers = set()
+        V = t.val
+        la = load(t, "A", "ia", helpers)
+        lb = load(t, "B", "ib", helpers)
+        if V.startswith("vec2"):
+            mac = "s += vec2(x.x * y.x + x.y * y.y, x.x * y.y - x.y * y.x);"  # conj(x) * y
+        else:
+            mac = "s += x * y;"
+        step = "64u" if self.wide else "1u"
+        first = "l.x" if self.wide else "0u"
+        loop = f"""    var s = {zero(V)};
+    for (var k = {first}; k < K; k += {step}) {{
+      let ia = o.x + k * {lay.word('a_cs')}; let ib = o.y + k * {lay.word('b_cs')};
+      let x = {la}; let y = {lb};
+      {mac}
+    }}"""
+        out = f"C[{lay.word('C_off')} + r]"
+        if self.wide:
+            body = f"""  for (var r = wg.x + wg.y * nw.x; r < R; r += nw.x * nw.y) {{
+    let o = batch_off(r);
+{loop}
+    sh[l.x] = s;
+    workgroupBarrier();
+    for (var d = 32u; d > 0u; d >>= 1u) {{
+      if (l.x < d) {{ sh[l.x] += sh[l.x + d]; }}
+      workgroupBarrier();
+    }}
+    if (l.x == 0u) {{ {out} = sh[0]; }}
+    workgroupBarrier();
+  }}"""
+            wgsize, shared = 64, f"var<workgroup> sh: array<{V}, 64>;"
+        else:
+            body = f"""  let stride = nw.x * nw.y * 256u;
+  for (var r = (wg.x + wg.y * nw.x) * 256u + l.x; r < R; r += stride) {{
+    let o = batch_off(r);
+{loop}
+    {out} = s;
+  }}"""
+            wgsize, shared = 256, ""
+        return _DOT.render(lay.tokens(), helpers=render_helpers(helpers, caps.int64),
+                           shared=shared, batch_fn=batch_fn(lay, self.brank),
+                           wgsize=wgsize, body=body)
+
+    @property
+    def label(self):
+        return f"dot_{self.t.name}_b{self.brank}_{'wg' if self.wide else 'th'}"
+
+
+def _operand_types():
+    for d in dt.ALL_DTYPES:
+        if d is dt.bool_:
+            continue
+        yield WTYPES[d], WTYPES[WIDE.get(d, d)]
+
+
+def variants():
+    out = []
+    for t, out_t in _operand_types():
+        vec_ok = t.val == "f32" and t.name == "float32"
+        for cfg in CONFIGS.values():
+            if cfg.vec and not vec_ok:
+                continue
+            if not cfg.vec and t.val == "vec2<f64>" and cfg.bk > 8:
+                continue  # two 16-byte tiles of bk 16 exceed 32 KiB of workgroup memory
+            out.append(GemmSpec(t, out_t, 1, cfg))
+        cfg = CONFIGS["8x8k8v"] if vec_ok else CONFIGS["4x4k8" if t.val == "vec2<f64>"
+                                                         else "4x4k16"]
+        for brank, acc in ((0, False), (2, True)):
+            out.append(GemmSpec(t, out_t, brank, cfg, None, acc))
+        for wide in (False, True):
+            out.append(DotSpec(t, out_t, 1, wide))
+    return out
