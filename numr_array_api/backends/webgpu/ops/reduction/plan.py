@@ -176,7 +176,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         k = max(1, -(-units // (wg * ITER)))
         if chunks is not None:
             k = chunks
-        elif nout * k < TARGET_GROUPS and units > wg * MIN_ITER:
+        elif nout * k < TARGET_GROUPS and units > wg * MIN_ITER and (it or k > 1):
             k = max(k, min(-(-TARGET_GROUPS // nout), -(-units // (wg * MIN_ITER))))
         chunk = -(-units // k)
         tiles = 0
@@ -187,7 +187,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         nov = nout // 4 if vec else nout
         wg = min(_pow2_at_least(nov, 32, 256), caps.wg_size(256))
         k = max(1, -(-m // ITER))
-        if nov * k < TARGET_THREADS and m > MIN_ITER:
+        # (a pass over partial states that fits one chunk stays one pass)
+        if nov * k < TARGET_THREADS and m > MIN_ITER and (it or k > 1):
             k = max(k, min(-(-TARGET_THREADS // nov), -(-m // MIN_ITER)))
         chunk = -(-m // k) if m else 0
         tiles = -(-nov // wg)
