@@ -38,7 +38,7 @@ from .spec import ReduceSpec, types_of
 ITER = 256              # loop trips per thread and pass
 MIN_ITER = 16           # below this, more chunks only add partials
 TARGET_GROUPS = 2048    # row mapping: workgroups wanted in flight for big reductions
-TARGET_THREADS = 1 << 18
+TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 
 
 def _dims_words(shape, strides):
@@ -155,7 +155,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         k = max(1, -(-units // (wg * ITER)))
         if chunks is not None:
             k = chunks
-        elif nout * k < TARGET_GROUPS and units > wg * MIN_ITER and (it or k > 1):
+        elif nout * k < TARGET_GROUPS and units > wg * MIN_ITER:
             k = max(k, min(-(-TARGET_GROUPS // nout), -(-units // (wg * MIN_ITER))))
         chunk = -(-units // k)
         tiles = 0
@@ -166,8 +166,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         nov = nout // 4 if vec else nout
         wg = min(_pow2_at_least(nov, 32, 256), caps.wg_size(256))
         k = max(1, -(-m // ITER))
-        # (a pass over partial states that fits one chunk stays one pass)
-        if nov * k < TARGET_THREADS and m > MIN_ITER and (it or k > 1):
+        # (few threads walking long columns of states would wait on latency, not bandwidth)
+        if nov * k < TARGET_THREADS and m > MIN_ITER and (it or m >= 4 * MIN_ITER):
             k = max(k, min(-(-TARGET_THREADS // nov), -(-m // MIN_ITER)))
         chunk = -(-m // k) if m else 0
         tiles = -(-nov // wg)

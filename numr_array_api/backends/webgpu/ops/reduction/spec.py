@@ -241,7 +241,8 @@ class ReduceSpec(KernelSpec):
             return f"""var<workgroup> sh: array<St, {wg}>;
 fn wg_reduce(s0: St, sgs: u32, sgi: u32, sid: u32, nsg: u32) -> St {{
   var s = s0;
-  for (var m = 1u; m < sgs; m <<= 1u) {{ s = comb(s, St({shf})); }}
+  // (a subgroup wider than the workgroup, e.g. wave64 under 32 invocations: stay inside)
+  for (var m = 1u; m < min(sgs, {wg}u); m <<= 1u) {{ s = comb(s, St({shf})); }}
   if (sgi == 0u) {{ sh[sid] = s; }}
   workgroupBarrier();
   var t = sh[0];
