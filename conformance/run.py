@@ -81,6 +81,9 @@ def parse_args(argv):
                    help="keep the suite's 800 ms Hypothesis deadline per example (by default "
                    "it is disabled: first-call shader / kernel compilation is not a conformance "
                    "failure)")
+    p.add_argument("--no-shrink", action="store_true",
+                   help="no Hypothesis shrinking (plugins/no_shrink.py): failing tests report "
+                        "their first failing example, much faster on slow namespaces")
     p.add_argument("--tests", nargs="+", default=[], metavar="TEST",
                    help="test files or ids to run, e.g. test_linalg.py "
                    "test_sorting_functions.py::test_sort (default: the whole suite)")
@@ -179,6 +182,9 @@ def write_markdown(path, s):
         ("max-examples", s["max_examples"]),
         ("derandomize", s["derandomize"]),
         ("hypothesis deadline", s["deadline"]),
+        ("hypothesis shrinking", "yes" if s.get("shrink", True) else "no (--no-shrink)"),
+        ("environment", ", ".join(f"`{k}={v}`" for k, v in s.get("environment", {}).items())
+         or "none"),
         ("tests", " ".join(f"`{t}`" for t in s["tests"])),
         ("extra pytest args", " ".join(f"`{a}`" for a in s["extra_args"]) or "none"),
         ("xfails file", f"`{s['xfails_file']}` ({s['xfail_entries']} entries)"
@@ -238,6 +244,8 @@ def main(argv=None):
     # The suite imports the module from its own directory: make the project importable even
     # when it is not installed.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    if args.no_shrink:
+        env["PYTHONPATH"] = os.pathsep.join((str(HERE / "plugins"), env["PYTHONPATH"]))
     env.setdefault("PYTHONUNBUFFERED", "1")
 
     info = probe(suite, env)
@@ -253,6 +261,8 @@ def main(argv=None):
                "--json-report-omit", "log", "streams", "keywords", "traceback"]
         if args.derandomize:
             cmd.append("--derandomize")
+        if args.no_shrink:
+            cmd += ["-p", "no_shrink"]
         if not args.deadline:
             cmd.append("--disable-deadline")
         if xfails is not None and xfails.exists():
@@ -303,6 +313,11 @@ def main(argv=None):
         "max_examples": args.max_examples,
         "derandomize": args.derandomize,
         "deadline": "800 ms" if args.deadline else "disabled",
+        "shrink": not args.no_shrink,
+        # variables that choose what the module under test computes with (e.g. Cubed's
+        # chunk namespace)
+        "environment": {k: v for k, v in sorted(os.environ.items())
+                        if k.startswith(("CUBED_", "NUMR_"))},
         "tests": tests,
         "extra_args": args.extra,
         "xfails_file": (None if xfails is None else

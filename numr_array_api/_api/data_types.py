@@ -33,9 +33,9 @@ def build(ctx):
 
     def astype(x, dtype, /, *, copy=True, device=None):
         require_array(ctx, x, "astype")
-        if not isinstance(dtype, dt.DType):
+        if dt.coerce(dtype) is None:
             raise TypeError(f"astype: 'dtype' must be a numr dtype, got {dtype!r}")
-        ctx.check_dtype(dtype)
+        dtype = ctx.check_dtype(dtype)
         if x._dtype.kind == "c" and dtype.kind not in "c":
             raise DTypeMismatch(f"astype: casting complex {x._dtype.name} to {dtype.name} would "
                                 f"discard the imaginary part; take real() or abs() first",
@@ -47,17 +47,19 @@ def build(ctx):
         return ctx.wrap(be.astype(x._data, dtype, copy=True))
 
     def _dtype_of(value, fname, argname):
-        if isinstance(value, dt.DType):
-            return value
+        d = dt.coerce(value)
+        if d is not None:
+            return d
         if value.__class__ is ctx.ArrayT:
             return value._dtype
         raise TypeError(f"{fname}: '{argname}' must be a numr dtype or array, got {value!r}")
 
     def can_cast(from_, to, /):
         f = _dtype_of(from_, "can_cast", "from_")
-        if not isinstance(to, dt.DType):
+        t = dt.coerce(to)
+        if t is None:
             raise TypeError(f"can_cast: 'to' must be a numr dtype, got {to!r}")
-        return TABLE.get((f, to)) is to
+        return TABLE.get((f, t)) is t
 
     def finfo(type, /):
         d = _dtype_of(type, "finfo", "type")
@@ -76,12 +78,14 @@ def build(ctx):
         return iinfo_object(int(ii.bits), int(ii.max), int(ii.min), d)
 
     def isdtype(dtype, kind):
-        if not isinstance(dtype, dt.DType):
+        d = dt.coerce(dtype)
+        if d is None:
             raise TypeError(f"isdtype: 'dtype' must be a numr dtype, got {dtype!r}")
+        dtype = d
         if isinstance(kind, tuple):
             return any(isdtype(dtype, k) for k in kind)
-        if isinstance(kind, dt.DType):
-            return dtype is kind
+        if isinstance(kind, (dt.DType, np.dtype)):
+            return dtype is dt.coerce(kind)
         if isinstance(kind, str):
             codes = dt.KIND_NAMES.get(kind)
             if codes is None:

@@ -11,41 +11,10 @@ from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import broadcast_named, broadcast_shapes
+from .._core.functions import BINARY, UNARY, result_dtype
 from ._fastpath import render
 from ._common import (PY_SCALARS, check_py_scalar, kind_word, require_array, require_kind,
                       require_same_device)
-
-# name: (accepted kinds, result rule). Result rules: same | bool | real (complex -> its
-# real dtype) | float (integers -> the default real floating dtype).
-UNARY = {
-    "abs": ("iufc", "real"), "acos": ("fc", "same"), "acosh": ("fc", "same"),
-    "asin": ("fc", "same"), "asinh": ("fc", "same"), "atan": ("fc", "same"),
-    "atanh": ("fc", "same"), "bitwise_invert": ("biu", "same"), "ceil": ("iuf", "same"),
-    "conj": ("iufc", "same"), "cos": ("fc", "same"), "cosh": ("fc", "same"),
-    "exp": ("fc", "same"), "expm1": ("fc", "same"), "floor": ("iuf", "same"),
-    "imag": ("c", "real"), "isfinite": ("iufc", "bool"), "isinf": ("iufc", "bool"),
-    "isnan": ("iufc", "bool"), "log": ("fc", "same"), "log1p": ("fc", "same"),
-    "log2": ("fc", "same"), "log10": ("fc", "same"), "logical_not": ("b", "bool"),
-    "negative": ("iufc", "same"), "positive": ("iufc", "same"), "real": ("iufc", "real"),
-    "reciprocal": ("fc", "same"), "round": ("iufc", "same"), "sign": ("iufc", "same"),
-    "signbit": ("f", "bool"), "sin": ("fc", "same"), "sinh": ("fc", "same"),
-    "sqrt": ("fc", "same"), "square": ("iufc", "same"), "tan": ("fc", "same"),
-    "tanh": ("fc", "same"), "trunc": ("iuf", "same"),
-}
-
-BINARY = {
-    "add": ("iufc", "same"), "atan2": ("f", "same"), "bitwise_and": ("biu", "same"),
-    "bitwise_left_shift": ("iu", "same"), "bitwise_or": ("biu", "same"),
-    "bitwise_right_shift": ("iu", "same"), "bitwise_xor": ("biu", "same"),
-    "copysign": ("f", "same"), "divide": ("iufc", "float"), "equal": ("biufc", "bool"),
-    "floor_divide": ("iuf", "same"), "greater": ("iuf", "bool"),
-    "greater_equal": ("iuf", "bool"), "hypot": ("f", "same"), "less": ("iuf", "bool"),
-    "less_equal": ("iuf", "bool"), "logaddexp": ("f", "same"), "logical_and": ("b", "bool"),
-    "logical_or": ("b", "bool"), "logical_xor": ("b", "bool"), "maximum": ("iuf", "same"),
-    "minimum": ("iuf", "same"), "multiply": ("iufc", "same"), "nextafter": ("f", "same"),
-    "not_equal": ("biufc", "bool"), "pow": ("iufc", "same"), "remainder": ("iuf", "same"),
-    "subtract": ("iufc", "same"),
-}
 
 # operator name -> function name (reflected and in-place forms are derived)
 BINARY_OPERATORS = {
@@ -60,15 +29,7 @@ UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert":
 
 
 def _result_dtype(ctx, rule, t):
-    if rule == "same":
-        return t
-    if rule == "bool":
-        return dt.bool_
-    if rule == "real":
-        return dt.REAL_FLOAT_OF_COMPLEX.get(t, t)
-    if rule == "float":
-        return t if t.kind in "fc" else ctx.default_float
-    raise AssertionError(rule)
+    return result_dtype(rule, t, ctx.default_float)
 
 
 def build(ctx):

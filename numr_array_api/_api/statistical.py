@@ -10,7 +10,7 @@ def accumulation_dtype(ctx, x_dtype, dtype, fname):
     """The standard's accumulator dtype: integers widen to the default integer of their
     signedness, floats keep their precision."""
     if dtype is not None:
-        ctx.check_dtype(dtype)
+        dtype = ctx.check_dtype(dtype)
         if x_dtype.kind == "c" and dtype.kind != "c":
             raise DTypeMismatch(f"{fname}: cannot accumulate complex {x_dtype.name} in "
                                 f"{dtype.name}", x_dtype, dtype)

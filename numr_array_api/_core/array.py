@@ -128,7 +128,7 @@ class Array:
     # -- host interop -----------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
         ctx = self._ctx
-        if not ctx.be.host_native:
+        if ctx.checks_host_conversion:
             check_host_conversion(self.device, "__array__")
         out = ctx.be.to_numpy(self._data)
         if dtype is not None and out.dtype != dtype:

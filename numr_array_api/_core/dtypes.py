@@ -8,7 +8,7 @@ uses, so host transfers are plain copies.
 
 import numpy as np
 
-__all__ = ["DType", "ALL_DTYPES", "STANDARD_DTYPES", "from_numpy", "by_name", "KIND_NAMES"]
+__all__ = ["DType", "ALL_DTYPES", "STANDARD_DTYPES", "from_numpy", "coerce", "by_name", "KIND_NAMES"]
 
 
 class DType:
@@ -36,6 +36,16 @@ class DType:
 
     def __reduce__(self):
         return (by_name, (self.name,))
+
+    # np.dtype(numr dtype) is its NumPy equivalent: __numpy_dtype__ (NumPy >= 2.4) and the
+    # older .dtype attribute protocol. Consumers such as Cubed and Zarr normalise dtypes so.
+    @property
+    def __numpy_dtype__(self):
+        return self.np
+
+    @property
+    def dtype(self):
+        return self.np
 
     @property
     def bits(self):
@@ -98,6 +108,17 @@ COMPLEX_OF_REAL_FLOAT = {float32: complex64, float64: complex128, float16: compl
 
 def by_name(name):
     return _BY_NAME[name]
+
+
+def coerce(value):
+    """``value`` as a numr dtype: a numr dtype itself, or the numr dtype of a NumPy dtype
+    instance (consumers that normalise dtypes through ``np.dtype``, such as Cubed and Zarr,
+    hand those back); None for anything else, which callers refuse."""
+    if value.__class__ is DType:
+        return value
+    if isinstance(value, np.dtype):
+        return from_numpy(value)
+    return None
 
 
 def from_numpy(npdtype):

@@ -13,7 +13,7 @@ from .array import Array
 from .device import Device, parse_device
 from .errors import InvalidArgument
 
-__all__ = ["Context", "populate"]
+__all__ = ["Context", "populate", "name_by_attribute"]
 
 API_VERSION = "2025.12"
 
@@ -24,6 +24,10 @@ class Context:
     def __init__(self, be, module):
         self.be = be
         self.module = module
+        # whether __array__ applies the host-conversion policy (numr_array_api.config):
+        # device namespaces do; a namespace whose chunks go to host storage by design
+        # (numr_array_api.distributed) turns it off
+        self.checks_host_conversion = not be.host_native
         self.api = types.SimpleNamespace()
         # The namespace's public Array class refuses construction (Array.__init__); results
         # are instances of a subclass whose object.__init__ makes ArrayT() a C-level
@@ -88,9 +92,10 @@ class Context:
     def check_dtype(self, dtype, argname="dtype"):
         if dtype is None:
             return None
-        if isinstance(dtype, dt.DType):
-            self.be.check_dtype_supported(dtype)
-            return dtype
+        d = dt.coerce(dtype)
+        if d is not None:
+            self.be.check_dtype_supported(d)
+            return d
         raise TypeError(f"'{argname}' must be a numr dtype (e.g. xp.float32), got {dtype!r}")
 
 
@@ -117,7 +122,23 @@ def populate(module_globals, be):
     for sub in ("linalg", "fft"):
         m = types.ModuleType(f"{name}.{sub}")
         m.__dict__.update(ns.pop(f"__{sub}__"))
+        name_by_attribute(m.__dict__, m.__name__)
         sys.modules[m.__name__] = m
         ns[sub] = m
+    name_by_attribute(ns, name)
     module_globals.update(ns)
     return ctx
+
+
+def name_by_attribute(ns, module_name):
+    """Name each function / class of a namespace dict ``ns`` by the module attribute holding
+    it. They are closures over the backend context, which pickle (Dask, multiprocessing)
+    would otherwise copy by value into a second, foreign context; by name, the receiving
+    process finds the same function in its own import of the namespace."""
+    for attr, obj in ns.items():
+        if isinstance(obj, (types.FunctionType, type)) and (
+                obj.__module__ != module_name or obj.__qualname__ != attr) and (
+                obj.__module__ is None or "<locals>" in obj.__qualname__
+                or obj.__module__ == module_name):
+            obj.__module__ = module_name
+            obj.__qualname__ = attr

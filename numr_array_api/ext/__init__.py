@@ -1,10 +1,10 @@
-"""numr extensions beyond the array API: fused GEMM epilogues (:mod:`.linalg`) and
-quasi-random sequences (:mod:`.random`). Both accept arrays / namespaces of any array-API
-library; see docs/ext.md."""
+"""numr extensions beyond the array API: fused GEMM epilogues (:mod:`.linalg`), quasi-random
+sequences (:mod:`.random`) and NaN-ignoring reductions (:mod:`.reductions`). All accept
+arrays / namespaces of any array-API library; see docs/ext.md."""
 
 from .._algorithms import dispatch as _dispatch
-from . import linalg, random
+from . import linalg, random, reductions
 
-__all__ = ["linalg", "random", "register"]
+__all__ = ["linalg", "random", "reductions", "register"]
 
 register = _dispatch.register

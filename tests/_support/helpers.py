@@ -16,7 +16,7 @@ __all__ = [
     "REAL_NAMES", "NUMERIC_NAMES", "to_numpy", "get_dtype", "has_dtype", "available_dtype_names",
     "assert_close", "assert_equal", "assert_dtype", "np_dtype", "ref_dtype", "shapes",
     "np_arrays", "xp_arrays_from", "broadcastable_shapes", "elements", "asxp", "TRANSCENDENTAL",
-    "fp_tolerances", "dtype_names", "ftz_hazard",
+    "fp_tolerances", "dtype_names", "ftz_hazard", "random_array",
 ]
 
 SINT_NAMES = ("int8", "int16", "int32", "int64")
@@ -308,3 +308,16 @@ def ftz_hazard(xp, name, *values):
             if ((m < tiny) & (m != 0)).any():
                 return True
     return False
+
+
+def random_array(rng, shape, name, lo=-50, hi=50):
+    """NumPy data of dtype ``name``: booleans, standard normals (complex: both parts), or
+    integers in [lo, hi] clipped to the dtype's range."""
+    if name == "bool":
+        return rng.random(shape) > 0.5
+    if name.startswith("complex"):
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(name)
+    if name.startswith("float"):
+        return rng.standard_normal(shape).astype(name)
+    info = np.iinfo(name)
+    return rng.integers(max(info.min, lo), min(info.max, hi), shape, endpoint=True).astype(name)

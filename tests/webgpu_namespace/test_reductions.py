@@ -7,6 +7,8 @@ import warnings
 import numpy as np
 import pytest
 
+from _support import random_array
+
 ALL = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
        "float16", "float32", "float64", "complex64", "complex128")
 REAL = tuple(d for d in ALL if d not in ("bool", "complex64", "complex128"))
@@ -25,15 +27,7 @@ def host(x):
     return x._ctx.be.to_numpy(x._data)
 
 
-def _data(rng, shape, dt):
-    if dt == "bool":
-        return rng.random(shape) > 0.5
-    if dt.startswith("complex"):
-        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
-    if dt.startswith("float"):
-        return rng.standard_normal(shape).astype(dt)
-    info = np.iinfo(dt)
-    return rng.integers(max(info.min, -50), min(info.max, 50), shape, endpoint=True).astype(dt)
+_data = random_array
 
 
 def _axes(shape):

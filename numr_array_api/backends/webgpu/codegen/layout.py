@@ -132,6 +132,15 @@ class Layout:
                 out[pos + k] = int(x) & 0xFFFFFFFF
         return self._fmt.pack(*out)
 
+    def pack_list(self, words: Sequence[int]) -> bytes:
+        """Parameter bytes from every word in declaration order (declared words, then the
+        ``<buf>_off`` words): the hot path of kernels that resolve names once, at build."""
+        n = len(words)
+        if n > self.nwords:
+            raise ValueError(f"{n} words for a layout of {self.nwords}")
+        return self._fmt.pack(*[w & 0xFFFFFFFF for w in words],
+                              *([0] * (self.vec4s * 4 - n)))
+
     def bind(self, storages: dict[str, Any], words: dict[str, Any]):
         """Binding triples in binding order for ``storages`` (name -> WgpuStorage, or a raw
         ``(block, byte offset, byte size)``), and the ``<name>_off`` words they imply

@@ -1,33 +1,49 @@
 """Fill a new contiguous storage with one scalar (bit pattern computed by NumPy)."""
 
+import dataclasses
 import warnings
 
 import numpy as np
 
 from ...._core.errors import InvalidArgument
-from ..codegen.render import WG, Params, workgroups
+from ..codegen.layout import Buf, Layout, Words
+from ..codegen.render import WG, workgroups
+from ..codegen.spec import KernelSpec
+from ..codegen.template import Template
 from ..storage import WgpuStorage
 
+_FRAME = Template("""${layout}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let units = ${units};
+  for (var u = g.x; u < units; u += nw.x * ${wg}u) {
+    D[${D_off} + u] = ${word};
+  }
+}
+""", "fill")
 
-def _render(params, period):
-    P = params.P
-    if period == 1:
-        word = P(4)
-    else:
-        word = f"P[1][u & {period - 1}u]"
-    src = f"""{params.decl()}
-@group(0) @binding(0) var<storage, read_write> D: array<u32>;
-@compute @workgroup_size({WG})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let units = {P(0)};
-  for (var u = g.x; u < units; u += nw.x * {WG}u) {{
-    D[u] = {word};
-  }}
-}}
-"""
-    return {"source": src, "entry": "main", "bindings": params.layout(("rw",)),
-            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": f"fill_p{period}"}
+
+@dataclasses.dataclass(frozen=True)
+class FillSpec(KernelSpec):
+    """Write a pattern of ``period`` (1, 2 or 4) u32 words, repeated, into D."""
+
+    period: int
+
+    def layout(self, caps):
+        # the pattern first: it fills P[0], which WGSL can index with a runtime value
+        return Layout([Buf("D", "u32", "rw")], [Words("pattern", 4), "units"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        if self.period == 1:
+            word = lay.word("pattern", 0)
+        else:
+            word = f"P[0][u & {self.period - 1}u]"
+        return _FRAME.render(lay.tokens(), wg=WG, word=word)
+
+
+def variants():
+    return [FillSpec(p) for p in (1, 2, 4)]
 
 
 def scalar_bytes(value, dtype):
@@ -47,15 +63,11 @@ def full(shape, value, dtype, client):
     raw = scalar_bytes(value, dtype)
     word_bytes = raw * (4 // len(raw)) if len(raw) < 4 else raw
     pattern = np.frombuffer(word_bytes, np.uint32).tolist()
-    period = len(pattern)
-    params = Params.of(client, 8, binding=1)
-    pipe = client.pipelines.get_rendered(("fill", period, params.immediate),
-                                         lambda: _render(params, period))
+    k = client.kernel(FillSpec(len(pattern)))
     units = -(-out.nbytes // 4)
     limit = client.max_binding
     if out.block.size <= limit:
-        client.launch(pipe, [out.out_binding()], params.pack([units, 0, 0, 0] + pattern),
-                      workgroups(units, client))
+        k.launch(workgroups(units, client), D=out, units=units, pattern=pattern)
         return out
     # beyond one binding (or one buffer): 256-byte-aligned windows of each buffer (a multiple
     # of 4 words, and segments are powers of two, so the pattern's phase is kept)
@@ -67,7 +79,6 @@ def full(shape, value, dtype, client):
         for w0 in range(0, seg_units, chunk):
             w1 = min(seg_units, w0 + chunk)
             size = min(-(-(w1 - w0) * 4 // 16) * 16, seg.size - w0 * 4)
-            client.launch(pipe, [(seg, w0 * 4, size)],
-                          params.pack([w1 - w0, 0, 0, 0] + pattern),
-                          workgroups(w1 - w0, client))
+            k.launch(workgroups(w1 - w0, client), D=(seg, w0 * 4, size), D_off=0,
+                     units=w1 - w0, pattern=pattern)
     return out

@@ -1,4 +1,4 @@
-"""The N-ary strided/broadcast elementwise template (generalises kernels/_map.py).
+"""The N-ary strided/broadcast elementwise template (every elementwise kernel, copy and cast).
 
 Up to 3 inputs, each read through its own strides (0 on broadcast dims, negative for
 flips) from its own binding; one output, either a fresh contiguous storage or (``scatter``)
@@ -19,9 +19,14 @@ any rank meet a rank-1 kernel; the pipeline key holds ranks and dtypes, never ex
 import math
 import re
 
+import dataclasses
+
 from ...._core.errors import BackendLimitation
-from ..codegen.render import WG, Params, workgroups
-from ..codegen.types import convert, load, pack, render_helpers
+from ..codegen.layout import Buf, Layout, Words
+from ..codegen.render import WG, workgroups
+from ..codegen.spec import KernelSpec
+from ..codegen.template import Template
+from ..codegen.types import WType, convert, load, pack, render_helpers
 from ..primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
 
 MAX_INPUTS = 3
@@ -42,102 +47,133 @@ def joint_collapse(shape, strides_list):
             [tuple(ss[i] for _, ss in out) for i in range(len(strides_list))])
 
 
-def _index_fn(rank, n_ops, P, first):
+def _index_fn(rank, offs, dim):
     """WGSL ``idx(e) -> array<u32, n_ops>``: the element index of ``e`` in every operand.
 
-    Params from word ``first``: per operand its element offset, then per dim the extent
-    followed by every operand's stride. u32 arithmetic wraps, so negative strides work.
+    ``offs``: each operand's element-offset word; ``dim(d, j)``: word j of dim d (0 the
+    extent, then every operand's stride). u32 arithmetic wraps, so negative strides work.
     """
+    n_ops = len(offs)
     m = max(n_ops, 1)  # WGSL has no zero-length arrays (zero-input kernels: eye)
     lines = [f"fn idx(e: u32) -> array<u32, {m}> {{", f"  var o: array<u32, {m}>;"]
-    for k in range(n_ops):
-        lines.append(f"  o[{k}] = {P(first + k)};")
+    for k, w in enumerate(offs):
+        lines.append(f"  o[{k}] = {w};")
     if rank:
         lines.append("  var r = e;")
-    base = first + n_ops
     for d in reversed(range(rank)):
-        w = base + d * (1 + n_ops)
         if d == 0:
             lines.append("  let c = r;")
         else:
             # unsigned division only: signed % is miscompiled on some drivers
-            lines.append(f"  let q{d} = r / {P(w)}; let c{d} = r - q{d} * {P(w)}; r = q{d};")
+            n = dim(d, 0)
+            lines.append(f"  let q{d} = r / {n}; let c{d} = r - q{d} * {n}; r = q{d};")
         c = "c" if d == 0 else f"c{d}"
         for k in range(n_ops):
-            lines.append(f"  o[{k}] += {c} * {P(w + 1 + k)};")
+            lines.append(f"  o[{k}] += {c} * {dim(d, 1 + k)};")
     lines += ["  return o;", "}"]
     return "\n".join(lines)
 
 
-def _render(client, key, in_ts, res_t, out_t, op_src, lib_src, rank, n_extra, scatter,
-            params):
-    P = params.P
-    n_in = len(in_ts)
-    n_ops = n_in + (1 if scatter else 0)
-    helpers = set()
-    has64 = client.has("shader-int64")
-    decls, args = [], []
-    for k, t in enumerate(in_ts):
-        decls.append(f"@group(0) @binding({k}) var<storage, read> I{k}: array<{t.arr}>;")
-        args.append(load(t, f"I{k}", f"ix[{k}]", helpers))
-    out_arr = "atomic<u32>" if scatter and out_t.packed else out_t.arr
-    decls.append(f"@group(0) @binding({n_in}) var<storage, read_write> D: array<{out_arr}>;")
-    # extra per-kernel u32 words (shape parameters of eye/tri) follow the index words, then
-    # the global number of the launch's first element (boxes of big arrays, _launch_boxes)
-    xbase = 2 + n_ops + rank * (1 + n_ops)
-    ebase = P(xbase + n_extra)
-    value = convert(res_t, out_t, f"op({', '.join(args + [f'e + {ebase}'])})", helpers, has64)
-    xfns = "\n".join(f"fn X{j}() -> u32 {{ return {P(xbase + j)}; }}" for j in range(n_extra))
-    body = []
-    if scatter:
-        body.append(f"    let ix = idx(u);\n    let e = u;\n    let v = {value};")
-        if out_t.packed:
-            per = 32 // out_t.bits
-            mask = "0xffu" if out_t.bits == 8 else "0xffffu"
-            sh = (f"((ix[{n_in}] & 3u) << 3u)" if out_t.bits == 8
-                  else f"((ix[{n_in}] & 1u) << 4u)")
-            wd = f"ix[{n_in}] >> {2 if per == 4 else 1}u"
-            body.append(f"    let sh = {sh};")
-            body.append(f"    atomicAnd(&D[{wd}], ~({mask} << sh));")
-            body.append(f"    atomicOr(&D[{wd}], {pack(out_t, 'v', helpers)} << sh);")
+_FRAME = Template("""${helpers}
+${lib}
+${layout}
+${xfns}
+${op}
+${idx_fn}
+${value_fn}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let units = ${units};
+  let n = ${n};
+  for (var u = g.x; u < units; u += nw.x * ${wg}u) {
+${body}
+  }
+}
+""", "nary")
+
+
+@dataclasses.dataclass(frozen=True)
+class NarySpec(KernelSpec):
+    """One elementwise kernel: ``op`` (``fn op(a: Ta, .., e: u32) -> R``) over strided
+    inputs into a contiguous output (units) or, with ``scatter``, into any view."""
+
+    op: str
+    lib: str
+    in_ts: tuple
+    res_t: WType
+    out_t: WType
+    rank: int
+    n_extra: int
+    scatter: bool
+
+    @property
+    def n_ops(self):
+        return len(self.in_ts) + (1 if self.scatter else 0)
+
+    def layout(self, caps):
+        bufs = [Buf(f"I{k}", t.arr) for k, t in enumerate(self.in_ts)]
+        packed_scatter = self.scatter and self.out_t.packed
+        bufs.append(Buf("D", "atomic<u32>" if packed_scatter else self.out_t.arr, "rw",
+                        offset=self.scatter))
+        words = ["units", "n", Words("dims", max(1, self.rank * (1 + self.n_ops))),
+                 Words("X", max(1, self.n_extra)), "ebase"]
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        helpers = set()
+        n_in = len(self.in_ts)
+        out_t = self.out_t
+        args = [load(t, f"I{k}", f"ix[{k}]", helpers) for k, t in enumerate(self.in_ts)]
+        ebase = lay.word("ebase")
+        value = convert(self.res_t, out_t, f"op({', '.join(args + [f'e + {ebase}'])})",
+                        helpers, caps.int64)
+        # extra per-kernel words (shape parameters of eye / tri)
+        xfns = "\n".join(f"fn X{j}() -> u32 {{ return {lay.word('X', j)}; }}"
+                         for j in range(self.n_extra))
+        offs = [lay.word(f"I{k}_off") for k in range(n_in)]
+        if self.scatter:
+            offs.append(lay.word("D_off"))
+        w = 1 + self.n_ops
+        idx_fn = _index_fn(self.rank, offs, lambda d, j: lay.word("dims", d * w + j))
+        body = []
+        if self.scatter:
+            body.append(f"    let ix = idx(u);\n    let e = u;\n    let v = {value};")
+            if out_t.packed:
+                mask = "0xffu" if out_t.bits == 8 else "0xffffu"
+                sh = (f"((ix[{n_in}] & 3u) << 3u)" if out_t.bits == 8
+                      else f"((ix[{n_in}] & 1u) << 4u)")
+                wd = f"ix[{n_in}] >> {2 if out_t.bits == 8 else 1}u"
+                body.append(f"    let sh = {sh};")
+                body.append(f"    atomicAnd(&D[{wd}], ~({mask} << sh));")
+                body.append(f"    atomicOr(&D[{wd}], {pack(out_t, 'v', helpers)} << sh);")
+            else:
+                body.append(f"    D[ix[{n_in}]] = v;")
+            value_fn = ""
         else:
-            body.append(f"    D[ix[{n_in}]] = v;")
-    elif out_t.packed:
-        per = 32 // out_t.bits
-        body.append("    var w = 0u;")
-        for j in range(per):
-            body.append(f"    let e{j} = u * {per}u + {j}u;")
-            sh = f" << {j * out_t.bits}u" if j else ""
-            body.append(f"    if (e{j} < n) {{ w |= {pack(out_t, f'value(e{j})', helpers)}{sh}; }}")
-        body.append("    D[u] = w;")
-    else:
-        body.append("    D[u] = value(u);")
-    value_fn = "" if scatter else f"""
-fn value(e: u32) -> {out_t.val} {{
-  let ix = idx(e);
-  return {value};
-}}"""
-    src = f"""{render_helpers(helpers, has64)}
-{lib_src}
-{params.decl()}
-{chr(10).join(decls)}
-{xfns}
-{op_src}
-{_index_fn(rank, n_ops, P, 2)}
-{value_fn}
-@compute @workgroup_size({WG})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let units = {P(0)};
-  let n = {P(1)};
-  for (var u = g.x; u < units; u += nw.x * {WG}u) {{
-{chr(10).join(body)}
-  }}
-}}
-"""
-    return {"source": src, "entry": "main",
-            "bindings": params.layout(("read",) * n_in + ("rw",)),
-            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": "nary_" + "_".join(str(k) for k in key[:4])}
+            if out_t.packed:
+                per = 32 // out_t.bits
+                body.append("    var w = 0u;")
+                for j in range(per):
+                    body.append(f"    let e{j} = u * {per}u + {j}u;")
+                    shift = f" << {j * out_t.bits}u" if j else ""
+                    body.append(f"    if (e{j} < n) {{ w |= "
+                                f"{pack(out_t, f'value(e{j})', helpers)}{shift}; }}")
+                body.append("    D[u] = w;")
+            else:
+                body.append("    D[u] = value(u);")
+            value_fn = (f"fn value(e: u32) -> {out_t.val} {{\n  let ix = idx(e);\n"
+                        f"  return {value};\n}}")
+        return _FRAME.render(lay.tokens(), helpers=render_helpers(helpers, caps.int64),
+                             lib=self.lib, xfns=xfns, op=self.op, idx_fn=idx_fn,
+                             value_fn=value_fn, wg=WG, body="\n".join(body))
+
+    @property
+    def label(self):
+        name = self.op.split("{", 1)[0].split("(", 1)[0].replace("fn ", "").strip()
+        ts = "-".join(t.name for t in self.in_ts)
+        return (f"nary_{name}_{ts}_to_{self.out_t.name}_r{self.rank}"
+                f"{'_scatter' if self.scatter else ''}")
 
 
 def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out,
@@ -166,14 +202,21 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
             tuple([(s.shape, s.strides) for s in inputs]), len(extra), out_t.name,
             tuple([t.name for t in in_ts]))
     geo = _GEOMETRY.get(gkey)
-    if geo is None:
+    if geo is not None:
+        client.pipelines.hits += 1  # a launch that reuses a compiled pipeline
+    else:
         geo = _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape,
                         out, scatter, len(extra), n)
         if len(_GEOMETRY) > 4096:
             _GEOMETRY.clear()
         _GEOMETRY[gkey] = geo
-    pipe, params, dims_words, units, wg, views_needed = geo
-    bindings, words = [], [units, n]
+    pipe, layout, dims_words, units, wg, views_needed = geo
+    # words in the layout's declaration order: units, n, dims, X, ebase, then offsets
+    words = [units, n]
+    words += dims_words
+    words += extra if extra else (0,)
+    words.append(_ebase)
+    bindings = []
     for s in inputs:
         v = s if not views_needed or s.shape == shape else s.broadcast_to(shape)
         block, boff, bsize, eoff = v.binding()
@@ -185,11 +228,7 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
         words.append(eoff)
     else:
         bindings.append(out.out_binding())
-    words += dims_words
-    if extra:
-        words += list(extra)
-    words.append(_ebase)
-    client.launch(pipe, bindings, params.pack(words), wg)
+    client.launch(pipe, bindings, layout.pack_list(words), wg)
     return out
 
 
@@ -247,18 +286,31 @@ def _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, 
         stride_sets.append(out.strides)
     cshape, cstrides = joint_collapse(shape, stride_sets)
     rank = len(cshape)
-    n_ops = len(stride_sets)
-    params = Params.of(client, 2 + n_ops + rank * (1 + n_ops) + n_extra + 1,
-                       binding=n_ops if scatter else n_ops + 1)
-    pkey = ("nary",) + key + (tuple(t.name for t in in_ts), res_t.name, out_t.name, rank,
-                              n_extra, scatter, params.immediate)
-    pipe = client.pipelines.get_rendered(
-        pkey, lambda: _render(client, pkey[1:], in_ts, res_t, out_t, op_src, lib_src, rank,
-                              n_extra, scatter, params))
+    kernel = client.kernel(NarySpec(op_src, lib_src, tuple(in_ts), res_t, out_t, rank,
+                                    n_extra, scatter))
     units = n if (scatter or not out_t.packed) else -(-n // (32 // out_t.bits))
     dims_words = []
     for d in range(rank):
         dims_words.append(cshape[d])
         dims_words += [s[d] for s in cstrides]
-    return (pipe, params, dims_words, units, workgroups(units, client),
-            any(s.shape != shape for s in inputs))
+    return (kernel.pipes["main"], kernel.layout, dims_words or [0], units,
+            workgroups(units, client), any(s.shape != shape for s in inputs))
+
+
+def variants():
+    """Copy and cast forms of the template (ops.elementwise covers the functions): every
+    (source, destination) dtype pair at rank 1, the raw copies at ranks 0-3 and scatter."""
+    from ...._core.dtypes import ALL_DTYPES
+    from ..codegen.types import RAW, WTYPES
+
+    out = []
+    for a in ALL_DTYPES:
+        for b in ALL_DTYPES:
+            st, dt_ = WTYPES[a], WTYPES[b]
+            op = f"fn op(a: {st.val}, e: u32) -> {st.val} {{ return a; }}"
+            out.append(NarySpec(op, "", (st,), st, dt_, 1, 0, False))
+    for t in RAW.values():
+        op = f"fn op(a: {t.val}, e: u32) -> {t.val} {{ return a; }}"
+        for rank, scatter in ((0, False), (2, False), (3, False), (1, True), (3, True)):
+            out.append(NarySpec(op, "", (t,), t, t, rank, 0, scatter))
+    return out

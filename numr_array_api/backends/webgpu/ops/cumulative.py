@@ -14,8 +14,17 @@ from ..codegen.types import WTYPES, convert, load, render_helpers
 from ..kernels.cast import cast
 from ..storage import WgpuStorage
 from .host_fallback import _make
-from .reduction import _ONE, _SPLIT_MIN, _VAL_DTYPE, _ZERO, _acc_type, _segmented_pass, \
-    _supported
+from .reduction.plan import chunk_totals
+from .reduction.table import ONE as _ONE
+from .reduction.table import VAL_DTYPE as _VAL_DTYPE
+from .reduction.table import ZERO as _ZERO
+from .reduction.table import acc_wtype as _acc_type
+
+_SPLIT_MIN = 1 << 15
+
+
+def _supported(client, *dtypes):
+    return all(not WTYPES[d].need or client.has(WTYPES[d].need) for d in dtypes)
 
 _HOST = _make("cumulative")
 
@@ -109,8 +118,7 @@ class CumulativeMixin:
             binds.append((block, boff, bsize))
             if k > 1:
                 part_dt = _VAL_DTYPE[acc_t.val]
-                part = _segmented_pass(name, view, nd - 1, nl, m, k, in_t, acc_t, m, None,
-                                       client, (nl, k), part_dt)
+                part = chunk_totals(name, view, dtype, k)
                 offs = self.cumulative(name, part, 1, part_dt, True)
                 ob_, oo_, os_, _ = offs.binding()
                 binds.append((ob_, oo_, os_))

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...._core import dtypes as dt
 from ...._core.errors import BackendLimitation, InvalidArgument
+from ...._core.functions import BINARY, UNARY, result_dtype
 from ...._core.shapes import broadcast_shapes
 from ..codegen.types import RAW, WTYPES, wtype
 from ..kernels.fill import full as _fill
@@ -19,10 +20,6 @@ from ..kernels.nary import launch
 from ..runtime.concurrency import LOCK
 from ..storage import new_output
 from .host_fallback import warn_fallback
-
-_BOOL_RESULT = frozenset({"isfinite", "isinf", "isnan", "signbit", "logical_not", "equal",
-                          "not_equal", "less", "less_equal", "greater", "greater_equal",
-                          "logical_and", "logical_or", "logical_xor"})
 
 _COPY_SRC = "fn op(a: $T, e: u32) -> $T { return a; }"
 
@@ -71,6 +68,64 @@ def _library(cls, subs, lib, body=""):
     return src
 
 
+def recipe(name, arity, dtype, default_float):
+    """The elementwise recipe of ``name`` on ``dtype`` (None: not in the math library)."""
+    t = WTYPES[dtype]
+    rule = (UNARY.get(name) or BINARY[name])[1]
+    out_dtype = result_dtype(rule, dtype, default_float)
+    out_t = WTYPES[out_dtype]
+    in_val = t.val
+    if name == "divide" and dtype.kind in "iu":
+        # integer / integer: both operands convert to the default float first
+        fv = out_t.val
+        body, lib, cls, subs = _exprs.snippet("divide", 2, fv)
+        head = f"fn op(a0: {in_val}, b0: {in_val}, e: u32) -> {fv} {{ let a = {fv}(a0); " \
+               f"let b = {fv}(b0); "
+        op_src = head + _exprs.expand(body, subs) + " }"
+        return _Spec((name, dtype.name), [t, t], out_t, out_t, out_dtype, op_src,
+                     _library(cls, subs, lib))
+    if dtype is dt.float16 and name == "nextafter":
+        body, lib = _exprs.F16_NEXTAFTER
+        cls, subs = "f", ("f32", "f32", "")
+    else:
+        got = _exprs.snippet(name, arity, in_val)
+        if got is None or not _in_library(got[1]):
+            return None
+        body, lib, cls, subs = got
+    res_val = {"b": "bool"}.get(cls) if out_dtype is dt.bool_ else None
+    res_t = WTYPES[dt.bool_] if out_dtype is dt.bool_ else out_t
+    params = ", ".join(f"{v}: {in_val}" for v in "ab"[:arity])
+    op_src = (f"fn op({params}, e: u32) -> {res_val or res_t.val} {{\n  "
+              f"{_exprs.expand(body, subs)}\n}}")
+    src = _library(cls, subs, lib, body)
+    # float16 nextafter calls f16_to_f32 / f32_to_f16: the template emits both already (its
+    # float16 load and store use them), and a second definition would not compile
+    return _Spec((name, dtype.name), [t] * arity, res_t, out_t, out_dtype, op_src, src)
+
+
+def variants():
+    """A kernel spec for every (function, dtype) the tables accept (rank 1, contiguous
+    output), plus strided / scatter forms of one function per dtype: the render-and-compile
+    test's coverage of the elementwise family."""
+    from ..kernels.nary import NarySpec
+    out = []
+    for table, arity in ((UNARY, 1), (BINARY, 2)):
+        for name, (kinds, _) in table.items():
+            for d in dt.ALL_DTYPES:
+                if d.kind not in kinds:
+                    continue
+                r = recipe(name, arity, d, dt.float64)
+                if r is None:
+                    continue
+                out.append(NarySpec(r.op_src, r.lib_src, tuple(r.in_ts), r.res_t, r.out_t, 1,
+                                    0, False))
+                if name in ("add", "logical_and", "negative"):
+                    for rank, scatter in ((0, False), (3, False), (2, True)):
+                        out.append(NarySpec(r.op_src, r.lib_src, tuple(r.in_ts), r.res_t,
+                                            r.out_t, rank, 0, scatter))
+    return out
+
+
 class ElementwiseMixin:
     """unary_kernel / binary_kernel / where / inplace / scalar_operand."""
 
@@ -79,15 +134,6 @@ class ElementwiseMixin:
         self._scalar_cache = {}
 
     # -- recipes -----------------------------------------------------------------------
-    def _result_dtype(self, name, dtype):
-        if name in _BOOL_RESULT:
-            return dt.bool_
-        if name in ("abs", "real", "imag") and dtype.kind == "c":
-            return dt.REAL_FLOAT_OF_COMPLEX[dtype]
-        if name == "divide" and dtype.kind in "iu":
-            return self.default_float
-        return dtype
-
     def _spec(self, name, arity, dtype, client):
         key = (name, arity, dtype, client.index)
         s = self._specs.get(key)
@@ -96,37 +142,11 @@ class ElementwiseMixin:
         return s
 
     def _make_spec(self, name, arity, dtype, client):
-        t = wtype(dtype, client, name)
-        out_dtype = self._result_dtype(name, dtype)
-        out_t = wtype(out_dtype, client, name)
-        in_val = t.val
-        if name == "divide" and dtype.kind in "iu":
-            # integer / integer: both operands convert to the default float first
-            fv = out_t.val
-            body, lib, cls, subs = _exprs.snippet("divide", 2, fv)
-            head = f"fn op(a0: {in_val}, b0: {in_val}, e: u32) -> {fv} {{ let a = {fv}(a0); " \
-                   f"let b = {fv}(b0); "
-            op_src = head + _exprs.expand(body, subs) + " }"
-            return _Spec((name, dtype.name), [t, t], out_t, out_t, out_dtype, op_src,
-                         _library(cls, subs, lib))
-        if dtype is dt.float16 and name == "nextafter":
-            body, lib = _exprs.F16_NEXTAFTER
-            cls, subs = "f", ("f32", "f32", "")
-        else:
-            got = _exprs.snippet(name, arity, in_val)
-            if got is None or not _in_library(got[1]):
-                return None
-            body, lib, cls, subs = got
-        res_val = {"b": "bool"}.get(cls) if out_dtype is dt.bool_ else None
-        res_t = WTYPES[dt.bool_] if out_dtype is dt.bool_ else out_t
-        params = ", ".join(f"{v}: {in_val}" for v in "ab"[:arity])
-        op_src = (f"fn op({params}, e: u32) -> {res_val or res_t.val} {{\n  "
-                  f"{_exprs.expand(body, subs)}\n}}")
-        src = _library(cls, subs, lib, body)
-        if dtype is dt.float16 and name == "nextafter":
-            from ..codegen.types import HELPERS
-            src += HELPERS["f16_to_f32"] + HELPERS["f32_to_f16"]
-        return _Spec((name, dtype.name), [t] * arity, res_t, out_t, out_dtype, op_src, src)
+        wtype(dtype, client, name)
+        r = recipe(name, arity, dtype, self.default_float)
+        if r is not None:
+            wtype(r.out_dtype, client, name)
+        return r
 
     def _run(self, spec, inputs, shape):
         client = inputs[0].client

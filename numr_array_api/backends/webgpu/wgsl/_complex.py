@@ -68,11 +68,13 @@ fn numr_cdiv_$T(a0: vec2<$T>, b0: vec2<$T>) -> vec2<$T> {
   var r: vec2<$T>;
   if (numr_abs_$T(b.x) >= numr_abs_$T(b.y)) {
     let t = b.y / b.x; let d = b.x + b.y * t;
-    if (t != 0.0) { r = vec2<$T>((a.x + a.y * t) / d, (a.y - a.x * t) / d); }
+    // t == 0 from an exact zero takes the plain formula (the refinement's cross term
+    // 0 * (an overflowed quotient) would be NaN); from an underflow, the refinement
+    if (t != 0.0 || b.y == 0.0) { r = vec2<$T>((a.x + a.y * t) / d, (a.y - a.x * t) / d); }
     else { r = vec2<$T>((a.x + b.y * (a.y / b.x)) / d, (a.y - b.y * (a.x / b.x)) / d); }
   } else {
     let t = b.x / b.y; let d = b.x * t + b.y;
-    if (t != 0.0) { r = vec2<$T>((a.x * t + a.y) / d, (a.y * t - a.x) / d); }
+    if (t != 0.0 || b.x == 0.0) { r = vec2<$T>((a.x * t + a.y) / d, (a.y * t - a.x) / d); }
     else { r = vec2<$T>((b.x * (a.x / b.y) + a.y) / d, (b.x * (a.y / b.y) - a.x) / d); }
   }
   r = r * sc;

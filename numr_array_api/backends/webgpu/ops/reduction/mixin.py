@@ -1,0 +1,90 @@
+"""The reduction methods of the webgpu backend (interface: backends/interface.py)."""
+
+from __future__ import annotations
+
+import math
+
+from ....._core import dtypes as dt
+from ...codegen.caps import Caps
+from ...kernels.cast import cast
+from ...kernels.fill import full
+from ..host_fallback import _make
+from . import plan
+from . import table as T
+
+# host round trips for adapters lacking a feature a dtype needs (they warn)
+_HOST = {n: _make(n) for n in ("reduce", "var", "argmax", "argmin", "count_nonzero")}
+
+
+def _keep(out, shape, axes, keepdims):
+    if not keepdims:
+        return out
+    return out.reshape(tuple(1 if d in axes else n for d, n in enumerate(shape)))
+
+
+def _axes(data, axes):
+    return tuple(range(data.ndim)) if axes is None else tuple(axes)
+
+
+def _finish(out, dtype):
+    return out if out.dtype is dtype else cast(out, dtype)
+
+
+class ReductionMixin:
+    def reduce(self, name, data, axes, keepdims, dtype=None):
+        caps = Caps.of(data.client)
+        acc = dtype if dtype is not None and name in ("sum", "prod") else data.dtype
+        op = name
+        if name in ("all", "any"):
+            acc = dt.bool_
+        elif acc is dt.bool_:  # sum / prod accumulated in bool: or / and
+            op = "any" if name == "sum" else "all"
+        if not T.supported(caps, data.dtype, acc):
+            return _HOST["reduce"](self, name, data, axes, keepdims, dtype)
+        axes = _axes(data, axes)
+        res = T.result_dtype(op, data.dtype, acc, self.default_index)
+        if name == "mean" and math.prod(data.shape[d] for d in axes) == 0:
+            kshape = tuple(n for d, n in enumerate(data.shape) if d not in axes)
+            nan = float("nan") if res.kind == "f" else complex("nan+nanj")
+            return _keep(full(kshape, nan, res, data.client), data.shape, axes, keepdims)
+        m = math.prod(data.shape[d] for d in axes)
+        out = plan.run(op, data, axes, acc, dv=m)
+        return _keep(_finish(out, res), data.shape, axes, keepdims)
+
+    def sum_all(self, data):
+        return self.reduce("sum", data, None, False, data.dtype)
+
+    def var(self, data, axes, correction, keepdims, std):
+        if not T.supported(Caps.of(data.client), data.dtype):
+            return _HOST["var"](self, data, axes, correction, keepdims, std)
+        axes = _axes(data, axes)
+        m = math.prod(data.shape[d] for d in axes)
+        out = plan.run("std" if std else "var", data, axes, data.dtype,
+                       dv=float(m) - float(correction))
+        return _keep(_finish(out, data.dtype), data.shape, axes, keepdims)
+
+    def _arg(self, name, data, axis, keepdims):
+        caps = Caps.of(data.client)
+        if not T.supported(caps, data.dtype) or (self.default_index is dt.int64
+                                                 and not caps.int64):
+            return _HOST[name](self, data, axis, keepdims)
+        axes = tuple(range(data.ndim)) if axis is None else (axis,)
+        out = _finish(plan.run(name, data, axes, data.dtype), self.default_index)
+        if keepdims:
+            out = _keep(out, data.shape, axes, True)
+        return out
+
+    def argmax(self, data, axis, keepdims):
+        return self._arg("argmax", data, axis, keepdims)
+
+    def argmin(self, data, axis, keepdims):
+        return self._arg("argmin", data, axis, keepdims)
+
+    def count_nonzero(self, data, axes, keepdims):
+        caps = Caps.of(data.client)
+        if not T.supported(caps, data.dtype) or (self.default_index is dt.int64
+                                                 and not caps.int64):
+            return _HOST["count_nonzero"](self, data, axes, keepdims)
+        axes = _axes(data, axes)
+        out = plan.run("count_nonzero", data, axes, dt.bool_)
+        return _keep(_finish(out, self.default_index), data.shape, axes, keepdims)

@@ -1,0 +1,384 @@
+"""Planning a reduction: mapping by layout, chunks and passes, boxes over big data.
+
+``run(op, x, axes, acc, dv)`` returns a new contiguous storage of the kept shape holding the
+result in the kernel's unpacked result dtype (table.VAL_DTYPE of the result type).
+
+One launch (``_launch``) reduces a view whose operands fit one binding and at most
+MAX_BOX_ELEMS elements: the kept dims and the reduced dims are collapsed separately (the
+reduced ones in memory order, except for argmax / argmin whose indices are row-major in the
+logical order); rows contiguous in memory -> ``row`` mapping (vec4 loads), outputs
+contiguous -> ``col``; long reductions are cut into K chunks whose partial states a further
+pass reduces, until one chunk per output is left. Every thread loops at most ``ITER`` times
+per pass: lavapipe ends any invocation after 65535 loop iterations, and float sums stay
+pairwise-like (at most 4 * ITER elements added in sequence, then trees).
+
+Beyond one binding / buffer / MAX_BOX_ELEMS, ``primitives.slabs.boxes`` splits the
+iteration space (memory order; argmax / argmin: kept dims then the reduced ones, so the
+reduced part of a box is a row-major run whose first index is the box's 64-bit base).
+Boxes covering whole reductions write results directly; otherwise every box merges its
+states into one state per output (``merge``), and a last pass writes ``post(state)``.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from ....._core.errors import BackendLimitation
+from ...codegen.caps import Caps
+from ...codegen.render import collapse
+from ...codegen.types import WTYPES
+from ...kernels.fill import full
+from ...kernels.nary import _flat_start
+from ...primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
+from ...storage import WgpuStorage, _row_major
+from . import table as T
+from .spec import ReduceSpec, types_of
+
+ITER = 256              # loop trips per thread and pass
+MIN_ITER = 16           # below this, more chunks only add partials
+TARGET_GROUPS = 2048    # row mapping: workgroups wanted in flight for big reductions
+TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
+
+
+def _dims_words(shape, strides):
+    w = []
+    for n, s in zip(shape, strides):
+        w += [n, s]
+    return w
+
+
+def _f32_pair(x):
+    hi = struct.unpack("<f", struct.pack("<f", x))[0]
+    lo = x - hi
+    return (struct.unpack("<I", struct.pack("<f", hi))[0],
+            struct.unpack("<I", struct.pack("<f", lo))[0])
+
+
+def _pow2_at_least(n, lo, hi):
+    w = lo
+    while w < hi and w < n:
+        w *= 2
+    return w
+
+
+class _Job:
+    """What stays fixed over the launches of one reduction (cached per key)."""
+
+    __slots__ = ("op", "acc", "caps", "types", "names", "fields", "dtypes", "arg", "dv",
+                 "client", "key")
+
+    def __init__(self, op, acc, client, src_dtype, dv):
+        self.op = op
+        self.acc = acc
+        self.client = client
+        self.caps = Caps.of(client)
+        self.types = types_of(op, src_dtype, acc, self.caps)
+        self.fields = ReduceSpec(op, None, acc, "row", False, 0, 0, 0, 32,
+                                 "part").fields(self.caps)
+        self.names = tuple(n for n, _ in self.fields)
+        self.dtypes = tuple(T.VAL_DTYPE[ty] for _, ty in self.fields)
+        self.arg = T.row(op).uses_index
+        self.dv = _f32_pair(float(dv))
+        self.key = (op, acc, id(client), src_dtype, self.dv)
+
+
+_JOBS = {}
+
+
+def _job(op, acc, client, src_dtype, dv):
+    key = (op, acc, id(client), src_dtype, dv)
+    job = _JOBS.get(key)
+    if job is None or job.client is not client:
+        if len(_JOBS) >= 1024:
+            _JOBS.clear()
+        job = _JOBS[key] = _Job(op, acc, client, src_dtype, dv)
+    return job
+
+
+class _Pass:
+    """One launch of a plan: its kernel, grid and words (binding offsets and the box base
+    are added at launch), and, when it writes partial states, their shape and how the next
+    pass views them."""
+
+    __slots__ = ("kern", "groups", "words", "part_shape", "part_view")
+
+    def __init__(self, kern, groups, words, part_shape, part_view):
+        self.kern = kern
+        self.groups = groups
+        self.words = words
+        self.part_shape = part_shape
+        self.part_view = part_view
+
+
+def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None):
+    """The launches reducing a view of ``shape`` / ``strides`` (elements of ``src_dtype``,
+    or states if it is None) over its dims not in ``kept`` into a destination with
+    ``dstrides`` over the kept dims (``out``: final / merge), chunk partials reduced by
+    further passes. ``eoff``: the source's element offset in its binding (vec4 columns
+    need it aligned). ``chunks``: force a row mapping with that many chunks and return
+    after the partials (chunk_totals)."""
+    kd = [d for d in range(len(shape)) if kept[d]]
+    rd = [d for d in range(len(shape)) if not kept[d]]
+    # kept dims: outermost in memory first (the innermost one then runs over threads);
+    # reduced dims likewise, except argmax / argmin (indices are logical row-major)
+    order_k = list(range(len(kd)))
+    if chunks is None:
+        order_k.sort(key=lambda i: -abs(strides[kd[i]]))
+    kshape = [shape[kd[i]] for i in order_k]
+    oshape, ostr = collapse(kshape, [strides[kd[i]] for i in order_k])
+    dshape, dstr = ((), ()) if dstrides is None else \
+        collapse(kshape, [dstrides[i] for i in order_k])
+    if not job.arg:
+        rd = sorted(rd, key=lambda d: -abs(strides[d]))
+    rshape, rstr = collapse([shape[d] for d in rd], [strides[d] for d in rd])
+    nout = math.prod(kshape)
+    m = math.prod(shape[d] for d in rd)
+    ro, rr = len(oshape), len(rshape)
+    it = WTYPES[src_dtype] if src_dtype is not None else None
+    four = it is not None and it.itemsize == 4 and not it.packed
+    row_contig = rr >= 1 and rstr[-1] == 1
+    col_contig = ro >= 1 and ostr[-1] == 1
+    if chunks is not None:
+        mapping = "row"
+    elif row_contig and m >= 64:
+        mapping = "row"
+    elif col_contig and nout >= 64:
+        mapping = "col"
+    else:
+        mapping = "row" if (m >= 256 or nout < 64) else "col"
+    caps = job.caps
+    if mapping == "row":
+        vec = four and row_contig and rr == 1 and chunks is None
+        units = -(-m // 4) if vec else m
+        wg = min(_pow2_at_least(units // 8, 32, 256), caps.wg_size(256))
+        k = max(1, -(-units // (wg * ITER)))
+        if chunks is not None:
+            k = chunks
+        elif nout * k < TARGET_GROUPS and units > wg * MIN_ITER:
+            k = max(k, min(-(-TARGET_GROUPS // nout), -(-units // (wg * MIN_ITER))))
+        chunk = -(-units // k)
+        tiles = 0
+        items = nout * k
+    else:
+        vec = (four and col_contig and oshape[-1] % 4 == 0 and eoff % 4 == 0
+               and all(s % 4 == 0 for s in ostr[:-1] + rstr))
+        nov = nout // 4 if vec else nout
+        wg = min(_pow2_at_least(nov, 32, 256), caps.wg_size(256))
+        k = max(1, -(-m // ITER))
+        # (few threads walking long columns of states would wait on latency, not bandwidth)
+        if nov * k < TARGET_THREADS and m > MIN_ITER and (it or m >= 4 * MIN_ITER):
+            k = max(k, min(-(-TARGET_THREADS // nov), -(-m // MIN_ITER)))
+        chunk = -(-m // k) if m else 0
+        tiles = -(-nov // wg)
+        items = tiles * k
+    mode = out if k == 1 and chunks is None else "part"
+    spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
+                      len(dshape) if mode != "part" else 0, wg, mode)
+    gx = min(items, caps.max_groups)
+    gy = -(-items // gx)
+    if gy > caps.max_groups:
+        raise BackendLimitation("webgpu", f"a reduction with {items} work items",
+                                "more workgroups than a 2D grid holds")
+    words = dict(items=items, K=k, C=chunk, M=m, tiles=tiles, nout=nout,
+                 dv_hi=job.dv[0], dv_lo=job.dv[1])
+    if ro:
+        words["od"] = _dims_words(oshape, ostr)
+    if rr:
+        words["rd"] = _dims_words(rshape, rstr)
+    if mode != "part" and dshape:
+        words["dd"] = _dims_words(dshape, dstr)
+    kern = job.client.kernel(spec)
+    if mode != "part":
+        return [_Pass(kern, (gx, gy, 1), words, None, None)]
+    part_shape = (nout, k) if mapping == "row" else (k, nout)
+    if chunks is not None:
+        return [_Pass(kern, (gx, gy, 1), words, part_shape, None)]
+    # the next pass reduces the partial states over their chunk dim, viewed with the kept
+    # dims back in src's order, so they pair with dst's dims as before
+    nk = len(kshape)
+    inv = [0] * nk
+    for i, j in enumerate(order_k):
+        inv[j] = i
+    if mapping == "row":
+        rs, perm = tuple(kshape) + (k,), tuple(inv) + (nk,)
+    else:
+        rs, perm = (k,) + tuple(kshape), tuple(1 + j for j in inv) + (0,)
+    rst = _row_major(rs)
+    nshape = tuple(rs[p] for p in perm)
+    nstrides = tuple(rst[p] for p in perm)
+    rest = _passes(job, nshape, nstrides, None, (True,) * nk + (False,), dstrides, out, 0)
+    return [_Pass(kern, (gx, gy, 1), words, part_shape, (rs, perm))] + rest
+
+
+_PLANS = {}
+
+
+def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
+    first = src if src_dtype is not None else src[0]
+    dfirst = None if dst is None else dst if out == "final" else dst[0]
+    dstrides = None if dfirst is None else dfirst.strides
+    eoff = 0
+    if src_dtype is not None and src_dtype.itemsize == 4 and not WTYPES[src_dtype].packed:
+        eoff = first.binding()[3] % 4
+    key = (job.key, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff, chunks)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _passes(job, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff,
+                       chunks)
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
+
+
+def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
+    """Reduce ``src`` (elements of ``src_dtype``, or, if ``src_dtype`` is None, a tuple of
+    state storages of one shape) over its dims not in ``kept`` (a bool per dim) into
+    ``dst`` (final: a values view of the kept shape; merge: a tuple of state views).
+    Returns the partial states with ``chunks`` (chunk_totals), else None."""
+    names = job.names
+    for p in _plan(job, src, src_dtype, kept, dst, out, chunks):
+        args = dict(p.words)
+        if src_dtype is None:
+            for name, s in zip(names, src):
+                args["s_" + name] = s
+        else:
+            args["src"] = src
+            if base:
+                args["base_lo"] = base & 0xFFFFFFFF
+                args["base_hi"] = base >> 32
+        if p.part_shape is None:
+            if out == "final":
+                args["dst"] = dst
+            else:
+                for name, s in zip(names, dst):
+                    args["d_" + name] = s
+            p.kern.launch(p.groups, **args)
+            return None
+        part = tuple(WgpuStorage._new(p.part_shape, d, job.client) for d in job.dtypes)
+        for name, s in zip(names, part):
+            args["d_" + name] = s
+        p.kern.launch(p.groups, **args)
+        if p.part_view is None:
+            return part
+        rs, perm = p.part_view
+        src = tuple(s.reshape(rs).permute(perm) for s in part)
+        src_dtype = None
+        base = 0
+    raise AssertionError("a plan ends with a final or merge pass")
+
+
+def run(op, x, axes, acc, dv=0.0):
+    """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape)."""
+    client = x.client
+    job = _job(op, acc, client, x.dtype, dv)
+    nd = x.ndim
+    axes = tuple(range(nd)) if axes is None else tuple(sorted(axes))
+    kept = tuple(d not in axes for d in range(nd))
+    kshape = tuple(n for d, n in enumerate(x.shape) if kept[d])
+    rdt = T.VAL_DTYPE[job.types.R]
+    out = WgpuStorage._new(kshape, rdt, client)
+    if math.prod(kshape) == 0:
+        return out
+    m = math.prod(x.shape[d] for d in axes)
+    if job.types.I == "u32" and (job.arg or op == "count_nonzero") and m >= 1 << 31:
+        raise BackendLimitation("webgpu", f"{op} over {m} elements",
+                                "indices and counts beyond 2^31 need shader-int64")
+    if x.size <= MAX_BOX_ELEMS and x.fits_binding() and out.fits_binding():
+        _launch(job, x, x.dtype, kept, out, "final")
+        return out
+    _run_boxes(job, x, axes, kept, kshape, out)
+    return out
+
+
+def chunk_totals(op, view, acc, k):
+    """The ``op`` ("sum" / "prod") of ``k`` equal chunks (ceil(m / k) elements, the last
+    shorter) of every line along the last dim of ``view``: a (lines, k) storage in the
+    accumulator's unpacked dtype, lines in ``view``'s row-major order (cumulative ops)."""
+    job = _job(op, acc, view.client, view.dtype, 0)
+    kept = (True,) * (view.ndim - 1) + (False,)
+    return _launch(job, view, view.dtype, kept, None, "part", chunks=k)[0]
+
+
+def _in_space(v, order, kept_pos):
+    """View ``v`` (over the kept dims) in the iteration space ``order``: stride 0 on the
+    reduced dims."""
+    shape, strides = [], []
+    for d in order:
+        if d in kept_pos:
+            i = kept_pos[d]
+            shape.append(v.shape[i])
+            strides.append(v.strides[i])
+        else:
+            shape.append(1)
+            strides.append(0)
+    return v._view(shape, strides)
+
+
+def _run_boxes(job, x, axes, kept, kshape, out):
+    nd = x.ndim
+    if job.arg and len(axes) > 1:
+        # flat indices over several dims: boxes must be row-major runs of them
+        order = tuple(d for d in range(nd) if kept[d]) + axes
+    else:
+        order = tuple(sorted(range(nd), key=lambda d: -abs(x.strides[d])))
+    it = x.permute(order)
+    kmask = tuple(kept[d] for d in order)
+    kept_pos = {d: i for i, d in enumerate(d for d in range(nd) if kept[d])}
+    full_shape = it.shape
+
+    def spread(v):
+        return _in_space(v, order, kept_pos).broadcast_to(full_shape)
+
+    def kept_only(v):
+        return v[tuple(slice(None) if kmask[i] else 0 for i in range(nd))]
+
+    out_b = spread(out)
+    parts = boxes(full_shape, [it, out_b], MAX_BOX_ELEMS)
+    whole = all(b == (0, n) for box in parts
+                for b, n, k in zip(box, full_shape, kmask) if not k)
+    if whole:
+        for box in parts:
+            sub, osub = box_views([it, out_b], box)
+            _launch(job, sub, x.dtype, kmask, kept_only(osub),
+                    "final")
+        return
+    # boxes cut reductions: merge every box's states into one state per output
+    acc = tuple(full(kshape, _identity(job, name, ty), d, job.client)
+                for (name, ty), d in zip(job.fields, job.dtypes))
+    acc_b = [spread(a) for a in acc]
+    rshape = tuple(x.shape[d] for d in axes)
+    rpos = [order.index(d) for d in axes]  # the reduced dims, logical order
+    for box in boxes(full_shape, [it] + acc_b, MAX_BOX_ELEMS):
+        subs = box_views([it] + acc_b, box)
+        base = 0
+        if job.arg:
+            base = _flat_start(rshape, [box[i] for i in rpos])
+            if base is None:
+                raise BackendLimitation("webgpu", f"{job.op} over {x.shape}",
+                                        "a box that is not a run of whole rows")
+        dst = tuple(kept_only(s) for s in subs[1:])
+        _launch(job, subs[0], x.dtype, kmask, dst, "merge", base)
+    # post(state) per output, in boxes over the kept shape
+    kall = (True,) * len(kshape)
+    for box in boxes(kshape, list(acc) + [out], MAX_BOX_ELEMS):
+        subs = box_views(list(acc) + [out], box)
+        _launch(job, tuple(subs[:-1]), None, kall, subs[-1], "final")
+
+
+def _identity(job, field, ty):
+    """Python value of the identity state's ``field`` (fills the merge accumulators)."""
+    op = job.op
+    if field == "i":
+        return (1 << 63) - 1 if ty == "i64" else (1 << 32) - 1
+    if op in ("var", "std", "sum", "mean", "any", "count_nonzero"):
+        return 0
+    if op in ("prod", "all"):
+        return 1
+    import numpy as np
+    low = op in ("max", "argmax")
+    if ty in ("f32", "f64"):
+        return -math.inf if low else math.inf
+    info = np.iinfo(T.VAL_DTYPE[ty].np)
+    return int(info.min) if low else int(info.max)

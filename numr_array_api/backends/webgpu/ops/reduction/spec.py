@@ -1,0 +1,456 @@
+"""The one reduction kernel frame (``ReduceSpec``), rendered from a table row.
+
+Two mappings of work items to threads (chosen by plan.py from the layout):
+
+* ``row``: a workgroup per (output, chunk of its reduced range): threads stride through the
+  chunk (vec4 loads over a contiguous row when ``vec``), then the workgroup combines its
+  threads' states (subgroup shuffles and one shared step where the adapter grants
+  ``subgroup`` and the state is 32-bit; a shared-memory tree otherwise).
+* ``col``: a thread per output (4 adjacent outputs with ``vec``: one vec4 load per row)
+  and chunk of the reduced range, accumulating over rows: consecutive threads read
+  consecutive addresses, so reducing along a non-contiguous axis stays coalesced.
+
+The input is elements of dtype ``src`` or (``src is None``) partial states of an earlier
+pass. ``out``: ``final`` writes ``post(state)`` to ``dst`` at a strided view index;
+``merge`` combines into the state arrays ``d_<field>`` at that index (big data: boxes
+accumulate into one state per output); ``part`` writes the chunk's state to a partials
+array ((output, chunk) for ``row``, (chunk, output) for ``col``), which the next pass
+reduces. Every index is u32 (a launch covers at most 2^30 elements, primitives/slabs.py);
+argmax / argmin add the box's 64-bit base (``base_lo``, ``base_hi``). Each thread loops at
+most a few hundred times (plan.py), inside lavapipe's 65535-iteration budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from ....._core import dtypes as dt
+from ...codegen.caps import Caps
+from ...codegen.layout import Buf, Layout, Words
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from ...codegen.types import WTYPES, convert, load, render_helpers
+from . import table as T
+
+__all__ = ["ReduceSpec", "variants", "types_of"]
+
+_FRAME = Template("""${helpers}
+${layout}
+${isnan}
+${pick}
+${cmul}
+struct St {
+${fields}
+}
+fn ident() -> St { return St(${ident}); }
+fn comb(a: St, b: St) -> St {
+  ${comb}
+}
+fn fold(s: St, x: ${X}, i: ${I}) -> St {
+  ${fold}
+}
+fn post(s: St, dv: ${DV}) -> ${R} {
+  ${post}
+}
+${index_fns}
+${access_fns}
+${wg_reduce}
+${main}
+""", "reduction frame")
+
+
+@dataclasses.dataclass(frozen=True)
+class Types:
+    A: str   # accumulator
+    F: str   # var / std float
+    I: str   # index / count
+    X: str   # folded element type
+    R: str   # result written by ``final``
+    DV: str  # divisor type of post
+
+
+def types_of(op, src, acc, caps) -> Types:
+    """The WGSL types a kernel of ``op`` works in."""
+    a = T.acc_wtype(acc).val
+    if a == "bool":  # all / any / count_nonzero accumulate u32 / I
+        a = "u32"
+    f = T.acc_wtype(acc).val if op in ("var", "std") else "f32"
+    i = "i64" if caps.int64 else "u32"
+    row = T.row(op)
+    x = {"A": a, "F": f, "bool": "bool"}[row.x]
+    r = {"A": a, "F": f, "I": i, "u32": "u32"}[row.result]
+    dv = f if op in ("var", "std") else ("f64" if a in ("f64", "vec2<f64>") else "f32")
+    return Types(a, f, i, x, r, dv)
+
+
+@dataclasses.dataclass(frozen=True)
+class ReduceSpec(KernelSpec):
+    op: str          # a row of table.ROWS
+    src: object      # element DType, or None: the input is partial states
+    acc: object      # accumulation DType (var / std: the input's)
+    mapping: str     # "row" | "col"
+    vec: bool        # vec4 loads (4-byte elements, contiguous row / aligned columns)
+    ro: int          # rank of the kept (output) index into the input
+    rr: int          # rank of the reduced index
+    rd: int          # rank of the destination index (final / merge)
+    wg: int          # workgroup size
+    out: str         # "final" | "merge" | "part"
+
+    def needs(self):
+        need = set()
+        for d in (self.src, self.acc):
+            n = WTYPES[d].need if d is not None else None
+            if n == "shader-f64":
+                need |= {"f64", "int64"}
+            elif n == "shader-int64":
+                need.add("int64")
+        return tuple(sorted(need))
+
+    # ---- helpers --------------------------------------------------------------------
+    def types(self, caps):
+        return types_of(self.op, self.src, self.acc, caps)
+
+    def fields(self, caps):
+        t = self.types(caps)
+        return tuple((n, {"A": t.A, "F": t.F, "I": t.I, "u32": "u32"}[k])
+                     for n, k in T.row(self.op).fields)
+
+    def shuffles(self, caps):
+        """Subgroup shuffles move the state (32-bit fields only: 64-bit subgroup
+        operations need an extension not every adapter has)."""
+        return caps.subgroup and all(ty in ("f32", "i32", "u32", "vec2<f32>")
+                                     for _, ty in self.fields(caps))
+
+    def layout(self, caps):
+        t = self.types(caps)
+        bufs = []
+        if self.src is None:
+            bufs += [Buf("s_" + n, ty) for n, ty in self.fields(caps)]
+        else:
+            arr = WTYPES[self.src].arr
+            bufs.append(Buf("src", f"vec4<{arr}>" if self.vec else arr))
+        if self.out == "final":
+            bufs.append(Buf("dst", t.R, "rw"))
+        else:
+            bufs += [Buf("d_" + n, ty, "rw") for n, ty in self.fields(caps)]
+        words = ["items", "K", "C", "M", "tiles", "nout", "base_lo", "base_hi", "dv_hi",
+                 "dv_lo"]
+        for name, rank in (("od", self.ro), ("rd", self.rr), ("dd", self.rd)):
+            if rank:
+                words.append(Words(name, 2 * rank))
+        return Layout(bufs, words, caps)
+
+    # ---- rendering ------------------------------------------------------------------
+    def render(self, caps):
+        lay = self.layout(caps)
+        t = self.types(caps)
+        row = T.row(self.op)
+        helpers = set()
+        tok = {
+            "zero_A": T.ZERO[t.A], "one_A": T.ONE[t.A], "low_A": T.LOW.get(t.A, ""),
+            "high_A": T.HIGH.get(t.A, ""), "zero_F": T.ZERO[t.F], "one_F": T.ONE[t.F],
+            "inf_F": T.INF[t.F], "nan_F": T.QNAN[t.F], "zero_I": T.ZERO[t.I],
+            "one_I": T.ONE[t.I], "max_I": T.HIGH[t.I],
+            "sqrt": "r = sqrt(r);" if self.op == "std" else "",
+            "arg_comb": T.arg_comb(self.op, t.A) if row.uses_index else "",
+        }
+
+        def snip(text):
+            return Template(text, f"{self.op} row").render(tok)
+
+        fields = self.fields(caps)
+        access = self._access_fns(lay, t, fields, helpers, caps)
+        main = (self._row_main if self.mapping == "row" else self._col_main)(lay, t, caps)
+        real = t.A.replace("vec2<", "").rstrip(">")
+        isnan = T.ISNAN.get(real if row.name in ("max", "min", "argmax", "argmin") else "",
+                            "")
+        return _FRAME.render(
+            lay.tokens(),
+            helpers=render_helpers(helpers, caps.int64),
+            isnan=isnan,
+            pick=T.pick_fn(self.op, t.A) if self.op in ("max", "min") else "",
+            cmul=T.cmul_fn(t.A) if self.op == "prod" else "",
+            fields="\n".join(f"  {n}: {ty}," for n, ty in fields),
+            ident=snip(row.ident), comb=snip(row.comb), fold=snip(row.fold),
+            post=snip(row.post), X=t.X, I=t.I, DV=t.DV, R=t.R,
+            index_fns=self._index_fns(lay),
+            access_fns=access,
+            wg_reduce=self._wg_reduce(caps) if self.mapping == "row" else "",
+            main=main,
+        )
+
+    def _index_fns(self, lay):
+        out = []
+        for fn, name, rank in (("out_index", "od", self.ro), ("red_index", "rd", self.rr),
+                               ("dst_index", "dd", self.rd)):
+            if not rank:
+                out.append(f"fn {fn}(e: u32) -> u32 {{ return 0u; }}")
+                continue
+            body = [f"fn {fn}(e: u32) -> u32 {{", "  var r = e;", "  var o = 0u;"]
+            for d in reversed(range(rank)):
+                n, s = lay.word(name, 2 * d), lay.word(name, 2 * d + 1)
+                if d == 0:
+                    body.append(f"  o += r * {s};")
+                else:
+                    body.append(f"  o += (r % {n}) * {s};")
+                    body.append(f"  r = r / {n};")
+            body += ["  return o;", "}"]
+            out.append("\n".join(body))
+        return "\n".join(out)
+
+    def _access_fns(self, lay, t, fields, helpers, caps):
+        out = []
+        if self.src is None:
+            vals = ", ".join(f"s_{n}[{lay.word('s_' + n + '_off')} + j]" for n, _ in fields)
+            out.append(f"fn state_in(j: u32) -> St {{ return St({vals}); }}")
+        else:
+            it = WTYPES[self.src]
+            xt = WTYPES[dt.bool_] if t.X == "bool" else _wtype_of_val(t.X)
+            if self.vec:
+                raw = "src[j >> 2u][j & 3u]"
+                out.append(f"fn cv(v: {it.arr}) -> {t.X} {{ return "
+                           f"{convert(it, xt, 'v', helpers, caps.int64)}; }}")
+                out.append(f"fn elem(j: u32) -> {t.X} {{ return cv({raw}); }}")
+            else:
+                raw = load(it, "src", "j", helpers)
+                out.append(f"fn elem(j: u32) -> {t.X} {{ return "
+                           f"{convert(it, xt, raw, helpers, caps.int64)}; }}")
+        # put(j, s): the write of one output's state (j: the destination element)
+        if self.out == "final":
+            dv = (f"{t.DV}(bitcast<f32>({lay.word('dv_hi')})) + "
+                  f"{t.DV}(bitcast<f32>({lay.word('dv_lo')}))")
+            out.append(f"fn put(j: u32, s: St) {{ dst[{lay.word('dst_off')} + j] = "
+                       f"post(s, {dv}); }}")
+        else:
+            body = []
+            if self.out == "merge":
+                old = ", ".join(f"d_{n}[{lay.word('d_' + n + '_off')} + j]" for n, _ in fields)
+                body.append(f"  let t = comb(St({old}), s);")
+            else:
+                body.append("  let t = s;")
+            body += [f"  d_{n}[{lay.word('d_' + n + '_off')} + j] = t.{n};" for n, _ in fields]
+            out.append("fn put(j: u32, s: St) {\n" + "\n".join(body) + "\n}")
+        return "\n".join(out)
+
+    def _wg_reduce(self, caps):
+        wg = self.wg
+        if self.shuffles(caps):
+            fields = self.fields(caps)
+            shf = ", ".join(f"subgroupShuffleXor(s.{n}, m)" for n, _ in fields)
+            return f"""var<workgroup> sh: array<St, {wg}>;
+fn wg_reduce(s0: St, sgs: u32, sgi: u32, sid: u32, nsg: u32) -> St {{
+  var s = s0;
+  // (a subgroup wider than the workgroup, e.g. wave64 under 32 invocations: stay inside)
+  for (var m = 1u; m < min(sgs, {wg}u); m <<= 1u) {{ s = comb(s, St({shf})); }}
+  if (sgi == 0u) {{ sh[sid] = s; }}
+  workgroupBarrier();
+  var t = sh[0];
+  for (var j = 1u; j < nsg; j++) {{ t = comb(t, sh[j]); }}
+  return t;
+}}"""
+        return f"""var<workgroup> sh: array<St, {wg}>;
+fn wg_reduce(s0: St, l: u32) -> St {{
+  sh[l] = s0;
+  workgroupBarrier();
+  for (var w = {wg // 2}u; w > 0u; w >>= 1u) {{
+    if (l < w) {{ sh[l] = comb(sh[l], sh[l + w]); }}
+    workgroupBarrier();
+  }}
+  return sh[0];
+}}"""
+
+    def _gbase(self, lay, t):
+        if not T.row(self.op).uses_index:
+            return f"  let gb = {T.ZERO[t.I]};"
+        if t.I == "i64":
+            return (f"  let gb = bitcast<i64>((u64({lay.word('base_hi')}) << 32u) | "
+                    f"u64({lay.word('base_lo')}));")
+        return f"  let gb = {lay.word('base_lo')};"
+
+    def _fold_at(self, t, j, r):
+        """Statement folding the input at element / state index ``j`` (global reduced
+        index ``gb + r``) into ``s``."""
+        if self.src is None:
+            return f"s = comb(s, state_in({j}));"
+        return f"s = fold(s, elem({j}), gb + {t.I}({r}));"
+
+    def _row_main(self, lay, t, caps):
+        w = lay.word
+        wg = self.wg
+        sg = self.shuffles(caps)
+        args = ("@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) wid: "
+                "vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>")
+        if sg:
+            args += (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
+                     "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) "
+                     "nsg: u32")
+        off = w("src_off") if self.src is not None else "0u"
+        lines = [f"@compute @workgroup_size({wg})", f"fn main({args}) {{",
+                 "  let item = wid.x + wid.y * nw.x;",
+                 f"  if (item >= {w('items')}) {{ return; }}",
+                 f"  let o = item / {w('K')};",
+                 f"  let k = item - o * {w('K')};",
+                 self._gbase(lay, t),
+                 "  var s = ident();"]
+        if self.vec:
+            def fold4(v, r):
+                return [f"    s = fold(s, cv({v}.{c}), gb + {t.I}({r} + {i}u));"
+                        for i, c in enumerate("xyzw")]
+            # two independent vec4 loads per trip: more bytes in flight per thread
+            lines += [
+                f"  let a0 = {off} + out_index(o);",
+                f"  let h = min((4u - (a0 & 3u)) & 3u, {w('M')});",
+                f"  let q = ({w('M')} - h) >> 2u;",
+                f"  let tl = {w('M')} - h - (q << 2u);",
+                f"  let lo = k * {w('C')};",
+                f"  let hi = min(lo + {w('C')}, q);",
+                "  let v0 = (a0 + h) >> 2u;",
+                "  var u = lo + l;",
+                f"  for (; u + {wg}u < hi; u += {2 * wg}u) {{",
+                "    let v = src[v0 + u];",
+                f"    let w = src[v0 + u + {wg}u];",
+                "    let r = h + (u << 2u);",
+                *fold4("v", "r"),
+                *fold4("w", f"r + {4 * wg}u"),
+                "  }",
+                "  if (u < hi) {",
+                "    let v = src[v0 + u];",
+                "    let r = h + (u << 2u);",
+                *fold4("v", "r"),
+                "  }",
+                "  if (k == 0u && l < h + tl) {",
+                "    let r = select(h + (q << 2u) + (l - h), l, l < h);",
+                "    s = fold(s, elem(a0 + r), gb + " + t.I + "(r));",
+                "  }",
+            ]
+        else:
+            lines += [
+                f"  let b = {off} + out_index(o);",
+                f"  let lo = k * {w('C')};",
+                f"  let hi = min(lo + {w('C')}, {w('M')});",
+                f"  for (var r = lo + l; r < hi; r += {wg}u) {{",
+                "    " + self._fold_at(t, "b + red_index(r)", "r"),
+                "  }",
+            ]
+        if sg:
+            lines.append("  let t = wg_reduce(s, sgs, sgi, sid, nsg);")
+        else:
+            lines.append("  let t = wg_reduce(s, l);")
+        lines.append(f"  if (l == 0u) {{ put({self._dest('o', 'k', lay)}, t); }}")
+        lines.append("}")
+        return "\n".join(lines)
+
+    def _dest(self, o, k, lay):
+        if self.out == "part":
+            if self.mapping == "row":
+                return f"{o} * {lay.word('K')} + {k}"
+            return f"{k} * {lay.word('nout')} + {o}"
+        return f"dst_index({o})"
+
+    def _col_main(self, lay, t, caps):
+        w = lay.word
+        wg = self.wg
+        off = w("src_off") if self.src is not None else "0u"
+        lines = [f"@compute @workgroup_size({wg})",
+                 "fn main(@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) "
+                 "wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {",
+                 "  let item = wid.x + wid.y * nw.x;",
+                 f"  if (item >= {w('items')}) {{ return; }}",
+                 f"  let k = item / {w('tiles')};",
+                 f"  let ov = (item - k * {w('tiles')}) * {wg}u + l;",
+                 self._gbase(lay, t),
+                 f"  let lo = k * {w('C')};",
+                 f"  let hi = min(lo + {w('C')}, {w('M')});"]
+        if self.vec:
+            lines += [f"  if (ov * 4u >= {w('nout')}) {{ return; }}",
+                      "  let o = ov * 4u;",
+                      f"  let b = {off} + out_index(o);",
+                      "  var s0 = ident(); var s1 = ident(); var s2 = ident(); "
+                      "var s3 = ident();",
+                      "  var r = lo;",
+                      "  for (; r + 1u < hi; r += 2u) {",
+                      "    let v = src[(b + red_index(r)) >> 2u];",
+                      "    let w = src[(b + red_index(r + 1u)) >> 2u];",
+                      f"    let g = gb + {t.I}(r);"]
+            lines += [f"    s{i} = fold(s{i}, cv(v.{c}), g);" for i, c in enumerate("xyzw")]
+            lines += [f"    s{i} = fold(s{i}, cv(w.{c}), g + {T.ONE[t.I]});"
+                      for i, c in enumerate("xyzw")]
+            lines += ["  }", "  if (r < hi) {",
+                      "    let v = src[(b + red_index(r)) >> 2u];",
+                      f"    let g = gb + {t.I}(r);"]
+            lines += [f"    s{i} = fold(s{i}, cv(v.{c}), g);" for i, c in enumerate("xyzw")]
+            lines.append("  }")
+            lines += [f"  put({self._dest(f'o + {i}u', 'k', lay)}, s{i});" for i in range(4)]
+        else:
+            lines += [f"  if (ov >= {w('nout')}) {{ return; }}",
+                      "  let o = ov;",
+                      f"  let b = {off} + out_index(o);",
+                      "  var s = ident();",
+                      "  var r = lo;",
+                      "  for (; r + 1u < hi; r += 2u) {",
+                      "    " + self._fold_at(t, "b + red_index(r)", "r"),
+                      "    " + self._fold_at(t, "b + red_index(r + 1u)", "r + 1u"),
+                      "  }",
+                      "  if (r < hi) {",
+                      "    " + self._fold_at(t, "b + red_index(r)", "r"),
+                      "  }",
+                      f"  put({self._dest('o', 'k', lay)}, s);"]
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _wtype_of_val(v):
+    return WTYPES[T.VAL_DTYPE[v]]
+
+
+# ---- every variant the planner can ask for (render-and-compile test) --------------------
+_ELEM_OPS = {
+    "sum": "biufc", "prod": "biufc", "mean": "fc", "max": "iuf", "min": "iuf", "all": "biufc",
+    "any": "biufc", "count_nonzero": "biufc", "argmax": "iuf", "argmin": "iuf", "var": "f",
+    "std": "f",
+}
+
+
+def acc_for(op, dtype):
+    """The accumulation dtype the planner uses for ``op`` on ``dtype`` without a ``dtype=``
+    argument (sum / prod of small integers widen as the front-end does on 64-bit adapters)."""
+    if op in ("all", "any", "count_nonzero"):
+        return dt.bool_
+    if op in ("sum", "prod") and dtype.kind in "biu":
+        return dt.uint64 if dtype.kind == "u" else dt.int64
+    return dtype
+
+
+def variants(caps: Caps | None = None):
+    """Specs covering every (op, dtype) pair, both mappings, vec loads, every output mode,
+    state inputs and ranks 0..2 (the planner collapses dims; deeper ranks render the same
+    loops)."""
+    from ...codegen.caps import LAVAPIPE
+    caps = caps or LAVAPIPE
+    seen = set()
+    for op, kinds in _ELEM_OPS.items():
+        for d in dt.ALL_DTYPES:
+            if d.kind not in kinds or not T.supported(caps, d):
+                continue
+            acc = acc_for(op, d)
+            if not T.supported(caps, acc):
+                continue
+            vec = d.itemsize == 4
+            for mapping in ("row", "col"):
+                for v in {False, vec}:
+                    spec = ReduceSpec(op, d, acc, mapping, v, 1, 1, 1,
+                                      64 if mapping == "row" else 256, "final")
+                    if spec not in seen:
+                        seen.add(spec)
+                        yield spec
+            # the state passes of this (op, accumulator)
+            for mapping, out in itertools.product(("row", "col"), ("final", "merge", "part")):
+                spec = ReduceSpec(op, None, acc, mapping, False, 1, 1, 1, 256, out)
+                if spec not in seen:
+                    seen.add(spec)
+                    yield spec
+    for ro, rr, rd in itertools.product((0, 1, 2), (0, 1, 2), (0, 2)):
+        yield ReduceSpec("sum", dt.float32, dt.float32, "row", False, ro, rr, rd, 32,
+                         "merge")
+        yield ReduceSpec("argmax", dt.int8, dt.int8, "col", False, ro, rr, rd, 128, "part")

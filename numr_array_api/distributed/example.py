@@ -1,0 +1,307 @@
+"""Scale-out example: mean, std and a matrix-vector product over arrays larger than a GPU.
+
+    python -m numr_array_api.distributed.example --backend cuda            # 2x one GPU's memory
+    python -m numr_array_api.distributed.example --backend cuda,webgpu,cupy --size 1x
+    python -m numr_array_api.distributed.example --backend cpu --small     # CI-sized
+
+Cubed plans, Dask runs: a local Dask cluster with one worker process per device (each pinned
+to its device, see cluster.py) computes Cubed arrays whose chunks are numr arrays of the
+chosen backend (``--backend cupy``: array_api_compat.cupy chunks, the CuPy peer). The data
+is generated chunk by chunk on the devices (generate.py: a counter hash of each element's
+index), so the array never exists as a whole: each task generates its chunk on its device
+and reduces it there, and only per-chunk partial results go through Cubed's storage.
+
+Prints each worker's device, Cubed's progress bar per computation, the throughput (bytes
+of generated array reduced per second), and a verification against NumPy on a subsample
+(the same pipeline on a slice, compared with NumPy on the same elements computed on the
+host) plus a statistical check of the full results. Several backends (comma-separated) run
+one after the other, each in a fresh process (Cubed binds its chunk namespace at import),
+and end with a table comparing them. Exit status 1 when a verification fails.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from . import chunks as _chunks
+from . import cluster as _cluster
+
+OPS = ("mean", "std", "matvec")
+_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+
+
+def parse_size(text):
+    """'200GB', '1.5GiB', '123456' -> bytes; '2x' -> ('x', 2.0), a multiple of device memory."""
+    t = text.strip().upper()
+    if t.endswith("X"):
+        return ("x", float(t[:-1]))
+    m = re.fullmatch(r"([0-9.]+)\s*([KMGT]I?B|B)?", t)
+    if not m:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 2x, 64GiB, 500MB)")
+    return int(float(m.group(1)) * _UNITS[m.group(2) or ""])
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m numr_array_api.distributed.example",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("--backend", default="cuda",
+                   help="cpu, cuda, webgpu or cupy (the CuPy peer); comma-separated to compare "
+                        "several in one run (default cuda)")
+    p.add_argument("--size", type=parse_size, default=None,
+                   help="bytes of each generated array: '2x' = twice one device's memory "
+                        "(default for GPUs), or '64GiB', '500MB' ...")
+    p.add_argument("--dtype", choices=("float64", "float32"), default="float64")
+    p.add_argument("--ops", default=",".join(OPS), help=f"comma-separated subset of {OPS}")
+    p.add_argument("--devices", default=None,
+                   help="device ordinals to use, e.g. '0,1' or '0,0' (two workers on one "
+                        "device); cpu: a worker count (default: every device; cpu: 2)")
+    p.add_argument("--chunk-bytes", type=parse_size, default=None,
+                   help="bytes per chunk (default: from device memory, chunks.chunk_bytes)")
+    p.add_argument("--cols", type=int, default=16384, help="columns of the matvec matrix")
+    p.add_argument("--work-dir", default=None, help="Cubed's storage (default: a temp dir)")
+    p.add_argument("--small", action="store_true",
+                   help="CI size: 16 MiB arrays in 1 MiB chunks, two workers")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--json", default=None, help="also write the results to this file")
+    args = p.parse_args(argv)
+    args.ops = [o.strip() for o in args.ops.split(",") if o.strip()]
+    bad = [o for o in args.ops if o not in OPS]
+    if bad:
+        p.error(f"unknown ops {bad}; choose from {OPS}")
+    for b in args.backend.split(","):
+        if b not in ("cpu", "cuda", "webgpu", "cupy"):
+            p.error(f"unknown backend {b!r}")
+    if args.small:
+        args.size = args.size or 16 * 2**20
+        args.chunk_bytes = args.chunk_bytes or 2**20
+        args.cols = min(args.cols, 1024)
+        args.devices = args.devices or ("2" if args.backend == "cpu" else None)
+    return args
+
+
+def _devices(args, backend):
+    if args.devices is None:
+        if backend == "cpu":
+            return 2
+        devs = _cluster.available_devices(backend)
+        if args.small and len(devs) == 1:
+            return devs * 2  # two workers on the one device: the multi-device code path
+        return devs
+    if backend == "cpu":
+        return int(args.devices)
+    return [int(d) for d in args.devices.split(",")]
+
+
+def _fmt_bytes(n):
+    for unit, f in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= f:
+            return f"{n / f:.2f} {unit}"
+    return f"{n} B"
+
+
+def _compute(arr, progress):
+    callbacks = []
+    if progress:
+        from cubed.diagnostics.tqdm import TqdmProgressBar
+        callbacks.append(TqdmProgressBar())
+    t0 = time.perf_counter()
+    out = arr.compute(callbacks=callbacks)
+    return np.asarray(out), time.perf_counter() - t0
+
+
+def run_one(args, backend):
+    _cluster.use_backend(backend)  # before cubed is imported anywhere in this process
+    import cubed.array_api as cx
+    from distributed import Client
+
+    from .generate import hashed_uniform, reference
+
+    itemsize = np.dtype(args.dtype).itemsize
+    result = {"backend": backend, "namespace": _cluster.chunk_namespace(backend),
+              "dtype": args.dtype, "ops": {}, "ok": True}
+    devices = _devices(args, backend)
+    n_workers = devices if isinstance(devices, int) else len(devices)
+    # host memory per worker: what Cubed may plan a task to hold (its allowed_mem)
+    from distributed.system import MEMORY_LIMIT
+    host_per_worker = int(MEMORY_LIMIT * 0.8) // n_workers
+    with tempfile.TemporaryDirectory(prefix="numr-scaleout-") as tmp:
+        work_dir = args.work_dir or tmp
+        with _cluster.local_cluster(backend, devices, memory_limit=host_per_worker) as cluster, \
+                Client(cluster) as client:
+            client.wait_for_workers(len(cluster.worker_spec))
+            workers = _cluster.worker_devices(client)
+            result["workers"] = workers
+            print(f"[{backend}] {len(workers)} workers, chunks in {result['namespace']}:")
+            for name, d in workers.items():
+                mem = _fmt_bytes(d["memory_bytes"]) if d.get("memory_bytes") else "memory ?"
+                pin = ", ".join(f"{k}={d[k]}" for k in ("CUDA_VISIBLE_DEVICES",
+                                                          "NUMR_WEBGPU_ADAPTER") if d.get(k))
+                print(f"  {name}: {d['device']} = {d.get('name', '?')}, {mem}, pid {d['pid']}"
+                      + (f" ({pin})" if pin else ""))
+            mems = [d["memory_bytes"] for d in workers.values() if d.get("memory_bytes")]
+            device_memory = min(mems) if mems else None
+            bufs = [d["max_buffer_bytes"] for d in workers.values() if d.get("max_buffer_bytes")]
+            size = args.size
+            if size is None:
+                size = ("x", 2.0) if backend != "cpu" else 256 * 2**20
+            if isinstance(size, tuple):
+                if device_memory is None:
+                    raise SystemExit(f"[{backend}] --size {size[1]}x needs the device memory, "
+                                     f"which no worker reports; give --size in bytes")
+                size = int(size[1] * device_memory)
+            # Cubed's memory model: a task may hold a few chunks (plus temporaries) in host
+            # memory, so a chunk is also bounded by the host memory of a worker
+            cb = args.chunk_bytes or min(
+                _chunks.chunk_bytes(device_memory, max_buffer_bytes=min(bufs) if bufs else None),
+                (host_per_worker - 2**28) // 10)
+            allowed = min(max(10 * cb + 2**28, 2**30), host_per_worker)
+            spec = _cluster.cubed_spec(cluster, work_dir=work_dir, allowed_mem=allowed)
+            n = max(1, size // itemsize)
+            result.update(size_bytes=int(n * itemsize), chunk_bytes=int(cb),
+                          device_memory=device_memory, allowed_mem=int(allowed))
+            print(f"[{backend}] array {_fmt_bytes(n * itemsize)} {args.dtype}"
+                  + (f" = {n * itemsize / device_memory:.2f}x one device's memory"
+                     if device_memory else "")
+                  + f", chunks {_fmt_bytes(cb)}")
+            for op in args.ops:
+                r = _run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec)
+                result["ops"][op] = r
+                result["ok"] &= r["ok"]
+                print(f"[{backend}] {op}: {r['seconds']:.2f} s, {r['gbps']:.2f} GB/s "
+                      f"({_fmt_bytes(r['bytes'])}), check {'OK' if r['ok'] else 'FAILED'}: "
+                      f"{r['check']}")
+            result["stored_bytes"] = _du(work_dir)
+    return result
+
+
+def _du(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(root, f))
+            except OSError:
+                pass
+    return total
+
+
+def _run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec):
+    progress = not args.no_progress
+    dt = args.dtype
+    rtol = 1e-10 if dt == "float64" else 2e-4
+    if op in ("mean", "std"):
+        x = hashed_uniform((n,), chunks=_chunks.chunk_shape((n,), itemsize, cb), dtype=dt,
+                           spec=spec)
+        f = cx.mean if op == "mean" else cx.std
+        val, secs = _compute(f(x), progress)
+        nbytes = n * itemsize
+        # exact subsample: the same pipeline on the first m elements (a generated array of
+        # its own: values depend only on the flat index, and a slice of x would make Cubed
+        # store x), against NumPy on the same elements
+        m = min(n, max(1, 4 * cb // itemsize), 2**22)
+        head = hashed_uniform((m,), chunks=_chunks.chunk_shape((m,), itemsize, cb), dtype=dt,
+                              spec=spec)
+        sub, _ = _compute(f(head), False)
+        ref = reference(np.arange(m), dtype=dt).astype(np.float64)
+        want = ref.mean() if op == "mean" else ref.std()
+        sub_ok = bool(np.isclose(float(sub), want, rtol=rtol, atol=0))
+        # statistical: U[0, 1) has mean 1/2 and std sqrt(1/12)
+        expect = 0.5 if op == "mean" else math.sqrt(1 / 12)
+        tol = 6 * math.sqrt(1 / 12 / n) + (1e-6 if dt == "float32" else 0)
+        full_ok = abs(float(val) - expect) <= tol
+        check = (f"subsample of {m}: {float(sub):.12g} vs NumPy {want:.12g}; full {float(val):.9g}"
+                 f" vs {expect:.9g} +- {tol:.2g}")
+        ok = sub_ok and full_ok
+    else:
+        cols = min(args.cols, n)
+        rows = max(1, n // cols)
+        cshape = _chunks.chunk_shape((rows, cols), itemsize, cb)
+        a = hashed_uniform((rows, cols), chunks=cshape, seed=1, dtype=dt, spec=spec)
+        v = hashed_uniform((cols,), chunks=(cshape[1],), seed=2, dtype=dt, spec=spec)
+        y, secs = _compute(a @ v, progress)
+        nbytes = rows * cols * itemsize
+        vref = reference(np.arange(cols), seed=2, dtype=dt).astype(np.float64)
+        picks = np.unique(np.linspace(0, rows - 1, num=min(rows, 8)).astype(np.int64))
+        want = np.array([reference(i * cols + np.arange(cols), seed=1, dtype=dt)
+                         .astype(np.float64) @ vref for i in picks])
+        got = y[picks].astype(np.float64)
+        ok = bool(y.shape == (rows,) and np.allclose(got, want, rtol=rtol * 10, atol=0))
+        err = float(np.max(np.abs(got - want) / np.abs(want)))
+        check = f"{len(picks)} rows of {rows} against NumPy, max rel err {err:.2g}"
+    return {"seconds": secs, "bytes": int(nbytes), "gbps": nbytes / secs / 1e9, "ok": ok,
+            "check": check}
+
+
+def _table(results):
+    ops = [o for o in OPS if any(o in r.get("ops", {}) for r in results)]
+    head = f"{'backend':<8} {'chunks':<34} {'size':>11} " + " ".join(f"{o + ' GB/s':>12}" for o in ops)
+    lines = [head, "-" * len(head)]
+    for r in results:
+        if "error" in r:
+            lines.append(f"{r['backend']:<8} FAILED: {r['error']}")
+            continue
+        cells = " ".join(f"{r['ops'][o]['gbps']:>12.2f}" if o in r["ops"] else f"{'-':>12}"
+                         for o in ops)
+        lines.append(f"{r['backend']:<8} {r['namespace']:<34} {_fmt_bytes(r['size_bytes']):>11} {cells}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    backends = args.backend.split(",")
+    if len(backends) == 1:
+        r = run_one(args, backends[0])
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(r, f, indent=1, default=str)
+        print(_table([r]))
+        return 0 if r["ok"] else 1
+    results = []
+    raw = sys.argv[1:] if argv is None else list(argv)
+    for b in backends:
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+            out = f.name
+        cmd = [sys.executable, "-m", "numr_array_api.distributed.example",
+               *_without(raw, "--backend", "--json"), "--backend", b, "--json", out]
+        print(f"=== {b}: {' '.join(cmd)}", flush=True)
+        rc = subprocess.call(cmd)
+        try:
+            with open(out) as f:
+                results.append(json.load(f))
+        except (OSError, ValueError):
+            results.append({"backend": b, "error": f"exit code {rc}, no result", "ok": False})
+        finally:
+            os.unlink(out)
+    print(_table(results))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1, default=str)
+    return 0 if all(r.get("ok") for r in results) else 1
+
+
+def _without(argv, *options):
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in options:
+            skip = True
+            continue
+        if any(a.startswith(o + "=") for o in options):
+            continue
+        out.append(a)
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
