@@ -23,7 +23,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 # Python's default one does) while an iteration runs, and ignores the signals that land in
 # the harness's own bookkeeping between iterations: every interrupt inside numr counts.
 _CHILD = r"""
-import signal, sys, time, warnings, numpy as np
+import gc, signal, sys, time, warnings, numpy as np
 warnings.simplefilter("ignore")
 import numr_array_api
 import numr_array_api.webgpu as xp
@@ -39,7 +39,9 @@ A = rng.standard_normal((48, 48)).astype(np.float32)
 x, a = xp.asarray(h), xp.asarray(A)
 want_s, want_m = float(((h + 1) * 2).sum()), A @ A
 def settle():  # a fixed state of numr's caches (scalars, read-back mirrors), then memory
-    float(xp.sum((x + 1) * 2)); a @ a; float(xp.sum(x)); xp.synchronize(); xp.empty_cache()
+    float(xp.sum((x + 1) * 2)); a @ a; float(xp.sum(x)); xp.synchronize()
+    gc.collect()  # interrupted frames sit in reference cycles with their tracebacks
+    xp.empty_cache()
     return xp.memory_stats()["allocated_bytes"]
 base = settle()
 interrupts = iters = 0
