@@ -7,10 +7,10 @@ memory_stats, empty_cache, capture_graph, custom_kernel, raw_handle, capabilitie
 """
 
 from .._core.namespace import populate as _populate
-from ..backends.webgpu.backend import WebGPUBackend as _WebGPUBackend
+from ..backends.webgpu.backend import create as _create_backend
 from ..backends.webgpu.ops.host_fallback import HostFallbackWarning
 
-_populate(globals(), _WebGPUBackend())
+_populate(globals(), _create_backend())
 
 
 def _runtime():

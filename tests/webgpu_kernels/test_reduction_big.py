@@ -181,6 +181,32 @@ def test_real_300mb_array_on_the_adapters_own_limits(wgpu_xp):
     del x
 
 
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_10_gib_array_beyond_the_max_buffer_on_a_gpu(wgpu_xp):
+    """Issue 9's size acceptance for reductions: a 10 GiB float32 array (several buffers
+    on NVIDIA's 4 GiB max buffer), an extreme beyond index 2^32. GPU adapters only."""
+    xp = wgpu_xp
+    client = xp.asarray([0.0])._data.client
+    if client.info.get("type") == "CPU":
+        pytest.skip("10 GiB on a CPU adapter: GPU machine only")
+    n = 10 * 2 ** 30 // 4
+    x = xp.ones(n, dtype=xp.float32)
+    assert len(x._data.block.segments) >= 3
+    far = 7_000_000_001
+    x[far] = 5.0
+    x[far + 10] = 5.0
+    x[12] = -3.0
+    assert abs(float(xp.sum(x)) - (n + 4 + 4 - 4)) <= 1e-6 * n
+    assert int(xp.argmax(x)) == far and int(xp.argmin(x)) == 12
+    assert float(xp.max(x)) == 5.0 and float(xp.min(x)) == -3.0
+    mean = (n + 4) / n
+    ev = ((n - 3) * (1 - mean) ** 2 + 2 * (5 - mean) ** 2 + (-3 - mean) ** 2) / n
+    assert abs(float(xp.var(x)) - ev) <= 1e-3 * ev
+    assert int(xp.count_nonzero(x)) == n
+    del x
+
+
 # ---- accuracy: pairwise-like sums, one-pass stable variances ----------------------------------
 def test_float32_sum_is_not_sequential(wgpu_xp):
     """2^24 uniform [0, 1) float32: a sequential float32 sum stalls near 2^24 (error ~1e-1

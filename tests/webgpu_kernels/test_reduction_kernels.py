@@ -56,3 +56,39 @@ def test_box_base_beyond_2_32_reaches_the_index(wgpu_xp):
     b[4] = 4.0
     plan._launch(job, xp.asarray(b)._data, dt.float32, (False,), st, "merge", 1 << 40)
     assert int(st[1].to_numpy()) == (1 << 40) + 4
+
+
+def test_u32_index_path_of_adapters_without_int64(wgpu_xp):
+    """Without shader-int64, indices and counts are u32 (sizes below 2^31 are checked):
+    render for such an adapter and run the kernels here (lavapipe accepts them)."""
+    import dataclasses
+
+    xp = wgpu_xp
+    a = np.array([[3, 1, 7, 7], [0, -2, -2, 5], [4, 4, 4, 4]], np.float32)
+    x = xp.asarray(a)
+    client = x._data.client
+    caps = plan.Caps.of(client)
+    saved = (client._caps, dict(client._kernels), dict(plan._PLANS), dict(plan._JOBS))
+    client._caps = dataclasses.replace(caps, int64=False)
+    client._kernels.clear()
+    plan._PLANS.clear()
+    plan._JOBS.clear()
+    try:
+        assert plan._job("argmax", dt.float32, client, dt.float32, 0).types.I == "u32"
+        for axis in (None, 0, 1):
+            axes = (0, 1) if axis is None else (axis,)
+            for op in ("argmax", "argmin", "count_nonzero"):
+                out = plan.run(op, x._data, axes, dt.bool_ if op == "count_nonzero"
+                               else dt.float32)
+                assert out.dtype is dt.uint32
+                ref = getattr(np, op)(a, axis=axis)
+                np.testing.assert_array_equal(out.to_numpy(), ref, err_msg=f"{op} {axis}")
+        with pytest.raises(plan.BackendLimitation, match="2\\^31"):
+            plan.run("argmax", xp.broadcast_to(x[0, 0], (1 << 31,))._data, None, dt.float32)
+    finally:
+        client._caps = saved[0]
+        client._kernels.clear()
+        client._kernels.update(saved[1])
+        for cache, old in ((plan._PLANS, saved[2]), (plan._JOBS, saved[3])):
+            cache.clear()
+            cache.update(old)

@@ -1,5 +1,7 @@
 """Batched submission, bind-group and staging reuse, pipeline cache, compile errors."""
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,10 @@ from numr_array_api.backends.webgpu import WgslCompileError
 
 
 def test_many_ops_few_submits(W, client):
+    # free buffers left by earlier tests (or by their garbage, collected mid-loop) would
+    # each be drawn once, with a new bind group: start from an empty pool
+    gc.collect()
+    W.empty_cache()
     x = W.from_numpy(np.arange(100, dtype=np.float32))
     W.astype(x, D.float32)  # compile outside the measured window
     client.synchronize()

@@ -8,6 +8,11 @@ UINT64_MAX on every device), whereas numr uses the attribute for what CUDA means
 much freed memory the pool keeps across synchronisations
 (``NUMR_CUDA_POOL_RELEASE_THRESHOLD_MB``, default 512).
 
+Threads: CuPy may free a block (``NumrMemory.__del__``) in any thread while another
+allocates; the free list's operations are single list/dict calls (atomic under the GIL), a
+lost race is an empty-list ``pop`` (then a fresh block), and ``free_bytes`` is re-derived by
+``stats``.
+
 Freed blocks go to a free list keyed by bucket size (``NUMR_CUDA_FREE_LIST_CAP_MB``, default
 1024, bounds its bytes) and are reused without a driver call. Reuse is safe without a sync
 because every numr kernel runs on the compute stream, in order. On out-of-memory the free
@@ -146,10 +151,9 @@ class DeviceAllocator:
                     fb = alloc.free_bytes + n
                     if fb <= cap:
                         lst = free.get(n)
-                        if lst is None:
-                            free[n] = [m.ptr]
-                        else:
-                            lst.append(m.ptr)
+                        if lst is None:  # (setdefault: another thread may add it meanwhile)
+                            lst = free.setdefault(n, [])
+                        lst.append(m.ptr)
                         alloc.free_bytes = fb
                     else:
                         free_async(m.ptr, stream_ptr)
@@ -172,11 +176,12 @@ class DeviceAllocator:
                 return alloc.capture.malloc(size)
             n = 512 if size <= 512 else (size + 511) & ~511 if size <= MiB else bucket(size)
             lst = free.get(n)
-            if lst:
-                ptr = lst.pop()
-                alloc.free_bytes -= n
-            else:
+            try:
+                ptr = lst.pop()  # another thread may have taken the last block meanwhile
+            except (AttributeError, IndexError):
                 ptr = fresh(size, n)
+            else:
+                alloc.free_bytes -= n
             m = Mem()
             m.ptr = ptr
             m.size = n
@@ -237,6 +242,8 @@ class DeviceAllocator:
         self.rt.memPoolTrimTo(self.pool_handle, 0)
 
     def stats(self):
+        # re-derived: threads freeing and allocating at once can skew the running count
+        self.free_bytes = sum(k * len(v) for k, v in list(self.free.items()))
         rt = self.rt
         pool = self.pool_handle
         get = rt.memPoolGetAttribute

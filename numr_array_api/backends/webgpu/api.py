@@ -8,6 +8,9 @@ Front-end kernels record dispatches with ``client.pipelines.get(...)`` /
 ``get_rendered(...)`` and ``client.launch(pipe, [(block, offset, size), ...], params, wg)``,
 using ``codegen.types`` (load/pack/convert snippets per dtype) and ``codegen.render``
 (``Params``, ``collapse``, ``strided_index_fn``, ``workgroups``).
+
+The functions that touch the runtime hold its lock (runtime/concurrency.py), as the
+client's own entry points do: any thread may call them.
 """
 
 from .kernels.cast import cast as _cast
@@ -16,12 +19,13 @@ from .kernels.fill import full as _full
 from .runtime.adapters import list_adapters
 from .runtime.adapters import native_dtypes as _native_dtypes
 from .runtime.client import WgpuClient, get_client
+from .runtime.concurrency import locked
 from .runtime.custom import custom_kernel as _custom_kernel
 from .runtime.errors import WgslCompileError
 from .runtime.graph import CapturedGraph
 from .storage import WgpuStorage
 from .transfer import from_numpy as _from_numpy
-from .transfer import to_numpy
+from .transfer import to_numpy as _to_numpy
 
 __all__ = [
     "list_adapters", "get_client", "WgpuClient", "WgpuStorage", "CapturedGraph",
@@ -29,6 +33,8 @@ __all__ = [
     "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "runtime_stats",
     "capture_graph", "custom_kernel", "raw_handle",
 ]
+
+to_numpy = locked(_to_numpy)
 
 
 def _c(client):
@@ -44,27 +50,33 @@ def native_dtypes(client=None):
     return _native_dtypes(_c(client))
 
 
+@locked
 def from_numpy(array, client=None):
     return _from_numpy(array, _c(client))
 
 
+@locked
 def empty(shape, dtype, client=None):
     """Uninitialised contiguous storage (pooled memory may hold stale data)."""
     return WgpuStorage.empty(shape, dtype, _c(client))
 
 
+@locked
 def full(shape, value, dtype, client=None):
     return _full(shape, value, dtype, _c(client))
 
 
+@locked
 def copy(storage):
     return _copy(storage)
 
 
+@locked
 def contiguous(storage):
     return storage.contiguous()
 
 
+@locked
 def astype(storage, dtype):
     return _cast(storage, dtype)
 
@@ -86,6 +98,7 @@ def runtime_stats(client=None):
     return _c(client).stats()
 
 
+@locked
 def capture_graph(fn, *example_inputs, client=None):
     """Run ``fn(*inputs)`` once on copies of ``example_inputs`` and record its dispatches.
 
@@ -98,6 +111,7 @@ def capture_graph(fn, *example_inputs, client=None):
     return CapturedGraph(_c(client), fn, example_inputs)
 
 
+@locked
 def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
                   overrides=None, client=None):
     """Run user WGSL; see runtime/custom.py for the binding convention."""

@@ -3,6 +3,12 @@
 Composed of mixins from ``ops/``, one per family. Method resolution goes left to right, so
 a GPU mixin listed before HostFallbackMixin replaces the host round trips of the methods it
 defines: adding ``ops/manipulation.py`` is one line in ``_MIXINS`` below.
+
+The namespace holds ``create()``'s LockedBackend: every interface method the front-end
+calls runs under the runtime lock (runtime/concurrency.py), taken once per call there
+rather than inside the ops, so any number of threads may use the namespace and its arrays
+at once. ``_UNLOCKED`` lists the methods that only read metadata or make views, which touch
+no runtime state.
 """
 
 from ..._core.errors import BackendUnavailable
@@ -19,9 +25,10 @@ from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
 from .ops.reduction import ReductionMixin
 from .ops.views import ViewsMixin
+from .runtime.concurrency import LockedBackend
 from .storage import WgpuStorage
 
-__all__ = ["WebGPUBackend"]
+__all__ = ["WebGPUBackend", "create"]
 
 _MIXINS = (
     ElementwiseMixin,
@@ -36,6 +43,12 @@ _MIXINS = (
     CumulativeMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
+
+_UNLOCKED = frozenset({
+    "device_of", "default_device", "check_device", "check_dtype_supported", "check_stream",
+    "device_native_dtypes", "extra_capabilities", "fix_result", "dlpack_device",
+    "getitem_basic", "permute", "broadcast_to", "flip",
+})
 
 
 class WebGPUBackend(*_MIXINS, Backend):
@@ -57,3 +70,8 @@ class WebGPUBackend(*_MIXINS, Backend):
     def device_ctx(self, device):
         import contextlib
         return contextlib.nullcontext()
+
+
+def create():
+    """The backend object of the ``numr_array_api.webgpu`` namespace."""
+    return LockedBackend(WebGPUBackend(), Backend, _UNLOCKED)

@@ -338,6 +338,8 @@ def _sobol_entry(xp, n, skip, v, shift, *, bits, dtype, device):
 
 def register(name="numr_array_api.webgpu"):
     from ..._algorithms import dispatch as _dispatch
-    _dispatch.register("gemm_epilogue", name, gemm_epilogue)
-    _dispatch.register("gemm_epilogue_bwd", name, gemm_epilogue_bwd)
-    _dispatch.register("sobol", name, _sobol_entry)
+    from .runtime.concurrency import locked
+    # each under the runtime lock, like every backend call (runtime/concurrency.py)
+    _dispatch.register("gemm_epilogue", name, locked(gemm_epilogue))
+    _dispatch.register("gemm_epilogue_bwd", name, locked(gemm_epilogue_bwd))
+    _dispatch.register("sobol", name, locked(_sobol_entry))

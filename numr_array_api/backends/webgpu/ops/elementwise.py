@@ -17,6 +17,7 @@ from ..kernels.fill import full as _fill
 from ..wgsl import math_library
 from . import _exprs
 from ..kernels.nary import launch
+from ..runtime.concurrency import LOCK
 from ..storage import new_output
 from .host_fallback import warn_fallback
 
@@ -160,12 +161,14 @@ class ElementwiseMixin:
         host = self._host_elementwise(name, 1)
 
         def kernel(x):
-            spec = spec_of(name, 1, x.dtype, x.client)
-            if spec is None:
-                return host(x)
-            return run(spec, (x,), x.shape)
+            with LOCK:  # taken here, not by a wrapper: the fast paths call this per op
+                spec = spec_of(name, 1, x.dtype, x.client)
+                if spec is None:
+                    return host(x)
+                return run(spec, (x,), x.shape)
 
         kernel.__name__ = name
+        kernel.__numr_locked__ = True
         return kernel
 
     def binary_kernel(self, name):
@@ -175,16 +178,18 @@ class ElementwiseMixin:
         same_client = self._same_client
 
         def kernel(x1, x2):
-            spec = spec_of(name, 2, x1.dtype, x1.client)
-            if spec is None:
-                return host(x1, x2)
-            if x1.client is not x2.client:  # a cached scalar made on the default adapter
-                x1, x2 = same_client(x1, x2)
-            s1, s2 = x1.shape, x2.shape
-            shape = s1 if s1 == s2 else broadcast_shapes(s1, s2)
-            return run(spec, (x1, x2), shape)
+            with LOCK:  # taken here, not by a wrapper: the fast paths call this per op
+                spec = spec_of(name, 2, x1.dtype, x1.client)
+                if spec is None:
+                    return host(x1, x2)
+                if x1.client is not x2.client:  # a cached scalar made on the default adapter
+                    x1, x2 = same_client(x1, x2)
+                s1, s2 = x1.shape, x2.shape
+                shape = s1 if s1 == s2 else broadcast_shapes(s1, s2)
+                return run(spec, (x1, x2), shape)
 
         kernel.__name__ = name
+        kernel.__numr_locked__ = True
         return kernel
 
     def _host_elementwise(self, name, arity):

@@ -19,11 +19,32 @@ buffer to ``wgpuDeviceCreateBindGroup``, which panics (process abort). With ``_o
 buffer stays reachable from the client, its finalizer never runs while pooled, and ``id()`` of
 a pooled buffer is never reused while the pool holds it (the recorder's pending set and the
 bind group cache rely on that). ``live()`` is the last line of defence before native calls.
+
+Threads and interrupts (concurrency.py). ``Block.__del__`` runs wherever the last reference
+goes: in any thread, in the cyclic GC, in the middle of another op (even inside this pool's
+own methods). It therefore never touches the pool's lists or takes a lock: it appends
+``(buffer, size)`` to ``_released``, a deque (one atomic append), which the pool drains
+under the runtime lock when it next allocates, reports or empties. Byte counts are derived
+from the lists when reported, never kept as running sums an interrupt could skew.
+
+A KeyboardInterrupt can land between taking a buffer from one list and putting it in the
+next, or at the entry of a ``__del__`` (which then never runs): that buffer is then in no
+list, and ``memory_stats`` counts it as allocated. ``_reclaim`` (run by ``empty_cache`` and
+before an out-of-memory retry: it scans the GC's objects once, so not per op) pools every
+owned buffer that is in no list and held by no Block. A Block can be mid-``__del__`` in
+another thread during that scan (no longer visible to the GC, its entry not yet queued):
+its buffer is reclaimed and noted in ``_reclaimed``, and the late entry is skipped, so no
+buffer is ever pooled twice or while in use.
 """
+
+import atexit
+import collections
+import gc
 
 import wgpu
 
 from ...._core.errors import BackendLimitation, OutOfMemory
+from .concurrency import deferred_interrupts
 from .errors import BACKEND, translate
 
 MIN_BLOCK = 256
@@ -60,13 +81,23 @@ class Block:
         self.pool = pool
 
     def __del__(self):
-        pool = self.pool
-        if pool is not None:
-            self.pool = None
-            try:
-                pool._release(self.buffer, self.size)
-            except Exception:  # interpreter shutdown: nothing left to return to
-                pass
+        try:
+            pool = self.pool
+            if pool is not None and not _exiting:
+                self.pool = None
+                pool._released.append((self.buffer, self.size))
+        except Exception:  # interpreter shutdown, or an __init__ an interrupt cut short
+            pass
+
+
+_exiting = False
+
+
+@atexit.register
+def _at_exit():
+    # blocks dying during interpreter teardown are not recycled (the pools die with them)
+    global _exiting
+    _exiting = True
 
 
 class SegmentedBlock:
@@ -91,17 +122,19 @@ class SegmentedBlock:
 
 
 class BufferPool:
-    def __init__(self, device, max_buffer_size, on_free_buffers=None, is_pending=None):
+    def __init__(self, device, max_buffer_size, on_free_buffers=None):
         self.device = device
         self.max_buffer_size = max_buffer_size
         self._free = {}      # size class -> [wgpu buffer]
         self._deferred = {}  # same, but still used by unsubmitted work
-        self._is_pending = is_pending or (lambda buf: False)
+        self._released = collections.deque()  # (buffer, size) of dead Blocks, unsorted
+        self._reclaimed = set()  # id()s _reclaim pooled whose Block's entry may still come
+        # id()s of the buffers unsubmitted work uses: the recorder fills and clears it
+        self.pending_ids = set()
         self._on_free_buffers = on_free_buffers  # drops bind groups that name destroyed buffers
         self._owned = {}     # id -> every buffer created here and not yet destroyed
-        self.allocated_bytes = 0
+        self._lent = 0       # bytes lent out, for peak_bytes (re-derived by stats())
         self.peak_bytes = 0
-        self.pooled_bytes = 0
         self.allocations = 0
         self.frees = 0
         self.pool_hits = 0
@@ -118,13 +151,14 @@ class BufferPool:
                 raise BackendLimitation(
                     BACKEND, f"allocating {nbytes} bytes",
                     f"the adapter's max-buffer-size is {self.max_buffer_size} bytes")
+        if self._released:
+            self._drain()
         free = self._free.get(size)
         if not free and not host_write:
             free = self._deferred.get(size)
         buf = None
         while free:
             buf = free.pop()
-            self.pooled_bytes -= size
             if live(buf):
                 break
             self._owned.pop(id(buf), None)  # cannot happen while _owned holds it; never bind it
@@ -135,9 +169,9 @@ class BufferPool:
             self.pool_misses += 1
             buf = self._create(size)
         self.allocations += 1
-        self.allocated_bytes += size
-        if self.allocated_bytes > self.peak_bytes:
-            self.peak_bytes = self.allocated_bytes
+        self._lent += size
+        if self._lent > self.peak_bytes:
+            self.peak_bytes = self._lent
         return Block(buf, size, self)
 
     def _create(self, size):
@@ -157,15 +191,46 @@ class BufferPool:
         self._owned[id(buf)] = buf
         return buf
 
-    def _release(self, buf, size):
-        self.frees += 1
-        self.allocated_bytes -= size
-        if not live(buf):  # defensive: a released handle must never be handed out again
-            self._owned.pop(id(buf), None)
+    def _drain(self):
+        """Sort the buffers of dead Blocks into the free / deferred lists (under the lock)."""
+        q = self._released
+        pending = self.pending_ids
+        free, deferred = self._free, self._deferred
+        while q:  # (one buffer per op in a chain: kept free of calls)
+            buf, size = q.popleft()
+            i = id(buf)
+            if self._reclaimed and i in self._reclaimed:
+                self._reclaimed.discard(i)  # _reclaim pooled it already
+                continue
+            self.frees += 1
+            self._lent -= size
+            if getattr(buf, "_internal", None) is None:  # never hand out a released handle
+                self._owned.pop(i, None)
+                continue
+            (deferred if i in pending else free).setdefault(size, []).append(buf)
+
+    def _reclaim(self):
+        """Pool the buffers an interrupt lost track of (see the module docstring)."""
+        self._drain()
+        placed = {id(b) for lists in (self._free, self._deferred) for lst in lists.values()
+                  for b in lst}
+        unplaced = {i: b for i, b in self._owned.items() if i not in placed}
+        if not unplaced:
             return
-        self.pooled_bytes += size
-        lists = self._deferred if self._is_pending(buf) else self._free
-        lists.setdefault(size, []).append(buf)
+        held = {id(r.buffer) for r in gc.get_referrers(*unplaced.values())
+                if isinstance(r, Block)}
+        pending = self.pending_ids
+        for i, buf in unplaced.items():
+            if i in held:
+                continue
+            self._reclaimed.add(i)  # first: its Block's late entry must find it
+            self._lent -= buf.size
+            lists = self._deferred if i in pending else self._free
+            lists.setdefault(buf.size, []).append(buf)
+
+    def _release(self, buf, size):
+        self._released.append((buf, size))
+        self._drain()
 
     def submitted(self):
         """Called after each submit: deferred buffers become free for any use."""
@@ -175,26 +240,33 @@ class BufferPool:
                 lst.clear()
 
     def empty_cache(self):
-        dropped = []
-        for lst in self._free.values():
-            dropped.extend(lst)
-            lst.clear()
-        self.pooled_bytes = sum(k * len(v) for k, v in self._deferred.items())
-        if dropped and self._on_free_buffers is not None:
-            self._on_free_buffers(dropped)
-        for buf in dropped:
-            self._owned.pop(id(buf), None)
-            try:
-                buf.destroy()
-            except Exception:
-                pass
+        with deferred_interrupts():
+            self._reclaim()
+            dropped = []
+            for lst in self._free.values():
+                dropped.extend(lst)
+                lst.clear()
+            if dropped and self._on_free_buffers is not None:
+                self._on_free_buffers(dropped)
+            for buf in dropped:
+                self._owned.pop(id(buf), None)
+                self._reclaimed.discard(id(buf))
+                try:
+                    buf.destroy()
+                except Exception:
+                    pass
         return len(dropped)
 
     def stats(self):
+        self._drain()
+        pooled = sum(size * len(lst) for lists in (self._free, self._deferred)
+                     for size, lst in lists.items())
+        allocated = sum(b.size for b in self._owned.values()) - pooled
+        self._lent = allocated
         return {
-            "allocated_bytes": self.allocated_bytes,
-            "peak_bytes": self.peak_bytes,
-            "pooled_bytes": self.pooled_bytes,
+            "allocated_bytes": allocated,
+            "peak_bytes": max(self.peak_bytes, allocated),
+            "pooled_bytes": pooled,
             "allocations": self.allocations,
             "frees": self.frees,
             "pool_hits": self.pool_hits,

@@ -1,6 +1,10 @@
 """One client (device + queue + pools + caches) per adapter per process.
 
 wgpu-py leaks device objects, so a client is never created twice for an adapter.
+
+Threads: ``lock`` (the runtime's one re-entrant lock, shared by all clients: see
+concurrency.py) is held by every backend call; the client's own entry points that users
+reach directly (synchronize, flush, memory and runtime statistics, empty_cache) take it too.
 """
 
 import os
@@ -13,7 +17,9 @@ from ...._core import dtypes as D
 from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument, OutOfMemory
 from . import adapters
 from .allocator import BufferPool, SegmentedBlock, StagingPool, live
+from .concurrency import LOCK, deferred_interrupts, locked
 from .errors import BACKEND, translate
+from .mapping import Mappings
 from .pipelines import BindGroupCache, PipelineCache
 from .submit import Recorder
 
@@ -50,6 +56,8 @@ def _memory_limit(info):
 
 
 class WgpuClient:
+    lock = LOCK
+
     def __init__(self, index):
         self.index = index
         self.adapter = adapters.adapter(index)
@@ -82,10 +90,10 @@ class WgpuClient:
             self.max_immediate = 0  # exercise the uniform-ring path on adapters with immediates
         self.lost = False
         self.bindgroups = BindGroupCache(self.device)
-        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy,
-                               lambda buf: self.recorder.is_pending(buf))
+        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
+        self.maps = Mappings(self.device)
         self.recorder = Recorder(self)
         self._kernels = {}  # KernelSpec -> Kernel (codegen/spec.py)
 
@@ -202,6 +210,7 @@ class WgpuClient:
             self.lost = True
             raise
 
+    @locked
     def flush(self):
         self.check()
         try:
@@ -210,6 +219,7 @@ class WgpuClient:
             self.lost = True
             raise
 
+    @locked
     def synchronize(self):
         self.check()
         try:
@@ -269,18 +279,21 @@ class WgpuClient:
         lo = offset - offset % 4
         hi = -(-(offset + nbytes) // 4) * 4
         n = max(hi - lo, 4)
-        staging, size = self.staging.take(n)
+        maps = self.maps
         try:
-            self.recorder.flush(copies=((block.buffer, lo, staging, 0, n),))
-            staging.map_sync(wgpu.MapMode.READ, 0, size)
-            raw = staging.read_mapped(0, n, copy=True)
-            staging.unmap()
+            with deferred_interrupts():
+                maps.reap()
+                staging, size = self.staging.take(n)
+                self.recorder.flush(copies=((block.buffer, lo, staging, 0, n),))
+                m = maps.start(staging, size, self.staging.give)
+            maps.wait(m)  # interruptible; an interrupted mapping is reaped later
+            with deferred_interrupts():
+                raw = maps.finish(m, n)
         except Exception as exc:
             err = translate(exc, "device-to-host read", nbytes)
             self.lost = self.lost or isinstance(err, DeviceLost)
             raise err from exc
-        self.staging.give(staging, size)
-        return np.frombuffer(raw, np.uint8)[offset - lo: offset - lo + nbytes]
+        return raw[offset - lo: offset - lo + nbytes]
 
     @staticmethod
     def _check_live(block):
@@ -310,14 +323,19 @@ class WgpuClient:
             # submitted work may still use these pooled buffers; let it finish first
             self.recorder.wait()
 
+    @locked
     def memory_stats(self):
         return self.pool.stats()
 
+    @locked
     def empty_cache(self):
         # buffers used by unsubmitted work sit in the deferred lists, which are never destroyed
-        self.pool.empty_cache()
-        self.staging.empty()
+        with deferred_interrupts():
+            self.pool.empty_cache()
+            self.maps.reap()
+            self.staging.empty()
 
+    @locked
     def stats(self):
         return {"memory": self.pool.stats(), "pipelines": self.pipelines.stats(),
                 "bind_groups": self.bindgroups.stats(), "submission": self.recorder.stats(),

@@ -15,6 +15,7 @@ copy them if an earlier result must survive the next replay.
 import numpy as np
 
 from ...._core.errors import DeviceLost, DTypeMismatch, InvalidArgument, ShapeMismatch
+from .concurrency import locked
 
 
 class CapturedGraph:
@@ -81,6 +82,7 @@ class CapturedGraph:
             flat = np.concatenate([flat, np.zeros(4 - n % 4, np.uint8)])
         self.client.write(slot.block, 0, flat)
 
+    @locked
     def replay(self, *inputs):
         if len(inputs) != len(self.inputs):
             raise InvalidArgument("inputs", f"the graph takes {len(self.inputs)} inputs")

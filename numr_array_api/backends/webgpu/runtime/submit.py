@@ -5,6 +5,14 @@ result (read-back, ``synchronize``), when a buffer that pending work uses is abo
 overwritten by ``queue.write_buffer``, when the uniform ring is full, or after ``threshold``
 dispatches. The recorder remembers which buffers unsubmitted dispatches use, so the pool
 keeps them away from host writes until the submit (see allocator.py).
+
+Interrupts (concurrency.py): recording is ordered so that a KeyboardInterrupt between any
+two steps is harmless. Buffers join the pending set *before* their dispatch is recorded (an
+interrupted op's output, recorded but never returned, would otherwise go back to the pool
+as not pending and could take a host write that the later submit then clobbers), and the
+remembered pass state (``_last_pipe`` / ``_last_bg``) is cleared before the native call that
+changes it and set after, so it never claims state the pass does not have. Ending and
+submitting a batch together with its bookkeeping runs with interrupts deferred.
 """
 
 import os
@@ -12,6 +20,7 @@ import os
 import wgpu
 from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 
+from .concurrency import deferred_interrupts
 from .errors import translate
 
 DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
@@ -27,7 +36,9 @@ class Recorder:
         self.threshold = max(1, threshold)
         self.encoder = None
         self.cpass = None
-        self.pending_ids = set()  # id() of wgpu buffers used by unsubmitted dispatches
+        # id() of wgpu buffers used by unsubmitted dispatches (the pool's set: it keeps them
+        # away from host writes); cleared, never replaced, at each submit
+        self.pending_ids = client.pool.pending_ids
         self.recorded = 0
         self.capture = None  # list of dispatch records while a graph is being captured
         self._cp_handle = None
@@ -73,10 +84,12 @@ class Recorder:
     # ---- recording ----------------------------------------------------------------------
     def _open_pass(self):
         """Open the batch's encoder and compute pass; returns the pass's native handle."""
-        self.encoder = self.device.create_command_encoder()
-        self.cpass = self.encoder.begin_compute_pass()
-        self._cp_handle = self.cpass._internal
+        enc = self.device.create_command_encoder()
+        cp = enc.begin_compute_pass()
+        self._cp_handle = cp._internal
         self._last_pipe = self._last_bg = None
+        self.encoder = enc
+        self.cpass = cp  # last: the batch exists once its pass does
         return self._cp_handle
 
     def dispatch(self, pipe, bind_group, params, workgroups, blocks, indirect=None):
@@ -86,22 +99,26 @@ class Recorder:
                                     "captured graphs replay direct dispatches only")
         if pipe.uniform_size:
             roff = self._ring_put(params, pipe.uniform_size)
+        ids = self.pending_ids
+        for b in blocks:
+            ids.add(id(b.buffer))
         cp = self._cp_handle if self.cpass is not None else self._open_pass()
         # pass state persists between dispatches: skip re-setting what a chain repeats.
         # Raw wgpu-native calls: a pass command reports its validation errors when the pass
         # ends (WebGPU's deferred encoder errors), so wgpu-py's per-call error capture only
         # costs time here (about 5 us a call); end() and finish() keep it.
         if pipe is not self._last_pipe:
+            self._last_pipe = self._last_bg = None
             _lib.wgpuComputePassEncoderSetPipeline(cp, pipe.pipeline._internal)
             self._last_pipe = pipe
-            self._last_bg = None
         if pipe.uniform_size:
+            self._last_bg = None
             self._dyn_offset[0] = roff
             _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bind_group._internal, 1,
                                                     self._dyn_offset)
-            self._last_bg = None
         else:
             if bind_group is not self._last_bg:
+                self._last_bg = None
                 _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bind_group._internal, 0,
                                                         _ffi.NULL)
                 self._last_bg = bind_group
@@ -114,9 +131,6 @@ class Recorder:
         else:
             _lib.wgpuComputePassEncoderDispatchWorkgroupsIndirect(cp, indirect[0]._internal,
                                                                   indirect[1])
-        ids = self.pending_ids
-        for b in blocks:
-            ids.add(id(b.buffer))
         self.recorded += 1
         self.dispatches += 1
         if self.capture is not None:
@@ -133,8 +147,10 @@ class Recorder:
         the host records the next."""
         chunk = self.replay_chunk
         for i in range(0, len(raw), chunk):
+            self.pending_ids |= ids  # before recording, as in dispatch
             cp = self._cp_handle if self.cpass is not None else self._open_pass()
             last_pipe, last_bg = self._last_pipe, self._last_bg
+            self._last_pipe = self._last_bg = None  # unknown until the chunk is recorded
             part = raw[i:i + chunk]
             for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in part:
                 if pipe is not last_pipe:
@@ -147,7 +163,6 @@ class Recorder:
                     _lib.wgpuComputePassEncoderSetImmediates(cp, 0, imm, imm_size)
                 _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)
             self._last_pipe, self._last_bg = last_pipe, last_bg
-            self.pending_ids |= ids
             self.recorded += len(part)
             self.dispatches += len(part)
             if self.recorded >= chunk:
@@ -173,37 +188,56 @@ class Recorder:
         """Submit recorded work, plus ``copies`` (src, src_off, dst, dst_off, n) after it."""
         if self.cpass is None and not copies:
             return
-        enc, cp = self.encoder, self.cpass
-        self.encoder = self.cpass = None
-        self.pending_ids = set()
-        self.recorded = 0
-        ring_used, self._ring_used = self._ring_used, 0
-        try:
-            if cp is not None:
-                cp.end()
-            if enc is None:
-                enc = self.device.create_command_encoder()
-            for src, so, dst, do, n in copies:
-                enc.copy_buffer_to_buffer(src, so, dst, do, n)
-            cb = enc.finish()
-            if ring_used:
-                self.queue.write_buffer(self.ring, 0, memoryview(self._ring_host)[:ring_used])
-            self.queue.submit([cb])
-        except Exception as exc:
-            raise translate(exc, "command submission") from exc
-        finally:
-            self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
-        self.submits += 1
+        with deferred_interrupts():
+            cp = self.cpass
+            # an encoder without its pass is one an interrupt stopped _open_pass in: empty
+            enc = self.encoder if cp is not None else None
+            self.encoder = self.cpass = None
+            self.pending_ids.clear()
+            self.recorded = 0
+            ring_used, self._ring_used = self._ring_used, 0
+            try:
+                if cp is not None:
+                    cp.end()
+                if enc is None:
+                    enc = self.device.create_command_encoder()
+                for src, so, dst, do, n in copies:
+                    enc.copy_buffer_to_buffer(src, so, dst, do, n)
+                cb = enc.finish()
+                if ring_used:
+                    self.queue.write_buffer(self.ring, 0,
+                                            memoryview(self._ring_host)[:ring_used])
+                self.queue.submit([cb])
+            except Exception as exc:
+                raise translate(exc, "command submission") from exc
+            finally:
+                self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
+            self.submits += 1
 
     def wait(self):
-        """Submit everything and block until the queue is idle."""
-        self.flush(copies=((self._fence_src, 0, self._fence, 0, 4),))
+        """Submit everything and wait (interruptibly) until the queue is idle."""
+        client = self.client
+        maps = client.maps
         try:
-            self._fence.map_sync(wgpu.MapMode.READ, 0, 256)
-            self._fence.unmap()
+            with deferred_interrupts():
+                maps.reap()
+                if maps.busy(self._fence):  # an interrupted wait's map is still pending
+                    fence, size = client.staging.take(4)
+                    release = client.staging.give
+                else:
+                    fence, size, release = self._fence, 256, _keep
+                self.flush(copies=((self._fence_src, 0, fence, 0, 4),))
+                m = maps.start(fence, size, release)
+            maps.wait(m)
+            with deferred_interrupts():
+                maps.finish(m, 0)
         except Exception as exc:
             raise translate(exc, "synchronize") from exc
 
     def stats(self):
         return {"dispatches": self.dispatches, "submits": self.submits,
                 "recorded_unsubmitted": self.recorded, "batch_threshold": self.threshold}
+
+
+def _keep(buffer, size):
+    """The recorder's own fence stays with it when its mapping ends."""

@@ -26,32 +26,19 @@ import struct
 
 from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
+from ...codegen.render import collapse
 from ...codegen.types import WTYPES
 from ...kernels.fill import full
 from ...kernels.nary import _flat_start
 from ...primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
-from ...storage import WgpuStorage
+from ...storage import WgpuStorage, _row_major
 from . import table as T
 from .spec import ReduceSpec, types_of
 
 ITER = 256              # loop trips per thread and pass
 MIN_ITER = 16           # below this, more chunks only add partials
 TARGET_GROUPS = 2048    # row mapping: workgroups wanted in flight for big reductions
-TARGET_THREADS = 1 << 18
-
-
-def _collapse(shape, strides):
-    """Drop size-1 dims, merge neighbours contiguous with each other (row-major order of
-    enumeration is kept)."""
-    out = []
-    for n, s in zip(shape, strides):
-        if n == 1:
-            continue
-        if out and out[-1][1] == s * n:
-            out[-1] = (out[-1][0] * n, s)
-        else:
-            out.append((n, s))
-    return tuple(n for n, _ in out), tuple(s for _, s in out)
+TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 
 
 def _dims_words(shape, strides):
@@ -124,14 +111,6 @@ class _Pass:
         self.part_view = part_view
 
 
-def _row_major(shape):
-    st, acc = [], 1
-    for n in reversed(shape):
-        st.append(acc)
-        acc *= n
-    return tuple(reversed(st))
-
-
 def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None):
     """The launches reducing a view of ``shape`` / ``strides`` (elements of ``src_dtype``,
     or states if it is None) over its dims not in ``kept`` into a destination with
@@ -147,12 +126,12 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     if chunks is None:
         order_k.sort(key=lambda i: -abs(strides[kd[i]]))
     kshape = [shape[kd[i]] for i in order_k]
-    oshape, ostr = _collapse(kshape, [strides[kd[i]] for i in order_k])
+    oshape, ostr = collapse(kshape, [strides[kd[i]] for i in order_k])
     dshape, dstr = ((), ()) if dstrides is None else \
-        _collapse(kshape, [dstrides[i] for i in order_k])
+        collapse(kshape, [dstrides[i] for i in order_k])
     if not job.arg:
         rd = sorted(rd, key=lambda d: -abs(strides[d]))
-    rshape, rstr = _collapse([shape[d] for d in rd], [strides[d] for d in rd])
+    rshape, rstr = collapse([shape[d] for d in rd], [strides[d] for d in rd])
     nout = math.prod(kshape)
     m = math.prod(shape[d] for d in rd)
     ro, rr = len(oshape), len(rshape)
@@ -187,7 +166,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         nov = nout // 4 if vec else nout
         wg = min(_pow2_at_least(nov, 32, 256), caps.wg_size(256))
         k = max(1, -(-m // ITER))
-        if nov * k < TARGET_THREADS and m > MIN_ITER:
+        # (few threads walking long columns of states would wait on latency, not bandwidth)
+        if nov * k < TARGET_THREADS and m > MIN_ITER and (it or m >= 4 * MIN_ITER):
             k = max(k, min(-(-TARGET_THREADS // nov), -(-m // MIN_ITER)))
         chunk = -(-m // k) if m else 0
         tiles = -(-nov // wg)

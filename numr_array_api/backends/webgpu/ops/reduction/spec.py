@@ -241,7 +241,8 @@ class ReduceSpec(KernelSpec):
             return f"""var<workgroup> sh: array<St, {wg}>;
 fn wg_reduce(s0: St, sgs: u32, sgi: u32, sid: u32, nsg: u32) -> St {{
   var s = s0;
-  for (var m = 1u; m < sgs; m <<= 1u) {{ s = comb(s, St({shf})); }}
+  // (a subgroup wider than the workgroup, e.g. wave64 under 32 invocations: stay inside)
+  for (var m = 1u; m < min(sgs, {wg}u); m <<= 1u) {{ s = comb(s, St({shf})); }}
   if (sgi == 0u) {{ sh[sid] = s; }}
   workgroupBarrier();
   var t = sh[0];
@@ -293,8 +294,10 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                  self._gbase(lay, t),
                  "  var s = ident();"]
         if self.vec:
-            fold4 = "\n".join(f"    s = fold(s, cv(v.{c}), gb + {t.I}(r + {i}u));"
-                              for i, c in enumerate("xyzw"))
+            def fold4(v, r):
+                return [f"    s = fold(s, cv({v}.{c}), gb + {t.I}({r} + {i}u));"
+                        for i, c in enumerate("xyzw")]
+            # two independent vec4 loads per trip: more bytes in flight per thread
             lines += [
                 f"  let a0 = {off} + out_index(o);",
                 f"  let h = min((4u - (a0 & 3u)) & 3u, {w('M')});",
@@ -303,10 +306,18 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                 f"  let lo = k * {w('C')};",
                 f"  let hi = min(lo + {w('C')}, q);",
                 "  let v0 = (a0 + h) >> 2u;",
-                f"  for (var u = lo + l; u < hi; u += {wg}u) {{",
+                "  var u = lo + l;",
+                f"  for (; u + {wg}u < hi; u += {2 * wg}u) {{",
+                "    let v = src[v0 + u];",
+                f"    let w = src[v0 + u + {wg}u];",
+                "    let r = h + (u << 2u);",
+                *fold4("v", "r"),
+                *fold4("w", f"r + {4 * wg}u"),
+                "  }",
+                "  if (u < hi) {",
                 "    let v = src[v0 + u];",
                 "    let r = h + (u << 2u);",
-                fold4,
+                *fold4("v", "r"),
                 "  }",
                 "  if (k == 0u && l < h + tl) {",
                 "    let r = select(h + (q << 2u) + (l - h), l, l < h);",
@@ -357,7 +368,15 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                       f"  let b = {off} + out_index(o);",
                       "  var s0 = ident(); var s1 = ident(); var s2 = ident(); "
                       "var s3 = ident();",
-                      "  for (var r = lo; r < hi; r++) {",
+                      "  var r = lo;",
+                      "  for (; r + 1u < hi; r += 2u) {",
+                      "    let v = src[(b + red_index(r)) >> 2u];",
+                      "    let w = src[(b + red_index(r + 1u)) >> 2u];",
+                      f"    let g = gb + {t.I}(r);"]
+            lines += [f"    s{i} = fold(s{i}, cv(v.{c}), g);" for i, c in enumerate("xyzw")]
+            lines += [f"    s{i} = fold(s{i}, cv(w.{c}), g + {T.ONE[t.I]});"
+                      for i, c in enumerate("xyzw")]
+            lines += ["  }", "  if (r < hi) {",
                       "    let v = src[(b + red_index(r)) >> 2u];",
                       f"    let g = gb + {t.I}(r);"]
             lines += [f"    s{i} = fold(s{i}, cv(v.{c}), g);" for i, c in enumerate("xyzw")]
@@ -368,7 +387,12 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                       "  let o = ov;",
                       f"  let b = {off} + out_index(o);",
                       "  var s = ident();",
-                      "  for (var r = lo; r < hi; r++) {",
+                      "  var r = lo;",
+                      "  for (; r + 1u < hi; r += 2u) {",
+                      "    " + self._fold_at(t, "b + red_index(r)", "r"),
+                      "    " + self._fold_at(t, "b + red_index(r + 1u)", "r + 1u"),
+                      "  }",
+                      "  if (r < hi) {",
                       "    " + self._fold_at(t, "b + red_index(r)", "r"),
                       "  }",
                       f"  put({self._dest('o', 'k', lay)}, s);"]
