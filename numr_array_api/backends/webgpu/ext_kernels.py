@@ -22,7 +22,7 @@ import numpy as np
 from ..._core import dtypes as dt
 from .codegen.layout import Buf, Words
 from .codegen.render import Params, collapse
-from .codegen.types import load, render_helpers, wtype
+from .codegen.types import load, wtype
 from .storage import WgpuStorage
 from .wgsl.math import math_library
 

@@ -175,7 +175,9 @@ class WgpuClient:
     def kernel(self, spec):
         """The compiled ``Kernel`` of ``spec`` on this adapter (cached per spec)."""
         k = self._kernels.get(spec)
-        if k is None:
+        if k is not None:
+            self.pipelines.hits += 1
+        else:
             from ..codegen.spec import Kernel
             k = self._kernels[spec] = Kernel(self, spec)
         return k
