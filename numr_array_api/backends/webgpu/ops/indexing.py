@@ -13,7 +13,7 @@ Out-of-range integer-array indices (unspecified by the standard) raise InvalidIn
 every numr backend: negative indices wrap once, anything still outside the axis marks its
 table entry invalid, a device pass flags marked entries and the host reads that one word
 (a synchronisation per integer-array index call; docs/webgpu.md). Internal keys skip the
-check: there a marked entry reads zero bits (gather) or is skipped (scatter). Boolean masks: a prefix sum (ops/_scan.py) ranks the true elements on the
+check: there a marked entry reads zero bits (gather) or is skipped (scatter). Boolean masks: a prefix sum (primitives/scan.py) ranks the true elements on the
 device; getitem must read the count (one 4-byte host read, warned once, listed: the output
 shape depends on data), setitem never does (``where`` with a rank-gathered value).
 """
@@ -29,7 +29,7 @@ from ..kernels.fill import full as _fill
 from ..storage import WgpuStorage
 from ..kernels.nary import launch
 from ..storage import new_output
-from ._scan import compact, exclusive_scan
+from ..primitives.compact import positions, ranks as mask_ranks
 from .host_fallback import HostFallbackWarning, _warned
 
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
@@ -321,12 +321,11 @@ class _Key:
 
     def mask_positions(self, mask):
         """(ranks, count, flat positions) of a mask entry: the count is a host read."""
-        mc = mask.contiguous()
-        ranks = exclusive_scan(mc)
+        mc = mask.contiguous().reshape((mask.size,))
+        rk = mask_ranks(mc)
         warn_host_read("boolean-mask indexing", "the number of true elements")
-        from ..transfer import to_numpy
-        count = int(to_numpy(ranks[mc.size:mc.size + 1])[0])
-        return compact(mc, ranks, count)
+        count = int(rk[mc.size:mc.size + 1].to_numpy()[0])
+        return positions(mc, rk, count)
 
     def table(self, client, check=True):
         """(bshape, i32 offset table) of the advanced entries (masks read their count)."""
@@ -447,7 +446,7 @@ class IndexingMixin:
             spread = val._view(v.shape, strides)
         else:  # value[..., rank of the element, ...]; false elements read zeros (masked)
             mc = mask.contiguous()
-            ranks = exclusive_scan(mc)[:mc.size].reshape(mask.shape)
+            ranks = mask_ranks(mc.reshape((mc.size,)))[:mc.size].reshape(mask.shape)
             g = self._gather(val, (slice(None),) * npre + (ranks,) +
                              (slice(None),) * npost, False)
             glabels = k.pre_dims + list(mdims) + k.post_dims
