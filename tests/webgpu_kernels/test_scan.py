@@ -80,3 +80,32 @@ def test_beyond_one_binding_in_windows(wgpu_xp, small_limits):
         gb = scan(_store(wgpu_xp, b), "add", dt.int32, "inclusive").to_numpy()
     np.testing.assert_array_equal(ga, _ref(a, "add", np.int32, "total"))
     np.testing.assert_array_equal(gb, _ref(b, "add", np.int32, "inclusive"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int8", "float16", "complex128", "bool"])
+def test_mask_selection_beyond_one_binding(wgpu_xp, small_limits, dtype):
+    xp = wgpu_xp
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((400, 3000)) * 5).astype(dtype)
+    m2 = rng.random((400, 3000)) < 0.4
+    m1 = rng.random(400) < 0.5
+    with small_limits(binding=256 << 10, segment=1 << 20):
+        x = xp.asarray(a)
+        g2 = np.asarray(x[xp.asarray(m2)].to_device("cpu"))
+        g1 = np.asarray(x[xp.asarray(m1)].to_device("cpu"))
+        g0 = np.asarray(x[xp.asarray(np.zeros(400, bool)), ...].to_device("cpu"))
+    np.testing.assert_array_equal(g2, a[m2])
+    np.testing.assert_array_equal(g1, a[m1])
+    assert g0.shape == (0, 3000)
+
+
+def test_cumulative_sum_beyond_one_binding(wgpu_xp, small_limits):
+    xp = wgpu_xp
+    a = np.random.default_rng(4).integers(-3, 4, (5, 200_000)).astype(np.int32)
+    with small_limits(binding=256 << 10, segment=1 << 20):
+        x = xp.asarray(a)
+        c1 = np.asarray(xp.cumulative_sum(x, axis=1, include_initial=True).to_device("cpu"))
+        c0 = np.asarray(xp.cumulative_sum(x, axis=0).to_device("cpu"))
+    np.testing.assert_array_equal(c1[:, 1:], np.cumsum(a, axis=1))
+    assert (c1[:, 0] == 0).all()
+    np.testing.assert_array_equal(c0, np.cumsum(a, axis=0))

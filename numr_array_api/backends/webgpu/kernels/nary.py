@@ -243,8 +243,8 @@ def _launch_boxes(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, sha
     gets the global number of the box's first element added, which is exact for boxes
     covering whole trailing dimensions (the splitter cuts outer dimensions first)."""
     views = [s if s.shape == shape else s.broadcast_to(shape) for s in inputs]
-    parts = boxes(shape, views + [out])
     uses_e = _USES_E.search(op_src.split("{", 1)[1]) is not None
+    parts = boxes(shape, views + [out], outer_first=uses_e)
     total = math.prod(shape)
     for box in parts:
         subs = box_views(views + [out], box)

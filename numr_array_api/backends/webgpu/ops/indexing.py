@@ -29,7 +29,7 @@ from ..kernels.fill import full as _fill
 from ..storage import WgpuStorage
 from ..kernels.nary import launch
 from ..storage import new_output
-from ..primitives.compact import positions, ranks as mask_ranks
+from ..primitives.compact import positions, ranks as mask_ranks, select_rows
 from .host_fallback import HostFallbackWarning, _warned
 
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
@@ -369,6 +369,13 @@ def _storage_key(key):
 
 class IndexingMixin:
     def getitem(self, data, key):
+        skey = _storage_key(key)
+        first = skey[0] if skey else None
+        if (isinstance(first, WgpuStorage) and first.dtype is dt.bool_ and first.ndim
+                and all(k is Ellipsis or k == slice(None) for k in skey[1:])):
+            # x[mask] over leading dims: rows compacted by value, at any size
+            warn_host_read("boolean-mask indexing", "the number of true elements")
+            return select_rows(data, first)
         return self._gather(data, key, True)
 
     def _gather(self, data, key, check):

@@ -21,7 +21,7 @@ from ..codegen.types import WTYPES, WType, load, render_helpers
 from ..storage import new_output
 from .scan import scan
 
-__all__ = ["ranks", "positions", "variants"]
+__all__ = ["ranks", "positions", "select_rows", "variants"]
 
 _FRAME = Template("""${helpers}
 ${layout}
@@ -53,7 +53,9 @@ class CompactSpec(KernelSpec):
 
 
 def variants():
-    return [CompactSpec(WTYPES[d]) for d in (dt.bool_, dt.int32, dt.float32)]
+    from ..codegen.types import RAW
+    return [CompactSpec(WTYPES[d]) for d in (dt.bool_, dt.int32, dt.float32)] + \
+        [CompactValuesSpec(t, WTYPES[dt.bool_]) for t in RAW.values()]
 
 
 def ranks(mask):
@@ -89,4 +91,111 @@ def positions(mask, rk, count):
             rv = rv.copy()
         k.launch(workgroups(step, client), S=sv, R=rv, D=out, n=step, base=i0)
         i0 += step
+    return out
+
+
+_VALUES = Template("""${helpers}
+${layout}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let row = ${row};
+  for (var e = g.x; e < ${n}; e += nw.x * ${wg}u) {
+    let i = e / row;
+    let j = ${M_off} + i;
+    if (${flag}) {
+      let o = (R[${R_off} + i] - ${out_base}) * row + (e - i * row);
+${store}
+    }
+  }
+}
+""", "compact_values")
+
+
+@dataclasses.dataclass(frozen=True)
+class CompactValuesSpec(KernelSpec):
+    """D[(rank[i] - out_base) * row + c] = S[i * row + c] where mask[i]: rows of a
+    contiguous array selected by a mask over its leading dims, raw bits (any dtype)."""
+
+    t: WType   # raw type of the values
+    m: WType   # the mask's type
+
+    def layout(self, caps):
+        d = "atomic<u32>" if self.t.packed else self.t.arr
+        return Layout([Buf("S", self.t.arr), Buf("M", self.m.arr), Buf("R", "u32"),
+                       Buf("D", d, "rw")], ["n", "row", "out_base"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        h = set()
+        from ..codegen.types import convert
+        flag = convert(self.m, WTYPES[dt.bool_], load(self.m, "M", "j", h), h, caps.int64)
+        v = load(self.t, "S", f"({lay.word('S_off')} + e)", h)
+        if self.t.packed:  # outputs of several threads share a word: set bits atomically
+            bits = self.t.bits
+            mask = "0xffu" if bits == 8 else "0xffffu"
+            q = "q & 3u" if bits == 8 else "q & 1u"
+            sh = f"(({q}) << {3 if bits == 8 else 4}u)"
+            store = (f"      let q = {lay.word('D_off')} + o;\n"
+                     f"      atomicOr(&D[q >> {2 if bits == 8 else 1}u], (({v}) & {mask}) << "
+                     f"{sh});")
+        else:
+            store = f"      D[{lay.word('D_off')} + o] = {v};"
+        return _VALUES.render(lay.tokens(), helpers=render_helpers(h, caps.int64), wg=WG,
+                              flag=flag, store=store)
+
+
+def select_rows(data, mask):
+    """``data[mask]`` for a boolean ``mask`` over the leading ``mask.ndim`` dims of
+    ``data`` (any size: windows over both sides). Reads the count and the ranks at window
+    boundaries (a few u32) to size and place the output."""
+    from ..codegen.types import RAW
+    from ..kernels.fill import full
+    client = data.client
+    nm = mask.size
+    rest = data.shape[mask.ndim:]
+    row = 1
+    for e in rest:
+        row *= e
+    src = data.contiguous().reshape((nm * row,))
+    mc = mask.contiguous().reshape((nm,))
+    rk = ranks(mc)
+    count = int(rk[nm:nm + 1].to_numpy()[0])
+    t = RAW[data.itemsize]
+    packed = t.packed
+    out = (full if packed else lambda s, v, d, c: new_output(s, d, c))(
+        (count,) + rest, 0, data.dtype, client)
+    if count == 0 or row == 0:
+        return out
+    flat = out.reshape((count * row,))
+    k = client.kernel(CompactValuesSpec(t, WTYPES[mask.dtype]))
+    # windows of whole mask entries whose source rows, mask, ranks fit; the output range
+    # of a window is [rank[i0], rank[i1]) rows
+    bounds = [0]
+    while bounds[-1] < nm:
+        i0 = bounds[-1]
+        step = nm - i0
+        while step > 1 and not (src[i0 * row:(i0 + step) * row].fits_binding()
+                                and rk[i0:i0 + step].fits_binding() and step * row <= 1 << 30):
+            step = (step + 1) // 2
+        bounds.append(i0 + step)
+    marks = [int(rk[b:b + 1].to_numpy()[0]) for b in bounds[:-1]] + [count]
+    for (i0, i1), (o0, o1) in zip(zip(bounds, bounds[1:]), zip(marks, marks[1:])):
+        if o1 == o0:
+            continue
+        sv = src[i0 * row:i1 * row]
+        dv = flat[o0 * row:o1 * row]
+        staged = None
+        if not sv.fits_binding():
+            sv = sv.copy()
+        mv, rv = mc[i0:i1], rk[i0:i1]
+        mv = mv if mv.fits_binding() else mv.copy()
+        rv = rv if rv.fits_binding() else rv.copy()
+        if not dv.fits_binding():
+            staged, dv = dv, full(dv.shape, 0, dv.dtype, client) if packed else \
+                new_output(dv.shape, dv.dtype, client)
+        k.launch(workgroups((i1 - i0) * row, client), S=sv, M=mv, R=rv, D=dv,
+                 n=(i1 - i0) * row, row=row, out_base=o0)
+        if staged is not None:
+            from .scan import _store
+            _store(dv, staged)
     return out

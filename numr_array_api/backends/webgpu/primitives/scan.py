@@ -114,6 +114,31 @@ ${tail}
 """, "scan")
 
 
+_SHORT = Template("""${helpers}
+${layout}
+fn comb(x: ${A}, y: ${A}) -> ${A} { ${comb} }
+fn val(row: u32, col: u32) -> ${A} {
+  let j = ${S_off} + row * ${s_rs} + col * ${s_es};
+  return ${value};
+}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let row = gid.x + gid.y * nw.x * ${wg}u;
+  if (row >= ${L}) { return; }
+  let ob = ${D_off} + row * ${d_rs};
+  var r = ${ident};
+  for (var c = 0u; c < ${mc}; c++) {
+    let v = val(row, c);
+${step}
+  }
+${total}
+}
+""", "scan_short")
+
+# rows at most this long are scanned by one thread each (sequentially, as NumPy's loop)
+SHORT = 64
+
+
 @dataclasses.dataclass(frozen=True)
 class ScanSpec(KernelSpec):
     """One pass: ``reduce`` (block totals) or ``scan`` (with block offsets when ``offs``)."""
@@ -123,6 +148,7 @@ class ScanSpec(KernelSpec):
     acc_t: WType
     mode: str      # "reduce" | "inclusive" | "exclusive" | "total"
     offs: bool     # pass 2 reads the exclusive scan of the block totals
+    short: bool = False  # one thread per row (rows of at most SHORT elements)
 
     def needs(self):
         need = {"shader-f64": "f64", "shader-int64": "int64"}
@@ -143,6 +169,16 @@ class ScanSpec(KernelSpec):
         A = self.acc_t.val
         ident, comb = _op(self.op, A)
         value = convert(self.in_t, self.acc_t, load(self.in_t, "S", "j", h), h, caps.int64)
+        if self.short:
+            if self.mode == "inclusive":
+                step = "    r = comb(r, v);\n    D[ob + c] = r;"
+            else:
+                step = "    D[ob + c] = r;\n    r = comb(r, v);"
+            total = (f"  if ({lay.word('total_col')} != 0xffffffffu) {{ D[ob + {lay.word('mc')}]"
+                     f" = r; }}") if self.mode == "total" else ""
+            return _SHORT.render(lay.tokens(), helpers=render_helpers(h, caps.int64), A=A,
+                                 wg=WG, comb=comb, ident=ident, value=value, step=step,
+                                 total=total)
         loads = "\n".join(f"  let v{k} = val(row, c0 + {k}u);" for k in range(PER))
         fold = "\n".join(f"  s = comb(s, v{k});" for k in range(PER))
         if self.mode == "reduce":
@@ -175,7 +211,7 @@ class ScanSpec(KernelSpec):
     @property
     def label(self):
         return f"scan_{self.op}_{self.in_t.name}_{self.acc_t.name}_{self.mode}" + \
-            ("_offs" if self.offs else "")
+            ("_offs" if self.offs else "") + ("_short" if self.short else "")
 
 
 class ScanPlan:
@@ -188,8 +224,8 @@ class ScanPlan:
         self.in_t, self.acc_t = WTYPES[in_dtype], WTYPES[acc_dtype]
         self.op, self.mode, self.acc_dtype = op, mode, acc_dtype
 
-    def _kernel(self, mode, offs, in_t=None):
-        return self.client.kernel(ScanSpec(self.op, in_t or self.in_t, self.acc_t, mode, offs))
+    def _kernel(self, mode, offs, short=False):
+        return self.client.kernel(ScanSpec(self.op, self.in_t, self.acc_t, mode, offs, short))
 
     def record(self, src, out=None):
         """Scan the rows of ``src`` (a (rows, m) view); returns (rows, m [+ 1]) ``acc``."""
@@ -205,6 +241,14 @@ class ScanPlan:
             if ident is None:
                 raise ValueError(f"scan: {self.op} of an empty row has no identity here")
             return full((R, 1), ident, self.acc_dtype, self.client)
+        if not src.fits_binding() and abs(src.strides[1]) != 1:
+            # interleaved rows (an axis other than the last, moved last) beyond one
+            # binding: one row-major copy (split over buffers) lets windows take whole rows
+            src = src.contiguous()
+        if m <= SHORT:
+            for w in _windows(src, out, 1, extra):
+                self._launch(self.mode, False, src, out, w, 1, short=True)
+            return out
         nbr = -(-m // BLOCK)
         offs = None
         if nbr > 1:
@@ -217,7 +261,7 @@ class ScanPlan:
             self._launch(self.mode, offs is not None, src, out, w, nbr, offs)
         return out
 
-    def _launch(self, mode, has_offs, src, dst, w, nbr, offs=None):
+    def _launch(self, mode, has_offs, src, dst, w, nbr, offs=None, short=False):
         r0, r1, c0, c1, last = w
         sv = src[r0:r1, c0:c1]
         L, mc = sv.shape
@@ -232,8 +276,8 @@ class ScanPlan:
             d_rs = dv.strides[0] if L > 1 else 0
         if not sv.fits_binding():
             sv = sv.copy()
-        k = self._kernel(mode, has_offs)
-        nb = L * (-(-mc // BLOCK))
+        k = self._kernel(mode, has_offs, short)
+        nb = -(-L // WG) if short else L * (-(-mc // BLOCK))
         gx = min(nb, self.client.max_groups)
         args = dict(S=sv, D=dv, L=L, mc=mc, nbr=nbr, g_base=r0 * nbr + c0 // BLOCK,
                     s_rs=sv.strides[0], s_es=sv.strides[1], d_rs=d_rs,
@@ -318,4 +362,6 @@ def variants():
             for mode, offs in (("reduce", False), ("inclusive", True), ("exclusive", False),
                                ("total", True)):
                 out.append(ScanSpec(op, WTYPES[d], WTYPES[acc], mode, offs))
+            for mode in ("inclusive", "total"):
+                out.append(ScanSpec(op, WTYPES[d], WTYPES[acc], mode, False, True))
     return out

@@ -6,8 +6,8 @@ multi-buffer array, and its index arithmetic is u32. ``boxes`` cuts an iteration
 boxes (ranges per dimension) such that, for every operand viewed over the box, the view
 fits one binding and the box holds at most ``max_elems`` elements; a family then runs its
 ordinary single-binding launch once per box on the sub-views. The split happens on the
-outermost dimension that is longer than one, at a segment boundary or at the binding size
-when one is in the way, else in half, so a contiguous array meets few, large boxes and
+dimension that spans the most memory in the first operand that does not fit, at a segment
+boundary or at the binding size when one is in the way, else in half, so a contiguous array meets few, large boxes and
 broadcast views (stride 0) are bounded by element count, never by bytes.
 """
 
@@ -37,9 +37,12 @@ def box_views(views: Sequence, box) -> list:
     return [_sub(v, box) for v in views]
 
 
-def boxes(shape: Sequence[int], views: Sequence, max_elems: int = MAX_BOX_ELEMS) -> list:
+def boxes(shape: Sequence[int], views: Sequence, max_elems: int = MAX_BOX_ELEMS,
+          outer_first: bool = False) -> list:
     """Boxes ``((start, stop), ...)`` covering ``shape`` in row-major order such that every
-    view (each of shape ``shape``; broadcast views allowed) over each box ``fits``."""
+    view (each of shape ``shape``; broadcast views allowed) over each box ``fits``.
+    ``outer_first``: always cut the outermost dimension first, so boxes are runs of whole
+    rows as long as possible (callers that number elements row-major need that)."""
     shape = tuple(shape)
     full = tuple((0, n) for n in shape)
     if math.prod(shape) == 0 or fits(views, max_elems):
@@ -51,7 +54,7 @@ def boxes(shape: Sequence[int], views: Sequence, max_elems: int = MAX_BOX_ELEMS)
         if fits(sub, max_elems):
             out.append(box)
             continue
-        d = next((i for i, (a, b) in enumerate(box) if b - a > 1), None)
+        d = _split_dim(sub, box, max_elems, outer_first)
         if d is None:
             raise BackendLimitation("webgpu", f"a kernel over {shape}",
                                     "one element does not fit a storage binding")
@@ -60,6 +63,20 @@ def boxes(shape: Sequence[int], views: Sequence, max_elems: int = MAX_BOX_ELEMS)
         stack.append(box[:d] + ((mid, b),) + box[d + 1:])
         stack.append(box[:d] + ((a, mid),) + box[d + 1:])
     return out
+
+
+def _split_dim(sub, box, max_elems, outer_first=False):
+    """The dimension to cut: for the first view that does not fit a binding, its widest
+    dimension in memory (cutting it shrinks that view's window most; for a transposed view
+    that is not the outermost one); for a box that is only too many elements, the
+    outermost dimension longer than one."""
+    live = [i for i, (a, b) in enumerate(box) if b - a > 1]
+    if not live or outer_first:
+        return live[0] if live else None
+    for v in sub:
+        if not v.fits_binding():
+            return max(live, key=lambda i: abs(v.strides[i]) * (v.shape[i] - 1))
+    return live[0]
 
 
 def _split_point(sub, d, a, b, max_elems):

@@ -335,7 +335,7 @@ def _run_boxes(job, x, axes, kept, kshape, out):
         return v[tuple(slice(None) if kmask[i] else 0 for i in range(nd))]
 
     out_b = spread(out)
-    parts = boxes(full_shape, [it, out_b], MAX_BOX_ELEMS)
+    parts = boxes(full_shape, [it, out_b], MAX_BOX_ELEMS, outer_first=True)
     whole = all(b == (0, n) for box in parts
                 for b, n, k in zip(box, full_shape, kmask) if not k)
     if whole:
@@ -350,7 +350,7 @@ def _run_boxes(job, x, axes, kept, kshape, out):
     acc_b = [spread(a) for a in acc]
     rshape = tuple(x.shape[d] for d in axes)
     rpos = [order.index(d) for d in axes]  # the reduced dims, logical order
-    for box in boxes(full_shape, [it] + acc_b, MAX_BOX_ELEMS):
+    for box in boxes(full_shape, [it] + acc_b, MAX_BOX_ELEMS, outer_first=True):
         subs = box_views([it] + acc_b, box)
         base = 0
         if job.arg:
@@ -362,7 +362,7 @@ def _run_boxes(job, x, axes, kept, kshape, out):
         _launch(job, subs[0], x.dtype, kmask, dst, "merge", base)
     # post(state) per output, in boxes over the kept shape
     kall = (True,) * len(kshape)
-    for box in boxes(kshape, list(acc) + [out], MAX_BOX_ELEMS):
+    for box in boxes(kshape, list(acc) + [out], MAX_BOX_ELEMS, outer_first=True):
         subs = box_views(list(acc) + [out], box)
         _launch(job, tuple(subs[:-1]), None, kall, subs[-1], "final")
 
