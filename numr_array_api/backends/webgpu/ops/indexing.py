@@ -18,18 +18,21 @@ device; getitem must read the count (one 4-byte host read, warned once, listed: 
 shape depends on data), setitem never does (``where`` with a rank-gathered value).
 """
 
+import dataclasses
 import warnings
 
 from ...._core import dtypes as dt
 from ...._core.errors import InvalidIndex
 from ...._core.shapes import broadcast_shapes
-from ..codegen.render import WG, Params, collapse, strided_index_fn, workgroups
-from ..codegen.types import RAW, WTYPES, convert, load, pack, wtype
+from ..codegen.layout import Buf, Layout, Words
+from ..codegen.render import WG, collapse, workgroups
+from ..codegen.spec import KernelSpec
+from ..codegen.template import Template
+from ..codegen.types import RAW, WTYPES, WType, convert, load, pack, render_helpers, wtype
 from ..kernels.fill import full as _fill
-from ..storage import WgpuStorage
 from ..kernels.nary import launch
-from ..storage import new_output
 from ..primitives.compact import positions, ranks as mask_ranks, select_rows
+from ..storage import WgpuStorage, new_output
 from .host_fallback import HostFallbackWarning, _warned
 
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
@@ -95,22 +98,27 @@ def _offsets(client, bshape, contribs, check=True):
     return acc
 
 
-def _render_check(params):
-    P = params.P
-    return {"source": f"""{params.decl()}
-@group(0) @binding(0) var<storage, read> O: array<i32>;
-@group(0) @binding(1) var<storage, read_write> F: array<atomic<u32>>;
-@compute @workgroup_size({WG})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+_CHECK = Template("""${layout}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
   var bad = 0u;
-  for (var i = g.x; i < {P(0)}; i += nw.x * {WG}u) {{
-    if (O[i] == {_MARK}) {{ bad = 1u; }}
-  }}
-  if (bad != 0u) {{ atomicMax(&F[0], 1u); }}
-}}
-""", "entry": "main", "bindings": params.layout(("read", "rw")),
-            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": "index_check"}
+  for (var i = g.x; i < ${n}; i += nw.x * ${wg}u) {
+    if (O[${O_off} + i] == ${mark}) { bad = 1u; }
+  }
+  if (bad != 0u) { atomicMax(&F[${F_off}], 1u); }
+}
+""", "index_check")
+
+
+@dataclasses.dataclass(frozen=True)
+class IndexCheckSpec(KernelSpec):
+    """F[0] = 1 if any offset-table entry is marked invalid."""
+
+    def layout(self, caps):
+        return Layout([Buf("O", "i32"), Buf("F", "atomic<u32>", "rw")], ["n"], caps)
+
+    def render(self, caps):
+        return _CHECK.render(self.layout(caps).tokens(), wg=WG, mark=_MARK)
 
 
 def _check(offs, contribs):
@@ -125,12 +133,7 @@ def _check(offs, contribs):
         return
     client = offs.client
     flag = _fill((1,), 0, dt.uint32, client)
-    params = Params.of(client, 4, binding=2)
-    pipe = client.pipelines.get_rendered(("index_check", params.immediate),
-                                         lambda: _render_check(params))
-    ob, oo, os_, _ = offs.binding()
-    client.launch(pipe, [(ob, oo, os_), flag.out_binding()], params.pack([n, 0, 0, 0]),
-                  workgroups(n, client))
+    client.kernel(IndexCheckSpec()).launch(workgroups(n, client), O=offs, F=flag, n=n)
     from ..transfer import to_numpy
     if not int(to_numpy(flag)[0]):
         return
@@ -150,75 +153,119 @@ def _zero(raw):
     return {"u32": "0u", "vec2<u32>": "vec2<u32>(0u)", "vec4<u32>": "vec4<u32>(0u)"}[raw.val]
 
 
-def _render(raw, rp, rq, rv, scatter, params):
-    P = params.P
-    h = set()
-    f_pre, f_post = 5, 6 + 2 * rp
-    f_val = f_post + 1 + 2 * rq
-    fns = [strided_index_fn(rp, P, f_pre, "pre_index"),
-           strided_index_fn(rq, P, f_post, "post_index")]
-    if scatter:
-        fns.append(strided_index_fn(rv, P, f_val, "val_index"))
-    d_arr = "atomic<u32>" if scatter and raw.packed else raw.arr
-    if not scatter:
-        body = []
-        if raw.packed:
-            per = 32 // raw.bits
-            body.append("    var w = 0u;")
-            for j in range(per):
-                sh = f" << {j * raw.bits}u" if j else ""
-                body.append(f"    {{ let e = u * {per}u + {j}u; if (e < n) {{ "
-                            f"w |= {pack(raw, 'value(e)', h)}{sh}; }} }}")
-            body.append("    D[u] = w;")
-        else:
-            body.append("    D[u] = value(u);")
-        value_fn = f"""fn value(e: u32) -> {raw.val} {{
+_GATHER = Template("""${helpers}
+${layout}
+${fns}
+// element index in the indexed view of result element e; all ones when masked out
+fn dst_of(e: u32) -> u32 {
+  let PN = ${pn}; let B = ${nb};
+  let t = e / PN; let post = e - t * PN;
+  let pre = t / B; let b = t - pre * B;
+  let o = O[${O_off} + b];
+  if (o == ${mark}) { return 0xffffffffu; }
+  return ${base} + pre_index(pre) + bitcast<u32>(o) + post_index(post);
+}
+${value_fn}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let units = ${units};
+  let n = ${n};
+  for (var u = g.x; u < units; u += nw.x * ${wg}u) {
+${body}
+  }
+}
+""", "gather")
+
+
+def _strided(lay, rank, name, fn):
+    """WGSL ``fn(e)``: offset word (words[0] of ``name``) + row-major e over (n, s) pairs."""
+    w = [lay.word(name, i) for i in range(1 + 2 * rank)]
+    if rank == 0:
+        return f"fn {fn}(e: u32) -> u32 {{ return {w[0]}; }}"
+    lines = [f"fn {fn}(e: u32) -> u32 {{", "  var r = e;", f"  var o = {w[0]};"]
+    for d in reversed(range(rank)):
+        n, st = w[1 + 2 * d], w[2 + 2 * d]
+        lines.append(f"  o += r * {st};" if d == 0 else f"  o += (r % {n}) * {st}; r = r / {n};")
+    return "\n".join(lines + ["  return o;", "}"])
+
+
+@dataclasses.dataclass(frozen=True)
+class GatherSpec(KernelSpec):
+    """Gather (``scatter`` False: a new array from view[pre] + table + view[post]) or
+    scatter (values into those places), raw bits of ``raw`` (every dtype exact)."""
+
+    raw: WType
+    rp: int        # collapsed ranks of the pre / post dims and of the value (scatter)
+    rq: int
+    rv: int
+    scatter: bool
+
+    def layout(self, caps):
+        raw = self.raw
+        d_arr = "atomic<u32>" if self.scatter and raw.packed else raw.arr
+        bufs = [Buf("S", raw.arr, offset=False), Buf("O", "i32"),
+                Buf("D", d_arr, "rw", offset=False)]
+        words = ["units", "n", "base", "nb", "pn", Words("pre", 1 + 2 * self.rp),
+                 Words("post", 1 + 2 * self.rq)]
+        if self.scatter:
+            words.append(Words("val", 1 + 2 * self.rv))
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        raw = self.raw
+        h = set()
+        fns = [_strided(lay, self.rp, "pre", "pre_index"),
+               _strided(lay, self.rq, "post", "post_index")]
+        if self.scatter:
+            fns.append(_strided(lay, self.rv, "val", "val_index"))
+        if not self.scatter:
+            body = []
+            if raw.packed:
+                per = 32 // raw.bits
+                body.append("    var w = 0u;")
+                for j in range(per):
+                    sh = f" << {j * raw.bits}u" if j else ""
+                    body.append(f"    {{ let e = u * {per}u + {j}u; if (e < n) {{ "
+                                f"w |= {pack(raw, 'value(e)', h)}{sh}; }} }}")
+                body.append("    D[u] = w;")
+            else:
+                body.append("    D[u] = value(u);")
+            value_fn = f"""fn value(e: u32) -> {raw.val} {{
   let i = dst_of(e);
   if (i == 0xffffffffu) {{ return {_zero(raw)}; }}
   return {load(raw, "S", "i", h)};
 }}"""
-    else:
-        value_fn = ""
-        body = ["    let i = dst_of(u);", "    if (i != 0xffffffffu) {",
-                "      let vi = val_index(u);", f"      let v = {load(raw, 'S', 'vi', h)};"]
-        if raw.packed:
-            mask = "0xffu" if raw.bits == 8 else "0xffffu"
-            sh = "((i & 3u) << 3u)" if raw.bits == 8 else "((i & 1u) << 4u)"
-            wd = "i >> 2u" if raw.bits == 8 else "i >> 1u"
-            # each thread owns its element's bits: clear then set, two atomics, no lock
-            body += [f"      let sh = {sh};", f"      atomicAnd(&D[{wd}], ~({mask} << sh));",
-                     f"      atomicOr(&D[{wd}], (v & {mask}) << sh);"]
         else:
-            body.append("      D[i] = v;")
-        body.append("    }")
-    nl = "\n"
-    src = f"""{params.decl()}
-@group(0) @binding(0) var<storage, read> S: array<{raw.arr}>;
-@group(0) @binding(1) var<storage, read> O: array<i32>;
-@group(0) @binding(2) var<storage, read_write> D: array<{d_arr}>;
-{nl.join(fns)}
-// element index in the indexed view of result element e; all ones when masked out
-fn dst_of(e: u32) -> u32 {{
-  let PN = {P(4)}; let B = {P(3)};
-  let t = e / PN; let post = e - t * PN;
-  let pre = t / B; let b = t - pre * B;
-  let o = O[b];
-  if (o == {_MARK}) {{ return 0xffffffffu; }}
-  return {P(2)} + pre_index(pre) + bitcast<u32>(o) + post_index(post);
-}}
-{value_fn}
-@compute @workgroup_size({WG})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let units = {P(0)};
-  let n = {P(1)};
-  for (var u = g.x; u < units; u += nw.x * {WG}u) {{
-{nl.join(body)}
-  }}
-}}
-"""
-    return {"source": src, "entry": "main", "bindings": params.layout(("read", "read", "rw")),
-            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": f"{'scatter' if scatter else 'gather'}_{raw.name}_{rp}_{rq}_{rv}"}
+            value_fn = ""
+            body = ["    let i = dst_of(u);", "    if (i != 0xffffffffu) {",
+                    "      let vi = val_index(u);", f"      let v = {load(raw, 'S', 'vi', h)};"]
+            if raw.packed:
+                mask = "0xffu" if raw.bits == 8 else "0xffffu"
+                sh = "((i & 3u) << 3u)" if raw.bits == 8 else "((i & 1u) << 4u)"
+                wd = "i >> 2u" if raw.bits == 8 else "i >> 1u"
+                # each thread owns its element's bits: clear then set, two atomics, no lock
+                body += [f"      let sh = {sh};", f"      atomicAnd(&D[{wd}], ~({mask} << sh));",
+                         f"      atomicOr(&D[{wd}], (v & {mask}) << sh);"]
+            else:
+                body.append("      D[i] = v;")
+            body.append("    }")
+        return _GATHER.render(lay.tokens(), helpers=render_helpers(h), fns="\n".join(fns),
+                              mark=_MARK, value_fn=value_fn, wg=WG, body="\n".join(body))
+
+    @property
+    def label(self):
+        return (f"{'scatter' if self.scatter else 'gather'}_{self.raw.name}_"
+                f"{self.rp}_{self.rq}_{self.rv}")
+
+
+def variants():
+    out = [IndexCheckSpec()]
+    for raw in RAW.values():
+        for rp, rq, rv, sc in ((0, 0, 0, False), (1, 2, 0, False), (2, 1, 3, True),
+                               (0, 0, 1, True)):
+            out.append(GatherSpec(raw, rp, rq, rv, sc))
+    return out
 
 
 def _dims_words(shape, strides):
@@ -249,28 +296,27 @@ def _run(view, pre, post, bshape, offs, out_shape, value=None):
         rv, wv = _dims_words(value.shape, value.strides)
         vb, vo, vs, veo = value.binding()
         wv[0] = veo
+        value = (vb, vo, vs)
     else:
         rv, wv = 0, []
-    params = Params.of(client, 5 + len(wp) + len(wq) + len(wv), binding=3)
-    pipe = client.pipelines.get_rendered(
-        ("gather", raw.name, rp, rq, rv, scatter, params.immediate),
-        lambda: _render(raw, rp, rq, rv, scatter, params))
+    k = client.kernel(GatherSpec(raw, rp, rq, rv, scatter))
     blk, bo, bs, base = view.binding()
-    ob, oo, os_, _ = offs.binding()
     if scatter:
         out = None
         units = n
-        binds = [(vb, vo, vs), (ob, oo, os_), (blk, bo, bs)]
+        src, dst = value, (blk, bo, bs)
     else:
         out = WgpuStorage._new(tuple(out_shape), view.dtype, client)
         if n == 0:
             return out
         units = -(-n // (32 // raw.bits)) if raw.packed else n
-        binds = [(blk, bo, bs), (ob, oo, os_), out.out_binding()]
+        src, dst = (blk, bo, bs), out
     if n == 0:
         return out
-    words = [units, n, base, B, PN] + wp + wq + wv
-    client.launch(pipe, binds, params.pack(words), workgroups(units, client))
+    words = dict(units=units, n=n, base=base, nb=B, pn=PN, pre=wp, post=wq)
+    if scatter:
+        words["val"] = wv
+    k.launch(workgroups(units, client), S=src, O=offs, D=dst, **words)
     return out
 
 
