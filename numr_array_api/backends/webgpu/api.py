@@ -4,10 +4,9 @@ Every function taking ``client=None`` uses ``get_client()`` (the default adapter
 ``NUMR_WEBGPU_ADAPTER`` / ``NUMR_WEBGPU_POWER_PREFERENCE``). Storages carry their client, so
 functions taking a storage need no client. See docs/webgpu-runtime.md for the design.
 
-Front-end kernels record dispatches with ``client.pipelines.get(...)`` /
-``get_rendered(...)`` and ``client.launch(pipe, [(block, offset, size), ...], params, wg)``,
-using ``codegen.types`` (load/pack/convert snippets per dtype) and ``codegen.render``
-(``Params``, ``collapse``, ``strided_index_fn``, ``workgroups``).
+Kernel families record dispatches through the kernel layer: ``client.kernel(spec)`` for a
+``codegen.spec.KernelSpec`` and ``kernel.launch(groups, name=storage, word=value, ...)``
+(docs/architecture.md, "The kernel layer").
 
 The functions that touch the runtime hold its lock (runtime/concurrency.py), as the
 client's own entry points do: any thread may call them.

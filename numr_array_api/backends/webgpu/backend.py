@@ -11,7 +11,6 @@ at once. ``_UNLOCKED`` lists the methods that only read metadata or make views, 
 no runtime state.
 """
 
-from ..._core.errors import BackendUnavailable
 from ..interface import Backend
 from ..ndlike.cpu import CPUBackend
 from .ops.creation import CreationMixin

@@ -20,9 +20,11 @@ from collections import OrderedDict
 import numpy as np
 
 from ..._core import dtypes as dt
-from .codegen.layout import Buf, Words
-from .codegen.render import Params, collapse
-from .codegen.types import load, wtype
+from .codegen.layout import Buf, Layout, Words
+from .codegen.render import collapse
+from .codegen.spec import KernelSpec
+from .codegen.template import Template
+from .codegen.types import WTYPES, WType, load, wtype
 from .storage import WgpuStorage
 from .wgsl.math import math_library
 
@@ -264,39 +266,62 @@ def _directions(client, v):
     return s
 
 
-def _render_sobol(client, out_t, bits, shifted, params, rshift, mult):
-    P = params.P
-    if out_t.val == "f64":
-        conv = f"f64(x) * {mult!r}lf"
-    else:
-        conv = f"f32(x >> {rshift}u) * {mult!r}f"
-    shift = "S[j]" if shifted else "0u"
-    sdecl = "@group(0) @binding(2) var<storage, read> S: array<u32>;" if shifted else ""
-    src = f"""{params.decl()}
-@group(0) @binding(0) var<storage, read> V: array<u32>;
-@group(0) @binding(1) var<storage, read_write> O: array<{out_t.arr}>;
-{sdecl}
+_SOBOL = Template("""${layout}
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>,
-        @builtin(num_workgroups) nw: vec3<u32>) {{
-  let n = {P(0)}; let d = {P(1)}; let skip = {P(2)}; let total = {P(3)};
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let d = ${d}; let total = ${total};
   let stride = nw.x * 256u;
-  for (var e = gid.x + gid.y * stride; e < total; e += stride * nw.y) {{
+  for (var e = gid.x + gid.y * stride; e < total; e += stride * nw.y) {
     let i = e / d; let j = e - i * d;
-    let k = skip + i;
+    let k = ${skip} + i;
     let g = k ^ (k >> 1u);
-    var x = {shift};
-    for (var bit = 0u; bit < {bits}u; bit++) {{
-      if (((g >> bit) & 1u) != 0u) {{ x ^= V[bit * d + j]; }}
-    }}
-    O[e] = {conv};
-  }}
-}}
-"""
-    rw = ("read", "rw") + (("read",) if shifted else ())
-    return {"source": src, "entry": "main", "bindings": params.layout(rw),
-            "imm_size": params.imm_size, "uniform_size": params.uniform_size,
-            "label": f"ext_sobol_{out_t.name}_{bits}"}
+    var x = ${shift};
+    for (var bit = 0u; bit < ${bits}u; bit++) {
+      if (((g >> bit) & 1u) != 0u) { x ^= V[${V_off} + bit * d + j]; }
+    }
+    O[${O_off} + e] = ${conv};
+  }
+}
+""", "sobol")
+
+
+@dataclasses.dataclass(frozen=True)
+class SobolSpec(KernelSpec):
+    """Points skip + i (Gray code) of a Sobol sequence: one thread per output element,
+    the XOR of the (host-scrambled) direction numbers, exact integer -> float scaling."""
+
+    out_t: WType
+    bits: int
+    shifted: bool
+    rshift: int
+    mult: float
+
+    def layout(self, caps):
+        bufs = [Buf("V", "u32"), Buf("O", self.out_t.arr, "rw")]
+        if self.shifted:
+            bufs.append(Buf("S", "u32"))
+        return Layout(bufs, ["d", "skip", "total"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        if self.out_t.val == "f64":
+            conv = f"f64(x) * {self.mult!r}lf"
+        else:
+            conv = f"f32(x >> {self.rshift}u) * {self.mult!r}f"
+        shift = f"S[{lay.word('S_off')} + j]" if self.shifted else "0u"
+        return _SOBOL.render(lay.tokens(), bits=self.bits, shift=shift, conv=conv)
+
+
+def variants():
+    from ..._algorithms.qmc.sobol import scale_of
+    out = []
+    for d in (dt.float32, dt.float64):
+        for bits in (30, 32):
+            rshift, mult = scale_of(bits, d == dt.float32)
+            for shifted in (False, True):
+                out.append(SobolSpec(WTYPES[d], bits, shifted, rshift, mult))
+    return out
 
 
 def sobol(xp, n, skip, v, shift, *, bits, dtype, device):
@@ -306,26 +331,28 @@ def sobol(xp, n, skip, v, shift, *, bits, dtype, device):
     d = v.shape[1]
     out_t = wtype(dtype, client, "sobol")
     out = WgpuStorage._new((n, d), dtype, client)
-    total = n * d
-    if total == 0:
+    if n * d == 0:
         return ctx.wrap(out)
-    if total >= 2**32 or dtype not in (dt.float32, dt.float64):
+    if n * d >= 2**32 or dtype not in (dt.float32, dt.float64):
         raise ValueError("sobol kernel: unsupported size or dtype")
     rshift, mult = scale_of(bits, dtype == dt.float32)
-    vs = _directions(client, v)
     shifted = shift is not None
-    binds = [vs.binding()[:3], out.out_binding()]
+    k = client.kernel(SobolSpec(out_t, bits, shifted, rshift, mult))
+    args = dict(V=_directions(client, v), d=d)
     if shifted:
-        binds.append(_directions(client, np.asarray(shift, dtype=np.uint32)[None, :]).binding()[:3])
-    nb = 2 + shifted
-    params = Params.of(client, 4, binding=nb)
-    pipe = client.pipelines.get_rendered(
-        ("ext_sobol", out_t.name, bits, shifted, rshift, params.immediate),
-        lambda: _render_sobol(client, out_t, bits, shifted, params, rshift, mult))
-    groups = -(-total // 256)
-    gx = min(groups, client.max_groups)
-    gy = min(-(-groups // gx), client.max_groups)
-    client.launch(pipe, binds, params.pack([n, d, skip, total]), (gx, gy, 1))
+        args["S"] = _directions(client, np.asarray(shift, dtype=np.uint32)[None, :])
+    # runs of whole rows whose output window fits one binding (big outputs, several buffers)
+    r0 = 0
+    while r0 < n:
+        rows = n - r0
+        while rows > 1 and not out[r0:r0 + rows].fits_binding():
+            rows = (rows + 1) // 2
+        total = rows * d
+        groups = -(-total // 256)
+        gx = min(groups, client.max_groups)
+        gy = min(-(-groups // gx), client.max_groups)
+        k.launch((gx, gy, 1), O=out[r0:r0 + rows], skip=skip + r0, total=total, **args)
+        r0 += rows
     return ctx.wrap(out)
 
 

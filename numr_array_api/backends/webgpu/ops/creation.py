@@ -6,7 +6,6 @@ so they add no template of their own. Float ranges are computed in float64 when 
 adapter has it (as NumPy does) and converted to the result dtype.
 """
 
-import numpy as np
 
 from ...._core import dtypes as dt
 from ..codegen.types import WTYPES, wtype

@@ -9,7 +9,7 @@ runs on the host instead, warning once (ops/host_fallback.py); today none does.
 import numpy as np
 
 from ...._core import dtypes as dt
-from ...._core.errors import BackendLimitation, InvalidArgument
+from ...._core.errors import InvalidArgument
 from ...._core.functions import BINARY, UNARY, result_dtype
 from ...._core.shapes import broadcast_shapes
 from ..codegen.types import RAW, WTYPES, wtype

@@ -11,7 +11,6 @@ import os
 import threading
 
 import numpy as np
-import wgpu
 
 from ...._core import dtypes as D
 from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument, OutOfMemory

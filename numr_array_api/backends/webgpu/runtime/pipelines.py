@@ -1,8 +1,9 @@
 """Compute pipeline cache and bind group cache.
 
 Pipelines are keyed by (WGSL source, entry point, binding layout, immediate size, override
-constants). Kernel modules additionally memoise *rendering* under a cheap tuple key so the hot
-path neither renders nor hashes source text; both lookups count as cache hits.
+constants); shader modules by source, so the entry points of one kernel share a module.
+Kernel families reach them through ``client.kernel(spec)`` (codegen/spec.py), which caches
+per spec so the hot path neither renders nor hashes source text.
 """
 
 import time
@@ -36,7 +37,6 @@ class PipelineCache:
         self.device = device
         self._modules = {}    # WGSL source -> shader module (entry points share it)
         self._by_source = {}
-        self._by_render_key = {}
         self._layouts = {}
         self.hits = 0
         self.misses = 0
@@ -92,16 +92,6 @@ class PipelineCache:
         self.compile_time_s += time.perf_counter() - t0
         p = Pipeline(pipe, bgl, bindings, imm_size, uniform_size, label or entry)
         self._by_source[key] = p
-        return p
-
-    def get_rendered(self, render_key, render):
-        """Pipeline memoised under ``render_key``; ``render()`` returns kwargs for ``get``."""
-        p = self._by_render_key.get(render_key)
-        if p is not None:
-            self.hits += 1
-            return p
-        p = self.get(**render())
-        self._by_render_key[render_key] = p
         return p
 
     def stats(self):
