@@ -127,6 +127,147 @@ def reductions(sz: Sizes) -> list[Case]:
     return out
 
 
+def _cases(fam, sz, build):
+    """Cases of ``fam`` at both sizes: ``build(size, add)`` calls ``add(name, inputs, run,
+    nbytes, target=False)`` per case."""
+    out = []
+    for size in ("small", "large"):
+        def add(name, inputs, run, nbytes, target=False):
+            out.append(Case(fam, name, size, inputs, run, nbytes, target))
+        build(size, add)
+    return out
+
+
+def _arrays(*specs):
+    """inputs(rng) making one array per (shape, dtype) spec."""
+    def make(rng):
+        return tuple(_normal(shape, dtype)(rng)[0] for shape, dtype in specs)
+    return make
+
+
+@family("elementwise")
+def elementwise(sz: Sizes) -> list[Case]:
+    def build(size, add):
+        for dt_, isz in (("float32", 4), ("float16", 2), ("float64", 8)):
+            n = sz.n(size, isz)
+            add(f"x + y {dt_}", _arrays(((n,), dt_), ((n,), dt_)), lambda ns, x, y: x + y,
+                3 * n * isz, target=dt_ == "float32")
+        n = sz.n(size, 4)
+        add("x + x float32", _arrays(((n,), "float32")), lambda ns, x: x + x, 3 * n * 4,
+            target=True)
+        add("exp float32", _arrays(((n,), "float32")), lambda ns, x: ns.exp(x), 2 * n * 4)
+        add("sin float32", _arrays(((n,), "float32")), lambda ns, x: ns.sin(x), 2 * n * 4)
+        n8 = sz.n(size, 8)
+        add("log float64", _arrays(((n8,), "float64")), lambda ns, x: ns.log(ns.abs(x)),
+            3 * n8 * 8)
+        add("x * y complex64", _arrays(((n8,), "float32"), ((n8,), "float32")),
+            lambda ns, x, y: ns.astype(x, ns.complex64) * ns.astype(y, ns.complex64),
+            6 * n8 * 8)
+        add("where float32", _arrays(((n,), "bool"), ((n,), "float32"), ((n,), "float32")),
+            lambda ns, c, x, y: ns.where(c, x, y), n * 13)
+        add("astype float32->float16", _arrays(((n,), "float32")),
+            lambda ns, x: ns.astype(x, ns.float16), n * 6)
+        rows, cols = sz.square(size, 4)
+        add("x + row broadcast", _arrays(((rows, cols), "float32"), ((cols,), "float32")),
+            lambda ns, x, y: x + y, 2 * rows * cols * 4)
+    return _cases("elementwise", sz, build)
+
+
+@family("scans")
+def scans(sz: Sizes) -> list[Case]:
+    def build(size, add):
+        n = sz.n(size, 4)
+        add("cumulative_sum float32", _arrays(((n,), "float32")),
+            lambda ns, x: ns.cumulative_sum(x), 2 * n * 4, target=True)
+        rows, cols = sz.square(size, 4)
+        add("cumulative_sum(axis=1) float32", _arrays(((rows, cols), "float32")),
+            lambda ns, x: ns.cumulative_sum(x, axis=1), 2 * n * 4)
+        add("cumulative_sum(axis=0) float32", _arrays(((rows, cols), "float32")),
+            lambda ns, x: ns.cumulative_sum(x, axis=0), 2 * n * 4)
+        add("cumulative_prod int32", _arrays(((n,), "int32")),
+            lambda ns, x: ns.cumulative_prod(x), 2 * n * 4)
+    return _cases("scans", sz, build)
+
+
+@family("manipulation")
+def manipulation(sz: Sizes) -> list[Case]:
+    def build(size, add):
+        rows, cols = sz.square(size, 4)
+        n = rows * cols
+        two = _arrays(((rows, cols), "float32"), ((rows, cols), "float32"))
+        one = _arrays(((rows, cols), "float32"))
+        add("concat axis=0", two, lambda ns, x, y: ns.concat([x, y], axis=0), 4 * n * 4)
+        add("stack axis=1", two, lambda ns, x, y: ns.stack([x, y], axis=1), 4 * n * 4)
+        add("transpose copy", one, lambda ns, x: ns.asarray(ns.permute_dims(x, (1, 0)),
+                                                             copy=True), 2 * n * 4)
+        add("flip copy", one, lambda ns, x: ns.asarray(ns.flip(x), copy=True), 2 * n * 4)
+        add("roll", one, lambda ns, x: ns.roll(x, 7, axis=1), 2 * n * 4)
+        add("tile 2x", one, lambda ns, x: ns.tile(x, (2, 1)), 3 * n * 4)
+        add("reshape of a transpose", one,
+            lambda ns, x: ns.reshape(ns.permute_dims(x, (1, 0)), (-1,)), 2 * n * 4)
+    return _cases("manipulation", sz, build)
+
+
+@family("indexing")
+def indexing(sz: Sizes) -> list[Case]:
+    def build(size, add):
+        n = sz.n(size, 4)
+        m = max(1, n // 4)
+
+        def take_inputs(rng, n=n, m=m):
+            return (rng.standard_normal(n, dtype=np.float32),
+                    rng.integers(0, n, m).astype(np.int64))
+        add("take int64 indices (n/4 of n float32)", take_inputs,
+            lambda ns, x, i: ns.take(x, i), m * 8 + m * 4 * 2, target=True)
+        add("x[mask] float32", _arrays(((n,), "float32"), ((n,), "bool")),
+            lambda ns, x, b: x[b], n * 5 + n * 2)
+        rows, cols = sz.square(size, 4)
+
+        def tal(rng, rows=rows, cols=cols):
+            return (rng.standard_normal((rows, cols), dtype=np.float32),
+                    rng.integers(0, cols, (rows, cols)).astype(np.int64))
+        add("take_along_axis(axis=1)", tal, lambda ns, x, i: ns.take_along_axis(x, i, axis=1),
+            rows * cols * 16)
+        add("x[:, ::2] copy", _arrays(((rows, cols), "float32")),
+            lambda ns, x: ns.asarray(x[:, ::2], copy=True), rows * cols * 4)
+    return _cases("indexing", sz, build)
+
+
+@family("matmul")
+def matmul(sz: Sizes) -> list[Case]:
+    out = []
+
+    def add(name, size, a, b, dtype, target=False, batch=1):
+        flops = 2 * batch * a[-2] * a[-1] * b[-1]
+        out.append(Case("matmul", name, size, _arrays((a, dtype), (b, dtype)),
+                        lambda ns, x, y: x @ y, flops, target))
+    add("64x64 float32", "small", (64, 64), (64, 64), "float32")
+    big = 4096 if sz.large >= 256 << 20 else 256
+    add(f"{big}^3 float32", "large", (big, big), (big, big), "float32", target=True)
+    add(f"{big // 2}^3 float32", "large", (big // 2,) * 2, (big // 2,) * 2, "float32")
+    add(f"{big}^3 float16", "large", (big, big), (big, big), "float16")
+    add(f"{big // 2}^3 float64", "large", (big // 2,) * 2, (big // 2,) * 2, "float64")
+    add(f"skinny {big * 4}x64 @ 64x{big * 4}", "large", (big * 4, 64), (64, big * 4),
+        "float32")
+    add(f"skinny 64x{big * 4} @ {big * 4}x64", "large", (64, big * 4), (big * 4, 64),
+        "float32")
+    nb = 1000 if sz.large >= 256 << 20 else 10
+    add(f"batched {nb} x 64x64", "large", (nb, 64, 64), (nb, 64, 64), "float32", batch=nb)
+    return out
+
+
+@family("chain")
+def chain(sz: Sizes) -> list[Case]:
+    """Per-op eager cost: 100 chained small adds per call (reported per call of 100)."""
+    def run(ns, x):
+        y = x
+        for _ in range(100):
+            y = y + x
+        return y
+    return [Case("chain", "100 chained adds, 1000 float32", "small",
+                 _arrays(((sz.small,), "float32")), run, 100 * 3 * sz.small * 4, True)]
+
+
 # ---- backends -----------------------------------------------------------------------------
 class _TorchNS:
     """The array API calls the families use, on PyTorch tensors."""
@@ -166,6 +307,51 @@ class _TorchNS:
 
     def count_nonzero(self, x, axis=None):
         return self._dim(self.t.count_nonzero, x, axis)
+
+    def cumulative_sum(self, x, axis=0):
+        return self.t.cumsum(x, dim=axis)
+
+    def cumulative_prod(self, x, axis=0):
+        return self.t.cumprod(x, dim=axis)
+
+    def astype(self, x, dtype):
+        return x.to(dtype)
+
+    def concat(self, xs, axis=0):
+        return self.t.cat(xs, dim=axis)
+
+    def stack(self, xs, axis=0):
+        return self.t.stack(xs, dim=axis)
+
+    def permute_dims(self, x, axes):
+        return x.permute(*axes)
+
+    def flip(self, x, axis=None):
+        return self.t.flip(x, dims=tuple(range(x.ndim)) if axis is None else (axis,))
+
+    def roll(self, x, shift, axis=None):
+        return self.t.roll(x, shift, dims=axis)
+
+    def tile(self, x, reps):
+        return self.t.tile(x, reps)
+
+    def reshape(self, x, shape):
+        return self.t.reshape(x, shape)
+
+    def take(self, x, i, axis=None):
+        return self.t.index_select(x, 0 if axis is None else axis, i)
+
+    def take_along_axis(self, x, i, axis=-1):
+        return self.t.take_along_dim(x, i, dim=axis)
+
+    def asarray(self, x, copy=None):
+        return x.clone() if copy else x
+
+    def where(self, c, x, y):
+        return self.t.where(c, x, y)
+
+    def __getattr__(self, name):  # exp, sin, log, abs, float16, complex64, ...
+        return getattr(self.t, name)
 
 
 @dataclasses.dataclass
