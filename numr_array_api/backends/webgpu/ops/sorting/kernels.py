@@ -54,14 +54,15 @@ class TakeSpec(KernelSpec):
         lay = self.layout(caps)
         io, do = lay.word("I_off"), lay.word("D_off")
         ld = load(self.t, "S", "elem(I[" + io + " + p])", set())
-        if self.t.packed:  # D_off is a whole word: outputs are fresh contiguous arrays
+        if self.t.packed:  # D_off (elements) starts a word: outputs are contiguous, windows
+            # start at multiples of 1024
             per = 32 // self.t.bits
             body = [f"  var acc = 0u;",
                     f"  for (var q = 0u; q < {per}u; q++) {{",
                     f"    let p = w * {per}u + q;",
                     f"    if (p < {lay.word('n')}) {{ acc |= val(p) << (q * {self.t.bits}u); }}",
                     "  }",
-                    f"  D[{do} + w] = acc;"]
+                    f"  D[{do} / {per}u + w] = acc;"]
         else:
             body = [f"  D[{do} + w] = val(w);"]
         return _TAKE.render(lay.tokens(), V=self.t.val, load=ld, wg=WG, body="\n".join(body))
@@ -134,26 +135,20 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   if (k >= ${K}) { return; }
   var hi = ${n};
   if (k + 1u < ${K}) { hi = B[${B_off} + k + 1u]; }
-  let v = hi - B[${B_off} + k];
-  ${store}
+  C[${C_off} + k] = hi - B[${B_off} + k];
 }
 """, "unique_counts")
 
 
 @dataclasses.dataclass(frozen=True)
 class CountSpec(KernelSpec):
-    """C[k] = B[k + 1] - B[k] (B[K] = n): run lengths from run starts B."""
-
-    wide: bool
+    """C[k] = B[k + 1] - B[k] (B[K] = n), u32: run lengths from run starts B."""
 
     def layout(self, caps):
-        return Layout([Buf("B", "u32"), Buf("C", "vec2<u32>" if self.wide else "u32", "rw")],
-                      ["n", "K"], caps)
+        return Layout([Buf("B", "u32"), Buf("C", "u32", "rw")], ["n", "K"], caps)
 
     def render(self, caps):
-        lay = self.layout(caps)
-        return _COUNTS.render(lay.tokens(), wg=WG,
-                              store=index_store(self.wide, "C", lay.word("C_off") + " + k", "v"))
+        return _COUNTS.render(self.layout(caps).tokens(), wg=WG)
 
 
 _INVERSE = Template("""${layout}
@@ -161,27 +156,22 @@ _INVERSE = Template("""${layout}
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
   let i = g.x + g.y * nw.x * ${wg}u;
   if (i >= ${n}) { return; }
-  let v = R[${R_off} + i] + F[${F_off} + i] - 1u;
-  let o = I[${I_off} + i];
-  ${store}
+  D[${D_off} + I[${I_off} + i]] = R[${R_off} + i] + F[${F_off} + i] - 1u;
 }
 """, "unique_inverse")
 
 
 @dataclasses.dataclass(frozen=True)
 class InverseSpec(KernelSpec):
-    """D[I[i]] = (inclusive run count at sorted element i) - 1: each element's value index."""
-
-    wide: bool
+    """D[I[i]] = (inclusive run count at sorted element i) - 1, u32: each element's value
+    index (u32, so it fits wherever the positions do; widened by IndexSpec)."""
 
     def layout(self, caps):
         return Layout([Buf("I", "u32"), Buf("R", "u32"), Buf("F", "u32"),
-                       Buf("D", "vec2<u32>" if self.wide else "u32", "rw")], ["n"], caps)
+                       Buf("D", "u32", "rw")], ["n"], caps)
 
     def render(self, caps):
-        lay = self.layout(caps)
-        return _INVERSE.render(lay.tokens(), wg=WG,
-                               store=index_store(self.wide, "D", lay.word("D_off") + " + o", "v"))
+        return _INVERSE.render(self.layout(caps).tokens(), wg=WG)
 
 
 # ---- binary searches: searchsorted, isin ---------------------------------------------------
@@ -254,7 +244,7 @@ class SearchSpec(KernelSpec):
                     f"      if (hit != ({lay.word('invert')} != 0u)) {{ acc |= 1u << (q * 8u); }}",
                     "    }",
                     "  }",
-                    f"  D[{lay.word('D_off')} + w] = acc;"]
+                    f"  D[{lay.word('D_off')} / 4u + w] = acc;"]
         else:
             body = [f"  let v = lower(vkey({vo} + w), {lay.word('right')} != 0u);",
                     "  " + index_store(self.wide, "D", lay.word("D_off") + " + w", "v")]
@@ -273,8 +263,7 @@ class SearchSpec(KernelSpec):
 def variants():
     from ....._core import dtypes as dt
     from ...primitives.keys import key_type
-    out = [IndexSpec(w) for w in (False, True)] + [CountSpec(w) for w in (False, True)] + \
-        [InverseSpec(w) for w in (False, True)] + [TakeSpec(t) for t in RAW.values()]
+    out = [IndexSpec(w) for w in (False, True)] + [CountSpec(), InverseSpec()] + [TakeSpec(t) for t in RAW.values()]
     for d in (dt.bool_, dt.int8, dt.float16, dt.int32, dt.float32, dt.int64, dt.float64,
               dt.complex64, dt.complex128):
         kt = key_type(d)

@@ -59,6 +59,19 @@ def _flat(x):
     return x.reshape((x.size,))
 
 
+def _windows(n, views):
+    """[p0, p1) runs (multiples of 1024 long but the last) over which every 1-D view in
+    ``views`` fits one storage binding: outputs and position arrays beyond one binding
+    are written window by window (the kernels read positions, never their own index)."""
+    p0 = 0
+    while p0 < n:
+        step = n - p0
+        while step > 1024 and not all(v[p0:p0 + step].fits_binding() for v in views):
+            step = max(1024, (step // 2) // 1024 * 1024)
+        yield p0, p0 + step
+        p0 += step
+
+
 class SortingMixin:
     def _index_wide(self):
         return self.default_index.itemsize == 8
@@ -71,19 +84,23 @@ class SortingMixin:
         out = new_output((n,), src2.dtype, client)
         if n == 0:
             return out
-        units = -(-n // (32 // t.bits)) if t.packed else n
         k = client.kernel(TakeSpec(t))
-        k.launch(_groups(units, client), S=src2, I=pos, D=out, n=n, units=units, m=max(m, 1),
-                 s_rs=src2.strides[0] if rows > 1 else 0, s_cs=src2.strides[1] if m > 1 else 0)
+        for p0, p1 in _windows(n, (pos, out)):
+            c = p1 - p0
+            units = -(-c // (32 // t.bits)) if t.packed else c
+            k.launch(_groups(units, client), S=src2, I=pos[p0:p1], D=out[p0:p1], n=c,
+                     units=units, m=max(m, 1), s_rs=src2.strides[0] if rows > 1 else 0,
+                     s_cs=src2.strides[1] if m > 1 else 0)
         return out
 
     def _index(self, pos, div, mod):
         client = pos.client
         n = pos.size
         out = new_output((n,), self.default_index, client)
-        if n:
-            client.kernel(IndexSpec(self._index_wide())).launch(
-                _groups(n, client), I=pos, D=out, n=n, div=div, mod=mod)
+        k = client.kernel(IndexSpec(self._index_wide()))
+        for p0, p1 in _windows(n, (pos, out)):
+            k.launch(_groups(p1 - p0, client), I=pos[p0:p1], D=out[p0:p1], n=p1 - p0,
+                     div=div, mod=mod)
         return out
 
     # ---- sorting ----------------------------------------------------------------------
@@ -121,12 +138,13 @@ class SortingMixin:
         wide = self._index_wide()
         out = new_output((nv,), self.default_index, client)
         k = client.kernel(SearchSpec(kt, False, wide, qt))
-        args = dict(S=s, V=v, D=out, ns=ns, nv=nv, units=nv,
-                    s_st=s.strides[0] if ns > 1 else 0, q_st=1,
+        args = dict(S=s, ns=ns, s_st=s.strides[0] if ns > 1 else 0, q_st=1,
                     right=1 if side == "right" else 0, invert=0)
         if q is not None:
             args["Q"] = q
-        k.launch(_groups(nv, client), **args)
+        for p0, p1 in _windows(nv, (v, out)):
+            k.launch(_groups(p1 - p0, client), V=v[p0:p1], D=out[p0:p1], nv=p1 - p0,
+                     units=p1 - p0, **args)
         return out.reshape(values.shape)
 
     def isin(self, a, b, invert):
@@ -141,10 +159,13 @@ class SortingMixin:
         b2 = _flat(b).reshape((1, nb))
         bs = self._take(b2, sort_positions(b2), nb)   # b sorted: searched directly
         out = new_output((na,), dt.bool_, client)
-        units = -(-na // 4)
         k = client.kernel(SearchSpec(key_type(t), True, False))
-        k.launch(_groups(units, client), S=bs, V=_flat(a), D=out, ns=nb, nv=na, units=units,
-                 s_st=1, q_st=1, right=0, invert=1 if invert else 0)
+        fa = _flat(a)
+        for p0, p1 in _windows(na, (fa, out)):
+            units = -(-(p1 - p0) // 4)
+            k.launch(_groups(units, client), S=bs, V=fa[p0:p1], D=out[p0:p1], ns=nb,
+                     nv=p1 - p0, units=units, s_st=1, q_st=1, right=0,
+                     invert=1 if invert else 0)
         return out.reshape(a.shape)
 
     def nonzero(self, data):
@@ -186,18 +207,18 @@ class SortingMixin:
         starts = positions(flags, rk, K)
         first = self._take(pos.reshape((1, n)), starts, K)   # stable: each run's first index
         values = self._take(f2, first, K)
-        wide = self._index_wide()
         idx = self._index(first, 1, 0xFFFFFFFF) if index else None
         cnt = None
         if counts:
-            cnt = new_output((K,), self.default_index, client)
-            client.kernel(CountSpec(wide)).launch(_groups(K, client), B=starts, C=cnt, n=n, K=K)
+            c32 = new_output((K,), dt.uint32, client)
+            client.kernel(CountSpec()).launch(_groups(K, client), B=starts, C=c32, n=n, K=K)
+            cnt = self._index(c32, 1, 0xFFFFFFFF)
         inv = None
         if inverse:
-            inv = new_output((n,), self.default_index, client)
-            client.kernel(InverseSpec(wide)).launch(_groups(n, client), I=pos, R=rk[:n],
-                                                    F=flags, D=inv, n=n)
-            inv = inv.reshape(data.shape)
+            i32 = new_output((n,), dt.uint32, client)
+            client.kernel(InverseSpec()).launch(_groups(n, client), I=pos, R=rk[:n], F=flags,
+                                                D=i32, n=n)
+            inv = self._index(i32, 1, 0xFFFFFFFF).reshape(data.shape)
         return values, idx, inv, cnt
 
     # ---- differences ----------------------------------------------------------------------
