@@ -347,7 +347,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   let val = ${val};
   for (var i = g.x; i < ${count}; i += nw.x * ${wg}u) {
     var k = ${K}(i);
-    if (${full} != 0u && 2u * i >= n + 1u) { k = ${K}(i) - ${K}(n); }
+    if (${full} != 0u && i >= (n + 1u) / 2u) { k = ${K}(i) - ${K}(n); }
     y[${y_off} + i] = ${store};
   }
 }
