@@ -24,6 +24,7 @@ from .ops.interop import InteropMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
 from .ops.reduction import ReductionMixin
+from .ops.sorting import SortingMixin
 from .ops.views import ViewsMixin
 from .runtime.concurrency import LockedBackend
 from .storage import WgpuStorage
@@ -41,6 +42,7 @@ _MIXINS = (
     MatmulMixin,
     ReductionMixin,
     CumulativeMixin,
+    SortingMixin,
     FFTMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
