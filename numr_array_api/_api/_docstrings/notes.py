@@ -127,8 +127,6 @@ NOTES = {
     "Array.to_device": ("A device of another numr namespace ('cpu', 'webgpu:0', 'cuda:0') "
                         "moves the data through the host into that namespace; this is an "
                         "explicit transfer, not subject to the host-conversion policy."),
-    "info.capabilities": ("numr adds backend-specific keys (e.g. webgpu's adapter features) "
-                          "to the standard's three."),
     "info.default_device": "None when the namespace has no device here (e.g. cuda without a GPU).",
     "info.dtypes": ("webgpu: float64 / complex128 need the adapter's shader-f64 and "
                     "shader-int64 features, int64 / uint64 need shader-int64; float16 is "

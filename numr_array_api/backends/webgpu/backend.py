@@ -17,6 +17,7 @@ from .ops.creation import CreationMixin
 from .ops.cumulative import CumulativeMixin
 from .ops.device import DeviceMixin
 from .ops.elementwise import ElementwiseMixin
+from .ops.fft import FFTMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
@@ -42,6 +43,7 @@ _MIXINS = (
     ReductionMixin,
     CumulativeMixin,
     SortingMixin,
+    FFTMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 

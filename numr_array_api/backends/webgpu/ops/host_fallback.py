@@ -44,8 +44,6 @@ FALLBACK_METHODS = (
     "linalg_eigh", "linalg_inv", "linalg_matrix_power", "linalg_svdvals", "linalg_svd",
     "linalg_qr", "linalg_slogdet", "linalg_solve", "linalg_matrix_rank", "linalg_pinv",
     "linalg_matrix_norm", "linalg_vector_norm", "linalg_trace", "linalg_outer",
-    # fft
-    "fft_1d", "fft_nd", "fft_freq", "fft_shift",
 )
 
 
