@@ -20,6 +20,7 @@ from .ops.elementwise import ElementwiseMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
+from .ops.linalg import LinalgMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
 from .ops.reduction import ReductionMixin
@@ -40,6 +41,7 @@ _MIXINS = (
     MatmulMixin,
     ReductionMixin,
     CumulativeMixin,
+    LinalgMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 
