@@ -437,10 +437,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let pb = ${ipiv_off} + g * ${p_bs};
   var acc = one();
   var odd = false;
+  var zero_seen = false;
+  var nan_seen = false;
   for (var i = 0u; i < ${n}; i++) {
     if (u32(ipiv[pb + i]) != i) { odd = !odd; }
-    acc = mul(acc, ${elem}(A[ab + i * ${a_ds}]));
+    let d = A[ab + i * ${a_ds}];
+    let m = cabs1(d);
+    zero_seen = zero_seen || m == R(0.0);
+    nan_seen = nan_seen || !(m >= R(0.0));
+    acc = mul(acc, ${elem}(d));
   }
+  // a zero pivot makes det 0 even where the running product overflowed (NumPy's det is
+  // sign * exp(log|det|)); NaN stays NaN
+  if (zero_seen && !nan_seen) { acc = zero(); }
   if (odd) { acc = -acc; }
   D[${D_off} + g] = acc;
 }
