@@ -44,9 +44,42 @@ def _small_nmax(t, m, n, kind, caps):
     for nmax in SMALL:
         if m <= nmax and n <= nmax:
             wg = small_wg(nmax)
-            nbytes = nmax * nmax * t.itemsize + wg * 8 + nmax * t.itemsize + 64
+            nbytes = nmax * nmax * t.itemsize + wg * 8 + 2 * nmax * t.itemsize + 64
             return nmax if nbytes <= caps.workgroup_storage else 0
     return 0
+
+
+def small_path(w):
+    """Whether the (B, m, n) stack ``w`` takes the one-dispatch path."""
+    t = wtype(w.dtype, w.client, "linalg")
+    return _small_nmax(t, w.shape[1], w.shape[2], "", Caps.of(w.client)) > 0
+
+
+def lu_solve_small(w, ipiv, x, status, ident):
+    """LU of every matrix of ``w`` and A^-1 x into ``x`` (B, n, k) in one dispatch;
+    ``ident``: x is written only, the right-hand sides being the identity's columns."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.solve")
+    B, n, _ = w.shape
+    nmax = _small_nmax(t, n, n, "lus", Caps.of(client))
+    k = client.kernel(FactorSpec(t, "lus", nmax, small_wg(nmax)))
+    k.launch(grid(B, client), A=w, ipiv=ipiv, X=x, st=status, m=n, nc=n, nbat=B,
+             a_rs=w.strides[1], a_cs=w.strides[2], a_bs=w.strides[0], p_bs=ipiv.strides[0],
+             pbase=0, kx=x.shape[2], x_rs=x.strides[1], x_cs=x.strides[2],
+             x_bs=x.strides[0], ident=int(ident))
+
+
+def qr_small(w, tau, q):
+    """QR of every matrix of ``w`` (R and reflectors in place) and the first qc columns of
+    Q into ``q`` (B, m, qc), in one dispatch."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.qr")
+    B, m, n = w.shape
+    nmax = _small_nmax(t, m, n, "qrq", Caps.of(client))
+    k = client.kernel(FactorSpec(t, "qrq", nmax, small_wg(nmax)))
+    k.launch(grid(B, client), A=w, tau_=tau, Q=q, m=m, nc=n, nbat=B, a_rs=w.strides[1],
+             a_cs=w.strides[2], a_bs=w.strides[0], tau_bs=tau.strides[0], qc=q.shape[2],
+             q_rs=q.strides[1], q_bs=q.strides[0])
 
 
 def _factor_launch(client, t, kind, nmax, w, status=None, ipiv=None, tau=None, pbase=0):

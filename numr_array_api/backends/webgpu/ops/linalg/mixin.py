@@ -77,6 +77,14 @@ class LinalgMixin(SimpleLinalgMixin):
             factor.lu(self, w[sl], ipiv[sl], st)
         return ipiv, st
 
+    def _lu_fused(self, w, x, B, n, k, ident):
+        client = w.client
+        ipiv = new_output((B, n), dt.int32, client)
+        st = factor.status_word(client)
+        for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
+            factor.lu_solve_small(w[sl], ipiv[sl], x[sl], st, ident)
+        return ipiv, st
+
     def _lu_solve_into(self, w, ipiv, x, B, n, k):
         client = w.client
         for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
@@ -97,8 +105,11 @@ class LinalgMixin(SimpleLinalgMixin):
             return r.squeeze(r.ndim - 1) if vector else r
         w, B = self._stack(a, n, n)
         x, _ = self._stack(b, n, k)
-        ipiv, st = self._lu(w, B, n)
-        self._lu_solve_into(w, ipiv, x, B, n, k)
+        if factor.small_path(w):
+            ipiv, st = self._lu_fused(w, x, B, n, k, False)
+        else:
+            ipiv, st = self._lu(w, B, n)
+            self._lu_solve_into(w, ipiv, x, B, n, k)
         if _status_set(st):
             raise InvalidArgument("x1", "linalg.solve: Singular matrix")
         r = self._back(x.reshape(b.shape), dtype)
@@ -112,10 +123,14 @@ class LinalgMixin(SimpleLinalgMixin):
         if a.size == 0:
             return new_output(a.shape, dtype, client)
         w, B = self._stack(a, n, n)
-        eye = self.eye(n, n, 0, a.dtype, self.device_of(a))
-        x = eye.broadcast_to((B, n, n)).copy()
-        ipiv, st = self._lu(w, B, n)
-        self._lu_solve_into(w, ipiv, x, B, n, n)
+        if factor.small_path(w):
+            x = new_output((B, n, n), a.dtype, client)
+            ipiv, st = self._lu_fused(w, x, B, n, n, True)
+        else:
+            eye = self.eye(n, n, 0, a.dtype, self.device_of(a))
+            x = eye.broadcast_to((B, n, n)).copy()
+            ipiv, st = self._lu(w, B, n)
+            self._lu_solve_into(w, ipiv, x, B, n, n)
         if _status_set(st):
             raise InvalidArgument("x", "linalg.inv: Singular matrix")
         return self._back(x.reshape(a.shape), dtype)
@@ -163,17 +178,26 @@ class LinalgMixin(SimpleLinalgMixin):
         qc = m if mode == "complete" else kmin
         B = _prod(batch)
         dev = self.device_of(a)
-        eye = self.eye(m, qc, 0, a.dtype, dev)
-        q = eye.broadcast_to((B, m, qc)).copy() if B * m * qc else \
-            new_output((B, m, qc), a.dtype, client)
+        w = None
+        if B and kmin:
+            w, _ = self._stack(a, m, n)
+        if w is not None and factor.small_path(w):
+            q = new_output((B, m, qc), a.dtype, client)  # written by the fused kernel
+        else:
+            eye = self.eye(m, qc, 0, a.dtype, dev)
+            q = eye.broadcast_to((B, m, qc)).copy() if B * m * qc else \
+                new_output((B, m, qc), a.dtype, client)
         if B == 0 or kmin == 0:
             r = self.full(batch + (qc, n), 0, a.dtype, dev)
             return (self._back(q.reshape(batch + (m, qc)), dtype), self._back(r, dtype))
-        w, _ = self._stack(a, m, n)
         tau = new_output((B, kmin), a.dtype, client)
+        small = factor.small_path(w)
         for sl in _chunks(B, max(m * n, m * qc) * a.itemsize, client):
-            factor.qr(w[sl], tau[sl])
-            factor.form_q(w[sl], tau[sl], q[sl])
+            if small:
+                factor.qr_small(w[sl], tau[sl], q[sl])
+            else:
+                factor.qr(w[sl], tau[sl])
+                factor.form_q(w[sl], tau[sl], q[sl])
         r = self.tri(w[:, :qc, :], 0, True)
         return (self._back(q.reshape(batch + (m, qc)), dtype),
                 self._back(r.reshape(batch + (qc, n)), dtype))

@@ -46,6 +46,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
 ${load}
 ${body}
 ${save}
+${tail}
 }
 """, "linalg_factor")
 
@@ -102,6 +103,7 @@ _LU = """
     if (tid == 0u) {
       ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
       if (pv == R(0.0)) { atomicOr(&st[0], 1u); }
+      RECORD
     }
     if (p != j) {
       for (var c = tid; c < nc; c += WGu) {
@@ -173,6 +175,7 @@ _QR = """
     if (tid == 0u) {
       st_(j, j, of_re(beta));
       tau_[${tau__off} + b * ${tau_bs} + j] = tau;
+      RECORD
     }
     BAR
     let ct = cj(tau);
@@ -195,24 +198,80 @@ _QR = """
 """
 
 
+# Fused tails of the small path (the factor stays in workgroup memory): each thread owns
+# one right-hand side / one column of Q in a private array.
+_LUS_TAIL = """
+  workgroupBarrier();
+  for (var c = tid; c < ${kx}; c += WGu) {
+    let xb = ${X_off} + b * ${x_bs} + c * ${x_cs};
+    var xv: array<T, NMAX>;
+    for (var i = 0u; i < m; i++) {
+      if (${ident} != 0u) { xv[i] = select(zero(), one(), i == c); }
+      else { xv[i] = X[xb + i * ${x_rs}]; }
+    }
+    for (var i = 0u; i < m; i++) {
+      let p = pvs[i];
+      if (p != i) { let t = xv[i]; xv[i] = xv[p]; xv[p] = t; }
+    }
+    for (var i = 1u; i < m; i++) {
+      var s = xv[i];
+      for (var k = 0u; k < i; k++) { s -= mul(ld(i, k), xv[k]); }
+      xv[i] = s;
+    }
+    for (var q = 0u; q < m; q++) {
+      let i = m - 1u - q;
+      var s = xv[i];
+      for (var k = i + 1u; k < m; k++) { s -= mul(ld(i, k), xv[k]); }
+      xv[i] = dv(s, ld(i, i));
+    }
+    for (var i = 0u; i < m; i++) { X[xb + i * ${x_rs}] = xv[i]; }
+  }
+"""
+
+_QRQ_TAIL = """
+  workgroupBarrier();
+  for (var c = tid; c < ${qc}; c += WGu) {
+    var qv: array<T, NMAX>;
+    for (var i = 0u; i < m; i++) { qv[i] = select(zero(), one(), i == c); }
+    for (var q = 0u; q < kmax; q++) {
+      let j = kmax - 1u - q;
+      var w = qv[j];
+      for (var i = j + 1u; i < m; i++) { w += mul(cj(ld(i, j)), qv[i]); }
+      w = mul(tw[j], w);
+      qv[j] -= w;
+      for (var i = j + 1u; i < m; i++) { qv[i] -= mul(ld(i, j), w); }
+    }
+    let qb = ${Q_off} + b * ${q_bs} + c;
+    for (var i = 0u; i < m; i++) { Q[qb + i * ${q_rs}] = qv[i]; }
+  }
+"""
+
+
 @dataclasses.dataclass(frozen=True)
 class FactorSpec(KernelSpec):
     t: WType
-    kind: str     # "chol" | "lu" | "qr"
+    kind: str     # "chol" | "lu" | "qr"; small path only: "lus" (LU, then solve the
+                  # right-hand sides X in place), "qrq" (QR, then Q into its own buffer)
     nmax: int     # > 0: the matrix in workgroup memory (rows and columns <= nmax); 0: global
     wg: int
 
     def layout(self, caps):
         bufs = [Buf("A", self.t.arr, "rw")]
         words = ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs"]
-        if self.kind == "lu":
+        if self.kind in ("lu", "lus"):
             bufs.append(Buf("ipiv", "i32", "rw"))
             words += ["p_bs", "pbase"]
-        if self.kind == "qr":
+        if self.kind == "lus":
+            bufs.append(Buf("X", self.t.arr, "rw"))
+            words += ["kx", "x_rs", "x_cs", "x_bs", "ident"]
+        if self.kind in ("qr", "qrq"):
             bufs.append(Buf("tau_", self.t.arr, "rw"))
             words += ["tau_bs"]
         else:
             bufs.append(Buf("st", "atomic<u32>", "rw", offset=False))
+        if self.kind == "qrq":
+            bufs.append(Buf("Q", self.t.arr, "rw"))
+            words += ["qc", "q_rs", "q_bs"]
         return Layout(bufs, words, caps)
 
     def render(self, caps):
@@ -242,23 +301,36 @@ class FactorSpec(KernelSpec):
                       f"j * {tk['a_cs']}] = v; }}")
             load = save = ""
             bar = _BAR
+        tail = ""
         if self.kind == "chol":
             shared.append("var<workgroup> shr: R;")
             body = _CHOL
-        elif self.kind == "lu":
+        elif self.kind in ("lu", "lus"):
             shared += [f"var<workgroup> rv: array<R, {wg}>;",
                        f"var<workgroup> ri: array<u32, {wg}>;"]
             body = _LU.replace("${ipiv_off}", tk["ipiv_off"]).replace(
                 "${p_bs}", tk["p_bs"]).replace("${pbase}", tk["pbase"])
+            if self.kind == "lus":
+                shared.append(f"var<workgroup> pvs: array<u32, {self.nmax}>;")
+                body = body.replace("RECORD", "pvs[j] = p;")
+                tail = _fill(_LUS_TAIL, tk, ("kx", "X_off", "x_bs", "x_cs", "x_rs", "ident"))
+                save = ""  # only X leaves the workgroup
         else:
             ncap = self.nmax if local else PANEL
             shared += [f"var<workgroup> red: array<R, {wg}>;",
                        f"var<workgroup> wv: array<T, {ncap}>;"]
             body = _QR.replace("${tau__off}", tk["tau__off"]).replace(
                 "${tau_bs}", tk["tau_bs"])
+            if self.kind == "qrq":
+                shared.append(f"var<workgroup> tw: array<T, {self.nmax}>;")
+                body = body.replace("RECORD", "tw[j] = tau;")
+                tail = _fill(_QRQ_TAIL, tk, ("qc", "Q_off", "q_bs", "q_rs"))
+        body = body.replace("RECORD", "")
         body = body.replace("BAR", bar).replace("WGu", f"{wg}u")
+        tail = tail.replace("WGu", f"{wg}u").replace("NMAX", str(self.nmax))
         return _FACTOR.render(tk, prelude=prelude(self.t), shared="\n".join(shared),
-                              access=access, wg=wg, load=load, body=body, save=save)
+                              access=access, wg=wg, load=load, body=body, save=save,
+                              tail=tail)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -479,6 +551,12 @@ FLOATS = (dt.float32, dt.float64, dt.complex64, dt.complex128)
 SMALL = (4, 8, 16, 32)
 
 
+def _fill(text, tokens, names):
+    for n in names:
+        text = text.replace("${" + n + "}", tokens[n])
+    return text
+
+
 def small_wg(nmax):
     return 64 if nmax <= 16 else 128
 
@@ -489,6 +567,8 @@ def variants():
         t = WTYPES[d]
         for kind in ("chol", "lu", "qr"):
             out.append(FactorSpec(t, kind, 0, 256))
+            out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
+        for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out += [ApplyHSpec(t, f) for f in (False, True)]
         out += [TrsmSpec(t, lo, u, c) for lo in (False, True) for u in (False, True)
