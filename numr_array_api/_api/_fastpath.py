@@ -72,13 +72,14 @@ def render(kind, name, trusted, same, supported, **bound):
     """The function ``name`` of ``kind`` ('unary' | 'binary') bound to ``bound`` names;
     ``bound['ok']`` (the accepted dtypes) is a subset of ``supported``."""
     from .._core.dtypes import bool_
+    from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
     source = template.format(name=name, stamp=_stamp(trusted, same),
                              accept=_accept(bound["ok"], supported, bool_))
     bound["B"] = bool_
     code = _CACHE.get(source)
     if code is None:
-        code = _CACHE[source] = compile(source, f"<numr {kind} fast path>", "exec")
+        code = _CACHE[source] = compile_source(source, f"{kind} fast path", name)
     scope = dict(bound)
     exec(code, scope)
     fn = scope[name]

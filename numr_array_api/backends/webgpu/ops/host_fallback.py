@@ -39,18 +39,11 @@ def warn_fallback(name):
 # backend methods served by the cpu backend for now (the front-end's full interface minus
 # what ops/ implements on the GPU)
 FALLBACK_METHODS = (
-    # searching, sets, sorting (several have data-dependent output shapes)
-    "nonzero", "searchsorted", "unique", "isin",
-    "sort", "argsort",
-    # reductions and scans
-    "diff",
     # linear algebra
     # (the eigen / singular-value family; ops/linalg has the rest, and routes
     # matrix_norm ord 2 / -2 / 'nuc' here until svdvals runs on the GPU)
     "linalg_eig", "linalg_eigh", "linalg_svdvals", "linalg_svd", "linalg_matrix_rank",
     "linalg_pinv",
-    # fft
-    "fft_1d", "fft_nd", "fft_freq", "fft_shift",
 )
 
 
