@@ -22,6 +22,7 @@ from .ops.host_fallback import HostFallbackMixin
 from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
 from .ops.linalg import LinalgMixin
+from .ops.linalg_spectral import SpectralMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
 from .ops.reduction import ReductionMixin
@@ -45,6 +46,7 @@ _MIXINS = (
     CumulativeMixin,
     SortingMixin,
     FFTMixin,
+    SpectralMixin,
     LinalgMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )

@@ -1,9 +1,9 @@
 """linalg functions made of existing GPU ops (views, elementwise kernels, reductions,
 GEMM): no WGSL of their own.
 
-matrix_norm with ord 2 / -2 / 'nuc' needs singular values; until the GPU svdvals of
-ops/linalg_spectral is available those three orders run on the host (warned, and listed
-in docs/webgpu.md).
+matrix_norm with ord 2 / -2 / 'nuc' takes the singular values of ops/linalg_spectral
+(real inputs); complex ones run on the host (warned, listed in docs/webgpu.md) until that
+package has complex kernels.
 """
 
 from __future__ import annotations
@@ -139,15 +139,15 @@ class SimpleLinalgMixin:
         rt = _real(a.dtype)
         m, n = a.shape[-2:]
         nd = a.ndim
-        if ord in ("nuc", 2, -2):
-            svd = getattr(self, "_gpu_svdvals", None)
-            if svd is None:
+        if m == 0 or n == 0:
+            r = self.full(a.shape[:-2], 0, rt, self.device_of(a))
+        elif ord in ("nuc", 2, -2):
+            if a.dtype.kind == "c":  # no complex singular values on the GPU yet
                 return _HOST_MATRIX_NORM(self, a, ord, keepdims)
-            s = svd(a)
+            from ..linalg_spectral.mixin import svdvals
+            s = svdvals(self, a)
             r = self.reduce("sum" if ord == "nuc" else "max" if ord == 2 else "min", s,
                             (s.ndim - 1,), False)
-        elif m == 0 or n == 0:
-            r = self.full(a.shape[:-2], 0, rt, self.device_of(a))
         elif ord == "fro":
             x = self._abs_real(a)
             r = self._u("sqrt", self.reduce("sum", self._b("multiply", x, x),
