@@ -111,7 +111,7 @@ def shared_cap(cdtype, caps):
     workgroup memory)."""
     item = 8 if cdtype == "complex64" else 16
     cap = 1
-    while 2 * cap * 2 * item <= caps.workgroup_storage and cap < 4096:
+    while 2 * (2 * cap) * item <= caps.workgroup_storage and cap < 4096:
         cap *= 2
     return cap
 
