@@ -145,18 +145,10 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: 
       let dst = ${cap}u - src;
       let nb = n / r;
       let tws = nb / p;
-      for (var i = l.x; i < nb; i += ${wg}u) {
-        let k = i % p;
-        let e = k * tws;
-        var u: array<${C}, 8>;
-        u[0] = s[src + i];
-        for (var t = 1u; t < r; t++) { u[t] = cmul(s[src + i + t * nb], twid(t * e)); }
-        switch r {
+      // one fully unrolled stage function per radix: the butterfly stays in registers
+      switch r {
 ${cases}
-          default: {}
-        }
-        let j = (i - k) * r + k;
-        for (var t = 0u; t < r; t++) { s[dst + j + t * p] = u[t]; }
+        default: {}
       }
       p *= r;
       workgroupBarrier();
@@ -167,6 +159,18 @@ ${cases}
   }
 }
 """, "fft_shared")
+
+
+def _stage_fn(r, C):
+    """One radix-r butterfly of a workgroup-memory stage (Stockham: read i + t nb, write
+    j + t p)."""
+    body = [f"fn stage{r}(src: u32, dst: u32, i: u32, p: u32, nb: u32, tws: u32) {{",
+            "  let k = i % p;", "  let e = k * tws;", f"  var u: array<{C}, 8>;",
+            "  u[0] = s[src + i];"]
+    body += [f"  u[{t}] = cmul(s[src + i + {t}u * nb], twid({t}u * e));" for t in range(1, r)]
+    body += [f"  bfly{r}(&u);", f"  let j = (i - k) * {r}u + k;"]
+    body += [f"  s[dst + j + {t}u * p] = u[{t}];" for t in range(r)]
+    return "\n".join(body) + "\n}\n"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,7 +207,10 @@ class SharedSpec(KernelSpec):
                       f"t4[{lay.word('t4_off')} + b + e / b]);\n"
                       f"  return {conj};\n}}\n")
             load = f"cmul(ld(ib, i), tw4f((row % {lay.word('inner')}) * i))"
-        cases = "\n".join(f"          case {r}u: {{ bfly{r}(&u); }}" for r in W.RADICES)
+        bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
+        cases = "\n".join(
+            f"        case {r}u: {{ for (var i = l.x; i < nb; i += {self.wg}u) "
+            f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
         return _SHARED.render(
             tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
             io=Template(W.io(C, R, self.ld, self.st)).render(tok), bflys=bflys, cases=cases,
