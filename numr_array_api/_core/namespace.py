@@ -37,6 +37,7 @@ class Context:
                                                     "__doc__": Array.__doc__})
         self.ArrayT = type("Array", (self.PublicArray,), {"__slots__": (),
                                                           "__module__": module.__name__,
+                                                          "__doc__": Array.__doc__,
                                                           "__init__": object.__init__})
         self.refresh_defaults()
         self._make_wrap()

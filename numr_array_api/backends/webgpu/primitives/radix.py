@@ -29,11 +29,13 @@ import dataclasses
 
 from ...._core import dtypes as dt
 from ...._core.errors import BackendLimitation
+from ..codegen.caps import Caps
 from ..codegen.layout import Buf, Layout
 from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..storage import new_output
 from .keys import KeyType, key_fn, key_type
+from .rowsort import row_capacity, sort_rows
 from .scan import scan
 
 __all__ = ["RadixPlan", "sort_positions", "passes", "variants", "check_size"]
@@ -185,7 +187,8 @@ def check_size(n, what):
 
 def sort_positions(src, descending=False):
     """u32 (rows * m,): the positions ``r * m + c`` of the (rows, m) view ``src`` in
-    (row, key) order, stable (equal keys keep their column order)."""
+    (row, key) order, stable (equal keys keep their column order). Rows that fit
+    workgroup memory sort there (primitives/rowsort.py); longer ones by radix passes."""
     client = src.client
     rows, m = src.shape
     n = rows * m
@@ -204,6 +207,10 @@ def sort_positions(src, descending=False):
             raise BackendLimitation("webgpu", f"sort of {src.nbytes} bytes",
                                     f"the data exceeds one storage binding "
                                     f"({client.max_binding} bytes)")
+    caps = Caps.of(client)
+    if m <= row_capacity(kt, caps):   # short rows: one workgroup each, in workgroup memory
+        sort_rows(src, a, descending, caps)
+        return a
     b = new_output((n,), dt.uint32, client)
     nb = -(-n // TILE)
     H = new_output((DIGITS * nb,), dt.uint32, client)
