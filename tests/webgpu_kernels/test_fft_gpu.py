@@ -111,7 +111,7 @@ def test_padding_truncation_and_norms(xp, name, norm):
 @pytest.mark.parametrize("name", FUNCS)
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_axes_of_a_batch(xp, name, axis):
-    for shape in [(6, 10, 12), (7, 9, 11), (4, 2, 3000)]:
+    for shape in [(6, 10, 12), (7, 9, 11), (4, 2, 3000), (2500, 3)]:
         _check(xp, name, "complex64", shape, axis=axis)
         _check(xp, name, "complex64", shape, axis=axis, n=9)
 
@@ -226,7 +226,8 @@ def test_plan_methods(wgpu_xp):
     from numr_array_api.backends.webgpu.ops.fft.plan import plan
     client = wgpu_xp.asarray([0])._data.client
     assert plan(client, 64, "complex64", False).method == "shared"
-    assert plan(client, 1 << 13, "complex64", False).method == "stockham"
+    assert plan(client, 1 << 13, "complex64", False).method == "fourstep"
+    assert plan(client, 1 << 23, "complex64", False).method == "stockham"
     assert plan(client, 97, "complex64", False).method == "bluestein"
     assert plan(client, 97, "complex64", False).m == 256
 
