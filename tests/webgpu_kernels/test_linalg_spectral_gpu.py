@@ -289,3 +289,50 @@ def test_lavapipe_guard_refuses_rather_than_truncates(xp):
         return
     np.testing.assert_allclose(s, np.linalg.svd(a.astype(np.float64), compute_uv=False),
                                atol=400 * 10 * _eps("float32") * np.linalg.norm(a, 2))
+
+
+_SKLEARN = r'''
+import warnings, numpy as np, sklearn
+import numr_array_api.webgpu as xp
+from numr_array_api.backends.webgpu.ops.host_fallback import HostFallbackWarning
+warnings.filterwarnings("error", message=r".*linalg.*", category=HostFallbackWarning)
+from sklearn.decomposition import PCA
+from sklearn.linear_model import Ridge
+rng = np.random.default_rng(0)
+X = rng.standard_normal((200, 12)) @ rng.standard_normal((12, 12)) + rng.standard_normal(12)
+y = X @ rng.standard_normal(12) + 0.1 * rng.standard_normal(200)
+h = lambda a: np.asarray(a.to_device("cpu"))
+for dtype, tol in ((np.float64, 1e-9), (np.float32, 2e-4)):
+    Xd, yd = X.astype(dtype), y.astype(dtype)
+    ref = PCA(n_components=5, svd_solver="full").fit(Xd)
+    r = Ridge(alpha=0.5, solver="svd").fit(Xd, yd)
+    with sklearn.config_context(array_api_dispatch=True):
+        est = PCA(n_components=5, svd_solver="full").fit(xp.asarray(Xd))
+        t = est.transform(xp.asarray(Xd))
+        e = Ridge(alpha=0.5, solver="svd").fit(xp.asarray(Xd), xp.asarray(yd))
+        p = e.predict(xp.asarray(Xd))
+    scale = np.abs(ref.transform(Xd)).max()
+    for attr in ("components_", "explained_variance_", "singular_values_"):
+        want = getattr(ref, attr)
+        np.testing.assert_allclose(h(getattr(est, attr)), want, rtol=tol,
+                                   atol=tol * np.abs(want).max(), err_msg=attr)
+    np.testing.assert_allclose(h(t), ref.transform(Xd), atol=tol * scale)
+    np.testing.assert_allclose(h(e.coef_), r.coef_, rtol=tol, atol=tol * np.abs(r.coef_).max())
+    np.testing.assert_allclose(h(p), r.predict(Xd), atol=tol * np.abs(yd).max())
+print("SKLEARN-OK")
+'''
+
+
+def test_sklearn_pca_and_ridge_svd_without_linalg_host_fallback(wgpu_xp):
+    """PCA(svd_solver="full") and Ridge(solver="svd") on webgpu arrays (array_api_dispatch)
+    match NumPy's fit, and no linalg function warns HostFallbackWarning (made an error)."""
+    pytest.importorskip("sklearn")
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = dict(os.environ, SCIPY_ARRAY_API="1", NUMR_HOST_CONVERSION="allow",
+               PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[2])] +
+                                          [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    proc = subprocess.run([sys.executable, "-c", _SKLEARN], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0 and "SKLEARN-OK" in proc.stdout, proc.stderr[-3000:]
