@@ -111,7 +111,7 @@ def test_padding_truncation_and_norms(xp, name, norm):
 @pytest.mark.parametrize("name", FUNCS)
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_axes_of_a_batch(xp, name, axis):
-    for shape in [(6, 10, 12), (7, 9, 11), (4, 2, 3000)]:
+    for shape in [(6, 10, 12), (7, 9, 11), (4, 2, 3000), (2500, 3)]:
         _check(xp, name, "complex64", shape, axis=axis)
         _check(xp, name, "complex64", shape, axis=axis, n=9)
 
@@ -226,7 +226,8 @@ def test_plan_methods(wgpu_xp):
     from numr_array_api.backends.webgpu.ops.fft.plan import plan
     client = wgpu_xp.asarray([0])._data.client
     assert plan(client, 64, "complex64", False).method == "shared"
-    assert plan(client, 1 << 13, "complex64", False).method == "stockham"
+    assert plan(client, 1 << 13, "complex64", False).method == "fourstep"
+    assert plan(client, 1 << 23, "complex64", False).method == "stockham"
     assert plan(client, 97, "complex64", False).method == "bluestein"
     assert plan(client, 97, "complex64", False).m == 256
 
@@ -238,3 +239,34 @@ def test_beyond_one_binding_is_refused(wgpu_xp, small_limits):
     with small_limits():
         with pytest.raises(BackendLimitation, match="binding"):
             wgpu_xp.fft.fft(x)
+
+
+@pytest.mark.parametrize("case", ["rows", "columns", "bluestein", "real"])
+def test_rows_beyond_one_binding_run_in_slabs(wgpu_xp, small_limits, case):
+    # a 1 MiB binding limit: each call below needs several slabs of rows
+    rng = np.random.default_rng(5)
+    xp = wgpu_xp
+    if case == "rows":
+        a = (rng.standard_normal((48, 4096)) + 1j * rng.standard_normal((48, 4096)))
+        a = a.astype(np.complex64)
+        with small_limits():
+            got = to_numpy(xp.fft.fft(xp.asarray(a)))
+        ref = np.fft.fft(a.astype(np.complex128))
+    elif case == "columns":
+        a = (rng.standard_normal((3, 512, 160)) + 1j * rng.standard_normal((3, 512, 160)))
+        a = a.astype(np.complex64)
+        with small_limits():
+            got = to_numpy(xp.fft.ifft(xp.asarray(a), axis=1))
+        ref = np.fft.ifft(a.astype(np.complex128), axis=1)
+    elif case == "bluestein":
+        a = (rng.standard_normal((80, 1009)) + 1j * rng.standard_normal((80, 1009)))
+        a = a.astype(np.complex64)
+        with small_limits():
+            got = to_numpy(xp.fft.fft(xp.asarray(a)))
+        ref = np.fft.fft(a.astype(np.complex128))
+    else:
+        a = rng.standard_normal((600, 700)).astype(np.float32)
+        with small_limits():
+            got = to_numpy(xp.fft.rfftn(xp.asarray(a)))
+        ref = np.fft.rfftn(a.astype(np.float64))
+    assert _rel(got, ref) <= 1e-6 * 20

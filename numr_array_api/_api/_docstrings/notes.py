@@ -17,7 +17,8 @@ _LINALG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and
                   "result, warning HostFallbackWarning once, unless a GPU kernel has replaced "
                   "it (docs/webgpu.md, \"Host round trips\").")
 _FFT = ("The result keeps the input's precision: float32 / complex64 in, complex64 / float32 "
-        "out; float16 input is computed in float32.")
+        "out; float16 input is computed in float32. webgpu: on the GPU (complex128 needs the "
+        "adapter's shader-f64).")
 _LINALG_PREC = "float32 input is computed and returned in float32 (NumPy may widen to float64)."
 _DATA_DEP = ("The output shape depends on the data: on webgpu the size is read back to the host "
              "(a small synchronising read).")
@@ -74,6 +75,8 @@ NOTES = {
     "unique_inverse": "Each NaN is a distinct value. " + _DATA_DEP,
     "unique_values": "Each NaN is a distinct value. " + _DATA_DEP,
     "nonzero": _DATA_DEP,
+    "searchsorted": ("The standard leaves an invalid ``sorter`` unspecified: webgpu reads element "
+                     "0 for an entry outside ``[0, n)`` where NumPy raises."),
     "repeat": ("With an array ``repeats`` the output size depends on the data: webgpu reads "
                "``repeats`` back to the host."),
     "vecdot": "Small integer dtypes are not widened: the result has the promoted input dtype.",

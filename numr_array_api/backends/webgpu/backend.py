@@ -21,6 +21,8 @@ from .ops.fft import FFTMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
+from .ops.linalg import LinalgMixin
+from .ops.linalg_spectral import SpectralMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
 from .ops.reduction import ReductionMixin
@@ -44,6 +46,8 @@ _MIXINS = (
     CumulativeMixin,
     SortingMixin,
     FFTMixin,
+    SpectralMixin,
+    LinalgMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 
