@@ -99,16 +99,20 @@ def test_sort_every_dtype_and_length(wx, name, n):
     check_sort(wx, a, wx.asarray(a))
 
 
-@pytest.fixture(params=["rowsort", "radix"])
+@pytest.fixture(params=["rowsort", "radix", "radix-gather"])
 def path(request, monkeypatch):
     """Rows short enough for workgroup memory sort there; "radix" forces every row through
-    the radix passes (row-number passes included)."""
-    if request.param == "radix":
-        from numr_array_api.backends.webgpu.primitives import radix
+    the radix passes (row-number passes included), "radix-gather" also without carried
+    keys (each pass gathers its keys from the source through the positions)."""
+    from numr_array_api.backends.webgpu.primitives import radix
+    if request.param != "rowsort":
         monkeypatch.setattr(radix, "row_capacity", lambda kt, caps: 1)
+    if request.param == "radix-gather":
+        monkeypatch.setattr(radix, "CARRY", False)
     return request.param
 
 
+@pytest.mark.parametrize("path", ["rowsort", "radix"], indirect=True)
 @pytest.mark.parametrize("name", ["float32", "int64", "uint8", "float64", "float16"])
 def test_sort_rows_axes_and_views(wx, name, path):
     _dtype(wx, name)
@@ -129,9 +133,11 @@ def test_sort_rows_axes_and_views(wx, name, path):
 
 def test_stability_many_equal_keys(wx, path):
     rng = np.random.default_rng(2)
-    for name in ("int32", "float32", "bool"):
+    for name in ("int32", "float32", "bool", "int64"):
         a = data(rng, (20000,), name, spread=2)
         check_sort(wx, a, wx.asarray(a))
+        b = data(rng, (3, 300, 7), name, spread=2)
+        check_sort(wx, b[::-1, ::2], wx.asarray(b)[::-1, ::2], 1)
 
 
 def test_long_row(wx):
