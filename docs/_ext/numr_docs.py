@@ -178,8 +178,7 @@ def namespace_page(modname):
         # namespace has, with the reason
         out += [f"``{modname}`` could not be imported where these pages were built; its "
                 "functions are the shared front-end's, listed below from "
-                f"``{CANONICAL}`` (the namespace-specific runtime functions are described "
-                "in its guide).", ""]
+                f"``{CANONICAL}``; its runtime functions are described on :doc:`../../{modname.rsplit('.', 1)[1]}`.", ""]
         mods = [(modname, cpu)] + [(f"{modname}.{s}", getattr(cpu, s)) for s in public.SUBMODULES]
     else:
         out += [f".. automodule:: {modname}", ""]
