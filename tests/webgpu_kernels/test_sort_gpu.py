@@ -195,6 +195,13 @@ def test_searchsorted(wx, name):
                                       np.searchsorted(s, v, side=side))
     np.testing.assert_array_equal(host(wx.searchsorted(S, V[0, 3])),
                                   np.searchsorted(s, v[0, 3]))
+    # needles through strides, reversed and broadcast (no copy), and through a copy
+    for view in (lambda z: z[1, ::-3], lambda z: z[:, 7:8].T, lambda z: z[::2, ::5]):
+        np.testing.assert_array_equal(host(wx.searchsorted(S, view(V))),
+                                      np.searchsorted(s, view(v)))
+    bc = wx.broadcast_to(V[2:3, 4:5], (3, 6))
+    np.testing.assert_array_equal(host(wx.searchsorted(S, bc)),
+                                  np.searchsorted(s, np.broadcast_to(v[2:3, 4:5], (3, 6))))
     assert host(wx.searchsorted(S[:0], V)).tolist() == np.zeros((4, 50), int).tolist()
 
 
@@ -228,6 +235,8 @@ def test_isin(wx, name):
                                       np.isin(a, b, invert=inv))
         np.testing.assert_array_equal(host(wx.isin(x[:, ::-3], y[1::2], invert=inv)),
                                       np.isin(a[:, ::-3], b[1::2], invert=inv))
+        np.testing.assert_array_equal(host(wx.isin(x[3, ::-1], y, invert=inv)),
+                                      np.isin(a[3, ::-1], b, invert=inv))
     np.testing.assert_array_equal(host(wx.isin(x, y[:0])), np.zeros(a.shape, bool))
 
 

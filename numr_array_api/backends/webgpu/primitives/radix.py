@@ -104,9 +104,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let t0 = blk * ${tile}u;
   let me = lid.x >> 5u;
   let below = (1u << (lid.x & 31u)) - 1u;
+  for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
+  workgroupBarrier();
   for (var k = 0u; k < ${chunks}u; k++) {
-    for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
-    workgroupBarrier();
     let t = t0 + k * ${wg}u + lid.x;
     let ok = t < ${n};
     var it: Item;
@@ -125,9 +125,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 ${store_keys}
     }
     workgroupBarrier();
+    // every rank is read: count each digit's chunk total and clear its masks for the next
     for (var e = lid.x; e < ${digits}u; e += ${wg}u) {
       var c = 0u;
-      for (var w = 0u; w < ${maskw}u; w++) { c += countOneBits(atomicLoad(&masks[e * ${maskw}u + w])); }
+      for (var w = 0u; w < ${maskw}u; w++) {
+        c += countOneBits(atomicExchange(&masks[e * ${maskw}u + w], 0u));
+      }
       run[e] += c;
     }
     workgroupBarrier();
