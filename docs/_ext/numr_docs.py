@@ -282,6 +282,8 @@ def conformance_page():
                     _md_table([["devices", ", ".join(map(str, d.get("devices") or [])) or "-"],
                                ["suite commit", f"`{str(d.get('suite_commit', ''))[:12]}`"],
                                ["API version", d.get("api_version", "")],
+                               ["known failures", f"{d.get('xfail_entries', 0)} entries in "
+                                f"`{d.get('xfails_file') or '-'}`"],
                                ["python / platform",
                                 f"{d.get('python', '')} / {d.get('platform', '')}"],
                                ["wall time", f"{d.get('duration_s', '?')} s"],
@@ -289,7 +291,8 @@ def conformance_page():
                               ["setting", "value"]), ""]
         if failing:
             details += [f"Failing tests ({len(failing)}):", "",
-                        _md_table([[f"`{f['id']}`", _cell(f.get("message", ""))]
+                        _md_table([[f"`{f['id'].replace('`', chr(39))}`",
+                                    _cell(f.get("message", ""))]
                                    for f in failing], ["test", "message"]), ""]
         else:
             details += ["No failing test.", ""]
@@ -303,7 +306,7 @@ def _cell(text):
     text = " ".join(str(text).split())
     if len(text) > 160:
         text = text[:157] + "..."
-    return text.replace("`", "'")
+    return text.replace("`", "'").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def consumers_page():
