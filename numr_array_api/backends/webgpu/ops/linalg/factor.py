@@ -175,6 +175,9 @@ def cholesky(be, w, status):
 
 # ---- LU ------------------------------------------------------------------------------------
 
+LEAF = 32  # widest column block the LU panel kernel factorises (recursion below it)
+
+
 def lu(be, w, ipiv, status):
     """LU with partial pivoting of every (n, n) matrix of ``w`` in place (unit L below the
     diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges."""
@@ -185,20 +188,48 @@ def lu(be, w, ipiv, status):
     if nmax:
         _factor_launch(client, t, "lu", nmax, w, status=status, ipiv=ipiv)
         return
-    for k in range(0, n, NB):
+    _lu_rec(be, client, t, w, ipiv, status, 0)
+
+
+def _lu_rec(be, client, t, a, piv, status, base):
+    """Recursive LU (Toledo) of the (B, m, nc) view ``a`` (m >= nc), whose row 0 is row
+    ``base`` of the matrix: the left half, its interchanges applied to the right half, a
+    triangular solve and one GEMM update, then the right half, whose interchanges go back
+    to the left half. Only LEAF-wide column blocks reach the one-workgroup panel kernel;
+    the bulk is GEMM at every level."""
+    nc = a.shape[2]
+    if nc <= LEAF:
+        _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
+        return
+    h = nc // 2
+    if h > 64:
+        h -= h % 32
+    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base)
+    swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
+    trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
+    gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
+    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
+    swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+def trsm_blocked(be, tri, x, lower, unit):
+    """x <- tri^-1 x for the (B, n, n) triangle view ``tri`` and the (B, n, k) view ``x``
+    (left side, columns of x independent): NB x NB diagonal blocks by TrsmSpec, the rest
+    of each block column by GEMM. ``tri`` may share x's buffer."""
+    client = x.client
+    t = wtype(x.dtype, client, "linalg.trsm")
+    n = tri.shape[-1]
+    starts = list(range(0, n, NB))
+    for k in (starts if lower else reversed(starts)):
         kb = min(NB, n - k)
-        _factor_launch(client, t, "lu", 0, w[:, k:, k:k + kb], status=status,
-                       ipiv=ipiv[:, k:k + kb], pbase=k)
-        piv = ipiv[:, k:k + kb]
-        if k:
-            swap_rows(client, t, w[:, k:, :k], piv, kb, k)
-        if k + kb == n:
-            break
-        swap_rows(client, t, w[:, k:, k + kb:], piv, kb, k)
-        l11 = w[:, k:k + kb, k:k + kb].copy()
-        u12 = w[:, k:k + kb, k + kb:]
-        trsm(client, t, l11, u12, lower=True, unit=True, conj=False, vec_axis=2)
-        gemm_sub(be, w[:, k + kb:, k:k + kb], u12, w[:, k + kb:, k + kb:])
+        d = tri[:, k:k + kb, k:k + kb]
+        if d.block is x.block:
+            d = d.copy()
+        trsm(client, t, d, x[:, k:k + kb], lower, unit, False, 2)
+        if lower and k + kb < n:
+            gemm_sub(be, tri[:, k + kb:, k:k + kb], x[:, k:k + kb], x[:, k + kb:])
+        elif not lower and k:
+            gemm_sub(be, tri[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
 
 
 def lu_solve(be, w, ipiv, x):
@@ -207,21 +238,8 @@ def lu_solve(be, w, ipiv, x):
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
     swap_rows(client, t, x, ipiv, n, 0)
-    if n <= NB:
-        trsm(client, t, w, x, lower=True, unit=True, conj=False, vec_axis=2)
-        trsm(client, t, w, x, lower=False, unit=False, conj=False, vec_axis=2)
-        return
-    for k in range(0, n, NB):
-        kb = min(NB, n - k)
-        trsm(client, t, w[:, k:k + kb, k:k + kb], x[:, k:k + kb], True, True, False, 2)
-        if k + kb < n:
-            gemm_sub(be, w[:, k + kb:, k:k + kb], x[:, k:k + kb], x[:, k + kb:])
-    starts = list(range(0, n, NB))
-    for k in reversed(starts):
-        kb = min(NB, n - k)
-        trsm(client, t, w[:, k:k + kb, k:k + kb], x[:, k:k + kb], False, False, False, 2)
-        if k:
-            gemm_sub(be, w[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
+    trsm_blocked(be, w, x, lower=True, unit=True)
+    trsm_blocked(be, w, x, lower=False, unit=False)
 
 
 def lu_diag(w, ipiv, sign):
