@@ -13,9 +13,13 @@ _COPY = "The result never aliases the input (NumPy and CuPy return views here; n
 _REDUCE_WEBGPU = ("webgpu: runs on the GPU; it round-trips through the host (warned) only "
                   "where the adapter lacks a feature the dtype needs (shader-int64 for 64-bit "
                   "integers, shader-f64 for float64).")
-_LINALG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and uploads the "
-                  "result, warning HostFallbackWarning once, unless a GPU kernel has replaced "
-                  "it (docs/webgpu.md, \"Host round trips\").")
+_LINALG_WEBGPU = "webgpu: runs on the GPU (docs/webgpu.md, \"Linear algebra\")."
+_SPECTRAL_WEBGPU = ("webgpu: runs on the GPU for real floating-point input; complex input "
+                    "still runs on the host, warning HostFallbackWarning once "
+                    "(docs/webgpu.md, \"Host round trips\").")
+_EIG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and uploads the "
+               "result, warning HostFallbackWarning once (docs/webgpu.md, \"Host round "
+               "trips\").")
 _FFT = ("The result keeps the input's precision: float32 / complex64 in, complex64 / float32 "
         "out; float16 input is computed in float32. webgpu: on the GPU (complex128 needs the "
         "adapter's shader-f64).")
@@ -81,24 +85,27 @@ NOTES = {
                "``repeats`` back to the host."),
     "vecdot": "Small integer dtypes are not widened: the result has the promoted input dtype.",
     "matmul": "webgpu: runs on the GPU. The ``@`` operator calls this function.",
-    "linalg.eig": "Always complex output, also when every eigenvalue is real. " + _LINALG_WEBGPU,
-    "linalg.eigvals": "Always complex output. " + _LINALG_WEBGPU,
+    "linalg.eig": "Always complex output, also when every eigenvalue is real. " + _EIG_WEBGPU,
+    "linalg.eigvals": "Always complex output. " + _EIG_WEBGPU,
     "linalg.solve": ("``x2`` is a vector only when it is 1-D; stacks broadcast. A singular "
                      "matrix raises InvalidArgument (a ValueError). " + _LINALG_WEBGPU),
     "linalg.inv": "A singular matrix raises InvalidArgument (a ValueError). " + _LINALG_WEBGPU,
     "linalg.cholesky": ("A matrix that is not positive definite raises InvalidArgument (a "
                         "ValueError). " + _LINALG_WEBGPU),
     "linalg.pinv": ("The default ``rtol`` is ``max(M, N) * eps`` of the dtype; an array ``rtol`` "
-                    "is accepted. " + _LINALG_WEBGPU),
+                    "is accepted. " + _SPECTRAL_WEBGPU),
     "linalg.matrix_rank": ("The default ``rtol`` is ``max(M, N) * eps`` of the dtype. "
-                           + _LINALG_WEBGPU),
+                           + _SPECTRAL_WEBGPU),
+    "linalg.matrix_norm": ("webgpu: runs on the GPU, except complex input with ``ord`` 2, -2 or "
+                           "'nuc' (singular values of complex matrices), which runs on the host "
+                           "(warned)."),
     "linalg.trace": "Small integer dtypes are widened as in ``sum``. " + _LINALG_WEBGPU,
     "linalg.diagonal": _COPY,
-    "linalg.svd": _LINALG_PREC + " " + _LINALG_WEBGPU,
-    "linalg.svdvals": _LINALG_PREC + " " + _LINALG_WEBGPU,
+    "linalg.svd": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
+    "linalg.svdvals": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
     "linalg.qr": _LINALG_PREC + " " + _LINALG_WEBGPU,
-    "linalg.eigh": _LINALG_PREC + " " + _LINALG_WEBGPU,
-    "linalg.eigvalsh": _LINALG_PREC + " " + _LINALG_WEBGPU,
+    "linalg.eigh": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
+    "linalg.eigvalsh": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
     "linalg.det": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.slogdet": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.matmul": "The same function as the namespace's ``matmul``.",
