@@ -173,6 +173,25 @@ def test_outputs_beyond_one_binding(wx, small_limits):
         del ref
 
 
+def test_beyond_one_binding_other_functions(wx, small_limits):
+    """Needles, isin's x1 and nonzero's input beyond one binding are walked in windows;
+    what must fit one binding (the sorted side, unique's data) raises BackendLimitation."""
+    rng = np.random.default_rng(11)
+    v = rng.integers(-1000, 1000, 400_000).astype(np.int32)          # 1.6 MB
+    s = np.sort(rng.integers(-900, 900, 5000).astype(np.int32))
+    with small_limits(binding=1 << 20, segment=4 << 20):
+        V, S = wx.asarray(v), wx.asarray(s)
+        np.testing.assert_array_equal(host(wx.searchsorted(S, V, side="right")),
+                                      np.searchsorted(s, v, side="right"))
+        np.testing.assert_array_equal(host(wx.isin(V, S)), np.isin(v, s))
+        for g, r in zip(wx.nonzero(V > 900), np.nonzero(v > 900)):
+            np.testing.assert_array_equal(host(g), r)
+        with pytest.raises(BackendLimitation):
+            wx.unique_values(V)
+        with pytest.raises(BackendLimitation):
+            wx.searchsorted(wx.asarray(np.sort(v[:300_000])), S)
+
+
 @pytest.mark.parametrize("name", ["int8", "uint16", "int32", "uint64", "int64", "float16",
                                   "float32", "float64"])
 def test_searchsorted(wx, name):
