@@ -270,3 +270,22 @@ def test_rows_beyond_one_binding_run_in_slabs(wgpu_xp, small_limits, case):
             got = to_numpy(xp.fft.rfftn(xp.asarray(a)))
         ref = np.fft.rfftn(a.astype(np.float64))
     assert _rel(got, ref) <= 1e-6 * 20
+
+
+def test_plans_replay_inside_a_captured_graph(wgpu_xp):
+    import numr_array_api.backends.webgpu as W
+    from numr_array_api._core import dtypes as dt
+    from numr_array_api.backends.webgpu.ops.fft import real
+    rng = np.random.default_rng(9)
+
+    def fn(x):  # Bluestein, four-step and the real trick in one graph
+        y = real.one_d("fft", x, 1009, 1, "ortho", dt.complex64)
+        return real.one_d("irfft", y, 8192, 1, "backward", dt.float32)
+
+    a0 = (rng.standard_normal((3, 1009)) + 1j * rng.standard_normal((3, 1009)))
+    g = W.capture_graph(fn, W.from_numpy(a0.astype(np.complex64)))
+    for _ in range(2):
+        a = (rng.standard_normal((3, 1009)) + 1j * rng.standard_normal((3, 1009)))
+        got = W.to_numpy(g(a.astype(np.complex64)))
+        ref = np.fft.irfft(np.fft.fft(a, norm="ortho"), n=8192)
+        assert _rel(got, ref) <= 1e-6 * 13

@@ -140,7 +140,8 @@ class Plan:
             if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
                 self.method = "shared"
                 self.cap = shared_cap(cdtype, caps)
-                self.wg = caps.wg_size(64 if n <= 512 else 256)
+                # about one radix-8 butterfly per thread per stage
+                self.wg = caps.wg_size(max(64, min(256, 1 << max(n // 8 - 1, 1).bit_length())))
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
