@@ -57,7 +57,7 @@ def io_words(src, dst, rows, inner, cdtype, scale):
     w = {"rows": rows, "inner": inner, "in_so": src.so, "in_si": src.si, "in_se": src.se,
          "in_len": src.length, "out_so": dst.so, "out_si": dst.si, "out_se": dst.se,
          "out_len": dst.length}
-    w.update(W.scale_words(cdtype, scale))
+    w.update(W.scale_words(cdtype, float(scale)))
     return w
 
 
@@ -132,6 +132,7 @@ def plan(client, n, cdtype, inverse):
 class Plan:
     def __init__(self, client, n, cdtype, inverse):
         self.client, self.n, self.cdtype, self.inverse = client, n, cdtype, inverse
+        self._kernels = {}
         caps = Caps.of(client)
         radices, rest = factor(n)
         self.radices = radices
@@ -186,8 +187,11 @@ class Plan:
 
     def _shared(self, src, dst, rows, inner, scale, t4=None):
         client = self.client
-        k = client.kernel(SharedSpec(self.cdtype, self.inverse, src.mode, dst.mode,
-                                     self.cap, self.wg, t4 is not None))
+        key = (src.mode, dst.mode, t4 is not None)
+        k = self._kernels.get(key)
+        if k is None:
+            k = self._kernels[key] = client.kernel(SharedSpec(
+                self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2]))
         groups = (max(1, min(rows, client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,

@@ -19,6 +19,7 @@ written. Every stored value is multiplied by the scale (``scale0`` f32 bits for 
 ``scale0 + scale1 + scale2`` as f64 for complex128, the three f32 parts of one double).
 """
 
+import functools
 import math
 
 LOADS = ("c", "r", "rp", "h")
@@ -54,8 +55,9 @@ def scale_expr(R):
             "f64(bitcast<f32>(${scale2})))")
 
 
+@functools.lru_cache(maxsize=256)
 def scale_words(cdtype, s):
-    """The scale words of ``s`` (a Python float) for ``cdtype``."""
+    """The scale words of ``s`` (a Python float) for ``cdtype`` (callers copy the dict)."""
     import numpy as np
     w0 = np.float32(s)
     if cdtype == "complex64":
