@@ -291,3 +291,20 @@ def test_plans_replay_inside_a_captured_graph(wgpu_xp):
         got = W.to_numpy(g(a.astype(np.complex64)))
         ref = np.fft.irfft(np.fft.fft(a, norm="ortho"), n=8192)
         assert _rel(got, ref) <= 1e-6 * 13
+
+
+@pytest.mark.parametrize("name", ["rfft", "ihfft", "irfft", "hfft"])
+def test_real_rows_at_odd_and_even_offsets(xp, name):
+    # unit-stride even rows are read as complex pairs only at an even element offset;
+    # odd offsets take the real-pair loads
+    for cut in (slice(1, -1), slice(2, None), slice(None, -2)):
+        for n in (None, 4100):
+            _check(xp, name, "complex64", (3, 4098), n=n, view=lambda a: a[:, cut])
+
+
+@pytest.mark.parametrize("cd", ["complex64", "complex128"])
+def test_padded_long_rows_take_stockham_passes(xp, cd):
+    # padding beyond the workgroup-memory cap: global Stockham passes, rows and columns
+    _check(xp, "fft", cd, (2, 3000), n=4096)
+    _check(xp, "ifft", cd, (3000, 3), n=3500, axis=0)
+    _check(xp, "fft", cd, (2, 3001, 2), n=2401, axis=1)

@@ -98,16 +98,29 @@ def bfly(r, C, R, suf, inverse):
     return "\n".join(lines) + "\n"
 
 
-def io(C, R, ld, st):
-    """``rowbase_in(row)``, ``rowbase_out(row)``, ``ld(base, i)``, ``st(base, i, v)``."""
+def io(C, R, ld, st, three=False):
+    """``rowbase_in(row)``, ``rowbase_out(row)``, ``ld(base, i)``, ``st(base, i, v)``.
+    ``three``: rows split in three, ``(a, m, b)`` with ``m < mid`` and ``b < inner``, at
+    ``a * so + m * sm + b * si`` (the four-step's sub-rows of a batch of strided rows)."""
     zero = f"{C}(0.0, 0.0)"
+    if three:
+        split = """  let b = row % ${inner};
+  let t = row / ${inner};
+  let m = t % ${mid};
+  let a = t / ${mid};
+"""
+        base = ["a * ${%s_so} + m * ${%s_sm} + b * ${%s_si}" % (x, x, x) for x in ("in", "out")]
+    else:
+        split = ""
+        base = ["(row / ${inner}) * ${%s_so} + (row %% ${inner}) * ${%s_si}" % (x, x)
+                for x in ("in", "out")]
     out = [f"""
 fn fscale() -> {R} {{ return {scale_expr(R)}; }}
 fn rowbase_in(row: u32) -> u32 {{
-  return (row / ${{inner}}) * ${{in_so}} + (row % ${{inner}}) * ${{in_si}};
+{split}  return {base[0]};
 }}
 fn rowbase_out(row: u32) -> u32 {{
-  return (row / ${{inner}}) * ${{out_so}} + (row % ${{inner}}) * ${{out_si}};
+{split}  return {base[1]};
 }}
 """]
     if ld == "c":
