@@ -111,8 +111,9 @@ def _source(fn, fname, guarded, scope):
 
 
 def wrap_function(ctx, fname, fn, guarded):
-    """``fn`` behind the boundary (see the module docstring)."""
-    backend = ctx.be.name
+    """``fn`` behind the boundary (see the module docstring); ``ctx`` None: errors only
+    (functions taking arrays of any library, numr_array_api.ext)."""
+    backend = ctx.be.name if ctx is not None else "numr"
     scope = {"_nb_fn": fn, "_nb_numr": NumrError, "_nb_builtins": _BUILTINS,
              "_nb_translate": from_builtin, "_nb_name": fname, "_nb_backend": backend}
     src, names = _source(fn, fname, guarded, scope)
@@ -143,8 +144,10 @@ def wrap_function(ctx, fname, fn, guarded):
 
 def wrap_namespace(ctx, ns, skip):
     """Put every function of ``ns`` (a dict, changed in place) but ``skip`` behind the
-    boundary; MULTI_ARRAY ones also get the device check."""
+    boundary; MULTI_ARRAY ones also get the device check unless the namespace has a single
+    device (then each function's require_array refuses other namespaces' arrays)."""
+    multi = frozenset() if ctx.single_device else MULTI_ARRAY
     for name, obj in list(ns.items()):
         if name in skip or name.startswith("_") or not inspect.isfunction(obj):
             continue
-        ns[name] = wrap_function(ctx, name, obj, name in MULTI_ARRAY)
+        ns[name] = wrap_function(ctx, name, obj, name in multi)

@@ -8,8 +8,8 @@ the portable array-API implementation elsewhere, backend kernels once registered
 import numpy as np
 
 from .._core.array import Array as _NumrArray
-from .._core.errors import (DTypeMismatch, DeviceMismatch, InvalidArgument, NamespaceMismatch,
-                            ShapeMismatch)
+from .._core.errors import (DTypeMismatch, DeviceMismatch, InvalidArgument, InvalidType,
+                            NamespaceMismatch, ShapeMismatch)
 from .._algorithms import dispatch as _dispatch
 from .._algorithms._namespace import broadcast_shapes
 from .._algorithms.gemm import numpy_impl, portable
@@ -50,6 +50,9 @@ def _same_device(named):
 
 def _namespace_of(named):
     arrays = [x for _, x in named if x is not None]
+    for n, x in named:
+        if x is None and n in ("a", "b", "grad"):
+            raise InvalidType(f"'{n}' must be an array, got None")
     # fast paths (array_namespace costs several microseconds): all ndarrays, or all
     # arrays of one numr namespace
     t = type(arrays[0])
@@ -214,3 +217,15 @@ for _name in ("numpy", "array_api_compat.numpy", "numr_array_api.cpu"):
     _dispatch.register("gemm_epilogue", _name, _numpy_fwd)
     _dispatch.register("gemm_epilogue_bwd", _name, _numpy_bwd)
 del _name
+
+
+def _behind_the_boundary():
+    # numr errors only, as the namespaces' functions (numr_array_api._core.boundary)
+    from .._core.boundary import wrap_function
+    g = globals()
+    for name in __all__:
+        if callable(g[name]) and not isinstance(g[name], type):
+            g[name] = wrap_function(None, name, g[name], False)
+
+
+_behind_the_boundary()

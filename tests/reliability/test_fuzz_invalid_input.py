@@ -18,6 +18,7 @@ many more (see conftest.py).
 
 import inspect
 import math
+import os
 import warnings
 
 import numpy as np
@@ -33,20 +34,24 @@ from .conftest import sized
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-FUZZ_EXAMPLES = sized(3, 60)
+# NUMR_FUZZ_EXAMPLES overrides the profile (the GPU acceptance script sets it)
+FUZZ_EXAMPLES = int(os.environ.get("NUMR_FUZZ_EXAMPLES") or sized(3, 60))
 
 # ---- the coverage list ---------------------------------------------------------------------
 # Public names that are not functions: dtypes, constants, classes, submodules.
 NOT_FUNCTIONS = frozenset({
     "Array", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "e", "inf", "nan", "newaxis",
-    "pi", "linalg", "fft", "ArrayGraph", "HostFallbackWarning",
+    "pi", "linalg", "fft", "ArrayGraph", "HostFallbackWarning", "runtime",
 })
 
 # Functions beyond the standard, by namespace (fuzzed like the others).
 RUNTIME_EXTRAS = {
     "webgpu": frozenset({"capabilities", "capture_graph", "custom_kernel", "empty_cache",
                          "memory_stats", "raw_handle", "synchronize"}),
+    "cuda": frozenset({"capture_graph", "copy_from_device_pipelined", "custom_kernel",
+                       "empty_cache", "memory_stats", "preload", "raw_handle",
+                       "set_memory_limit", "synchronize", "warmup_sobol"}),
 }
 
 STANDARD = frozenset("""
