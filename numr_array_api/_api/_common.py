@@ -8,6 +8,21 @@ from .._core.promotion import TABLE
 
 PY_SCALARS = (bool, int, float, complex)
 
+
+def py_scalar(value):
+    """A NumPy scalar (np.float64, np.int32, np.bool_, ...) as the Python scalar of its kind.
+
+    Consumers (scikit-learn, SciPy) pass NumPy scalars where the standard says Python
+    scalar; array-api-strict and PyTorch accept them, so numr treats them as the Python
+    scalar of the same kind (weakly typed, as the standard's scalar rules say). Anything
+    else is returned unchanged for the caller's own validation.
+    """
+    if isinstance(value, np.generic) and value.dtype.kind in "biufc":
+        v = value.item()
+        if type(v) in PY_SCALARS:
+            return v
+    return value
+
 KIND_WORDS = {
     "b": "boolean", "iu": "integer", "biu": "integer or boolean", "iuf": "real-valued",
     "f": "real floating-point", "fc": "floating-point", "c": "complex floating-point",

@@ -77,6 +77,7 @@ def render(kind, name, trusted, same, supported, single_device=True, **bound):
     has a single device, binary operands on different devices take the slow path, which
     raises DeviceMismatch (``bound['dev']``: the backend's device_of)."""
     from .._core.dtypes import bool_
+    from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
     source = template.format(name=name, stamp=_stamp(trusted, same),
                              accept=_accept(bound["ok"], supported, bool_),
@@ -85,7 +86,7 @@ def render(kind, name, trusted, same, supported, single_device=True, **bound):
     bound["B"] = bool_
     code = _CACHE.get(source)
     if code is None:
-        code = _CACHE[source] = compile(source, f"<numr {kind} fast path>", "exec")
+        code = _CACHE[source] = compile_source(source, f"{kind} fast path", name)
     scope = dict(bound)
     exec(code, scope)
     fn = scope[name]

@@ -14,7 +14,7 @@ from .._core.promotion import TABLE
 from .._core.shapes import broadcast_named, broadcast_shapes
 from .._core.functions import BINARY, UNARY, result_dtype
 from ._fastpath import render
-from ._common import (PY_SCALARS, check_py_scalar, kind_word, require_array, require_kind,
+from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, require_array, require_kind,
                       require_same_device)
 
 # operator name -> function name (reflected and in-place forms are derived)
@@ -71,6 +71,10 @@ def build(ctx):
             """Validate; return (operand1, operand2, compute dtype) as payloads/scalars."""
             a1 = x1.__class__ is A
             a2 = x2.__class__ is A
+            if not a1:
+                x1 = py_scalar(x1)
+            if not a2:
+                x2 = py_scalar(x2)
             if a1 and a2:
                 require_same_device(ctx, name, x1, x2)
                 t1, t2 = x1._dtype, x2._dtype
@@ -167,6 +171,7 @@ def _make_clip(ctx, ns):
         for bound, argname, op in ((min, "min", maximum), (max, "max", minimum)):
             if bound is None:
                 continue
+            bound = py_scalar(bound)
             if bound.__class__ is ctx.ArrayT:
                 if bound._dtype.kind not in "iuf" or TABLE.get((x._dtype, bound._dtype)) is None:
                     raise DTypeMismatch(f"clip: '{argname}' has dtype {bound._dtype.name}, "
@@ -204,8 +209,12 @@ def _attach_operators(ctx, ns):
     NI = NotImplemented
     PY_SCALARS_SET = frozenset(PY_SCALARS)
 
-    def operand_ok(other):
-        return other.__class__ is A or type(other) in PY_SCALARS
+    def operand(other):
+        """``other`` as an operand (NumPy scalars as Python scalars), or None if foreign."""
+        if other.__class__ is A or other.__class__ in PY_SCALARS_SET:
+            return other
+        other = py_scalar(other)
+        return other if type(other) in PY_SCALARS else None
 
     def binop(fn):
         def op(self, other, /):
@@ -213,17 +222,20 @@ def _attach_operators(ctx, ns):
                 return fn(self, other)
             if isinstance(other, Array):  # another numr namespace: an error, not False
                 require_array(ctx, other, fn.__name__, "x2")
-            return NI
+            other = operand(other)
+            return NI if other is None else fn(self, other)
 
         def rop(self, other, /):
-            if type(other) in PY_SCALARS:
-                return fn(other, self)
-            return NI
+            other = operand(other)
+            if other is None or other.__class__ is A:
+                return NI
+            return fn(other, self)
 
         def iop(self, other, /):
-            if not operand_ok(other):
-                if isinstance(other, Array):
-                    require_array(ctx, other, fn.__name__, "x2")
+            if isinstance(other, Array) and other.__class__ is not A:
+                require_array(ctx, other, fn.__name__, "x2")
+            other = operand(other)
+            if other is None:
                 return NI
             return fn.inplace(self, other)
 

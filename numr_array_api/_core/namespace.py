@@ -37,9 +37,11 @@ class Context:
         # are instances of a subclass whose object.__init__ makes ArrayT() a C-level
         # allocation, ~40 ns less per result than object.__new__ on every small-array call.
         self.PublicArray = type("Array", (Array,), {"__slots__": (), "_ctx": self,
-                                                    "__module__": module.__name__})
+                                                    "__module__": module.__name__,
+                                                    "__doc__": Array.__doc__})
         self.ArrayT = type("Array", (self.PublicArray,), {"__slots__": (),
                                                           "__module__": module.__name__,
+                                                          "__doc__": Array.__doc__,
                                                           "__init__": object.__init__})
         self.refresh_defaults()
         self._make_wrap()
@@ -132,15 +134,69 @@ def populate(module_globals, be):
     ns["__array_api_version__"] = API_VERSION
     ns["_ctx"] = ctx
     ns["_backend"] = be
-    for sub in ("linalg", "fft"):
+    subs = {sub: ns.pop(f"__{sub}__") for sub in ("linalg", "fft")}
+    # the main namespace first: a function it shares with a submodule (linalg.matmul is
+    # matmul) keeps the main namespace's name and text
+    name_by_attribute(ns, name)
+    describe(ns, "")
+    for sub, sub_ns in subs.items():
         m = types.ModuleType(f"{name}.{sub}")
-        m.__dict__.update(ns.pop(f"__{sub}__"))
+        m.__doc__ = f"The standard's ``{sub}`` extension in {name}."
+        m.__dict__.update(sub_ns)
         name_by_attribute(m.__dict__, m.__name__)
+        describe(m.__dict__, f"{sub}.")
         sys.modules[m.__name__] = m
         ns[sub] = m
-    name_by_attribute(ns, name)
+    _describe_array(ctx, name)
+    _describe_info(ns["__array_namespace_info__"], name)
     module_globals.update(ns)
     return ctx
+
+
+def describe(ns, prefix):
+    """Give the functions of a namespace dict the shared docstrings (numr_array_api._api.
+    _docstrings) under the keys ``prefix + attribute``."""
+    from .._api._docstrings import document
+    for attr, obj in ns.items():
+        if isinstance(obj, types.FunctionType) and not attr.startswith("_"):
+            document(obj, prefix + attr)
+
+
+def _describe_array(ctx, module_name):
+    """Name and describe the Array methods: those of the shared class (once) and the
+    operators each namespace's builders attach to its own subclass."""
+    from .._api._docstrings import document
+    for attr, obj in vars(Array).items():
+        if isinstance(obj, (types.FunctionType, property)) and (
+                not attr.startswith("_") or attr.endswith("__")):
+            document(obj, f"Array.{attr}")
+    for attr, obj in vars(ctx.ArrayT).items():
+        if not isinstance(obj, types.FunctionType):
+            continue
+        if obj.__module__ is None or "<locals>" in obj.__qualname__ or _private(obj):
+            obj.__module__ = module_name
+            obj.__qualname__ = f"Array.{attr}"
+        document(obj, f"Array.{attr}")
+
+
+def _describe_info(cls, module_name):
+    from .._api._docstrings import document
+    if "<locals>" in cls.__qualname__:
+        cls.__qualname__ = cls.__name__
+    document(cls, "__array_namespace_info__")
+    for attr, obj in vars(cls).items():
+        if isinstance(obj, types.FunctionType) and not attr.startswith("_"):
+            if "<locals>" in obj.__qualname__ or _private(obj):
+                obj.__module__ = module_name
+                obj.__qualname__ = f"{cls.__qualname__}.{attr}"
+            document(obj, f"info.{attr}")
+
+
+def _private(obj):
+    # a closure of the shared front-end (numr_array_api._api.*, ._core.*): it belongs to the
+    # namespace that built it
+    m = obj.__module__ or ""
+    return m.startswith("numr_array_api._")
 
 
 def name_by_attribute(ns, module_name):
@@ -152,6 +208,6 @@ def name_by_attribute(ns, module_name):
         if isinstance(obj, (types.FunctionType, type)) and (
                 obj.__module__ != module_name or obj.__qualname__ != attr) and (
                 obj.__module__ is None or "<locals>" in obj.__qualname__
-                or obj.__module__ == module_name):
+                or obj.__module__ == module_name or _private(obj)):
             obj.__module__ = module_name
             obj.__qualname__ = attr

@@ -30,10 +30,15 @@ def synchronize(device=None):
 
 
 def memory_stats(device=None):
+    """The allocator pool of ``device`` (default: the default adapter) as a dict: allocated,
+    peak and pooled bytes, allocation / free counts, pool hits and misses. See
+    docs/webgpu-runtime.md, "Pooling"."""
     return _client(device).memory_stats()
 
 
 def empty_cache(device=None):
+    """Release the pooled (free) buffers and staging buffers of ``device`` (default: the
+    default adapter) back to the driver; live arrays are untouched."""
     _client(device).empty_cache()
 
 
