@@ -18,6 +18,7 @@ import inspect
 
 from .array import Array
 from .errors import DeviceMismatch, NamespaceMismatch, NumrError, from_builtin
+from .generated import compile_source
 
 __all__ = ["MULTI_ARRAY", "wrap_namespace", "device_checker"]
 
@@ -120,7 +121,7 @@ def wrap_function(ctx, fname, fn, guarded):
     if src is not None:
         if guarded:
             scope["_nb_check"] = device_checker(ctx, fname, names)
-        exec(src, scope)
+        exec(compile_source(src, "boundary", fname), scope)
         call = scope["call"]
     else:
         check = None
@@ -142,12 +143,18 @@ def wrap_function(ctx, fname, fn, guarded):
     return call
 
 
-def wrap_namespace(ctx, ns, skip):
+def wrap_namespace(ctx, ns, skip, memo=None):
     """Put every function of ``ns`` (a dict, changed in place) but ``skip`` behind the
     boundary; MULTI_ARRAY ones also get the device check unless the namespace has a single
-    device (then each function's require_array refuses other namespaces' arrays)."""
+    device (then each function's require_array refuses other namespaces' arrays). ``memo``
+    (original id -> wrapper, shared between calls) keeps one function one object, e.g.
+    ``linalg.matmul is matmul``."""
     multi = frozenset() if ctx.single_device else MULTI_ARRAY
+    memo = {} if memo is None else memo
     for name, obj in list(ns.items()):
         if name in skip or name.startswith("_") or not inspect.isfunction(obj):
             continue
-        ns[name] = wrap_function(ctx, name, obj, name in multi)
+        w = memo.get(id(obj))
+        if w is None:
+            w = memo[id(obj)] = wrap_function(ctx, name, obj, name in multi)
+        ns[name] = w

@@ -122,10 +122,11 @@ def populate(module_globals, be):
     # bare ones for the front-end's internal calls. Elementwise functions check inline.
     from .functions import BINARY, UNARY
     fast = set(UNARY) | set(BINARY)
-    wrap_namespace(ctx, ns, fast)
+    memo = {}
+    wrap_namespace(ctx, ns, fast, memo)
     for sub in ("__linalg__", "__fft__"):
         ns[sub] = dict(ns[sub])
-        wrap_namespace(ctx, ns[sub], fast)
+        wrap_namespace(ctx, ns[sub], fast, memo)
     for d in dt.STANDARD_DTYPES:
         ns[d.name] = d
     ns["float16"] = dt.float16

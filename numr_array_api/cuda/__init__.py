@@ -22,6 +22,7 @@ for _name in ("capture_graph", "copy_from_device_pipelined", "custom_kernel", "e
               "memory_stats", "preload", "raw_handle", "set_memory_limit", "synchronize",
               "warmup_sobol"):
     globals()[_name] = _wrap_function(_ctx, _name, globals()[_name], False)
+    setattr(runtime, _name, globals()[_name])  # their __module__: one object in both places
 del _name
 
 
