@@ -239,3 +239,34 @@ def test_beyond_one_binding_is_refused(wgpu_xp, small_limits):
     with small_limits():
         with pytest.raises(BackendLimitation, match="binding"):
             wgpu_xp.fft.fft(x)
+
+
+@pytest.mark.parametrize("case", ["rows", "columns", "bluestein", "real"])
+def test_rows_beyond_one_binding_run_in_slabs(wgpu_xp, small_limits, case):
+    # a 1 MiB binding limit: each call below needs several slabs of rows
+    rng = np.random.default_rng(5)
+    xp = wgpu_xp
+    if case == "rows":
+        a = (rng.standard_normal((48, 4096)) + 1j * rng.standard_normal((48, 4096)))
+        a = a.astype(np.complex64)
+        with small_limits():
+            got = to_numpy(xp.fft.fft(xp.asarray(a)))
+        ref = np.fft.fft(a.astype(np.complex128))
+    elif case == "columns":
+        a = (rng.standard_normal((3, 512, 160)) + 1j * rng.standard_normal((3, 512, 160)))
+        a = a.astype(np.complex64)
+        with small_limits():
+            got = to_numpy(xp.fft.ifft(xp.asarray(a), axis=1))
+        ref = np.fft.ifft(a.astype(np.complex128), axis=1)
+    elif case == "bluestein":
+        a = (rng.standard_normal((80, 1009)) + 1j * rng.standard_normal((80, 1009)))
+        a = a.astype(np.complex64)
+        with small_limits():
+            got = to_numpy(xp.fft.fft(xp.asarray(a)))
+        ref = np.fft.fft(a.astype(np.complex128))
+    else:
+        a = rng.standard_normal((600, 700)).astype(np.float32)
+        with small_limits():
+            got = to_numpy(xp.fft.rfftn(xp.asarray(a)))
+        ref = np.fft.rfftn(a.astype(np.float64))
+    assert _rel(got, ref) <= 1e-6 * 20
