@@ -35,8 +35,8 @@ NOTES = {
         "scalar or nested sequence, or a NumPy array / any object NumPy can convert; host data "
         "is converted on the host and copied to the device once."),
     "from_dlpack": (
-        "An array of another numr namespace is copied through the host. With ``copy=False`` "
-        "a transfer that needs a copy raises."),
+        "An array of another numr namespace is copied through the host (an explicit "
+        "transfer, not subject to the host-conversion policy)."),
     "astype": "Casting a complex array to a real dtype raises DTypeMismatch.",
     "finfo": "The fields are Python ``float`` / ``int`` (NumPy returns NumPy scalars).",
     "iinfo": "The fields are Python ``int``.",
@@ -61,7 +61,8 @@ NOTES = {
     "sum": ("Sums of small integer dtypes return the default integer dtype of the same "
             "signedness. webgpu: float sums add at most about 1000 elements in sequence, then "
             "combine partial sums as a tree. " + _REDUCE_WEBGPU),
-    "prod": "Products of small integer dtypes return the default integer dtype. " + _REDUCE_WEBGPU,
+    "prod": ("Products of small integer dtypes return the default integer dtype of the same "
+             "signedness. " + _REDUCE_WEBGPU),
     "max": "NaN propagates. " + _REDUCE_WEBGPU,
     "min": "NaN propagates. " + _REDUCE_WEBGPU,
     "mean": "The mean of an empty reduction is NaN. " + _REDUCE_WEBGPU,
@@ -72,7 +73,8 @@ NOTES = {
     "argmin": "The first index of the smallest value (of the first NaN). " + _REDUCE_WEBGPU,
     "cumulative_sum": ("Sums of small integer dtypes return the default integer dtype of the "
                        "same signedness. webgpu: a device-wide scan on the GPU."),
-    "cumulative_prod": "Products of small integer dtypes return the default integer dtype.",
+    "cumulative_prod": ("Products of small integer dtypes return the default integer dtype of "
+                        "the same signedness."),
     "sort": "``descending=True`` with ``stable=True`` keeps equal elements in their input order.",
     "unique_all": "Each NaN is a distinct value. " + _DATA_DEP,
     "unique_counts": "Each NaN is a distinct value. " + _DATA_DEP,
