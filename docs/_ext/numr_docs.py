@@ -178,8 +178,7 @@ def namespace_page(modname):
         # namespace has, with the reason
         out += [f"``{modname}`` could not be imported where these pages were built; its "
                 "functions are the shared front-end's, listed below from "
-                f"``{CANONICAL}`` (the namespace-specific runtime functions are described "
-                "in its guide).", ""]
+                f"``{CANONICAL}``; its runtime functions are described on :doc:`../../{modname.rsplit('.', 1)[1]}`.", ""]
         mods = [(modname, cpu)] + [(f"{modname}.{s}", getattr(cpu, s)) for s in public.SUBMODULES]
     else:
         out += [f".. automodule:: {modname}", ""]
@@ -283,6 +282,8 @@ def conformance_page():
                     _md_table([["devices", ", ".join(map(str, d.get("devices") or [])) or "-"],
                                ["suite commit", f"`{str(d.get('suite_commit', ''))[:12]}`"],
                                ["API version", d.get("api_version", "")],
+                               ["known failures", f"{d.get('xfail_entries', 0)} entries in "
+                                f"`{d.get('xfails_file') or '-'}`"],
                                ["python / platform",
                                 f"{d.get('python', '')} / {d.get('platform', '')}"],
                                ["wall time", f"{d.get('duration_s', '?')} s"],
@@ -290,7 +291,8 @@ def conformance_page():
                               ["setting", "value"]), ""]
         if failing:
             details += [f"Failing tests ({len(failing)}):", "",
-                        _md_table([[f"`{f['id']}`", _cell(f.get("message", ""))]
+                        _md_table([[f"`{f['id'].replace('`', chr(39))}`",
+                                    _cell(f.get("message", ""))]
                                    for f in failing], ["test", "message"]), ""]
         else:
             details += ["No failing test.", ""]
@@ -304,7 +306,7 @@ def _cell(text):
     text = " ".join(str(text).split())
     if len(text) > 160:
         text = text[:157] + "..."
-    return text.replace("`", "'")
+    return text.replace("`", "'").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def consumers_page():
