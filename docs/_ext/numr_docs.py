@@ -178,8 +178,7 @@ def namespace_page(modname):
         # namespace has, with the reason
         out += [f"``{modname}`` could not be imported where these pages were built; its "
                 "functions are the shared front-end's, listed below from "
-                f"``{CANONICAL}`` (the namespace-specific runtime functions are described "
-                "in its guide).", ""]
+                f"``{CANONICAL}``; its runtime functions are described on :doc:`../../{modname.rsplit('.', 1)[1]}`.", ""]
         mods = [(modname, cpu)] + [(f"{modname}.{s}", getattr(cpu, s)) for s in public.SUBMODULES]
     else:
         out += [f".. automodule:: {modname}", ""]
@@ -283,6 +282,8 @@ def conformance_page():
                     _md_table([["devices", ", ".join(map(str, d.get("devices") or [])) or "-"],
                                ["suite commit", f"`{str(d.get('suite_commit', ''))[:12]}`"],
                                ["API version", d.get("api_version", "")],
+                               ["known failures", f"{d.get('xfail_entries', 0)} entries in "
+                                f"`{d.get('xfails_file') or '-'}`"],
                                ["python / platform",
                                 f"{d.get('python', '')} / {d.get('platform', '')}"],
                                ["wall time", f"{d.get('duration_s', '?')} s"],
@@ -290,7 +291,8 @@ def conformance_page():
                               ["setting", "value"]), ""]
         if failing:
             details += [f"Failing tests ({len(failing)}):", "",
-                        _md_table([[f"`{f['id']}`", _cell(f.get("message", ""))]
+                        _md_table([[f"`{f['id'].replace('`', chr(39))}`",
+                                    _cell(f.get("message", ""))]
                                    for f in failing], ["test", "message"]), ""]
         else:
             details += ["No failing test.", ""]
@@ -304,7 +306,7 @@ def _cell(text):
     text = " ".join(str(text).split())
     if len(text) > 160:
         text = text[:157] + "..."
-    return text.replace("`", "'")
+    return text.replace("`", "'").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def consumers_page():
@@ -325,18 +327,21 @@ def consumers_page():
 
 
 def _demote(text):
-    """A recorded Markdown file under a level-2 heading: its headings two levels down
-    (at most level 6), its relative links as plain text (they point into the repository,
-    not into these pages)."""
+    """A recorded Markdown file under a level-2 heading: its headings below that one, each
+    at most one level deeper than the previous (and at most level 6), so that whatever the
+    file's own levels, the page has no jumps (a warning, an error in a -W build); its
+    relative links as plain text (they point into the repository, not into these pages)."""
     lines = []
     fence = False
+    prev = 2
     for line in text.splitlines():
         if line.lstrip().startswith("```"):
             fence = not fence
         if not fence:
             m = re.match(r"^(#{1,6})\s+(.*)$", line)
             if m:
-                level = min(len(m.group(1)) + 2, 6)
+                level = max(3, min(len(m.group(1)) + 2, prev + 1, 6))
+                prev = level
                 line = "#" * level + " " + m.group(2)
             line = re.sub(r"\[([^\]]+)\]\((?!https?:)([^)]+)\)", r"\1 (`\2`)", line)
         lines.append(line)
@@ -351,9 +356,12 @@ def benchmark_page(outdir):
            "`benchmarks/sweep.py --json benchmarks/results/<machine>.json` measures every "
            "family of the namespace next to its peers; each JSON committed under "
            "`benchmarks/results/` is drawn here by `benchmarks/plot.py` when these pages are "
-           "built (as a table where matplotlib, the `bench` extra, is not installed). The "
-           "measured figures with their machines and dates are in "
-           "[Benchmarks](../benchmarks.md).", ""]
+           "built (one plot per family and size; without matplotlib, the `bench` / `docs` "
+           "extra, only the tables). The bars are numr's throughput relative to CuPy in the "
+           "same run (CuPy's time / numr's time: 1.0 is CuPy's speed, more is faster; a "
+           "star marks the issue-14 acceptance rows, the dashed line is 0.8). The measured "
+           "figures with their machines and commands are in [Benchmarks](../benchmarks.md).",
+           ""]
     if not files:
         out += ["No sweep JSON is committed yet (`benchmarks/results/*.json`); the tables on "
                 "the [Benchmarks](../benchmarks.md) page are the measured figures.", ""]
@@ -370,27 +378,54 @@ def benchmark_page(outdir):
         stem = pathlib.Path(f).stem
         data = json.loads(pathlib.Path(f).read_text())
         meta = data.get("meta", {})
+        results = data.get("results", [])
         out += [f"## {stem}", "", f"Measured {meta.get('date', '?')}; devices: "
                 + _cell("; ".join(f"{k}: {v}" for k, v in meta.get("devices", {}).items())
-                        or "?"), ""]
-        for size in ("large", "small"):
-            vals, vs_cupy = plot.ratios(data.get("results", []), size)
-            if not vals:
-                continue
-            if have_mpl:
-                img = outdir / "img" / f"{stem}-{size}.png"
-                img.parent.mkdir(parents=True, exist_ok=True)
-                plot.main([f, "--out", str(img), "--size", size])
-                out += [f"### {size} arrays", "", f"![{stem}, {size}](img/{img.name})", ""]
-            else:
+                        or "?") + f" (`benchmarks/results/{pathlib.Path(f).name}`).", ""]
+        families = sorted({r.get("family", "?") for r in results})
+        for fam in families:
+            subset = [r for r in results if r.get("family") == fam]
+            out += [f"### {fam}", ""]
+            for size in ("large", "small"):
+                vals, vs_cupy = plot.ratios(subset, size)
+                if not vals:
+                    continue
+                what = "CuPy time / numr time" if vs_cupy else "GB/s (no CuPy in the run)"
+                if have_mpl:
+                    img = outdir / "img" / f"{stem}-{fam}-{size}.png"
+                    _plot(plot, {"meta": meta, "results": subset}, img, size)
+                    out += [f"![{stem}: {fam}, {size} arrays](img/{img.name})", ""]
                 backends = sorted({b for v in vals.values() for b in v})
-                what = "CuPy time / numr time" if vs_cupy else "GB/s"
-                rows = [[("* " if t else "") + fam, case] +
-                        [f"{vals[(fam, case, t)].get(b, float('nan')):.2f}" for b in backends]
-                        for fam, case, t in sorted(vals)]
-                out += [f"### {size} arrays ({what})", "",
-                        _md_table(rows, ["family", "case"] + backends), ""]
+                rows = [[("\\* " if t else "") + case] +
+                        [f"{vals[(fm, case, t)][b]:.2f}" if b in vals[(fm, case, t)] else "-"
+                         for b in backends]
+                        for fm, case, t in sorted(vals, key=lambda k: k[1])]
+                out += [f"{size} arrays, {what}:", "",
+                        _md_table(rows, ["case"] + backends), ""]
     return "\n".join(out)
+
+
+def _plot(plot, data, img, size):
+    """Draw ``data`` with benchmarks/plot.py into ``img`` unless an up-to-date image of the
+    same data is there (the build stays fast when nothing changed)."""
+    import hashlib
+    import tempfile
+    img.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, sort_keys=True)
+    stamp = img.with_suffix(".sha1")
+    digest = hashlib.sha1((text + size).encode()).hexdigest()
+    if img.exists() and stamp.exists() and stamp.read_text() == digest:
+        return
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
+        tmp.write(text)
+    try:
+        import contextlib
+        import io
+        with contextlib.redirect_stdout(io.StringIO()):
+            plot.main([tmp.name, "--out", str(img), "--size", size])
+    finally:
+        pathlib.Path(tmp.name).unlink()
+    stamp.write_text(digest)
 
 
 # ---- Sphinx hook -------------------------------------------------------------------------

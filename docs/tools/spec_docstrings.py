@@ -125,9 +125,10 @@ def render(doc):
         if title not in sec:
             continue
         body = [title, "-" * len(title)]
-        for nm, typ, para in _entries(sec[title]):
-            if nm == "self":
-                continue
+        entries = [e for e in _entries(sec[title]) if e[0] != "self"]
+        if not entries:
+            continue
+        for nm, typ, para in entries:
             body.append(f"{nm} : {typ}" if typ else nm)
             literal = False
             for i, p in enumerate(para):

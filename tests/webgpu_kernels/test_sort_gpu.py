@@ -99,16 +99,20 @@ def test_sort_every_dtype_and_length(wx, name, n):
     check_sort(wx, a, wx.asarray(a))
 
 
-@pytest.fixture(params=["rowsort", "radix"])
+@pytest.fixture(params=["rowsort", "radix", "radix-gather"])
 def path(request, monkeypatch):
     """Rows short enough for workgroup memory sort there; "radix" forces every row through
-    the radix passes (row-number passes included)."""
-    if request.param == "radix":
-        from numr_array_api.backends.webgpu.primitives import radix
+    the radix passes (row-number passes included), "radix-gather" also without carried
+    keys (each pass gathers its keys from the source through the positions)."""
+    from numr_array_api.backends.webgpu.primitives import radix
+    if request.param != "rowsort":
         monkeypatch.setattr(radix, "row_capacity", lambda kt, caps: 1)
+    if request.param == "radix-gather":
+        monkeypatch.setattr(radix, "CARRY", False)
     return request.param
 
 
+@pytest.mark.parametrize("path", ["rowsort", "radix"], indirect=True)
 @pytest.mark.parametrize("name", ["float32", "int64", "uint8", "float64", "float16"])
 def test_sort_rows_axes_and_views(wx, name, path):
     _dtype(wx, name)
@@ -129,9 +133,11 @@ def test_sort_rows_axes_and_views(wx, name, path):
 
 def test_stability_many_equal_keys(wx, path):
     rng = np.random.default_rng(2)
-    for name in ("int32", "float32", "bool"):
+    for name in ("int32", "float32", "bool", "int64"):
         a = data(rng, (20000,), name, spread=2)
         check_sort(wx, a, wx.asarray(a))
+        b = data(rng, (3, 300, 7), name, spread=2)
+        check_sort(wx, b[::-1, ::2], wx.asarray(b)[::-1, ::2], 1)
 
 
 def test_long_row(wx):
@@ -167,6 +173,25 @@ def test_outputs_beyond_one_binding(wx, small_limits):
         del ref
 
 
+def test_beyond_one_binding_other_functions(wx, small_limits):
+    """Needles, isin's x1 and nonzero's input beyond one binding are walked in windows;
+    what must fit one binding (the sorted side, unique's data) raises BackendLimitation."""
+    rng = np.random.default_rng(11)
+    v = rng.integers(-1000, 1000, 400_000).astype(np.int32)          # 1.6 MB
+    s = np.sort(rng.integers(-900, 900, 5000).astype(np.int32))
+    with small_limits(binding=1 << 20, segment=4 << 20):
+        V, S = wx.asarray(v), wx.asarray(s)
+        np.testing.assert_array_equal(host(wx.searchsorted(S, V, side="right")),
+                                      np.searchsorted(s, v, side="right"))
+        np.testing.assert_array_equal(host(wx.isin(V, S)), np.isin(v, s))
+        for g, r in zip(wx.nonzero(V > 900), np.nonzero(v > 900)):
+            np.testing.assert_array_equal(host(g), r)
+        with pytest.raises(BackendLimitation):
+            wx.unique_values(V)
+        with pytest.raises(BackendLimitation):
+            wx.searchsorted(wx.asarray(np.sort(v[:300_000])), S)
+
+
 @pytest.mark.parametrize("name", ["int8", "uint16", "int32", "uint64", "int64", "float16",
                                   "float32", "float64"])
 def test_searchsorted(wx, name):
@@ -189,6 +214,13 @@ def test_searchsorted(wx, name):
                                       np.searchsorted(s, v, side=side))
     np.testing.assert_array_equal(host(wx.searchsorted(S, V[0, 3])),
                                   np.searchsorted(s, v[0, 3]))
+    # needles through strides, reversed and broadcast (no copy), and through a copy
+    for view in (lambda z: z[1, ::-3], lambda z: z[:, 7:8].T, lambda z: z[::2, ::5]):
+        np.testing.assert_array_equal(host(wx.searchsorted(S, view(V))),
+                                      np.searchsorted(s, view(v)))
+    bc = wx.broadcast_to(V[2:3, 4:5], (3, 6))
+    np.testing.assert_array_equal(host(wx.searchsorted(S, bc)),
+                                  np.searchsorted(s, np.broadcast_to(v[2:3, 4:5], (3, 6))))
     assert host(wx.searchsorted(S[:0], V)).tolist() == np.zeros((4, 50), int).tolist()
 
 
@@ -222,6 +254,8 @@ def test_isin(wx, name):
                                       np.isin(a, b, invert=inv))
         np.testing.assert_array_equal(host(wx.isin(x[:, ::-3], y[1::2], invert=inv)),
                                       np.isin(a[:, ::-3], b[1::2], invert=inv))
+        np.testing.assert_array_equal(host(wx.isin(x[3, ::-1], y, invert=inv)),
+                                      np.isin(a[3, ::-1], b, invert=inv))
     np.testing.assert_array_equal(host(wx.isin(x, y[:0])), np.zeros(a.shape, bool))
 
 

@@ -18,9 +18,6 @@ out : array
     'Array.__abs__': """\
 Calculates the absolute value for each element of an array instance.
 
-Parameters
-----------
-
 Returns
 -------
 out : array
@@ -94,9 +91,6 @@ out : Any
     'Array.__bool__': """\
 Converts a zero-dimensional array to a Python ``bool`` object.
 
-Parameters
-----------
-
 Returns
 -------
 out : bool
@@ -109,9 +103,6 @@ function.
 """,
     'Array.__complex__': """\
 Converts a zero-dimensional array to a Python ``complex`` object.
-
-Parameters
-----------
 
 Returns
 -------
@@ -166,9 +157,6 @@ capsule : PyCapsule
 Returns device type and device ID in DLPack format. Meant for use within
 ``from_dlpack``.
 
-Parameters
-----------
-
 Returns
 -------
 device : Tuple[Enum, int]
@@ -211,9 +199,6 @@ function.
 """,
     'Array.__float__': """\
 Converts a zero-dimensional array to a Python ``float`` object.
-
-Parameters
-----------
 
 Returns
 -------
@@ -290,9 +275,6 @@ out : array
     'Array.__index__': """\
 Converts a zero-dimensional integer array to a Python ``int`` object.
 
-Parameters
-----------
-
 Returns
 -------
 out : int
@@ -301,9 +283,6 @@ out : int
     'Array.__int__': """\
 Converts a zero-dimensional array to a Python ``int`` object.
 
-Parameters
-----------
-
 Returns
 -------
 out : int
@@ -311,9 +290,6 @@ out : int
 """,
     'Array.__invert__': """\
 Evaluates ``~self_i`` for each element of an array instance.
-
-Parameters
-----------
 
 Returns
 -------
@@ -487,9 +463,6 @@ function.
     'Array.__neg__': """\
 Evaluates ``-self_i`` for each element of an array instance.
 
-Parameters
-----------
-
 Returns
 -------
 out : array
@@ -514,9 +487,6 @@ out : array
 """,
     'Array.__pos__': """\
 Evaluates ``+self_i`` for each element of an array instance.
-
-Parameters
-----------
 
 Returns
 -------

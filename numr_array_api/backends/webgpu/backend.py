@@ -21,6 +21,7 @@ from .ops.fft import FFTMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
+from .ops.linalg import LinalgMixin
 from .ops.linalg_spectral import SpectralMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
@@ -46,6 +47,7 @@ _MIXINS = (
     SortingMixin,
     FFTMixin,
     SpectralMixin,
+    LinalgMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 

@@ -46,6 +46,7 @@ DIGITS = 1 << RADIX
 CHUNKS = 8               # chunks of WG positions per tile
 TILE = WG * CHUNKS
 MASKW = WG // 32         # u32 words of one digit's thread bitmask
+CARRY = True             # carry keys between passes where they fit (tests turn it off)
 
 _COMMON = """
 fn elem(i: u32) -> u32 {
@@ -53,12 +54,17 @@ fn elem(i: u32) -> u32 {
   let c = i - r * ${m};
   return u32(i32(${S_off}) + i32(r) * bitcast<i32>(${s_rs}) + i32(c) * bitcast<i32>(${s_cs}));
 }
-fn digit(i: u32) -> u32 {
-  if (${word} == ${kw}u) { return ((i / ${m}) >> ${shift}) & ${dmask}u; }
-  var k = key(elem(i));
+struct Item { p: u32, k: array<u32, ${kw}> }
+fn item(t: u32) -> Item {
+  var it: Item;
+${load}
+  return it;
+}
+fn digit(it: Item) -> u32 {
+  if (${word} == ${kw}u) { return ((it.p / ${m}) >> ${shift}) & ${dmask}u; }
+  var k = it.k;
   return (k[min(${word}, ${kwm1}u)] >> ${shift}) & ${dmask}u;
 }
-fn pos_at(t: u32) -> u32 { ${pos} }
 """
 
 _HIST = Template("""${layout}
@@ -75,7 +81,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let t0 = blk * ${tile}u;
   for (var k = 0u; k < ${chunks}u; k++) {
     let t = t0 + k * ${wg}u + lid.x;
-    if (t < ${n}) { atomicAdd(&hist[digit(pos_at(t))], 1u); }
+    if (t < ${n}) { atomicAdd(&hist[digit(item(t))], 1u); }
   }
   workgroupBarrier();
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) {
@@ -98,28 +104,33 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let t0 = blk * ${tile}u;
   let me = lid.x >> 5u;
   let below = (1u << (lid.x & 31u)) - 1u;
+  for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
+  workgroupBarrier();
   for (var k = 0u; k < ${chunks}u; k++) {
-    for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
-    workgroupBarrier();
     let t = t0 + k * ${wg}u + lid.x;
     let ok = t < ${n};
-    var p = 0u;
+    var it: Item;
     var d = 0u;
     if (ok) {
-      p = pos_at(t);
-      d = digit(p);
+      it = item(t);
+      d = digit(it);
       atomicOr(&masks[d * ${maskw}u + me], 1u << (lid.x & 31u));
     }
     workgroupBarrier();
     if (ok) {
       var r = countOneBits(atomicLoad(&masks[d * ${maskw}u + me]) & below);
       for (var w = 0u; w < me; w++) { r += countOneBits(atomicLoad(&masks[d * ${maskw}u + w])); }
-      O[${O_off} + run[d] + r] = p;
+      let dst = run[d] + r;
+      O[${O_off} + dst] = it.p;
+${store_keys}
     }
     workgroupBarrier();
+    // every rank is read: count each digit's chunk total and clear its masks for the next
     for (var e = lid.x; e < ${digits}u; e += ${wg}u) {
       var c = 0u;
-      for (var w = 0u; w < ${maskw}u; w++) { c += countOneBits(atomicLoad(&masks[e * ${maskw}u + w])); }
+      for (var w = 0u; w < ${maskw}u; w++) {
+        c += countOneBits(atomicExchange(&masks[e * ${maskw}u + w], 0u));
+      }
       run[e] += c;
     }
     workgroupBarrier();
@@ -130,41 +141,64 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 
 @dataclasses.dataclass(frozen=True)
 class RadixSpec(KernelSpec):
-    """One pass entry: ``stage`` "hist" or "scatter"; ``first``: positions are 0..n-1
-    (no input position buffer)."""
+    """One pass entry: ``stage`` "hist" or "scatter". ``first``: slot t holds position t
+    and its key comes from the source (no input buffers). ``carry``: keys travel with the
+    positions as ``kw`` word planes (KI in, KO out; coalesced reads instead of a gather
+    from the source per pass); otherwise every pass gathers keys through the positions."""
 
     kt: KeyType
     descending: bool
     stage: str
     first: bool
+    carry: bool = False
 
     def layout(self, caps):
         bufs = [Buf("S", self.kt.raw.arr)]
         if not self.first:
             bufs.append(Buf("I", "u32"))
+            if self.carry:
+                bufs.append(Buf("KI", "u32"))
         if self.stage == "hist":
             bufs.append(Buf("H", "u32", "rw"))
         else:
             bufs += [Buf("H", "u32"), Buf("O", "u32", "rw")]
-        return Layout(bufs, ["n", "m", "nb", "s_rs", "s_cs", "word", "shift"], caps)
+            if self.carry:
+                bufs.append(Buf("KO", "u32", "rw"))
+        return Layout(bufs, ["n", "m", "nb", "s_rs", "s_cs", "word", "shift", "wkeys"], caps)
 
     def render(self, caps):
         lay = self.layout(caps)
         tok = lay.tokens()
         kw = self.kt.words
-        pos = "return t;" if self.first else f"return I[{lay.word('I_off')} + t];"
+        if self.first:
+            load = "  it.p = t;\n  it.k = key(elem(t));"
+        elif self.carry:
+            ki = lay.word("KI_off")
+            load = f"  it.p = I[{lay.word('I_off')} + t];\n" + "\n".join(
+                f"  it.k[{w}] = KI[{ki} + {w}u * {lay.word('n')} + t];" for w in range(kw))
+        else:
+            load = f"  it.p = I[{lay.word('I_off')} + t];\n  it.k = key(elem(it.p));"
         common = Template(_COMMON, "radix_common").render(
-            tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, pos=pos)
-        keyfn = key_fn(self.kt, "S", "key", self.descending)
+            tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load)
+        keyfn = key_fn(self.kt, "S", "key", self.descending) if (self.first or not self.carry) \
+            else ""
         t = _HIST if self.stage == "hist" else _SCATTER
-        extra = dict(maskwords=DIGITS * MASKW, maskw=MASKW) if self.stage == "scatter" else {}
+        extra = {}
+        if self.stage == "scatter":
+            store = ""
+            if self.carry:
+                ko = lay.word("KO_off")
+                store = (f"      if ({lay.word('wkeys')} != 0u) {{\n        var kk = it.k;\n" +
+                         "\n".join(f"        KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
+                                   for w in range(kw)) + "\n      }")
+            extra = dict(maskwords=DIGITS * MASKW, maskw=MASKW, store_keys=store)
         return t.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG, tile=TILE,
                         chunks=CHUNKS, **extra)
 
     @property
     def label(self):
         return (f"radix_{self.stage}_{self.kt.name}" + ("_desc" if self.descending else "") +
-                ("_first" if self.first else ""))
+                ("_first" if self.first else "") + ("_carry" if self.carry else ""))
 
 
 def passes(kt, rows):
@@ -218,18 +252,32 @@ def sort_positions(src, descending=False):
     groups = (gx, -(-nb // gx), 1)
     words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
                  s_cs=src.strides[1] if m > 1 else 0)
+    plan = passes(kt, rows)
+    key_passes = sum(1 for w, _ in plan if w < kt.words)
+    keys = None
+    if CARRY and key_passes > 1:   # carry the keys when their word planes fit one binding each
+        ka = new_output((kt.words * n,), dt.uint32, client)
+        if ka.fits_binding():
+            keys = [ka, new_output((kt.words * n,), dt.uint32, client)]
     first = True
     cur, nxt = None, a
-    for word, shift in passes(kt, rows):
-        kh = client.kernel(RadixSpec(kt, descending, "hist", first))
-        ks = client.kernel(RadixSpec(kt, descending, "scatter", first))
+    for i, (word, shift) in enumerate(plan):
+        carry = keys is not None
+        kh = client.kernel(RadixSpec(kt, descending, "hist", first, carry and not first))
+        ks = client.kernel(RadixSpec(kt, descending, "scatter", first, carry))
         ins = {} if first else {"I": cur}
-        kh.launch(groups, S=src, H=H, word=word, shift=shift, **ins, **words)
+        if carry and not first:
+            ins["KI"] = keys[0]
+        kh.launch(groups, S=src, H=H, word=word, shift=shift, wkeys=0, **ins, **words)
         offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
+        outs = {"KO": keys[1]} if carry else {}
+        later = any(w < kt.words for w, _ in plan[i + 1:])
         ks.launch(groups, S=src, H=offs.reshape((DIGITS * nb,)), O=nxt, word=word,
-                  shift=shift, **ins, **words)
+                  shift=shift, wkeys=1 if later else 0, **ins, **outs, **words)
         first = False
         cur, nxt = nxt, (b if nxt is a else a)
+        if carry:
+            keys.reverse()
     return cur
 
 
@@ -249,5 +297,6 @@ def variants():
               dt.uint64, dt.float64, dt.complex64, dt.complex128):
         for stage in ("hist", "scatter"):
             for first in (True, False):
-                out.append(RadixSpec(key_type(d), d is dt.float32, stage, first))
+                for carry in (False, True):
+                    out.append(RadixSpec(key_type(d), d is dt.float32, stage, first, carry))
     return out

@@ -111,7 +111,7 @@ def shared_cap(cdtype, caps):
     workgroup memory)."""
     item = 8 if cdtype == "complex64" else 16
     cap = 1
-    while 2 * cap * 2 * item <= caps.workgroup_storage and cap < 4096:
+    while 2 * (2 * cap) * item <= caps.workgroup_storage and cap < 4096:
         cap *= 2
     return cap
 
@@ -136,7 +136,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: 
   for (var row = wid.x; row < ${rows}; row += nw.x) {
     let ib = rowbase_in(row);
     let ob = rowbase_out(row);
-    for (var i = l.x; i < n; i += ${wg}u) { s[i] = ld(ib, i); }
+    for (var i = l.x; i < n; i += ${wg}u) { s[i] = ${load}; }
     workgroupBarrier();
     var p = 1u;
     for (var stg = 0u; stg < nst; stg++) {
@@ -145,18 +145,10 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: 
       let dst = ${cap}u - src;
       let nb = n / r;
       let tws = nb / p;
-      for (var i = l.x; i < nb; i += ${wg}u) {
-        let k = i % p;
-        let e = k * tws;
-        var u: array<${C}, 8>;
-        u[0] = s[src + i];
-        for (var t = 1u; t < r; t++) { u[t] = cmul(s[src + i + t * nb], twid(t * e)); }
-        switch r {
+      // one fully unrolled stage function per radix: the butterfly stays in registers
+      switch r {
 ${cases}
-          default: {}
-        }
-        let j = (i - k) * r + k;
-        for (var t = 0u; t < r; t++) { s[dst + j + t * p] = u[t]; }
+        default: {}
       }
       p *= r;
       workgroupBarrier();
@@ -169,6 +161,18 @@ ${cases}
 """, "fft_shared")
 
 
+def _stage_fn(r, C):
+    """One radix-r butterfly of a workgroup-memory stage (Stockham: read i + t nb, write
+    j + t p)."""
+    body = [f"fn stage{r}(src: u32, dst: u32, i: u32, p: u32, nb: u32, tws: u32) {{",
+            "  let k = i % p;", "  let e = k * tws;", f"  var u: array<{C}, 8>;",
+            "  u[0] = s[src + i];"]
+    body += [f"  u[{t}] = cmul(s[src + i + {t}u * nb], twid({t}u * e));" for t in range(1, r)]
+    body += [f"  bfly{r}(&u);", f"  let j = (i - k) * {r}u + k;"]
+    body += [f"  s[dst + j + {t}u * p] = u[{t}];" for t in range(r)]
+    return "\n".join(body) + "\n}\n"
+
+
 @dataclasses.dataclass(frozen=True)
 class SharedSpec(KernelSpec):
     cdtype: str
@@ -177,24 +181,45 @@ class SharedSpec(KernelSpec):
     st: str
     cap: int
     wg: int
+    tw4: bool = False   # the four-step twiddle W_N^(k1 j2) on load (table t4, see plan.py)
+    three: bool = False  # rows split in three (wgsl.io): the four-step's sub-rows
 
     def needs(self):
         return _need(self.cdtype)
 
     def layout(self, caps):
         C, _, _ = W.types(self.cdtype)
-        return _io_layout(self, caps, ["n", "nst", "codes0", "codes1"], [Buf("tw", C)])
+        bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
+        words = ["n", "nst", "codes0", "codes1"] + (["t4b"] if self.tw4 else [])
+        if self.three:
+            words += ["mid", "in_sm", "out_sm"]
+        return _io_layout(self, caps, words, bufs)
 
     def render(self, caps):
         C, R, suf = W.types(self.cdtype)
         lay = self.layout(caps)
         tok = lay.tokens()
         bflys = "".join(W.bfly(r, C, R, suf, self.inverse) for r in W.RADICES)
-        cases = "\n".join(f"          case {r}u: {{ bfly{r}(&u); }}" for r in W.RADICES)
+        load = "ld(ib, i)"
+        if self.tw4:
+            # W_N^e = W_N^(e mod B) * W_N^(B (e / B)): two short tables, both from float64
+            conj = "vec2(w.x, -w.y)" if self.inverse else "w"
+            bflys += (f"fn tw4f(e: u32) -> {C} {{\n"
+                      f"  let b = {lay.word('t4b')};\n"
+                      f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
+                      f"t4[{lay.word('t4_off')} + b + e / b]);\n"
+                      f"  return {conj};\n}}\n")
+            k1 = (f"((row / {lay.word('inner')}) % {lay.word('mid')})" if self.three
+                  else f"(row % {lay.word('inner')})")
+            load = f"cmul(ld(ib, i), tw4f({k1} * i))"
+        bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
+        cases = "\n".join(
+            f"        case {r}u: {{ for (var i = l.x; i < nb; i += {self.wg}u) "
+            f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
         return _SHARED.render(
             tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
-            io=Template(W.io(C, R, self.ld, self.st)).render(tok), bflys=bflys, cases=cases,
-            C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg)
+            io=Template(W.io(C, R, self.ld, self.st, self.three)).render(tok), bflys=bflys,
+            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, load=load)
 
 
 _CHIRP = Template("""${layout}
@@ -396,6 +421,9 @@ def variants():
                 out.append(StockhamSpec(cd, 4, inv, "c", st))
                 out.append(SharedSpec(cd, inv, "c", st, 1024, 64))
                 out.append(ChirpSpec(cd, inv, "c", st))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 2048, 256, False, True))
             out.append(PointMulSpec(cd, inv))
             out.append(HalfSpec(cd, inv, True))
             out.append(HalfSpec(cd, inv, False))

@@ -3,6 +3,7 @@
 // the row pass and the column pass (and V <- V J). Sweeps end when a whole sweep rotates
 // nothing. The matrix is scaled by a power of two first (exact) so no square overflows.
 ${layout}
+${cfns}
 ${store}
 var<workgroup> RED: array<${T}, ${wg}>;
 var<workgroup> cnt: atomic<u32>;
@@ -45,7 +46,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     for (var e = lid; e < nn; e += ${wg}u) {
       let x = A[ib + e];
       a_set(e, x);
-      mx = max(mx, abs(x));
+      mx = max(mx, amax(x));
 ${v_init}
     }
     RED[lid] = mx;
@@ -71,12 +72,14 @@ ${v_init}
         for (var k = lid; k < half; k += ${wg}u) {
           let pq = pair(r, k, m);
           var c: ${T} = ${one};
-          var s: ${T} = ${zero};
+          var g: ${E} = ${ezero};
           if (pq.y < n) {
-            let app = a_get(pq.x * n + pq.x);
-            let aqq = a_get(pq.y * n + pq.y);
-            let apq = a_get(pq.x * n + pq.y);
-            if (abs(apq) > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {
+            let app = re(a_get(pq.x * n + pq.x));
+            let aqq = re(a_get(pq.y * n + pq.y));
+            let ae = a_get(pq.x * n + pq.y);
+            // |a_pq| and its phase: the complex rotation is a real one between phases
+            let apq = cabs(ae);
+            if (apq > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {
               let d = aqq - app;
               var t: ${T};
               if (abs(apq) < abs(d) * EPS) {
@@ -86,11 +89,11 @@ ${v_init}
                 t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
               }
               c = ${one} / sqrt(t * t + ${one});
-              s = t * c;
+              g = ae * (t * c / apq);
               atomicAdd(&cnt, 1u);
             }
           }
-          cs_set(k, vec2<${T}>(c, s));
+          cs_set(k, c, g);
         }
         sync();
 ${rows}
@@ -106,10 +109,10 @@ ${cols}
     let inv = ${one} / sc;
     let wo = ${W_off} + b * n;
     for (var i = lid; i < n; i += ${wg}u) {
-      let di = a_get(i * n + i);
+      let di = re(a_get(i * n + i));
       var rk = 0u;
       for (var j = 0u; j < n; j++) {
-        if (before(a_get(j * n + j), di, j, i)) { rk++; }
+        if (before(re(a_get(j * n + j)), di, j, i)) { rk++; }
       }
       W[wo + rk] = di * inv;
 ${v_out}

@@ -1,9 +1,8 @@
-"""eigh / eigvalsh, svd / svdvals, pinv, matrix_rank on the GPU (real floating inputs).
+"""eigh / eigvalsh, svd / svdvals, pinv, matrix_rank on the GPU (real and complex inputs).
 
-float16 is computed in float32 and cast back (as the cpu backend does); float64 needs the
-adapter's shader-f64. Complex inputs still take the documented host round trip
-(docs/webgpu.md, "Host round trips"): the Hermitian / complex Jacobi kernels are not
-written yet. eig / eigvals are not here: they stay host round trips.
+float16 is computed in float32 and cast back (as the cpu backend does); float64 and
+complex128 need the adapter's shader-f64. eig / eigvals are not here: they stay host round
+trips (docs/webgpu.md, "Host round trips").
 """
 
 from __future__ import annotations
@@ -18,20 +17,23 @@ from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
-from ..host_fallback import _make
 from ..matmul import gemm
 from .cut import CutSpec
 from .spec import UNROLL, EighSpec, SvdSpec, pick_cap, wg_size
 
 _MAX_GROUPS = 65535
-# complex inputs: documented host round trips (they warn) until the complex kernels exist
-_HOST = {n: _make(n) for n in ("linalg_eigh", "linalg_svd", "linalg_svdvals",
-                                "linalg_matrix_rank", "linalg_pinv")}
 _SCRATCH_SLOTS = 1024     # workgroups (each with its own scratch slot) for cap-0 kernels
+
+
+_REAL = {dt.complex64: dt.float32, dt.complex128: dt.float64}
 
 
 def _work_dtype(dtype):
     return dt.float32 if dtype is dt.float16 else dtype
+
+
+def _real(dtype):
+    return _REAL.get(dtype, dtype)
 
 
 def _prod(shape):
@@ -102,7 +104,7 @@ def _eigh(be, a, vectors):
     wdt = _work_dtype(a.dtype)
     nb = _prod(batch)
     if n == 0 or nb == 0:
-        w = new_output(batch + (n,), a.dtype, client)
+        w = new_output(batch + (n,), _real(a.dtype), client)
         return (w, new_output(batch + (n, n), a.dtype, client)) if vectors else w
     t = wtype(wdt, client, "linalg.eigh")
     caps = Caps.of(client)
@@ -114,7 +116,7 @@ def _eigh(be, a, vectors):
         n * _cdiv(n, wg)])
     k = client.kernel(spec)
     x = _flat(a, wdt)
-    w = new_output((nb, n), wdt, client)
+    w = new_output((nb, n), _real(wdt), client)
     v = new_output((nb, n, n), wdt, client) if vectors else None
     isz = wdt.itemsize
     scratch = EighSpec.scratch(n, vectors)
@@ -126,7 +128,7 @@ def _eigh(be, a, vectors):
         if slots:
             args["S"] = new_output((slots * scratch,), wdt, client)
         k.launch((groups, 1, 1), **args)
-    w = _back(w.reshape(batch + (n,)), a.dtype)
+    w = _back(w.reshape(batch + (n,)), _real(a.dtype))
     if not vectors:
         return w
     return w, _back(v.reshape(batch + (n, n)), a.dtype)
@@ -140,7 +142,7 @@ def _svd(be, a, vectors, full_matrices):
     nb = _prod(batch)
     ucols, vrows = (M, N) if full_matrices else (K, K)
     if K == 0 or nb == 0:
-        s = new_output(batch + (K,), a.dtype, client)
+        s = new_output(batch + (K,), _real(a.dtype), client)
         if not vectors:
             return None, s, None
         if full_matrices:
@@ -161,20 +163,24 @@ def _svd(be, a, vectors, full_matrices):
         (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg)])
     k = client.kernel(SvdSpec(t, cap, vectors))
     x = _flat(a, wdt)
-    s = new_output((nb, K), wdt, client)
+    s = new_output((nb, K), _real(wdt), client)
     isz = wdt.itemsize
     scratch = SvdSpec.scratch(R, C, vectors)
+    cplx = wdt.kind == "c"
+    # complex: wide inputs are solved as A^H (loaded conjugated); Vh is Q^H (tall) or P^H
     words = dict(R=R, C=C, xrs=N if tall else 1, xcs=1 if tall else N, xbs=M * N,
-                 sstride=scratch)
+                 sstride=scratch, xcj=int(cplx and not tall))
     u = vh = None
     if vectors:
         pcols = R if full_matrices else C
         u = new_output((nb, M, ucols), wdt, client)
         vh = new_output((nb, vrows, N), wdt, client)
         if tall:   # U = P (M x pcols), Vh = Q^T (N x N)
-            words.update(pcols=pcols, urs=pcols, ucs=1, ubs=M * pcols, vrs=1, vcs=N, vbs=N * N)
+            words.update(pcols=pcols, urs=pcols, ucs=1, ubs=M * pcols, vrs=1, vcs=N, vbs=N * N,
+                         pcj=0, qcj=int(cplx))
         else:      # U = Q (M x M), Vh = P^T (pcols x N)
-            words.update(pcols=pcols, urs=1, ucs=N, ubs=pcols * N, vrs=M, vcs=1, vbs=M * M)
+            words.update(pcols=pcols, urs=1, ucs=N, ubs=pcols * N, vrs=M, vcs=1, vbs=M * M,
+                         pcj=int(cplx), qcj=0)
     per = max(M * N, M * ucols if vectors else 0, vrows * N if vectors else 0) * isz
     for b0, b1 in _chunks(client, nb, per):
         groups, slots = _slots(client, b1 - b0, cap, scratch, isz)
@@ -184,7 +190,7 @@ def _svd(be, a, vectors, full_matrices):
         if slots:
             args["S"] = new_output((slots * scratch,), wdt, client)
         k.launch((groups, 1, 1), **args)
-    s = _back(s.reshape(batch + (K,)), a.dtype)
+    s = _back(s.reshape(batch + (K,)), _real(a.dtype))
     if not vectors:
         return None, s, None
     return (_back(u.reshape(batch + (M, ucols)), a.dtype), s,
@@ -212,23 +218,15 @@ def _cut(be, s, a, rtol, rank):
 
 class SpectralMixin:
     def linalg_eigh(self, a, vectors):
-        if a.dtype.kind == "c":
-            return _HOST["linalg_eigh"](self, a, vectors)
         return _eigh(self, a, vectors)
 
     def linalg_svd(self, a, full_matrices):
-        if a.dtype.kind == "c":
-            return _HOST["linalg_svd"](self, a, full_matrices)
         return _svd(self, a, True, full_matrices)
 
     def linalg_svdvals(self, a):
-        if a.dtype.kind == "c":
-            return _HOST["linalg_svdvals"](self, a)
         return svdvals(self, a)
 
     def linalg_matrix_rank(self, a, rtol, index_dtype):
-        if a.dtype.kind == "c":
-            return _HOST["linalg_matrix_rank"](self, a, rtol, index_dtype)
         batch = tuple(a.shape[:-2])
         if 0 in a.shape:
             return full(batch, 0, index_dtype, a.client)
@@ -237,8 +235,7 @@ class SpectralMixin:
         return _back(_cut(self, s, a, rtol, True), index_dtype)
 
     def linalg_pinv(self, a, rtol):
-        if a.dtype.kind == "c":
-            return _HOST["linalg_pinv"](self, a, rtol)
+        """V diag(1 / s where kept) U^H from the thin SVD: one scaling, one GEMM."""
         batch, (M, N) = tuple(a.shape[:-2]), a.shape[-2:]
         if 0 in a.shape:
             return full(batch + (N, M), 0, a.dtype, a.client)
@@ -247,5 +244,9 @@ class SpectralMixin:
         sinv = _cut(self, s, a, rtol, False)
         nd = vh.ndim
         swap = tuple(range(nd - 2)) + (nd - 1, nd - 2)
-        v = self.binary_kernel("multiply")(vh.permute(swap), sinv.expand_dims(nd - 2))
-        return _back(gemm(v, u.permute(swap)), a.dtype)
+        v, ut = vh.permute(swap), u.permute(swap)
+        if wdt.kind == "c":
+            conj = self.unary_kernel("conj")
+            v, ut, sinv = conj(v), conj(ut), sinv.astype(wdt)
+        v = self.binary_kernel("multiply")(v, sinv.expand_dims(nd - 2))
+        return _back(gemm(v, ut), a.dtype)

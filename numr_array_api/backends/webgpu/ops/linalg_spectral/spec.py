@@ -24,12 +24,45 @@ def _lit(t: str, x: float) -> str:
     return f"{x!r}{'f' if t == 'f32' else 'lf'}"
 
 
-def _consts(t: str) -> dict:
-    f32 = t == "f32"
+def _types(t: WType):
+    """(E, T): the element type (real, or vec2 for complex) and its real type."""
+    E = t.val
+    return E, ("f32" if "f32" in E else "f64")
+
+
+def _consts(t: WType) -> dict:
+    E, T = _types(t)
+    f32 = T == "f32"
     eps = 2.0 ** -23 if f32 else 2.0 ** -52
-    return {"T": t, "eps": _lit(t, eps), "zero": _lit(t, 0.0), "one": _lit(t, 1.0),
-            "two": _lit(t, 2.0), "halfv": _lit(t, 0.5), "big": _lit(t, 2.0 ** 32),
-            "small": _lit(t, 2.0 ** -32), "maxsw": 30 if f32 else 40}
+    return {"T": T, "E": E, "eps": _lit(T, eps), "zero": _lit(T, 0.0), "one": _lit(T, 1.0),
+            "two": _lit(T, 2.0), "halfv": _lit(T, 0.5), "big": _lit(T, 2.0 ** 32),
+            "small": _lit(T, 2.0 ** -32), "maxsw": 30 if f32 else 40,
+            "ezero": f"{E}({_lit(T, 0.0)})"}
+
+
+def _cfns(t: WType) -> str:
+    """Element arithmetic shared by the real and complex variants of one template."""
+    E, T = _types(t)
+    z = _lit(T, 0.0)
+    if E == T:
+        return f"""fn re(x: {T}) -> {T} {{ return x; }}
+fn ab2(x: {T}) -> {T} {{ return x * x; }}
+fn cabs(x: {T}) -> {T} {{ return abs(x); }}
+fn amax(x: {T}) -> {T} {{ return abs(x); }}
+fn cj(x: {T}) -> {T} {{ return x; }}
+fn mul(a: {T}, b: {T}) -> {T} {{ return a * b; }}
+fn nz(x: {T}) -> bool {{ return x != {z}; }}
+fn tov(x: {T}) -> {T} {{ return x; }}"""
+    # |x| as sqrt(x.x^2 + x.y^2) is safe: inputs are scaled so max |component| <= 1
+    return f"""fn re(x: {E}) -> {T} {{ return x.x; }}
+fn ab2(x: {E}) -> {T} {{ return x.x * x.x + x.y * x.y; }}
+fn cabs(x: {E}) -> {T} {{ return sqrt(ab2(x)); }}
+fn amax(x: {E}) -> {T} {{ return max(abs(x.x), abs(x.y)); }}
+fn cj(x: {E}) -> {E} {{ return {E}(x.x, -x.y); }}
+fn mul(a: {E}, b: {E}) -> {E} {{ return {E}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}
+fn nz(x: {E}) -> bool {{ return x.x != {z} || x.y != {z}; }}
+fn tov(x: {T}) -> {E} {{ return {E}(x, {z}); }}"""
+
 
 UNROLL = 8   # lavapipe stops a loop after 65535 iterations per invocation, counted over
              # every entry: unrolled bodies keep the hot loops of a whole solve below that
@@ -38,7 +71,8 @@ UNROLL = 8   # lavapipe stops a loop after 65535 iterations per invocation, coun
 def unrolled(var: str, start: str, bound: str, step: str, body: str, indent: str) -> str:
     """``for (var = start; var < bound; var += step) { body }`` with UNROLL copies of the body
     per iteration (each guarded), so the loop's backedge count drops UNROLL-fold."""
-    lines = [f"{indent}for (var {var}0 = {start}; {var}0 < {bound}; {var}0 += {UNROLL}u * {step}) {{"]
+    lines = [f"{indent}for (var {var}0 = {start}; {var}0 < {bound}; "
+             f"{var}0 += {UNROLL}u * {step}) {{"]
     for u in range(UNROLL):
         lines.append(f"{indent}  {{ let {var} = {var}0 + {u}u * {step};")
         lines.append(f"{indent}    if ({var} < {bound}) {{")
@@ -49,19 +83,24 @@ def unrolled(var: str, start: str, bound: str, step: str, body: str, indent: str
     return "\n".join(lines)
 
 
-def _rot_pass(n: str, idx_p: str, idx_q: str, get: str, set_: str, zero: str, extra="",
-              wg: int = 256, fix: bool = False) -> str:
-    """One rotation pass: for each (pair k, line i): rotate elements idx_p(i), idx_q(i)."""
-    if fix:  # the column pass of the two-sided method stores the annihilated a_pq as 0
-        xp = f"select(cs.x * x - cs.y * y, {zero}, i == pq.y)"
-        xq = f"select(cs.y * x + cs.x * y, {zero}, i == pq.x)"
+def _rot_pass(n: str, idx_p: str, idx_q: str, get: str, set_: str, ezero: str, extra="",
+              wg: int = 256, rows: bool = False, fix: bool = False) -> str:
+    """One rotation pass: for each (pair k, line i) rotate elements idx_p(i), idx_q(i).
+    J = [[c, g], [-conj(g), c]] (g = s e^{i phi}): columns (A J, V J, U J) take
+    p' = c x - conj(g) y, q' = g x + c y; rows (J^H A) take p' = c x - g y, q' = conj(g) x + c y."""
+    if rows:
+        xp, xq = "c * x - mul(g, y)", "mul(cj(g), x) + c * y"
     else:
-        xp, xq = "cs.x * x - cs.y * y", "cs.y * x + cs.x * y"
+        xp, xq = "c * x - mul(cj(g), y)", "mul(g, x) + c * y"
+    if fix:  # the column pass of the two-sided method stores the annihilated a_pq as 0
+        xp = f"select({xp}, {ezero}, i == pq.y)"
+        xq = f"select({xq}, {ezero}, i == pq.x)"
     body = f"""let k = e / {n};
 let i = e - k * {n};
 let pq = pair(r, k, m);
-let cs = cs_get(k);
-if (pq.y < {n} && cs.y != {zero}) {{
+let c = cs_c(k);
+let g = cs_g(k);
+if (pq.y < {n} && nz(g)) {{
   let x = {get}({idx_p});
   let y = {get}({idx_q});
   {set_}({idx_p}, {xp});
@@ -82,46 +121,59 @@ def _sync(cap: int) -> str:
     return "fn sync() { storageBarrier(); workgroupBarrier(); }"
 
 
-def _accessors(cap: int, T: str, arrays, slot_args: str, slot_body: str) -> str:
-    """get / set functions per (name, size expression in cap) over workgroup arrays (cap) or
-    scratch regions of S (offsets set by ``slot``)."""
+def _accessors(cap: int, t: WType, arrays, slot_args: str, slot_body: str) -> str:
+    """get / set functions per (name, size, kind) over workgroup arrays (cap > 0) or regions
+    of the scratch binding S (array of the element type; offsets set by ``slot``). kind
+    "e": elements, "t": reals (stored in .x of complex scratch), "cs": per pair the cosine
+    c (real) and g = s e^{i phi} (an element), two elements per pair."""
+    E, T = _types(t)
     out = [_sync(cap)]
-    for name, size, vec in arrays:
-        et = f"vec2<{T}>" if vec else T
+    for name, size, kind in arrays:
         if cap:
-            out.append(f"var<workgroup> W_{name}: array<{et}, {max(1, size)}>;")
-            out.append(f"fn {name}_get(i: u32) -> {et} {{ return W_{name}[i]; }}")
-            out.append(f"fn {name}_set(i: u32, v: {et}) {{ W_{name}[i] = v; }}")
+            arr = f"W_{name}"
+            et = T if kind == "t" else E
+            out.append(f"var<workgroup> {arr}: array<{et}, {max(1, size * (2 if kind == 'cs' else 1))}>;")
+            ref = f"{arr}[{{i}}]"
         else:
             out.append(f"var<private> o_{name}: u32;")
-            if vec:
-                out.append(f"fn {name}_get(i: u32) -> {et} {{ return {et}(S[o_{name} + 2u * i], "
-                           f"S[o_{name} + 2u * i + 1u]); }}")
-                out.append(f"fn {name}_set(i: u32, v: {et}) {{ S[o_{name} + 2u * i] = v.x; "
-                           f"S[o_{name} + 2u * i + 1u] = v.y; }}")
-            else:
-                out.append(f"fn {name}_get(i: u32) -> {et} {{ return S[o_{name} + i]; }}")
-                out.append(f"fn {name}_set(i: u32, v: {et}) {{ S[o_{name} + i] = v; }}")
+            ref = f"S[o_{name} + {{i}}]"
+            et = E
+        if kind == "cs":
+            out.append(f"fn cs_c(k: u32) -> {T} {{ return re({ref.format(i='2u * k')}); }}")
+            out.append(f"fn cs_g(k: u32) -> {E} {{ return {ref.format(i='2u * k + 1u')}; }}")
+            out.append(f"fn cs_set(k: u32, c: {T}, g: {E}) {{ {ref.format(i='2u * k')} = tov(c); "
+                       f"{ref.format(i='2u * k + 1u')} = g; }}")
+        elif kind == "t" and not cap:
+            out.append(f"fn {name}_get(i: u32) -> {T} {{ return re({ref.format(i='i')}); }}")
+            out.append(f"fn {name}_set(i: u32, v: {T}) {{ {ref.format(i='i')} = tov(v); }}")
+        else:
+            vt = T if kind == "t" else E
+            out.append(f"fn {name}_get(i: u32) -> {vt} {{ return {ref.format(i='i')}; }}")
+            out.append(f"fn {name}_set(i: u32, v: {vt}) {{ {ref.format(i='i')} = v; }}")
     out.append(f"fn slot({slot_args}) {{\n{slot_body if not cap else ''}\n}}")
     return "\n".join(out)
 
 
+def _needs(t: WType):
+    return ("f64",) if "f64" in t.val else ()
+
+
 @dataclasses.dataclass(frozen=True)
 class EighSpec(KernelSpec):
-    t: WType          # float32 or float64
+    t: WType          # float32 / float64 / complex64 / complex128 (Hermitian)
     cap: int          # workgroup-memory bucket, 0: scratch buffer
     vectors: bool
 
     def needs(self):
-        return ("f64",) if self.t.val == "f64" else ()
+        return _needs(self.t)
 
     def layout(self, caps):
-        T = self.t.val
-        bufs = [Buf("A", T), Buf("W", T, "rw")]
+        E, T = _types(self.t)
+        bufs = [Buf("A", E), Buf("W", T, "rw")]
         if self.vectors:
-            bufs.append(Buf("V", T, "rw"))
+            bufs.append(Buf("V", E, "rw"))
         if not self.cap:
-            bufs.append(Buf("S", T, "rw"))
+            bufs.append(Buf("S", E, "rw"))
         return Layout(bufs, ["n", "nb", "sstride"], caps)
 
     def wg_bytes(self) -> int:
@@ -135,34 +187,37 @@ class EighSpec(KernelSpec):
 
     def render(self, caps):
         lay = self.layout(caps)
-        T = self.t.val
         c = self.cap
-        k = _consts(T)
-        arrays = [("a", c * c, False), ("cs", c // 2, True)]
+        k = _consts(self.t)
+        arrays = [("a", c * c, "e"), ("cs", c // 2, "cs")]
         if self.vectors:
-            arrays.append(("v", c * c, False))
+            arrays.append(("v", c * c, "e"))
         body = "" if c else (f"  o_a = {lay.word('S_off')} + g * {lay.word('sstride')};\n"
-                f"  o_cs = o_a + n * n;\n" + ("  o_v = o_cs + n + 1u;" if self.vectors else ""))
-        store = _accessors(c, T, arrays, "g: u32, n: u32", body)
+                             f"  o_cs = o_a + n * n;\n" +
+                             ("  o_v = o_cs + n + 1u;" if self.vectors else ""))
+        store = _accessors(c, self.t, arrays, "g: u32, n: u32", body)
         if self.vectors:
-            v_init = f"      v_set(e, select({k['zero']}, {k['one']}, e / n == e % n));"
+            v_init = (f"      v_set(e, select({k['ezero']}, tov({k['one']}), "
+                      f"e / n == e % n));")
             v_rot = """  let vx = v_get(i * n + pq.x);
   let vy = v_get(i * n + pq.y);
-  v_set(i * n + pq.x, cs.x * vx - cs.y * vy);
-  v_set(i * n + pq.y, cs.y * vx + cs.x * vy);"""
+  v_set(i * n + pq.x, c * vx - mul(cj(g), vy));
+  v_set(i * n + pq.y, mul(g, vx) + c * vy);"""
             v_out = (f"      for (var k = 0u; k < n; k++) {{ V[{lay.word('V_off')} + b * nn + "
                      f"k * n + rk] = v_get(k * n + i); }}")
         else:
             v_init = v_rot = v_out = ""
+        T = k["T"]
         floor = _lit(T, (2.0 ** -23) ** 2 if T == "f32" else (2.0 ** -52) ** 2)
         wg = wg_size(c)
-        rows = _rot_pass("n", "pq.x * n + i", "pq.y * n + i", "a_get", "a_set", k["zero"],
-                         wg=wg)
-        cols = _rot_pass("n", "i * n + pq.x", "i * n + pq.y", "a_get", "a_set", k["zero"],
+        ez = k["ezero"]
+        rows = _rot_pass("n", "pq.x * n + i", "pq.y * n + i", "a_get", "a_set", ez, wg=wg,
+                         rows=True)
+        cols = _rot_pass("n", "i * n + pq.x", "i * n + pq.y", "a_get", "a_set", ez,
                          v_rot, wg=wg, fix=True)
         return Template.file(_PKG, "eigh.wgsl").render(
-            lay.tokens(), k, store=store, wg=wg, floor=floor, v_init=v_init,
-            v_out=v_out, rows=rows, cols=cols)
+            lay.tokens(), k, store=store, cfns=_cfns(self.t), wg=wg, floor=floor,
+            v_init=v_init, v_out=v_out, rows=rows, cols=cols)
 
     @property
     def label(self):
@@ -176,22 +231,22 @@ class SvdSpec(KernelSpec):
     vectors: bool     # write P and Q (and complete P's basis)
 
     def needs(self):
-        return ("f64",) if self.t.val == "f64" else ()
+        return _needs(self.t)
 
     def layout(self, caps):
-        T = self.t.val
-        bufs = [Buf("X", T), Buf("SV", T, "rw")]
-        words = ["R", "C", "nb", "xrs", "xcs", "xbs", "sstride"]
+        E, T = _types(self.t)
+        bufs = [Buf("X", E), Buf("SV", T, "rw")]
+        words = ["R", "C", "nb", "xrs", "xcs", "xbs", "sstride", "xcj"]
         if self.vectors:
-            bufs += [Buf("UO", T, "rw"), Buf("VO", T, "rw")]
-            words += ["pcols", "urs", "ucs", "ubs", "vrs", "vcs", "vbs"]
+            bufs += [Buf("UO", E, "rw"), Buf("VO", E, "rw")]
+            words += ["pcols", "urs", "ucs", "ubs", "vrs", "vcs", "vbs", "pcj", "qcj"]
         if not self.cap:
-            bufs.append(Buf("S", T, "rw"))
+            bufs.append(Buf("S", E, "rw"))
         return Layout(bufs, words, caps)
 
     def wg_bytes(self) -> int:
         c = self.cap
-        n = c * c + c // 2 * 2 + c + (c * c + 2 * c if self.vectors else 0)
+        n = c * c + c + c + (c * c + 2 * c if self.vectors else 0)
         return (n + wg_size(c)) * self.t.itemsize + wg_size(c) * 4 + 8
 
     @staticmethod
@@ -200,47 +255,58 @@ class SvdSpec(KernelSpec):
 
     def render(self, caps):
         lay = self.layout(caps)
-        T = self.t.val
         c = self.cap
-        k = _consts(T)
-        arrays = [("u", c * c, False), ("cs", c // 2, True), ("n", c, False)]
+        k = _consts(self.t)
+        E, T = k["E"], k["T"]
+        arrays = [("u", c * c, "e"), ("cs", c // 2, "cs"), ("n", c, "t")]
         if self.vectors:
-            arrays += [("v", c * c, False), ("w", c, False), ("h", c, False)]
+            arrays += [("v", c * c, "e"), ("w", c, "e"), ("h", c, "e")]
         body = "" if c else (f"  o_u = {lay.word('S_off')} + g * {lay.word('sstride')};\n"
-                f"  o_cs = o_u + r * c;\n  o_n = o_cs + c + 1u;\n")
+                             f"  o_cs = o_u + r * c;\n  o_n = o_cs + c + 1u;\n")
         if self.vectors and not c:
             body += "  o_v = o_n + c;\n  o_w = o_v + c * c;\n  o_h = o_w + r;\n"
-        store = _accessors(c, T, arrays, "g: u32, r: u32, c: u32", body)
-        z, one = k["zero"], k["one"]
+        store = _accessors(c, self.t, arrays, "g: u32, r: u32, c: u32", body)
+        cfns = _cfns(self.t)
+        # conjugations of the complex layouts: wide inputs are solved as X = A^H, so X is
+        # loaded conjugated and P (-> Vh) stored conjugated; tall inputs store Q^H as Vh
+        cj = (lambda w: f"select(x, cj(x), {lay.word(w)} != 0u)") if E != T else \
+            (lambda w: "x")
+        cfns += f"\nfn xf(x: {E}) -> {E} {{ return {cj('xcj')}; }}"
+        if self.vectors:
+            cfns += (f"\nfn pf(x: {E}) -> {E} {{ return {cj('pcj')}; }}"
+                     f"\nfn qf(x: {E}) -> {E} {{ return {cj('qcj')}; }}")
+        z, one, ez = k["zero"], k["one"], k["ezero"]
+        wgs = wg_size(c)
         if self.vectors:
             w = lay.word
-            v_init = (f"    for (var e = lid; e < C * C; e += {wg_size(c)}u) {{ "
-                      f"v_set(e, select({z}, {one}, e / C == e % C)); }}")
-            v_rot = _rot_pass("C", "pq.x * C + i", "pq.y * C + i", "v_get", "v_set", z,
-                              wg=wg_size(c))
+            v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
+                      f"v_set(e, select({ez}, tov({one}), e / C == e % C)); }}")
+            v_rot = _rot_pass("C", "pq.x * C + i", "pq.y * C + i", "v_get", "v_set", ez,
+                              wg=wgs)
             uo = f"{w('UO_off')} + b * {w('ubs')}"
             vo = f"{w('VO_off')} + b * {w('vbs')}"
             urs, ucs, vrs, vcs = w("urs"), w("ucs"), w("vrs"), w("vcs")
             vec_out = f"""      let uo = {uo};
-      for (var k = 0u; k < C; k++) {{ VO[{vo} + k * {vrs} + rk * {vcs}] = v_get(j * C + k); }}
+      for (var k = 0u; k < C; k++) {{ VO[{vo} + k * {vrs} + rk * {vcs}] = qf(v_get(j * C + k)); }}
       if (sj > TINYN) {{
         let rs = {one} / sj;
-        for (var i = 0u; i < R; i++) {{ UO[uo + i * {urs} + rk * {ucs}] = u_get(j * R + i) * rs; }}
+        for (var i = 0u; i < R; i++) {{ UO[uo + i * {urs} + rk * {ucs}] = pf(u_get(j * R + i) * rs); }}
         atomicAdd(&cnt, 1u);
       }}"""
-            wgs = wg_size(c)
+            # P's stored columns (conjugated or not) are orthonormal either way: completing
+            # the stored set completes the basis the caller reads
             P = f"UO[uo + {{i}} * {urs} + {{j}} * {ucs}]"
             complete = f"""    sync();
     if (lid == 0u) {{ flag = atomicLoad(&cnt); }}
     let k0 = workgroupUniformLoad(&flag);
     let uo = {uo};
     for (var c = k0; c < {w('pcols')}; c++) {{
-      // the unit vector e_is with the least weight inside span(P[:, :c])
+      // the unit vector e_ist with the least weight inside span(P[:, :c])
       var bv: {T} = {_lit(T, 4.0)};
       var bi = 0u;
       for (var i = lid; i < R; i += {wgs}u) {{
         var s2: {T} = {z};
-        for (var j = 0u; j < c; j++) {{ let x = {P.format(i='i', j='j')}; s2 += x * x; }}
+        for (var j = 0u; j < c; j++) {{ s2 += ab2({P.format(i='i', j='j')}); }}
         if (s2 < bv) {{ bv = s2; bi = i; }}
       }}
       RED[lid] = bv;
@@ -256,23 +322,25 @@ class SvdSpec(KernelSpec):
       }}
       let ist = REDI[0];
       for (var i = lid; i < R; i += {wgs}u) {{
-        var x = select({z}, {one}, i == ist);
-        for (var j = 0u; j < c; j++) {{ x -= {P.format(i='i', j='j')} * {P.format(i='ist', j='j')}; }}
+        var x = select({ez}, tov({one}), i == ist);
+        for (var j = 0u; j < c; j++) {{
+          x -= mul({P.format(i='i', j='j')}, cj({P.format(i='ist', j='j')}));
+        }}
         w_set(i, x);
       }}
       sync();
       for (var j = lid; j < c; j += {wgs}u) {{
-        var h: {T} = {z};
-        for (var i = 0u; i < R; i++) {{ h += {P.format(i='i', j='j')} * w_get(i); }}
+        var h: {E} = {ez};
+        for (var i = 0u; i < R; i++) {{ h += mul(cj({P.format(i='i', j='j')}), w_get(i)); }}
         h_set(j, h);
       }}
       sync();
       var s2: {T} = {z};
       for (var i = lid; i < R; i += {wgs}u) {{
         var x = w_get(i);
-        for (var j = 0u; j < c; j++) {{ x -= {P.format(i='i', j='j')} * h_get(j); }}
+        for (var j = 0u; j < c; j++) {{ x -= mul({P.format(i='i', j='j')}, h_get(j)); }}
         w_set(i, x);
-        s2 += x * x;
+        s2 += ab2(x);
       }}
       RED[lid] = s2;
       let rn = {one} / sqrt(wsum());
@@ -287,13 +355,12 @@ class SvdSpec(KernelSpec):
             floor, tiny = 2.0 ** -1020, 2.0 ** -500
         dot = unrolled("i", "0u", "R", "1u", """let x = u_get(op + i);
 let y = u_get(oq + i);
-al += x * x;
-be += y * y;
-ga += x * y;""", "            ")
-        u_rot = _rot_pass("R", "pq.x * R + i", "pq.y * R + i", "u_get", "u_set", z,
-                          wg=wg_size(c))
+al += ab2(x);
+be += ab2(y);
+gz += mul(cj(x), y);""", "            ")
+        u_rot = _rot_pass("R", "pq.x * R + i", "pq.y * R + i", "u_get", "u_set", ez, wg=wgs)
         return Template.file(_PKG, "svd.wgsl").render(
-            lay.tokens(), k, store=store, wg=wg_size(c), floor=_lit(T, floor),
+            lay.tokens(), k, store=store, cfns=cfns, wg=wgs, floor=_lit(T, floor),
             tiny=_lit(T, tiny), v_init=v_init, v_rot=v_rot, vec_out=vec_out,
             complete=complete, dot=dot, u_rot=u_rot)
 
@@ -313,7 +380,7 @@ def pick_cap(make, n: int, caps) -> int:
 
 def variants():
     out = []
-    for d in (dt.float32, dt.float64):
+    for d in (dt.float32, dt.float64, dt.complex64, dt.complex128):
         t = WTYPES[d]
         for cap in (0,) + CAPS_WG:
             for vec in (False, True):

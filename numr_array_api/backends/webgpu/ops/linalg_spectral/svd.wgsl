@@ -7,6 +7,7 @@
 // and P's columns for zero singular values (and beyond C when full) are completed with an
 // orthonormal basis: Gram-Schmidt (twice) of the unit vector least inside the span so far.
 ${layout}
+${cfns}
 ${store}
 var<workgroup> RED: array<${T}, ${wg}>;
 var<workgroup> REDI: array<u32, ${wg}>;
@@ -64,9 +65,9 @@ fn main(@builtin(local_invocation_index) lid_: u32, @builtin(workgroup_id) wid: 
     for (var e = lid; e < rc; e += ${wg}u) {
       let j = e / R;
       let i = e - j * R;
-      let x = X[xb + i * ${xrs} + j * ${xcs}];
+      let x = xf(X[xb + i * ${xrs} + j * ${xcs}]);
       u_set(e, x);
-      mx = max(mx, abs(x));
+      mx = max(mx, amax(x));
     }
 ${v_init}
     RED[lid] = mx;
@@ -92,15 +93,17 @@ ${v_init}
         for (var k = lid; k < half; k += ${wg}u) {
           let pq = pair(r, k, m);
           var c: ${T} = ${one};
-          var s: ${T} = ${zero};
+          var g: ${E} = ${ezero};
           if (pq.y < C) {
             let op = pq.x * R;
             let oq = pq.y * R;
             var al: ${T} = ${zero};
             var be: ${T} = ${zero};
-            var ga: ${T} = ${zero};
+            var gz: ${E} = ${ezero};
 ${dot}
-            if (abs(ga) > max(FLOOR, tol * sqrt(al) * sqrt(be))) {
+            // gamma = u_p^H u_q: its modulus decides, its phase turns the rotation
+            let ga = cabs(gz);
+            if (ga > max(FLOOR, tol * sqrt(al) * sqrt(be))) {
               let d = be - al;
               var t: ${T};
               if (abs(ga) < abs(d) * EPS) {
@@ -110,11 +113,11 @@ ${dot}
                 t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
               }
               c = ${one} / sqrt(t * t + ${one});
-              s = t * c;
+              g = gz * (t * c / ga);
               atomicAdd(&cnt, 1u);
             }
           }
-          cs_set(k, vec2<${T}>(c, s));
+          cs_set(k, c, g);
         }
         sync();
 ${u_rot}
@@ -127,7 +130,7 @@ ${v_rot}
 
     for (var j = lid; j < C; j += ${wg}u) {
       var al: ${T} = ${zero};
-      for (var i = 0u; i < R; i++) { let x = u_get(j * R + i); al += x * x; }
+      for (var i = 0u; i < R; i++) { al += ab2(u_get(j * R + i)); }
       n_set(j, sqrt(al));
     }
     if (lid == 0u) { atomicStore(&cnt, 0u); }

@@ -227,17 +227,20 @@ class SearchSpec(KernelSpec):
             bufs.append(Buf("Q", self.sorter.arr))
         out = "u32" if (self.isin or not self.wide) else "vec2<u32>"
         bufs.append(Buf("D", out, "rw"))
-        return Layout(bufs, ["ns", "nv", "units", "s_st", "q_st", "right", "invert"], caps)
+        return Layout(bufs, ["ns", "nv", "units", "s_st", "q_st", "v_st", "right", "invert"], caps)
 
     def render(self, caps):
         lay = self.layout(caps)
-        vo = lay.word("V_off")
+        vo, vs = lay.word("V_off"), lay.word("v_st")
+
+        def vat(e):   # needles through their (signed) stride: strided / broadcast views
+            return f"u32(i32({vo}) + i32({e}) * bitcast<i32>({vs}))"
         if self.isin:
             body = ["  var acc = 0u;",
                     "  for (var q = 0u; q < 4u; q++) {",
                     "    let e = w * 4u + q;",
                     f"    if (e < {lay.word('nv')}) {{",
-                    f"      let v = vkey({vo} + e);",
+                    f"      let v = vkey({vat('e')});",
                     "      let lo = lower(v, false);",
                     f"      var hit = !key_nan(v) && lo < {lay.word('ns')};",
                     "      if (hit) { hit = key_eq(key(at(lo)), v); }",
@@ -246,7 +249,7 @@ class SearchSpec(KernelSpec):
                     "  }",
                     f"  D[{lay.word('D_off')} / 4u + w] = acc;"]
         else:
-            body = [f"  let v = lower(vkey({vo} + w), {lay.word('right')} != 0u);",
+            body = [f"  let v = lower(vkey({vat('w')}), {lay.word('right')} != 0u);",
                     "  " + index_store(self.wide, "D", lay.word("D_off") + " + w", "v")]
         return _SEARCH.render(lay.tokens(), keyfn=key_fn(self.kt, "S"),
                               vkeyfn=key_fn(self.kt, "V", "vkey", helpers=False),

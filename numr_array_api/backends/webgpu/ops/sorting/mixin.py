@@ -59,6 +59,15 @@ def _flat(x):
     return x.reshape((x.size,))
 
 
+def _line(x):
+    """``x`` as a 1-D view (any stride, 0 for broadcasts) when its dims collapse into one,
+    else a contiguous copy: kernels reading through one stride need no copy of views."""
+    shape, strides = collapse(x.shape, x.strides)
+    if len(shape) > 1:
+        return _flat(x.contiguous())
+    return x._view((x.size,), (strides[0] if shape else 1,))
+
+
 def _windows(n, views):
     """[p0, p1) runs (multiples of 1024 long but the last) over which every 1-D view in
     ``views`` fits one storage binding: outputs and position arrays beyond one binding
@@ -126,7 +135,9 @@ class SortingMixin:
         if nv == 0 or ns == 0:
             return full(values.shape, 0, self.default_index, client)
         kt = key_type(sorted_.dtype)
-        v = _flat(values)
+        v = _line(values)
+        if not v.fits_binding():
+            v = _flat(v.contiguous())
         s = sorted_ if sorted_.fits_binding() else sorted_.contiguous()
         q, qt = None, None
         if sorter is not None:
@@ -143,8 +154,9 @@ class SortingMixin:
         if q is not None:
             args["Q"] = q
         for p0, p1 in _windows(nv, (v, out)):
-            k.launch(_groups(p1 - p0, client), V=v[p0:p1], D=out[p0:p1], nv=p1 - p0,
-                     units=p1 - p0, **args)
+            vw = v[p0:p1]
+            k.launch(_groups(p1 - p0, client), V=vw, D=out[p0:p1], nv=p1 - p0,
+                     units=p1 - p0, v_st=vw.strides[0] if p1 - p0 > 1 else 0, **args)
         return out.reshape(values.shape)
 
     def isin(self, a, b, invert):
@@ -160,12 +172,15 @@ class SortingMixin:
         bs = self._take(b2, sort_positions(b2), nb)   # b sorted: searched directly
         out = new_output((na,), dt.bool_, client)
         k = client.kernel(SearchSpec(key_type(t), True, False))
-        fa = _flat(a)
+        fa = _line(a)
+        if not fa.fits_binding():
+            fa = _flat(fa.contiguous())
         for p0, p1 in _windows(na, (fa, out)):
             units = -(-(p1 - p0) // 4)
-            k.launch(_groups(units, client), S=bs, V=fa[p0:p1], D=out[p0:p1], ns=nb,
+            vw = fa[p0:p1]
+            k.launch(_groups(units, client), S=bs, V=vw, D=out[p0:p1], ns=nb,
                      nv=p1 - p0, units=units, s_st=1, q_st=1, right=0,
-                     invert=1 if invert else 0)
+                     v_st=vw.strides[0] if p1 - p0 > 1 else 0, invert=1 if invert else 0)
         return out.reshape(a.shape)
 
     def nonzero(self, data):
