@@ -1,11 +1,14 @@
 """Indexing: __getitem__ / __setitem__ and take / take_along_axis."""
 
+import numpy as np
+
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex, ShapeMismatch
 from .._core.indexing import is_basic_key, normalize_key
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axis, broadcast_shapes
-from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind
+from ._common import (PY_SCALARS, check_py_scalar, py_scalar, require_array,
+                      require_key_devices, require_kind)
 
 
 def build(ctx):
@@ -14,19 +17,43 @@ def build(ctx):
     wrap = ctx.wrap
     basic = be.getitem_basic
 
+    def numpy_keys(x, key):
+        """NumPy index arrays in ``key`` as arrays of this namespace on x's device.
+
+        scikit-learn's _safe_indexing (and PyTorch users) index with NumPy integer / boolean
+        arrays; they are host data the caller hands over, so they are uploaded once.
+        """
+        keys = key if type(key) is tuple else (key,)
+        if not any(k.__class__ is np.ndarray for k in keys):
+            return key
+        out = []
+        for k in keys:
+            if k.__class__ is np.ndarray:
+                if k.dtype.kind not in "biu":
+                    raise InvalidIndex(f"NumPy index arrays must have an integer or boolean "
+                                       f"dtype, got {k.dtype}")
+                k = ctx.api.asarray(k, device=x.device)
+            out.append(k)
+        return tuple(out) if type(key) is tuple else out[0]
+
     def getitem(x, key):
         if is_basic_key(key):
             try:
                 return wrap(basic(x._data, key))
-            except (IndexError, ValueError, TypeError) as e:
+            except (IndexError, ValueError, TypeError, OverflowError) as e:
                 normalize_key(key, x.shape, A)  # raises numr's InvalidIndex with context
                 raise InvalidIndex(str(e)) from None
-        nkey, _ = normalize_key(key, x.shape, A)
+        nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
+        if not has_array:  # e.g. NumPy integer scalars, now plain ints: a view
+            return wrap(basic(x._data, nkey))
+        require_key_devices(ctx, "__getitem__", x, nkey)
         return wrap(be.getitem(x._data, nkey))
 
     def setitem(x, key, value):
-        nkey, has_array = normalize_key(key, x.shape, A)
+        nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
+        require_key_devices(ctx, "__setitem__", x, nkey, value)
         t = x._dtype
+        value = py_scalar(value)
         if value.__class__ is A:
             if TABLE.get((value._dtype, t)) is not t:
                 raise DTypeMismatch(f"__setitem__: a value of dtype {value._dtype.name} cannot be "
@@ -59,7 +86,7 @@ def build(ctx):
         if tk is slice or tk is int:
             try:
                 r = basic(self._data, key)
-            except (IndexError, TypeError, ValueError):
+            except (IndexError, TypeError, ValueError, OverflowError):
                 return getitem(self, key)
             if r.__class__ is not P:
                 r = fix(r)

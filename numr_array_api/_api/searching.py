@@ -4,7 +4,7 @@ from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 from .._core.promotion import TABLE
 from .._core.shapes import broadcast_named, normalize_axes, normalize_axis
-from ._common import (PY_SCALARS, check_py_scalar, require_array, require_kind,
+from ._common import (PY_SCALARS, check_py_scalar, py_scalar, require_array, require_kind,
                       require_same_device)
 
 
@@ -54,6 +54,7 @@ def build(ctx):
         if side not in ("left", "right"):
             raise InvalidArgument("side", f"searchsorted: must be 'left' or 'right', got {side!r}")
         t = x1._dtype
+        x2 = py_scalar(x2)
         if x2.__class__ is A:
             require_same_device(ctx, "searchsorted", x1, x2)
             t = TABLE.get((x1._dtype, x2._dtype))
@@ -91,6 +92,7 @@ def build(ctx):
         return _where(condition, x1, x2)
 
     def _where(condition, x1, x2):
+        x1, x2 = py_scalar(x1), py_scalar(x2)
         require_array(ctx, condition, "where", "condition")
         if condition._dtype is not dt.bool_:
             raise DTypeMismatch(f"where: 'condition' must be a bool array, got "
@@ -101,7 +103,8 @@ def build(ctx):
                 require_array(ctx, v, "where", name)
         if not arrays:
             raise TypeError("where: at least one of 'x1' and 'x2' must be an array")
-        require_same_device(ctx, "where", condition, *arrays)
+        require_same_device(ctx, "where", condition, *arrays,
+                            names=("condition", "x1", "x2"))
         if len(arrays) == 2:
             t = TABLE.get((x1._dtype, x2._dtype))
             if t is None:

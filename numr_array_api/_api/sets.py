@@ -4,7 +4,7 @@ from collections import namedtuple
 
 from .._core.errors import DTypeMismatch
 from .._core.promotion import TABLE
-from ._common import PY_SCALARS, check_py_scalar, require_array, require_same_device
+from ._common import PY_SCALARS, check_py_scalar, py_scalar, require_array, require_same_device
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -39,6 +39,7 @@ def build(ctx):
         return ctx.wrap(v)
 
     def isin(x1, x2, /, *, invert=False):
+        x1, x2 = py_scalar(x1), py_scalar(x2)
         a1, a2 = x1.__class__ is A, x2.__class__ is A
         if not a1 and type(x1) not in PY_SCALARS:
             require_array(ctx, x1, "isin", "x1")

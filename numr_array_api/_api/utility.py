@@ -5,7 +5,7 @@ import builtins
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axes, normalize_axis, as_int
-from ._common import PY_SCALARS, check_py_scalar, require_array
+from ._common import PY_SCALARS, check_py_scalar, py_scalar, require_array
 
 
 def build(ctx):
@@ -37,6 +37,7 @@ def build(ctx):
             if v is None:
                 extra.append(None)
                 continue
+            v = py_scalar(v)
             if v.__class__ is A:
                 if TABLE.get((v._dtype, x._dtype)) is not x._dtype and \
                         TABLE.get((x._dtype, v._dtype)) is None:

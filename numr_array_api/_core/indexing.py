@@ -7,6 +7,8 @@ of this namespace. Backends receive only such keys.
 
 import operator
 
+import numpy as np
+
 from .errors import InvalidIndex
 
 __all__ = ["normalize_key", "is_basic_key"]
@@ -57,10 +59,13 @@ def normalize_key(key, shape, ArrayT):
             consumed += ellipsis_span
         elif k is None:
             out.append(k)
-        elif type(k) is bool:
+        elif type(k) is bool or isinstance(k, np.bool_):
             raise InvalidIndex("Python bools are not valid indices; use a boolean array")
-        elif type(k) is int or (hasattr(k, "__index__") and k.__class__ is not ArrayT
-                                 and not hasattr(k, "__array_namespace__")):
+        elif type(k) is int or isinstance(k, np.integer) or (
+                hasattr(k, "__index__") and k.__class__ is not ArrayT
+                and not hasattr(k, "__array_namespace__")):
+            # NumPy integer scalars (which carry __array_namespace__ in NumPy 2) are ints;
+            # 0-d arrays of other libraries are not silently read back
             i = operator.index(k)
             if consumed >= ndim:
                 raise InvalidIndex(f"too many indices for an array of {ndim} dimension(s)")

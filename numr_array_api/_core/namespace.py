@@ -11,7 +11,8 @@ import types
 from . import dtypes as dt
 from .array import Array
 from .device import Device, parse_device
-from .errors import InvalidArgument
+from .boundary import wrap_namespace
+from .errors import InvalidArgument, InvalidType
 
 __all__ = ["Context", "populate", "name_by_attribute"]
 
@@ -28,14 +29,19 @@ class Context:
         # device namespaces do; a namespace whose chunks go to host storage by design
         # (numr_array_api.distributed) turns it off
         self.checks_host_conversion = not be.host_native
+        # one device for the process's lifetime (cpu, a one-GPU CUDA host): arrays of this
+        # namespace can never be on different devices, so fast paths skip the device check
+        self.single_device = bool(getattr(be, "single_device", False))
         self.api = types.SimpleNamespace()
         # The namespace's public Array class refuses construction (Array.__init__); results
         # are instances of a subclass whose object.__init__ makes ArrayT() a C-level
         # allocation, ~40 ns less per result than object.__new__ on every small-array call.
         self.PublicArray = type("Array", (Array,), {"__slots__": (), "_ctx": self,
-                                                    "__module__": module.__name__})
+                                                    "__module__": module.__name__,
+                                                    "__doc__": Array.__doc__})
         self.ArrayT = type("Array", (self.PublicArray,), {"__slots__": (),
                                                           "__module__": module.__name__,
+                                                          "__doc__": Array.__doc__,
                                                           "__init__": object.__init__})
         self.refresh_defaults()
         self._make_wrap()
@@ -96,7 +102,8 @@ class Context:
         if d is not None:
             self.be.check_dtype_supported(d)
             return d
-        raise TypeError(f"'{argname}' must be a numr dtype (e.g. xp.float32), got {dtype!r}")
+        raise InvalidType(f"'{argname}' must be a dtype of {self.module.__name__} (e.g. "
+                          f"xp.float32), got {dtype!r} of type {type(dtype).__name__}")
 
 
 def populate(module_globals, be):
@@ -111,6 +118,15 @@ def populate(module_globals, be):
         ns.update(builder(ctx))
     for k, v in ns.items():
         setattr(ctx.api, k, v)
+    # the public functions behind the boundary (errors, one device rule); ctx.api keeps the
+    # bare ones for the front-end's internal calls. Elementwise functions check inline.
+    from .functions import BINARY, UNARY
+    fast = set(UNARY) | set(BINARY)
+    memo = {}
+    wrap_namespace(ctx, ns, fast, memo)
+    for sub in ("__linalg__", "__fft__"):
+        ns[sub] = dict(ns[sub])
+        wrap_namespace(ctx, ns[sub], fast, memo)
     for d in dt.STANDARD_DTYPES:
         ns[d.name] = d
     ns["float16"] = dt.float16
@@ -119,15 +135,69 @@ def populate(module_globals, be):
     ns["__array_api_version__"] = API_VERSION
     ns["_ctx"] = ctx
     ns["_backend"] = be
-    for sub in ("linalg", "fft"):
+    subs = {sub: ns.pop(f"__{sub}__") for sub in ("linalg", "fft")}
+    # the main namespace first: a function it shares with a submodule (linalg.matmul is
+    # matmul) keeps the main namespace's name and text
+    name_by_attribute(ns, name)
+    describe(ns, "")
+    for sub, sub_ns in subs.items():
         m = types.ModuleType(f"{name}.{sub}")
-        m.__dict__.update(ns.pop(f"__{sub}__"))
+        m.__doc__ = f"The standard's ``{sub}`` extension in {name}."
+        m.__dict__.update(sub_ns)
         name_by_attribute(m.__dict__, m.__name__)
+        describe(m.__dict__, f"{sub}.")
         sys.modules[m.__name__] = m
         ns[sub] = m
-    name_by_attribute(ns, name)
+    _describe_array(ctx, name)
+    _describe_info(ns["__array_namespace_info__"], name)
     module_globals.update(ns)
     return ctx
+
+
+def describe(ns, prefix):
+    """Give the functions of a namespace dict the shared docstrings (numr_array_api._api.
+    _docstrings) under the keys ``prefix + attribute``."""
+    from .._api._docstrings import document
+    for attr, obj in ns.items():
+        if isinstance(obj, types.FunctionType) and not attr.startswith("_"):
+            document(obj, prefix + attr)
+
+
+def _describe_array(ctx, module_name):
+    """Name and describe the Array methods: those of the shared class (once) and the
+    operators each namespace's builders attach to its own subclass."""
+    from .._api._docstrings import document
+    for attr, obj in vars(Array).items():
+        if isinstance(obj, (types.FunctionType, property)) and (
+                not attr.startswith("_") or attr.endswith("__")):
+            document(obj, f"Array.{attr}")
+    for attr, obj in vars(ctx.ArrayT).items():
+        if not isinstance(obj, types.FunctionType):
+            continue
+        if obj.__module__ is None or "<locals>" in obj.__qualname__ or _private(obj):
+            obj.__module__ = module_name
+            obj.__qualname__ = f"Array.{attr}"
+        document(obj, f"Array.{attr}")
+
+
+def _describe_info(cls, module_name):
+    from .._api._docstrings import document
+    if "<locals>" in cls.__qualname__:
+        cls.__qualname__ = cls.__name__
+    document(cls, "__array_namespace_info__")
+    for attr, obj in vars(cls).items():
+        if isinstance(obj, types.FunctionType) and not attr.startswith("_"):
+            if "<locals>" in obj.__qualname__ or _private(obj):
+                obj.__module__ = module_name
+                obj.__qualname__ = f"{cls.__qualname__}.{attr}"
+            document(obj, f"info.{attr}")
+
+
+def _private(obj):
+    # a closure of the shared front-end (numr_array_api._api.*, ._core.*): it belongs to the
+    # namespace that built it
+    m = obj.__module__ or ""
+    return m.startswith("numr_array_api._")
 
 
 def name_by_attribute(ns, module_name):
@@ -139,6 +209,6 @@ def name_by_attribute(ns, module_name):
         if isinstance(obj, (types.FunctionType, type)) and (
                 obj.__module__ != module_name or obj.__qualname__ != attr) and (
                 obj.__module__ is None or "<locals>" in obj.__qualname__
-                or obj.__module__ == module_name):
+                or obj.__module__ == module_name or _private(obj)):
             obj.__module__ = module_name
             obj.__qualname__ = attr

@@ -121,6 +121,9 @@ class RawHandle:
 
 
 def raw_handle(device=None):
+    """A ``RawHandle`` of ``device`` (default: the current device): its index, compute and
+    copy streams and memory pool, for code that launches its own CUDA work in order with
+    numr's."""
     return RawHandle(_client(device))
 
 

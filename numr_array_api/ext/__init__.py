@@ -8,3 +8,4 @@ from . import linalg, random, reductions
 __all__ = ["linalg", "random", "reductions", "register"]
 
 register = _dispatch.register
+register.__module__ = __name__  # numr_array_api.ext.register is its public name

@@ -62,7 +62,7 @@ class WgpuStorage:
         n = 1
         for e in shape:
             n *= e
-        return cls(client.allocate(n * dtype.itemsize), 0, shape, _row_major(shape), dtype,
+        return WgpuStorage(client.allocate(n * dtype.itemsize), 0, shape, _row_major(shape), dtype,
                    client)
 
     @classmethod
@@ -71,7 +71,7 @@ class WgpuStorage:
         if any(n < 0 for n in shape):
             raise InvalidArgument("shape", f"{shape} has a negative extent")
         nbytes = math.prod(shape) * dtype.itemsize
-        return cls(client.allocate(nbytes, host_write), 0, shape, _row_major(shape), dtype,
+        return WgpuStorage(client.allocate(nbytes, host_write), 0, shape, _row_major(shape), dtype,
                    client)
 
     # ---- attributes -------------------------------------------------------------------
@@ -180,8 +180,14 @@ class WgpuStorage:
         return self.binding()[:3]
 
     # ---- views ------------------------------------------------------------------------
+    @property
+    def writable(self):
+        """False for broadcast views and views of them (see ReadOnlyStorage)."""
+        return self.__class__ is not ReadOnlyStorage
+
     def _view(self, shape, strides, offset=None):
-        return WgpuStorage(self.block, self.offset if offset is None else offset,
+        # a view of a read-only view stays read-only (as NumPy's writeable flag)
+        return self.__class__(self.block, self.offset if offset is None else offset,
                            tuple(shape), tuple(strides), self.dtype, self.client)
 
     def reshape(self, shape):
@@ -224,7 +230,12 @@ class WgpuStorage:
             else:
                 raise ShapeMismatch(f"cannot broadcast {self.shape} to {shape}", shape,
                                     self.shape)
-        return self._view(shape, strides)
+        v = self._view(shape, strides)
+        if v.__class__ is WgpuStorage and any(s == 0 and n > 1 and self.size
+                                              for n, s in zip(shape, strides)):
+            # several elements alias one: writes through it would hit the source
+            v = ReadOnlyStorage(v.block, v.offset, v.shape, v.strides, v.dtype, v.client)
+        return v
 
     def expand_dims(self, axis):
         a = _norm_axis(axis, self.ndim + 1)
@@ -313,6 +324,12 @@ class WgpuStorage:
         out = s.client.read(s.block, s.offset, s.nbytes).view(s.dtype.np).reshape(s.shape)
         return out if out.flags.writeable else out.copy()
 
+
+
+class ReadOnlyStorage(WgpuStorage):
+    """A broadcast view, or any view of one: numr refuses to write through it (NumPy marks
+    such arrays read-only too), since a write would change the broadcast source."""
+    __slots__ = ()
 
 
 def new_output(shape, dtype, client):

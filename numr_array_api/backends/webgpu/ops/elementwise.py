@@ -246,6 +246,9 @@ class ElementwiseMixin:
     # -- writes into existing views (in-place operators, setitem) -------------------------
     def store(self, dst, src):
         """Write ``src`` (broadcast to dst's shape, same dtype) into the view ``dst``."""
+        if not dst.writable:
+            raise InvalidArgument("x", "assignment destination is read-only (a broadcast "
+                                       "view); copy it first")
         if dst.size == 0:
             if src.shape != dst.shape:
                 src.broadcast_to(dst.shape)  # still validates the shapes

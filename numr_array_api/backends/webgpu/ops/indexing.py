@@ -452,6 +452,8 @@ class IndexingMixin:
         return _run(x, ((), ()), ((), ()), bshape, offs, bshape)
 
     def setitem(self, data, key, value):
+        if not data.writable:
+            raise ValueError("assignment destination is read-only (a broadcast view)")
         if all(k is None or type(k) in (int, slice) for k in key):
             return super().setitem(data, key, value)
         skey = _storage_key(key)
@@ -461,7 +463,7 @@ class IndexingMixin:
             value = self.scalar_operand(value, data.dtype)
         elif value.dtype is not data.dtype:
             value = self.astype(value, data.dtype)
-        if any(s == 0 and n > 1 for n, s in zip(v.shape, v.strides)):
+        if v.size and any(s == 0 and n > 1 for n, s in zip(v.shape, v.strides)):
             raise ValueError("assignment destination is read-only (a broadcast view)")
         masks = [e for e in k.entries if e[0] == "mask"]
         if len(k.entries) == 1 and masks:

@@ -24,6 +24,8 @@ import os
 import signal
 import threading
 
+from ...._core.generated import compile_source
+
 __all__ = ["LOCK", "locked", "LockedBackend", "deferred_interrupts"]
 
 LOCK = threading.RLock()
@@ -42,7 +44,8 @@ def locked(fn):
             with LOCK:
                 return fn(*args, **kwargs)
     else:
-        exec(src, scope)
+        exec(compile_source(src, "locked wrapper", getattr(fn, "__qualname__", "call")),
+             scope)
         call = scope["call"]
     functools.update_wrapper(call, fn)
     call.__numr_locked__ = True
