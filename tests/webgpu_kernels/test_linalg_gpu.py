@@ -144,6 +144,18 @@ def test_qr_backward_error_and_orthogonality(xp, n, dtype):
             assert orth <= bound(max(shape), dtype), (shape, mode, orth)
 
 
+@pytest.mark.parametrize("shape", [(1100, 70), (70, 1100)])
+def test_qr_tall_and_wide(xp, shape):
+    """Panels of more than 1024 rows (lavapipe ends any loop after 65535 iterations per
+    invocation: a kernel looping over every row once per column would stop early)."""
+    rng = np.random.default_rng(9)
+    a = random(rng, shape, "float32")
+    q, r = xp.linalg.qr(xp.asarray(a))
+    q, r = host(q), host(r)
+    assert nrm(ref(a) - ref(q) @ ref(r)) / nrm(a) <= bound(max(shape), "float32")
+    assert nrm(ct(ref(q)) @ ref(q) - np.eye(q.shape[1])) <= bound(max(shape), "float32")
+
+
 @pytest.mark.parametrize("n,dtype", [c for c in case_pairs() if c[0] <= 65])
 def test_det_slogdet_against_numpy(xp, n, dtype):
     _needs(xp, dtype)

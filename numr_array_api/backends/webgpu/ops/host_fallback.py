@@ -83,7 +83,7 @@ def _make(name):
     def method(self, *args, **kwargs):
         warn_fallback(name)
         client = _first_client(args) or _first_client(list(kwargs.values()))
-        if client is None:  # creation-like (fft_freq): the device argument says where
+        if client is None:  # creation-like: the device argument says where
             dev = next((a for a in list(args) + list(kwargs.values())
                         if isinstance(a, Device)), None)
             client = self._client(dev if dev is not None else self.default_device())

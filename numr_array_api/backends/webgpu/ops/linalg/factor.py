@@ -21,8 +21,8 @@ from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
-from ..matmul.gemm import _launch, _panels
-from .specs import (PANEL, SMALL, ApplyHSpec, FactorSpec, LUDiagSpec, SwapSpec, TrsmSpec,
+from ..matmul.gemm import _launch, _panels, gemm
+from .specs import (PANEL, QR_PANEL, SMALL, FactorSpec, LarftSpec, LUDiagSpec, SwapSpec, TrsmSpec,
                     small_wg)
 
 NB = PANEL
@@ -44,7 +44,7 @@ def _small_nmax(t, m, n, kind, caps):
     for nmax in SMALL:
         if m <= nmax and n <= nmax:
             wg = small_wg(nmax)
-            nbytes = nmax * nmax * t.itemsize + wg * 8 + 2 * nmax * t.itemsize + 64
+            nbytes = (nmax * nmax + 2 * nmax + wg) * t.itemsize + wg * 8 + 64
             return nmax if nbytes <= caps.workgroup_storage else 0
     return 0
 
@@ -175,6 +175,9 @@ def cholesky(be, w, status):
 
 # ---- LU ------------------------------------------------------------------------------------
 
+LEAF = 32  # widest column block the LU panel kernel factorises (recursion below it)
+
+
 def lu(be, w, ipiv, status):
     """LU with partial pivoting of every (n, n) matrix of ``w`` in place (unit L below the
     diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges."""
@@ -185,20 +188,60 @@ def lu(be, w, ipiv, status):
     if nmax:
         _factor_launch(client, t, "lu", nmax, w, status=status, ipiv=ipiv)
         return
-    for k in range(0, n, NB):
+    _check_rows(client, "lu", n)
+    _lu_rec(be, client, t, w, ipiv, status, 0)
+
+
+def _check_rows(client, what, m):
+    """CPU adapters (lavapipe) silently end a loop after 65535 iterations per invocation,
+    counted over all its entries; the panel kernels loop about 2 * m / 256 * 256 times
+    per thread over a panel of m rows: refuse what could reach that."""
+    if m > 30000 and str(client.info.get("type", "")).lower().replace(" ", "") == "cpu":
+        from ....._core.errors import BackendLimitation
+        raise BackendLimitation("webgpu", f"linalg {what} of matrices with {m} rows on a "
+                                "CPU adapter", "lavapipe stops loops beyond 65535 "
+                                "iterations; the panel kernel could exceed that")
+
+
+def _lu_rec(be, client, t, a, piv, status, base):
+    """Recursive LU (Toledo) of the (B, m, nc) view ``a`` (m >= nc), whose row 0 is row
+    ``base`` of the matrix: the left half, its interchanges applied to the right half, a
+    triangular solve and one GEMM update, then the right half, whose interchanges go back
+    to the left half. Only LEAF-wide column blocks reach the one-workgroup panel kernel;
+    the bulk is GEMM at every level."""
+    nc = a.shape[2]
+    if nc <= LEAF:
+        _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
+        return
+    h = nc // 2
+    if h > 64:
+        h -= h % 32
+    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base)
+    swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
+    trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
+    gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
+    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
+    swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+def trsm_blocked(be, tri, x, lower, unit):
+    """x <- tri^-1 x for the (B, n, n) triangle view ``tri`` and the (B, n, k) view ``x``
+    (left side, columns of x independent): NB x NB diagonal blocks by TrsmSpec, the rest
+    of each block column by GEMM. ``tri`` may share x's buffer."""
+    client = x.client
+    t = wtype(x.dtype, client, "linalg.trsm")
+    n = tri.shape[-1]
+    starts = list(range(0, n, NB))
+    for k in (starts if lower else reversed(starts)):
         kb = min(NB, n - k)
-        _factor_launch(client, t, "lu", 0, w[:, k:, k:k + kb], status=status,
-                       ipiv=ipiv[:, k:k + kb], pbase=k)
-        piv = ipiv[:, k:k + kb]
-        if k:
-            swap_rows(client, t, w[:, k:, :k], piv, kb, k)
-        if k + kb == n:
-            break
-        swap_rows(client, t, w[:, k:, k + kb:], piv, kb, k)
-        l11 = w[:, k:k + kb, k:k + kb].copy()
-        u12 = w[:, k:k + kb, k + kb:]
-        trsm(client, t, l11, u12, lower=True, unit=True, conj=False, vec_axis=2)
-        gemm_sub(be, w[:, k + kb:, k:k + kb], u12, w[:, k + kb:, k + kb:])
+        d = tri[:, k:k + kb, k:k + kb]
+        if d.block is x.block:
+            d = d.copy()
+        trsm(client, t, d, x[:, k:k + kb], lower, unit, False, 2)
+        if lower and k + kb < n:
+            gemm_sub(be, tri[:, k + kb:, k:k + kb], x[:, k:k + kb], x[:, k + kb:])
+        elif not lower and k:
+            gemm_sub(be, tri[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
 
 
 def lu_solve(be, w, ipiv, x):
@@ -207,21 +250,8 @@ def lu_solve(be, w, ipiv, x):
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
     swap_rows(client, t, x, ipiv, n, 0)
-    if n <= NB:
-        trsm(client, t, w, x, lower=True, unit=True, conj=False, vec_axis=2)
-        trsm(client, t, w, x, lower=False, unit=False, conj=False, vec_axis=2)
-        return
-    for k in range(0, n, NB):
-        kb = min(NB, n - k)
-        trsm(client, t, w[:, k:k + kb, k:k + kb], x[:, k:k + kb], True, True, False, 2)
-        if k + kb < n:
-            gemm_sub(be, w[:, k + kb:, k:k + kb], x[:, k:k + kb], x[:, k + kb:])
-    starts = list(range(0, n, NB))
-    for k in reversed(starts):
-        kb = min(NB, n - k)
-        trsm(client, t, w[:, k:k + kb, k:k + kb], x[:, k:k + kb], False, False, False, 2)
-        if k:
-            gemm_sub(be, w[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
+    trsm_blocked(be, w, x, lower=True, unit=True)
+    trsm_blocked(be, w, x, lower=False, unit=False)
 
 
 def lu_diag(w, ipiv, sign):
@@ -239,45 +269,56 @@ def lu_diag(w, ipiv, sign):
 
 # ---- QR ------------------------------------------------------------------------------------
 
-def apply_h(client, t, v, tau, c, form_q):
-    """Reflectors stored in the (B, m, kb) view ``v`` (unit lower, LAPACK layout) and
-    ``tau`` (B, kb) applied to the (B, m, ncol) view ``c`` (a different buffer)."""
-    B, m, kb = v.shape
-    ncol = c.shape[2]
-    if ncol == 0 or kb == 0 or B == 0:
-        return
-    k = client.kernel(ApplyHSpec(t, form_q))
-    k.launch(grid(ncol * B, client), V=v, tau=tau, C=c, m=m, kb=kb, ncol=ncol, nbat=B,
-             v_rs=v.strides[1], v_cs=v.strides[2], v_bs=v.strides[0], tau_bs=tau.strides[0],
-             c_rs=c.strides[1], c_cs=c.strides[2], c_bs=c.strides[0])
+def _block_reflector(be, panel, tau):
+    """(V, T) of the (B, m, kb) panel view holding reflectors below its diagonal: V with
+    its unit diagonal and zeros above made explicit, T from G = V^H V (LarftSpec)."""
+    client = panel.client
+    t = wtype(panel.dtype, client, "linalg.qr")
+    B, m, kb = panel.shape
+    eye = be.eye(m, kb, 0, panel.dtype, be.device_of(panel))
+    v = be.binary_kernel("add")(be.tri(panel, -1, False), eye)
+    vh = _ct(be, v)
+    g = gemm(vh, v)
+    tm = new_output((B, kb, kb), panel.dtype, client)
+    k = client.kernel(LarftSpec(t))
+    k.launch(grid(B, client), G=g, tau=tau, Tm=tm, kb=kb, nbat=B, tau_bs=tau.strides[0])
+    return v, vh, tm
 
 
-def qr(w, tau):
+def _ct(be, x):
+    """The conjugate transpose of the last two axes (a copy for complex, else a view)."""
+    if x.dtype.kind == "c":
+        x = be.unary_kernel("conj")(x)
+    return x.permute((0, 2, 1))
+
+
+def qr(be, w, tau):
     """Householder QR of every (m, n) matrix of ``w`` in place: R on and above the
-    diagonal, the reflectors below; ``tau`` (B, min(m, n))."""
+    diagonal, the reflectors below; ``tau`` (B, min(m, n)). Returns the block reflectors
+    [(k, V, V^H, T)] for ``form_q`` (empty on the small path)."""
     client = w.client
     t = wtype(w.dtype, client, "linalg.qr")
     _, m, n = w.shape
     kmin = min(m, n)
-    nmax = _small_nmax(t, m, n, "qr", Caps.of(client))
-    if nmax:
-        _factor_launch(client, t, "qr", nmax, w, tau=tau)
-        return
-    for k in range(0, kmin, NB):
-        kb = min(NB, kmin - k)
-        _factor_launch(client, t, "qr", 0, w[:, k:, k:k + kb], tau=tau[:, k:k + kb])
+    _check_rows(client, "qr", m)
+    blocks = []
+    for k in range(0, kmin, QR_PANEL):
+        kb = min(QR_PANEL, kmin - k)
+        panel = w[:, k:, k:k + kb]
+        _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
+        v, vh, tm = _block_reflector(be, panel, tau[:, k:k + kb])
+        blocks.append((k, v, vh, tm))
         if k + kb < n:
-            v = w[:, k:, k:k + kb].copy()
-            apply_h(client, t, v, tau[:, k:k + kb], w[:, k:, k + kb:], False)
+            # C <- (I - V T V^H)^H C = C - V (T^H (V^H C))
+            c = w[:, k:, k + kb:]
+            gemm_sub(be, v, gemm(_ct(be, tm), gemm(vh, c)), c)
+    return blocks
 
 
-def form_q(w, tau, q):
+def form_q(be, blocks, q):
     """q (B, m, qc), set to the first qc columns of the identity by the caller, becomes
-    the first qc columns of Q = H_0 H_1 .. H_{k-1}."""
-    client = w.client
-    t = wtype(w.dtype, client, "linalg.qr")
-    kmin = tau.shape[1]
-    starts = list(range(0, kmin, NB))
-    for k in reversed(starts):
-        kb = min(NB, kmin - k)
-        apply_h(client, t, w[:, k:, k:k + kb], tau[:, k:k + kb], q[:, k:, k:], True)
+    the first qc columns of Q = (I - V_0 T_0 V_0^H) (I - V_1 T_1 V_1^H) ..."""
+    for k, v, vh, tm in reversed(blocks):
+        c = q[:, k:, k:]
+        if c.shape[2]:
+            gemm_sub(be, v, gemm(tm, gemm(vh, c)), c)

@@ -196,8 +196,7 @@ class LinalgMixin(SimpleLinalgMixin):
             if small:
                 factor.qr_small(w[sl], tau[sl], q[sl])
             else:
-                factor.qr(w[sl], tau[sl])
-                factor.form_q(w[sl], tau[sl], q[sl])
+                factor.form_q(self, factor.qr(self, w[sl], tau[sl]), q[sl])
         r = self.tri(w[:, :qc, :], 0, True)
         return (self._back(q.reshape(batch + (m, qc)), dtype),
                 self._back(r.reshape(batch + (qc, n)), dtype))

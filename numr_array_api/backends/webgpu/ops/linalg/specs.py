@@ -4,9 +4,10 @@ FactorSpec   one workgroup per matrix (or per panel): Cholesky, LU with partial 
              Householder QR, right-looking, in place. ``nmax > 0``: the whole matrix
              (at most nmax x nmax) lives in workgroup memory (the many-small-matrices
              path); ``nmax == 0``: it works on global memory (the panel of a blocked
-             factorisation, any number of rows, at most ``PANEL`` columns).
-ApplyHSpec   applies a panel's Householder reflectors to other columns (Q^H C for the
-             trailing matrix, or Q C backwards to form Q): one workgroup per column.
+             factorisation, any number of rows, at most ``PANEL`` (QR: ``QR_PANEL``)
+             columns).
+LarftSpec    the triangular factor T of a panel's block reflector I - V T V^H (compact
+             WY), so the trailing update and the forming of Q are GEMMs.
 TrsmSpec     triangular solves of many vectors against one small triangle, a thread each.
 SwapSpec     the row interchanges of LU applied to columns outside the panel (and to B).
 LUDiagSpec   det / sign of det from the LU diagonal and the pivots' parity, a thread per
@@ -27,7 +28,8 @@ from ...codegen.template import Template
 from ...codegen.types import WTYPES, WType
 from .scalar import prelude
 
-PANEL = 64  # widest panel of the global-memory factor kernels (blocked algorithms)
+PANEL = 64     # widest panel of the global-memory Cholesky kernel (blocked algorithm)
+QR_PANEL = 32  # widest QR panel: 8 row slices per column in a 256-thread workgroup
 
 _FACTOR = Template("""${prelude}
 ${layout}
@@ -178,11 +180,22 @@ _QR = """
       RECORD
     }
     BAR
-    let ct = cj(tau);
-    for (var c = j + 1u + tid; c < nc; c += WGu) {
-      var w = ld(j, c);
-      for (var i = j + 1u; i < m; i++) { w += mul(cj(ld(i, j)), ld(i, c)); }
-      wv[c] = mul(ct, w);
+    // v^H a_c for every later column c: NS row slices per column, so no invocation loops
+    // over all m rows (lavapipe ends a loop after 65535 iterations in all)
+    let cl = tid % NCAPu;
+    let sl = tid / NCAPu;
+    let c = j + 1u + cl;
+    var w = zero();
+    if (c < nc) {
+      for (var i = j + 1u + sl; i < m; i += NSu) { w += mul(cj(ld(i, j)), ld(i, c)); }
+      if (sl == 0u) { w += ld(j, c); }
+    }
+    part[tid] = w;
+    workgroupBarrier();
+    if (tid < NCAPu && c < nc) {
+      var t = zero();
+      for (var q = 0u; q < NSu; q++) { t += part[q * NCAPu + tid]; }
+      wv[c] = mul(cj(tau), t);
     }
     BAR
     let r = m - j;
@@ -316,11 +329,13 @@ class FactorSpec(KernelSpec):
                 tail = _fill(_LUS_TAIL, tk, ("kx", "X_off", "x_bs", "x_cs", "x_rs", "ident"))
                 save = ""  # only X leaves the workgroup
         else:
-            ncap = self.nmax if local else PANEL
+            ncap = self.nmax if local else QR_PANEL
             shared += [f"var<workgroup> red: array<R, {wg}>;",
-                       f"var<workgroup> wv: array<T, {ncap}>;"]
+                       f"var<workgroup> wv: array<T, {ncap}>;",
+                       f"var<workgroup> part: array<T, {wg}>;"]
             body = _QR.replace("${tau__off}", tk["tau__off"]).replace(
-                "${tau_bs}", tk["tau_bs"])
+                "${tau_bs}", tk["tau_bs"]).replace("NCAPu", f"{ncap}u").replace(
+                "NSu", f"{wg // ncap}u")
             if self.kind == "qrq":
                 shared.append(f"var<workgroup> tw: array<T, {self.nmax}>;")
                 body = body.replace("RECORD", "tw[j] = tau;")
@@ -336,70 +351,49 @@ class FactorSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
-_APPLYH = Template("""${prelude}
+_LARFT = Template("""${prelude}
 ${layout}
-var<workgroup> red: array<T, ${wg}>;
 
-fn vv(vb: u32, i: u32, j: u32) -> T {
-  if (i == j) { return one(); }
-  return V[vb + i * ${v_rs} + j * ${v_cs}];
-}
-
-@compute @workgroup_size(${wg})
+@compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
-  let g = wid.x + wid.y * nw.x;
-  let ncol = ${ncol};
-  if (g >= ncol * ${nbat}) { return; }
-  let b = g / ncol;
-  let c = g % ncol;
-  let vb = ${V_off} + b * ${v_bs};
-  let cb = ${C_off} + b * ${c_bs} + c * ${c_cs};
-  let tb = ${tau_off} + b * ${tau_bs};
-  let m = ${m};
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
   let kb = ${kb};
-  for (var q = 0u; q < kb; q++) {
-    let j = ${order};
-    var acc = zero();
-    for (var i = j + tid; i < m; i += ${wg}u) { acc += mul(cj(vv(vb, i, j)), C[cb + i * ${c_rs}]); }
-    red[tid] = acc;
-    workgroupBarrier();
-    for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
-      if (tid < s) { red[tid] = red[tid] + red[tid + s]; }
-      workgroupBarrier();
+  let gb = ${G_off} + b * kb * kb;
+  let tb = ${Tm_off} + b * kb * kb;
+  let ub = ${tau_off} + b * ${tau_bs};
+  for (var e = tid; e < kb * kb; e += 64u) { Tm[tb + e] = zero(); }
+  storageBarrier();
+  workgroupBarrier();
+  for (var i = 0u; i < kb; i++) {
+    let ti = tau[ub + i];
+    for (var r = tid; r < i; r += 64u) {
+      var s = zero();
+      for (var c = r; c < i; c++) { s += mul(Tm[tb + r * kb + c], G[gb + c * kb + i]); }
+      Tm[tb + r * kb + i] = -mul(ti, s);
     }
-    let w = mul(${tau}, red[0]);
-    workgroupBarrier();
-    for (var i = j + tid; i < m; i += ${wg}u) {
-      C[cb + i * ${c_rs}] = C[cb + i * ${c_rs}] - mul(vv(vb, i, j), w);
-    }
+    if (tid == 0u) { Tm[tb + i * kb + i] = ti; }
     storageBarrier();
     workgroupBarrier();
   }
 }
-""", "linalg_apply_h")
+""", "linalg_larft")
 
 
 @dataclasses.dataclass(frozen=True)
-class ApplyHSpec(KernelSpec):
-    """C <- H_0^H .. H_{k-1}^H C (``form_q`` False: Q^H C, reflectors in order) or
-    C <- H_0 .. H_{k-1} C (``form_q`` True: Q C, the last reflector first)."""
+class LarftSpec(KernelSpec):
+    """The upper triangular T of a block reflector I - V T V^H (LAPACK's larft, forward,
+    columnwise) from G = V^H V and tau; G and T contiguous (B, kb, kb)."""
 
     t: WType
-    form_q: bool
-    wg: int = 64
 
     def layout(self, caps):
-        return Layout([Buf("V", self.t.arr), Buf("tau", self.t.arr), Buf("C", self.t.arr, "rw")],
-                      ["m", "kb", "ncol", "nbat", "v_rs", "v_cs", "v_bs", "tau_bs", "c_rs",
-                       "c_cs", "c_bs"], caps)
+        return Layout([Buf("G", self.t.arr), Buf("tau", self.t.arr), Buf("Tm", self.t.arr, "rw")],
+                      ["kb", "nbat", "tau_bs"], caps)
 
     def render(self, caps):
-        lay = self.layout(caps)
-        tau = "tau[tb + j]" if self.form_q else "cj(tau[tb + j])"
-        order = "kb - 1u - q" if self.form_q else "q"
-        return _APPLYH.render(lay.tokens(), prelude=prelude(self.t), wg=self.wg, tau=tau,
-                              order=order)
+        return _LARFT.render(self.layout(caps).tokens(), prelude=prelude(self.t))
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -570,7 +564,7 @@ def variants():
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
-        out += [ApplyHSpec(t, f) for f in (False, True)]
+        out.append(LarftSpec(t))
         out += [TrsmSpec(t, lo, u, c) for lo in (False, True) for u in (False, True)
                 for c in (False, True)]
         out += [SwapSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
