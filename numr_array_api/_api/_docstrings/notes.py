@@ -14,9 +14,6 @@ _REDUCE_WEBGPU = ("webgpu: runs on the GPU; it round-trips through the host (war
                   "where the adapter lacks a feature the dtype needs (shader-int64 for 64-bit "
                   "integers, shader-f64 for float64).")
 _LINALG_WEBGPU = "webgpu: runs on the GPU (docs/webgpu.md, \"Linear algebra\")."
-_SPECTRAL_WEBGPU = ("webgpu: runs on the GPU for real floating-point input; complex input "
-                    "still runs on the host, warning HostFallbackWarning once "
-                    "(docs/webgpu.md, \"Host round trips\").")
 _EIG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and uploads the "
                "result, warning HostFallbackWarning once (docs/webgpu.md, \"Host round "
                "trips\").")
@@ -35,8 +32,8 @@ NOTES = {
         "scalar or nested sequence, or a NumPy array / any object NumPy can convert; host data "
         "is converted on the host and copied to the device once."),
     "from_dlpack": (
-        "An array of another numr namespace is copied through the host. With ``copy=False`` "
-        "a transfer that needs a copy raises."),
+        "An array of another numr namespace is copied through the host (an explicit "
+        "transfer, not subject to the host-conversion policy)."),
     "astype": "Casting a complex array to a real dtype raises DTypeMismatch.",
     "finfo": "The fields are Python ``float`` / ``int`` (NumPy returns NumPy scalars).",
     "iinfo": "The fields are Python ``int``.",
@@ -61,7 +58,8 @@ NOTES = {
     "sum": ("Sums of small integer dtypes return the default integer dtype of the same "
             "signedness. webgpu: float sums add at most about 1000 elements in sequence, then "
             "combine partial sums as a tree. " + _REDUCE_WEBGPU),
-    "prod": "Products of small integer dtypes return the default integer dtype. " + _REDUCE_WEBGPU,
+    "prod": ("Products of small integer dtypes return the default integer dtype of the same "
+             "signedness. " + _REDUCE_WEBGPU),
     "max": "NaN propagates. " + _REDUCE_WEBGPU,
     "min": "NaN propagates. " + _REDUCE_WEBGPU,
     "mean": "The mean of an empty reduction is NaN. " + _REDUCE_WEBGPU,
@@ -72,7 +70,8 @@ NOTES = {
     "argmin": "The first index of the smallest value (of the first NaN). " + _REDUCE_WEBGPU,
     "cumulative_sum": ("Sums of small integer dtypes return the default integer dtype of the "
                        "same signedness. webgpu: a device-wide scan on the GPU."),
-    "cumulative_prod": "Products of small integer dtypes return the default integer dtype.",
+    "cumulative_prod": ("Products of small integer dtypes return the default integer dtype of "
+                        "the same signedness."),
     "sort": "``descending=True`` with ``stable=True`` keeps equal elements in their input order.",
     "unique_all": "Each NaN is a distinct value. " + _DATA_DEP,
     "unique_counts": "Each NaN is a distinct value. " + _DATA_DEP,
@@ -93,19 +92,16 @@ NOTES = {
     "linalg.cholesky": ("A matrix that is not positive definite raises InvalidArgument (a "
                         "ValueError). " + _LINALG_WEBGPU),
     "linalg.pinv": ("The default ``rtol`` is ``max(M, N) * eps`` of the dtype; an array ``rtol`` "
-                    "is accepted. " + _SPECTRAL_WEBGPU),
+                    "is accepted. " + _LINALG_WEBGPU),
     "linalg.matrix_rank": ("The default ``rtol`` is ``max(M, N) * eps`` of the dtype. "
-                           + _SPECTRAL_WEBGPU),
-    "linalg.matrix_norm": ("webgpu: runs on the GPU, except complex input with ``ord`` 2, -2 or "
-                           "'nuc' (singular values of complex matrices), which runs on the host "
-                           "(warned)."),
+                           + _LINALG_WEBGPU),
     "linalg.trace": "Small integer dtypes are widened as in ``sum``. " + _LINALG_WEBGPU,
     "linalg.diagonal": _COPY,
-    "linalg.svd": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
-    "linalg.svdvals": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
+    "linalg.svd": _LINALG_PREC + " " + _LINALG_WEBGPU,
+    "linalg.svdvals": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.qr": _LINALG_PREC + " " + _LINALG_WEBGPU,
-    "linalg.eigh": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
-    "linalg.eigvalsh": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
+    "linalg.eigh": _LINALG_PREC + " " + _LINALG_WEBGPU,
+    "linalg.eigvalsh": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.det": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.slogdet": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.matmul": "The same function as the namespace's ``matmul``.",
