@@ -43,6 +43,9 @@ def main(argv=None):
     p.add_argument("json")
     p.add_argument("--out", default="sweep.png")
     p.add_argument("--size", default="large", choices=("small", "large"))
+    p.add_argument("--xscale", default="auto", choices=("auto", "linear", "log"),
+                   help="auto: log when the values span more than 50x (one outlier would "
+                        "otherwise flatten every other bar)")
     args = p.parse_args(argv)
     import matplotlib
     matplotlib.use("Agg")
@@ -65,6 +68,10 @@ def main(argv=None):
     ax.set_yticklabels([f"{'* ' if t else ''}{fam}: {case}" for fam, case, t in keys],
                        fontsize=8)
     ax.invert_yaxis()
+    drawn = [v for vs in vals.values() for v in vs.values() if v > 0]
+    if args.xscale == "log" or (args.xscale == "auto" and drawn
+                                and max(drawn) > 50 * min(drawn)):
+        ax.set_xscale("log")
     if vs_cupy:
         ax.axvline(1.0, color="black", lw=0.8)
         ax.axvline(0.8, color="gray", lw=0.8, ls="--")

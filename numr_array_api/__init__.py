@@ -5,7 +5,7 @@
     import numr_array_api.cuda as xp      # NVIDIA GPUs through CuPy
 """
 
-from ._core import errors
+from . import errors
 from ._core.array import Array
 from ._core.config import get_host_conversion, host_conversion, set_host_conversion
 from ._core.device import Device

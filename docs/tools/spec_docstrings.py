@@ -125,11 +125,21 @@ def render(doc):
         if title not in sec:
             continue
         body = [title, "-" * len(title)]
-        for nm, typ, para in _entries(sec[title]):
-            if nm == "self":
-                continue
+        entries = [e for e in _entries(sec[title]) if e[0] != "self"]
+        if not entries:
+            continue
+        for nm, typ, para in entries:
             body.append(f"{nm} : {typ}" if typ else nm)
+            literal = False
             for i, p in enumerate(para):
+                if literal:  # the block after '::' stays as written
+                    body.append("\n" + "\n".join("        " + ln.strip() for ln in p))
+                    literal = False
+                    continue
+                if [ln.strip() for ln in p] == ["::"]:
+                    body.append("\n    ::")
+                    literal = True
+                    continue
                 f = _fill(p, "    ", lists=True)
                 if f:
                     body.append(("\n" if i else "") + f)
@@ -140,6 +150,32 @@ def render(doc):
             "Special cases (NaN, infinities, signed zeros) are those the standard lists for "
             "this function.", WIDTH))
     return "\n\n".join(p for p in parts if p)
+
+
+CATEGORY_NAMES = {
+    "creation_functions.py": "Creation functions",
+    "data_type_functions.py": "Data type functions",
+    "elementwise_functions.py": "Elementwise functions",
+    "indexing_functions.py": "Indexing functions",
+    "linear_algebra_functions.py": "Linear algebra functions",
+    "manipulation_functions.py": "Manipulation functions",
+    "searching_functions.py": "Searching functions", "set_functions.py": "Set functions",
+    "sorting_functions.py": "Sorting functions",
+    "statistical_functions.py": "Statistical functions",
+    "utility_functions.py": "Utility functions", "info.py": "Inspection",
+}
+
+
+def categories(stubs):
+    """{function name: the standard's category} for the main namespace's functions."""
+    out = {}
+    for fname, title in CATEGORY_NAMES.items():
+        tree = ast.parse((stubs / fname).read_text())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") or (
+                    isinstance(node, ast.FunctionDef) and node.name == "__array_namespace_info__"):
+                out.setdefault(node.name, title)
+    return out
 
 
 def collect(stubs):
@@ -172,6 +208,11 @@ def main(stubs):
             'notes.py."""', "", "DOCS = {"]
     for key in sorted(docs):
         body.append(f"    {key!r}: {_literal(docs[key])},")
+    body.append("}")
+    body += ["", "# the standard's category of each main-namespace function (its stub module)",
+             "CATEGORIES = {"]
+    for name, title in sorted(categories(stubs).items()):
+        body.append(f"    {name!r}: {title!r},")
     body.append("}")
     out.write_text("\n".join(body) + "\n")
     print(f"{len(docs)} docstrings -> {out}")

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._core import dtypes as dt
-from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.errors import DTypeMismatch, InvalidType, OutOfRange
 from .._core.promotion import TABLE
 
 PY_SCALARS = (bool, int, float, complex)
@@ -35,15 +35,16 @@ def kind_word(kinds):
 
 
 def require_array(ctx, x, fname, argname="x"):
-    """Raise a clear TypeError unless ``x`` is an array of this namespace."""
+    """``x`` if it is an array of this namespace; else NamespaceMismatch (an array of another
+    numr namespace) or InvalidType (both TypeErrors)."""
     if x.__class__ is ctx.ArrayT:
         return x
     from .._core.array import Array
     if isinstance(x, Array):
-        raise TypeError(f"{fname}: '{argname}' is an array of {x._ctx.module.__name__}, not of "
-                        f"{ctx.module.__name__}; move it with x.to_device(...) or asarray first")
-    raise TypeError(f"{fname}: '{argname}' must be an array of {ctx.module.__name__}, got "
-                    f"{type(x).__name__}")
+        from .._core.boundary import namespace_mismatch
+        raise namespace_mismatch(ctx, fname, argname, x)
+    raise InvalidType(f"{fname}: '{argname}' must be an array of {ctx.module.__name__}, got "
+                      f"{type(x).__name__}")
 
 
 def require_kind(x, kinds, fname, argname="x"):
@@ -53,15 +54,35 @@ def require_kind(x, kinds, fname, argname="x"):
     return x
 
 
-def require_same_device(ctx, fname, *arrays):
+def require_same_device(ctx, fname, *arrays, names=("x1", "x2", "x3")):
+    """The device of ``arrays`` (of this namespace); DeviceMismatch naming both devices when
+    they differ."""
     be = ctx.be
     dev = be.device_of(arrays[0]._data)
-    for a in arrays[1:]:
+    for i, a in enumerate(arrays[1:], 1):
         d = be.device_of(a._data)
         if d != dev:
-            raise InvalidArgument("device", f"{fname}: arrays are on different devices "
-                                            f"({dev} and {d}); move them with to_device first")
+            from .._core.boundary import device_mismatch
+            n = lambda j: names[j] if j < len(names) else f"arrays[{j}]"  # noqa: E731
+            raise device_mismatch(fname, n(0), dev, n(i), d)
     return dev
+
+
+def require_key_devices(ctx, fname, x, key, value=None):
+    """DeviceMismatch unless the array indices in the normalised ``key`` (and an array
+    ``value``) are on the device of ``x``; nothing is read or written before."""
+    if ctx.single_device:
+        return
+    A = ctx.ArrayT
+    dev = ctx.be.device_of
+    d = dev(x._data)
+    for i, k in enumerate(key):
+        if k.__class__ is A and dev(k._data) is not d:
+            from .._core.boundary import device_mismatch
+            raise device_mismatch(fname, "x", d, f"key[{i}]", dev(k._data))
+    if value.__class__ is A and dev(value._data) is not d:
+        from .._core.boundary import device_mismatch
+        raise device_mismatch(fname, "x", d, "value", dev(value._data))
 
 
 def check_py_scalar(value, dtype, fname, argname):
@@ -75,8 +96,8 @@ def check_py_scalar(value, dtype, fname, argname):
         if ok and k in "iu":
             ii = np.iinfo(dtype.np)
             if value < ii.min or value > ii.max:
-                raise OverflowError(f"{fname}: Python int {value} is out of bounds for "
-                                    f"{dtype.name} ('{argname}')")
+                raise OutOfRange(f"{fname}: Python int {value} is out of bounds for "
+                                 f"{dtype.name} ('{argname}')")
     elif t is float:
         ok = k in "fc"
     elif t is complex:
@@ -100,7 +121,7 @@ def scalar_dtype(ctx, value, device=None):
         return f
     if t is complex:
         return c
-    raise TypeError(f"expected a Python scalar, got {t.__name__}")
+    raise InvalidType(f"expected a Python scalar, got {t.__name__}")
 
 
 def promote_pair(ctx, fname, x1, x2, kinds="iufc"):

@@ -28,7 +28,7 @@ def {name}(x1, x2, /):
         t = x1._dtype
         c2 = x2.__class__
         if c2 is A:
-            if t is x2._dtype and {accept}:
+            if t is x2._dtype and {accept}{samedev}:
                 try:
                     r = kernel(x1._data, x2._data)
                 except ValueError:
@@ -40,7 +40,10 @@ def {name}(x1, x2, /):
                 a._dtype = {stamp}
                 return a
         elif t in scalar_ok.get(c2, ()):
-            r = kernel(x1._data, x2)
+            try:
+                r = kernel(x1._data, x2)
+            except OverflowError:
+                return slow(x1, x2)  # an int beyond the dtype: numr's OutOfRange
             if r.__class__ is not P:
                 r = fix(r)
             a = A()
@@ -68,14 +71,18 @@ def _accept(ok, supported, bool_dtype):
     return "t in ok"
 
 
-def render(kind, name, trusted, same, supported, **bound):
+def render(kind, name, trusted, same, supported, single_device=True, **bound):
     """The function ``name`` of ``kind`` ('unary' | 'binary') bound to ``bound`` names;
-    ``bound['ok']`` (the accepted dtypes) is a subset of ``supported``."""
+    ``bound['ok']`` (the accepted dtypes) is a subset of ``supported``. Unless the backend
+    has a single device, binary operands on different devices take the slow path, which
+    raises DeviceMismatch (``bound['dev']``: the backend's device_of)."""
     from .._core.dtypes import bool_
     from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
     source = template.format(name=name, stamp=_stamp(trusted, same),
-                             accept=_accept(bound["ok"], supported, bool_))
+                             accept=_accept(bound["ok"], supported, bool_),
+                             samedev="" if single_device else
+                             " and dev(x1._data) is dev(x2._data)")
     bound["B"] = bool_
     code = _CACHE.get(source)
     if code is None:

@@ -2,12 +2,13 @@
 
 import math
 import operator
+import sys
 
 import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.errors import DTypeMismatch, InvalidArgument, OutOfMemory
 from .._core.shapes import check_shape, as_int
 from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
 
@@ -87,26 +88,35 @@ def build(ctx):
         dev = ctx.resolve_device(device)
         return _dtype_arg(dtype) or ctx.defaults_for(dev)[0], dev
 
+    def _addressable(fname, shape, d):
+        """OutOfMemory naming the request when it exceeds any address space (NumPy would
+        say ValueError 'array is too big'; a GPU backend its own limit)."""
+        nbytes = math.prod(shape) * d.itemsize
+        if nbytes > sys.maxsize:
+            raise OutOfMemory(be.name, nbytes, f"{fname}: shape {shape} of {d.name} is more "
+                                               f"than any address space")
+        return shape
+
     def empty(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
         d, dev = _float_on(dtype, device)
-        return wrap(be.empty(shape, d, dev))
+        return wrap(be.empty(_addressable("empty", shape, d), d, dev))
 
     def zeros(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
         d, dev = _float_on(dtype, device)
-        return wrap(be.full(shape, 0, d, dev))
+        return wrap(be.full(_addressable("zeros", shape, d), 0, d, dev))
 
     def ones(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
         d, dev = _float_on(dtype, device)
-        return wrap(be.full(shape, 1, d, dev))
+        return wrap(be.full(_addressable("ones", shape, d), 1, d, dev))
 
     def full(shape, fill_value, *, dtype=None, device=None):
         shape = check_shape(shape)
         dev = ctx.resolve_device(device)
         value, d = _fill_value(fill_value, _dtype_arg(dtype), "full", dev)
-        return wrap(be.full(shape, value, d, dev))
+        return wrap(be.full(_addressable("full", shape, d), value, d, dev))
 
     def _like(x, dtype, device, fname):
         require_array(ctx, x, fname)

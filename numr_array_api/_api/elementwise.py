@@ -8,7 +8,8 @@ call and a wrap) and a slow path that validates, applies the standard's promotio
 import numpy as np
 
 from .._core import dtypes as dt
-from .._core.errors import DTypeMismatch, ShapeMismatch
+from .._core.array import Array
+from .._core.errors import DTypeMismatch, InvalidType, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import broadcast_named, broadcast_shapes
 from .._core.functions import BINARY, UNARY, result_dtype
@@ -75,6 +76,7 @@ def build(ctx):
             if not a2:
                 x2 = py_scalar(x2)
             if a1 and a2:
+                require_same_device(ctx, name, x1, x2)
                 t1, t2 = x1._dtype, x2._dtype
                 t = TABLE.get((t1, t2))
                 if t is None:
@@ -84,7 +86,6 @@ def build(ctx):
                 if t not in ok:
                     raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
                                         f"{t1.name} ('x1') and {t2.name} ('x2')", t1, t2)
-                require_same_device(ctx, name, x1, x2)
                 broadcast_named(name, x1=x1._data.shape, x2=x2._data.shape)
                 d1 = x1._data if t1 is t else be.astype(x1._data, t)
                 d2 = x2._data if t2 is t else be.astype(x2._data, t)
@@ -99,7 +100,7 @@ def build(ctx):
                 require_array(ctx, x1, name, "x1")
             if not a2 and type(x2) not in PY_SCALARS:
                 require_array(ctx, x2, name, "x2")
-            raise TypeError(f"{name}: at least one of 'x1' and 'x2' must be an array")
+            raise InvalidType(f"{name}: at least one of 'x1' and 'x2' must be an array")
 
         def with_scalar(x, scalar, xname, sname):
             """(array payload, scalar operand, compute dtype) for an array and a scalar."""
@@ -126,7 +127,8 @@ def build(ctx):
         scalar_ok = {bool: ok, int: ok & _KINDS["iufc"], float: ok & _KINDS["fc"],
                      complex: ok & _KINDS["c"]} if scalars_native else {}
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
-        fn = render("binary", name, stamp, rule == "same", supported_set, A=A, ok=ok,
+        fn = render("binary", name, stamp, rule == "same", supported_set,
+                    single_device=ctx.single_device, dev=be.device_of, A=A, ok=ok,
                     kernel=kernel, P=P,
                     fix=fix, res=res, DT=DT, slow=slow, scalar_ok=scalar_ok)
 
@@ -218,6 +220,8 @@ def _attach_operators(ctx, ns):
         def op(self, other, /):
             if other.__class__ is A or other.__class__ in PY_SCALARS_SET:
                 return fn(self, other)
+            if isinstance(other, Array):  # another numr namespace: an error, not False
+                require_array(ctx, other, fn.__name__, "x2")
             other = operand(other)
             return NI if other is None else fn(self, other)
 
@@ -228,6 +232,8 @@ def _attach_operators(ctx, ns):
             return fn(other, self)
 
         def iop(self, other, /):
+            if isinstance(other, Array) and other.__class__ is not A:
+                require_array(ctx, other, fn.__name__, "x2")
             other = operand(other)
             if other is None:
                 return NI

@@ -7,7 +7,8 @@ from .._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex, ShapeMi
 from .._core.indexing import is_basic_key, normalize_key
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axis, broadcast_shapes
-from ._common import PY_SCALARS, check_py_scalar, py_scalar, require_array, require_kind
+from ._common import (PY_SCALARS, check_py_scalar, py_scalar, require_array,
+                      require_key_devices, require_kind)
 
 
 def build(ctx):
@@ -39,16 +40,18 @@ def build(ctx):
         if is_basic_key(key):
             try:
                 return wrap(basic(x._data, key))
-            except (IndexError, ValueError, TypeError) as e:
+            except (IndexError, ValueError, TypeError, OverflowError) as e:
                 normalize_key(key, x.shape, A)  # raises numr's InvalidIndex with context
                 raise InvalidIndex(str(e)) from None
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
         if not has_array:  # e.g. NumPy integer scalars, now plain ints: a view
             return wrap(basic(x._data, nkey))
+        require_key_devices(ctx, "__getitem__", x, nkey)
         return wrap(be.getitem(x._data, nkey))
 
     def setitem(x, key, value):
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
+        require_key_devices(ctx, "__setitem__", x, nkey, value)
         t = x._dtype
         value = py_scalar(value)
         if value.__class__ is A:
@@ -83,7 +86,7 @@ def build(ctx):
         if tk is slice or tk is int:
             try:
                 r = basic(self._data, key)
-            except (IndexError, TypeError, ValueError):
+            except (IndexError, TypeError, ValueError, OverflowError):
                 return getitem(self, key)
             if r.__class__ is not P:
                 r = fix(r)

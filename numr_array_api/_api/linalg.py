@@ -1,6 +1,7 @@
 """Linear algebra in the main namespace (matmul, tensordot, vecdot, matrix_transpose) and
 the ``linalg`` extension (built by ``linalg_ext``)."""
 
+from .._core.array import Array
 from .._core.errors import InvalidArgument, ShapeMismatch
 from .._core.shapes import as_int, broadcast_shapes, normalize_axis
 from . import linalg_ext
@@ -11,10 +12,12 @@ def build(ctx):
     be = ctx.be
     A = ctx.ArrayT
     wrap = ctx.wrap
+    single = ctx.single_device
+    dev = be.device_of
 
     def matmul(x1, x2, /):
         if x1.__class__ is A and x2.__class__ is A and x1._dtype is x2._dtype \
-                and x1._dtype.kind in "iufc":
+                and x1._dtype.kind in "iufc" and (single or dev(x1._data) is dev(x2._data)):
             s1, s2 = x1._data.shape, x2._data.shape
             if len(s1) == 2 and len(s2) == 2 and s1[1] == s2[0]:
                 return wrap(be.matmul(x1._data, x2._data))
@@ -84,6 +87,8 @@ def build(ctx):
     def _op(self, other):
         if other.__class__ is A:
             return matmul(self, other)
+        if isinstance(other, Array):  # another numr namespace
+            require_array(ctx, other, "matmul", "x2")
         return NotImplemented
 
     def _rop(self, other):
@@ -93,6 +98,8 @@ def build(ctx):
 
     def _iop(self, other):
         if other.__class__ is not A:
+            if isinstance(other, Array):
+                require_array(ctx, other, "matmul", "x2")
             return NotImplemented
         r = matmul(self, other)
         if r.shape != self.shape or r._dtype is not self._dtype:

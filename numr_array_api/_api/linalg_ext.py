@@ -62,7 +62,7 @@ def build(ctx, main):
             return float(rtol)
         require_array(ctx, rtol, f"linalg.{fname}", "rtol")
         require_kind(rtol, "f", f"linalg.{fname}", "rtol")
-        require_same_device(ctx, f"linalg.{fname}", x, rtol)
+        require_same_device(ctx, f"linalg.{fname}", x, rtol, names=("x", "rtol"))
         if broadcast_shapes(rtol.shape, x.shape[:-2]) != x.shape[:-2]:
             raise ShapeMismatch(f"linalg.{fname}: 'rtol' of shape {rtol.shape} does not "
                                 f"broadcast to the stack shape {x.shape[:-2]}")

@@ -20,7 +20,7 @@ def build(ctx):
             raise InvalidArgument("arrays", f"{fname}: at least one array is required")
         for i, a in enumerate(arrays):
             require_array(ctx, a, fname, f"arrays[{i}]")
-        require_same_device(ctx, fname, *arrays)
+        require_same_device(ctx, fname, *arrays, names=())
         t = promote_many(a._dtype for a in arrays)
         return [a._data if a._dtype is t else be.astype(a._data, t) for a in arrays], t
 

@@ -103,7 +103,8 @@ def build(ctx):
                 require_array(ctx, v, "where", name)
         if not arrays:
             raise TypeError("where: at least one of 'x1' and 'x2' must be an array")
-        require_same_device(ctx, "where", condition, *arrays)
+        require_same_device(ctx, "where", condition, *arrays,
+                            names=("condition", "x1", "x2"))
         if len(arrays) == 2:
             t = TABLE.get((x1._dtype, x2._dtype))
             if t is None:

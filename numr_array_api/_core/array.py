@@ -9,7 +9,7 @@ shared ``_api`` modules, so all backends act alike.
 import math
 
 from .config import check_host_conversion
-from .errors import DTypeMismatch, InvalidArgument
+from .errors import DTypeMismatch, InvalidArgument, InvalidType
 
 __all__ = ["Array"]
 
@@ -23,7 +23,7 @@ class Array:
     _ctx = None  # the namespace context; set on each backend's subclass
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("numr arrays are created with namespace functions such as "
+        raise InvalidType("numr arrays are created with namespace functions such as "
                         "numr_array_api.cpu.asarray, not by calling Array()")
 
     # -- attributes -------------------------------------------------------------
@@ -87,19 +87,19 @@ class Array:
     def __len__(self):
         shape = self._data.shape
         if not shape:
-            raise TypeError("len() of a 0-d array")
+            raise InvalidType("len() of a 0-d array")
         return shape[0]
 
     def __iter__(self):
         shape = self._data.shape
         if not shape:
-            raise TypeError("iteration over a 0-d array")
+            raise InvalidType("iteration over a 0-d array")
         getitem = self.__getitem__
         return (getitem(i) for i in range(shape[0]))
 
     def _scalar(self, what):
         if self._data.shape != ():
-            raise TypeError(f"only 0-d arrays can be converted to a Python {what}; "
+            raise InvalidType(f"only 0-d arrays can be converted to a Python {what}; "
                             f"got shape {self._data.shape}")
         return self._ctx.be.item(self._data)
 
@@ -111,18 +111,18 @@ class Array:
 
     def __float__(self):
         if self._dtype.kind == "c":
-            raise TypeError("cannot convert a complex array to float; use real() or abs()")
+            raise InvalidType("cannot convert a complex array to float; use real() or abs()")
         return float(self._scalar("float"))
 
     def __int__(self):
         if self._dtype.kind == "c":
-            raise TypeError("cannot convert a complex array to int")
+            raise InvalidType("cannot convert a complex array to int")
         v = self._scalar("int")
         return int(v)
 
     def __index__(self):
         if self._dtype.kind not in "iu":
-            raise TypeError(f"only integer arrays can be used as an index, got {self._dtype.name}")
+            raise InvalidType(f"only integer arrays can be used as an index, got {self._dtype.name}")
         return int(self._scalar("int"))
 
     # -- host interop -----------------------------------------------------------

@@ -13,7 +13,9 @@ class Device:
         self.index = index
 
     def __repr__(self):
-        return "cpu" if self.kind == "cpu" else f"{self.kind}:{self.index}"
+        # 'cpu' is the one cpu device; any other index is named in full ('cpu:1'), so an
+        # error about a wrong device never prints the valid one's name
+        return "cpu" if self.kind == "cpu" and self.index == 0 else f"{self.kind}:{self.index}"
 
     __str__ = __repr__
 

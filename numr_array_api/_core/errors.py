@@ -7,6 +7,10 @@ class (``except numr.errors.ShapeMismatch``) or the standard one (``except Value
 __all__ = [
     "NumrError",
     "InvalidArgument",
+    "InvalidType",
+    "OutOfRange",
+    "DeviceMismatch",
+    "NamespaceMismatch",
     "InvalidIndex",
     "ShapeMismatch",
     "DTypeMismatch",
@@ -29,6 +33,31 @@ class InvalidArgument(NumrError, ValueError):
         self.arg = arg
         self.reason = reason
         super().__init__(f"invalid argument '{arg}': {reason}")
+
+
+class InvalidType(NumrError, TypeError):
+    """An argument has a type the function does not accept (a str where an array or an int
+    belongs, a NumPy dtype where a numr dtype belongs)."""
+
+
+class OutOfRange(NumrError, OverflowError):
+    """A value does not fit where it must go: a Python int beyond the dtype's range, a size
+    beyond what the platform can index."""
+
+
+class DeviceMismatch(NumrError, ValueError):
+    """Arrays on different devices were combined; nothing was computed (the standard asks
+    for an explicit ``to_device``)."""
+
+    def __init__(self, message, devices=()):
+        self.devices = tuple(devices)
+        super().__init__(message)
+
+
+class NamespaceMismatch(DeviceMismatch, TypeError):
+    """An array of another numr namespace (a cpu array given to a webgpu function). Both a
+    DeviceMismatch (ValueError) and a TypeError: the standard leaves mixing libraries
+    undefined, NumPy-style callers expect TypeError, device-aware callers DeviceMismatch."""
 
 
 class InvalidIndex(NumrError, IndexError):
@@ -88,3 +117,34 @@ class DeviceLost(NumrError, RuntimeError):
 
 class HostTransferError(NumrError, RuntimeError):
     """An implicit device-to-host conversion was refused by the host-transfer policy."""
+
+
+def from_builtin(exc, fname, backend=None):
+    """numr's error for a built-in exception ``exc`` that escaped a function ``fname``
+    (raised by the wrapped library, NumPy's allocator, a conversion): same built-in base,
+    same message, prefixed with the function's name. ``exc`` itself when it is already a
+    numr error or not one of the built-ins the standard names."""
+    if isinstance(exc, NumrError):
+        return exc
+    msg = str(exc)
+    if not msg.startswith(fname + ":"):
+        msg = f"{fname}: {msg}"
+    if isinstance(exc, MemoryError):
+        nbytes = getattr(exc, "_total_size", None)
+        shape, dtype = getattr(exc, "shape", None), getattr(exc, "dtype", None)
+        what = f"an array of shape {shape} and dtype {dtype}" if shape is not None else msg
+        return OutOfMemory(backend or "numr", nbytes if nbytes is not None else "?",
+                           f"{fname}: {what}")
+    for builtin, cls in ((OverflowError, OutOfRange), (IndexError, InvalidIndex),
+                         (TypeError, InvalidType)):
+        if isinstance(exc, builtin):
+            return cls(msg)
+    if isinstance(exc, ValueError) and "too big" in msg:
+        # NumPy's "array is too big" (more bytes than the address space): out of memory
+        return OutOfMemory(backend or "numr", "more than the address space's", msg)
+    if isinstance(exc, ValueError):
+        err = InvalidArgument.__new__(InvalidArgument)
+        err.arg, err.reason = None, msg
+        Exception.__init__(err, msg)
+        return err
+    return exc

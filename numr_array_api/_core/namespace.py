@@ -11,7 +11,8 @@ import types
 from . import dtypes as dt
 from .array import Array
 from .device import Device, parse_device
-from .errors import InvalidArgument
+from .boundary import wrap_namespace
+from .errors import InvalidArgument, InvalidType
 
 __all__ = ["Context", "populate", "name_by_attribute"]
 
@@ -28,6 +29,9 @@ class Context:
         # device namespaces do; a namespace whose chunks go to host storage by design
         # (numr_array_api.distributed) turns it off
         self.checks_host_conversion = not be.host_native
+        # one device for the process's lifetime (cpu, a one-GPU CUDA host): arrays of this
+        # namespace can never be on different devices, so fast paths skip the device check
+        self.single_device = bool(getattr(be, "single_device", False))
         self.api = types.SimpleNamespace()
         # The namespace's public Array class refuses construction (Array.__init__); results
         # are instances of a subclass whose object.__init__ makes ArrayT() a C-level
@@ -37,6 +41,7 @@ class Context:
                                                     "__doc__": Array.__doc__})
         self.ArrayT = type("Array", (self.PublicArray,), {"__slots__": (),
                                                           "__module__": module.__name__,
+                                                          "__doc__": Array.__doc__,
                                                           "__init__": object.__init__})
         self.refresh_defaults()
         self._make_wrap()
@@ -97,7 +102,8 @@ class Context:
         if d is not None:
             self.be.check_dtype_supported(d)
             return d
-        raise TypeError(f"'{argname}' must be a numr dtype (e.g. xp.float32), got {dtype!r}")
+        raise InvalidType(f"'{argname}' must be a dtype of {self.module.__name__} (e.g. "
+                          f"xp.float32), got {dtype!r} of type {type(dtype).__name__}")
 
 
 def populate(module_globals, be):
@@ -112,6 +118,15 @@ def populate(module_globals, be):
         ns.update(builder(ctx))
     for k, v in ns.items():
         setattr(ctx.api, k, v)
+    # the public functions behind the boundary (errors, one device rule); ctx.api keeps the
+    # bare ones for the front-end's internal calls. Elementwise functions check inline.
+    from .functions import BINARY, UNARY
+    fast = set(UNARY) | set(BINARY)
+    memo = {}
+    wrap_namespace(ctx, ns, fast, memo)
+    for sub in ("__linalg__", "__fft__"):
+        ns[sub] = dict(ns[sub])
+        wrap_namespace(ctx, ns[sub], fast, memo)
     for d in dt.STANDARD_DTYPES:
         ns[d.name] = d
     ns["float16"] = dt.float16

@@ -2,7 +2,7 @@
 
 import operator
 
-from .errors import InvalidArgument, ShapeMismatch, InvalidIndex
+from .errors import InvalidArgument, InvalidIndex, InvalidType, ShapeMismatch
 
 __all__ = ["broadcast_shapes", "broadcast_named", "normalize_axis", "normalize_axes", "check_shape", "as_int"]
 
@@ -12,7 +12,7 @@ def as_int(value, argname):
     if type(value) is int:
         return value
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"'{argname}' must be an integer, got {type(value).__name__}")
+        raise InvalidType(f"'{argname}' must be an integer, got {type(value).__name__}")
     return operator.index(value)
 
 
@@ -31,7 +31,7 @@ def check_shape(shape, argname="shape"):
     try:
         out = tuple(as_int(s, argname) for s in shape)
     except TypeError:
-        raise TypeError(f"'{argname}' must be an int or a sequence of ints, got {shape!r}") from None
+        raise InvalidType(f"'{argname}' must be an int or a sequence of ints, got {shape!r}") from None
     for s in out:
         if s < 0:
             raise InvalidArgument(argname, f"dimensions must be non-negative, got {out}")
@@ -77,7 +77,7 @@ def normalize_axes(axis, ndim, argname="axis", allow_none=True):
     """A sorted tuple of unique non-negative axes; None means all axes."""
     if axis is None:
         if not allow_none:
-            raise TypeError(f"'{argname}' must not be None")
+            raise InvalidType(f"'{argname}' must not be None")
         return tuple(range(ndim))
     if isinstance(axis, (tuple, list)):
         axes = tuple(normalize_axis(a, ndim, argname) for a in axis)

@@ -15,6 +15,15 @@ from . import runtime  # noqa: E402
 from .runtime import (capture_graph, copy_from_device_pipelined, custom_kernel,  # noqa: E402
                       empty_cache, memory_stats, preload, raw_handle, set_memory_limit,
                       synchronize, warmup_sobol)
+from .._core.boundary import wrap_function as _wrap_function  # noqa: E402
+
+# the runtime extras behind the same boundary as the standard functions (numr errors only)
+for _name in ("capture_graph", "copy_from_device_pipelined", "custom_kernel", "empty_cache",
+              "memory_stats", "preload", "raw_handle", "set_memory_limit", "synchronize",
+              "warmup_sobol"):
+    globals()[_name] = _wrap_function(_ctx, _name, globals()[_name], False)
+    setattr(runtime, _name, globals()[_name])  # their __module__: one object in both places
+del _name
 
 
 def _register_ext():

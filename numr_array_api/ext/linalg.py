@@ -7,7 +7,9 @@ the portable array-API implementation elsewhere, backend kernels once registered
 
 import numpy as np
 
-from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
+from .._core.array import Array as _NumrArray
+from .._core.errors import (DTypeMismatch, DeviceMismatch, InvalidArgument, InvalidType,
+                            NamespaceMismatch, ShapeMismatch)
 from .._algorithms import dispatch as _dispatch
 from .._algorithms._namespace import broadcast_shapes
 from .._algorithms.gemm import numpy_impl, portable
@@ -25,7 +27,32 @@ except ImportError:  # pragma: no cover - array_api_compat is a dependency
 
 
 def _namespace(named):
+    xp = _namespace_of(named)
+    _same_device(named)
+    return xp
+
+
+def _same_device(named):
+    """The one device rule (docs/reliability.md): operands on different devices raise
+    DeviceMismatch naming both before any work, whatever the library."""
+    first = None
+    for n, x in named:
+        if x is None:
+            continue
+        d = getattr(x, "device", None)
+        if first is None:
+            first = (n, d)
+        elif d is not first[1] and d != first[1]:
+            raise DeviceMismatch(f"gemm_epilogue: arrays are on different devices: '{first[0]}' "
+                                 f"is on {first[1]}, '{n}' on {d}; move one with to_device "
+                                 f"first", (first[1], d))
+
+
+def _namespace_of(named):
     arrays = [x for _, x in named if x is not None]
+    for n, x in named:
+        if x is None and n in ("a", "b", "grad"):
+            raise InvalidType(f"'{n}' must be an array, got None")
     # fast paths (array_namespace costs several microseconds): all ndarrays, or all
     # arrays of one numr namespace
     t = type(arrays[0])
@@ -36,6 +63,12 @@ def _namespace(named):
             spaces = {x.__array_namespace__() for x in arrays}
             if len(spaces) == 1:
                 return spaces.pop()
+    numr = [(n, x) for n, x in named if isinstance(x, _NumrArray)]
+    if numr and len({x._ctx for _, x in numr}) > 1:
+        (n1, x1), (n2, x2) = numr[0], next(p for p in numr if p[1]._ctx is not numr[0][1]._ctx)
+        raise NamespaceMismatch(f"'{n1}' is an array of {x1._ctx.module.__name__} and '{n2}' "
+                                f"of {x2._ctx.module.__name__}; move one with asarray(x, "
+                                f"device=...) first", (x1.device, x2.device))
     if _array_namespace is None:  # pragma: no cover
         spaces = {x.__array_namespace__() for x in arrays}
         if len(spaces) != 1:
@@ -184,3 +217,15 @@ for _name in ("numpy", "array_api_compat.numpy", "numr_array_api.cpu"):
     _dispatch.register("gemm_epilogue", _name, _numpy_fwd)
     _dispatch.register("gemm_epilogue_bwd", _name, _numpy_bwd)
 del _name
+
+
+def _behind_the_boundary():
+    # numr errors only, as the namespaces' functions (numr_array_api._core.boundary)
+    from .._core.boundary import wrap_function
+    g = globals()
+    for name in __all__:
+        if callable(g[name]) and not isinstance(g[name], type):
+            g[name] = wrap_function(None, name, g[name], False)
+
+
+_behind_the_boundary()

@@ -118,3 +118,15 @@ for _name in ("numpy", "array_api_compat.numpy", "numr_array_api.cpu"):
     _dispatch.register("sobol", _name, _sobol_numpy)
     _dispatch.register("halton", _name, _halton_numpy)
 del _name
+
+
+def _behind_the_boundary():
+    # numr errors only, as the namespaces' functions (numr_array_api._core.boundary)
+    from .._core.boundary import wrap_function
+    g = globals()
+    for name in __all__:
+        if callable(g[name]) and not isinstance(g[name], type):
+            g[name] = wrap_function(None, name, g[name], False)
+
+
+_behind_the_boundary()

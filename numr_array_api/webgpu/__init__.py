@@ -6,6 +6,8 @@ run as WGSL kernels; functions without a GPU kernel yet run on the host and warn
 memory_stats, empty_cache, capture_graph, custom_kernel, raw_handle, capabilities.
 """
 
+from .._core import errors as _errors
+from .._core.boundary import wrap_function as _wrap_function
 from .._core.namespace import populate as _populate
 from ..backends.webgpu.backend import create as _create_backend
 from ..backends.webgpu.ops.host_fallback import HostFallbackWarning
@@ -99,7 +101,22 @@ class ArrayGraph:
 def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
                   overrides=None, device=None):
     """Run user WGSL on storages (see backends/webgpu/runtime/custom.py)."""
+    for argname, seq in (("inputs", inputs), ("outputs", outputs)):
+        if not isinstance(seq, (list, tuple)) or not all(
+                isinstance(s, _backend.payload_type) for s in seq):
+            raise _errors.InvalidType(f"custom_kernel: '{argname}' must be a list of webgpu "
+                                      f"storages (x._data), got {seq!r}")
+    for argname, v in (("wgsl_source", wgsl_source), ("entry_point", entry_point)):
+        if not isinstance(v, str):
+            raise _errors.InvalidType(f"custom_kernel: '{argname}' must be a str, got "
+                                      f"{type(v).__name__}")
     return _runtime().custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups,
                                     params, overrides, client=_client(device))
 
 from ..backends.webgpu.ext_kernels import register as _reg_ext; _reg_ext(__name__); del _reg_ext  # noqa: E402,E702
+
+# the runtime extras behind the same boundary as the standard functions (numr errors only)
+for _name in ("synchronize", "memory_stats", "empty_cache", "capabilities", "raw_handle",
+              "capture_graph", "custom_kernel"):
+    globals()[_name] = _wrap_function(_ctx, _name, globals()[_name], False)
+del _name

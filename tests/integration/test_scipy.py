@@ -3,7 +3,8 @@ SCIPY_ARRAY_API=1; see conftest.py)."""
 
 import pytest
 
-CHECKS = ["logsumexp", "softmax", "zscore", "moment", "skew_kurtosis"]
+CHECKS = ["logsumexp", "softmax", "zscore", "moment", "skew_kurtosis", "scipy_fft",
+          "fftconvolve"]
 
 
 @pytest.mark.parametrize("name", CHECKS)

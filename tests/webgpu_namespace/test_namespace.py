@@ -155,14 +155,17 @@ def test_views_do_not_copy(wx):
 
 def test_host_fallback_warns_once(wx):
     from numr_array_api.backends.webgpu.ops import host_fallback as hf
-    hf._warned.discard("sort")
-    x = wx.asarray([3.0, 1.0, 2.0])
-    with pytest.warns(wx.HostFallbackWarning, match="sort"):
-        r = wx.sort(x)
-    np.testing.assert_array_equal(host(r), [1, 2, 3])
+    x = wx.asarray([[2.0, 1.0], [1.0, 3.0]])
+    calls = {"linalg_eig": lambda: wx.linalg.eig(x), "linalg_det": lambda: wx.linalg.det(x)}
+    name = next((n for n in hf.FALLBACK_METHODS if n in calls), None)
+    if name is None:
+        pytest.skip("no host round trip with a known call is left")
+    hf._warned.discard(name)
+    with pytest.warns(wx.HostFallbackWarning, match=name):
+        calls[name]()
     with warnings.catch_warnings():
         warnings.simplefilter("error", wx.HostFallbackWarning)
-        wx.sort(x)  # second call: no warning
+        calls[name]()  # second call: no warning
 
 
 def test_dlpack_host_copy_only(wx):

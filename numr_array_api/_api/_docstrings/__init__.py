@@ -28,7 +28,8 @@ def docstring(key):
         op = key[len("Array.__"):-2]
         if op in _REFLECTED:
             base = (f"Reflected form of ``__{_REFLECTED[op]}__``: ``other {_SYMBOL[_REFLECTED[op]]} "
-                    f"self``, for a Python scalar ``other`` on the left.")
+                    f"self``" + (" for an array ``other`` of the same namespace." if op == "rmatmul"
+                                 else ", for a Python scalar ``other`` on the left."))
         elif op.startswith("i") and op[1:] in _SYMBOL:
             base = (f"In-place form of ``__{op[1:]}__``: ``self {_SYMBOL[op[1:]]}= other``.\n\n"
                     "As the standard requires, the result must have the dtype of ``self`` and "

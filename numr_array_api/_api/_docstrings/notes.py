@@ -13,11 +13,13 @@ _COPY = "The result never aliases the input (NumPy and CuPy return views here; n
 _REDUCE_WEBGPU = ("webgpu: runs on the GPU; it round-trips through the host (warned) only "
                   "where the adapter lacks a feature the dtype needs (shader-int64 for 64-bit "
                   "integers, shader-f64 for float64).")
-_LINALG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and uploads the "
-                  "result, warning HostFallbackWarning once, unless a GPU kernel has replaced "
-                  "it (docs/webgpu.md, \"Host round trips\").")
+_LINALG_WEBGPU = "webgpu: runs on the GPU (docs/webgpu.md, \"Linear algebra\")."
+_EIG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and uploads the "
+               "result, warning HostFallbackWarning once (docs/webgpu.md, \"Host round "
+               "trips\").")
 _FFT = ("The result keeps the input's precision: float32 / complex64 in, complex64 / float32 "
-        "out; float16 input is computed in float32.")
+        "out; float16 input is computed in float32. webgpu: on the GPU (complex128 needs the "
+        "adapter's shader-f64).")
 _LINALG_PREC = "float32 input is computed and returned in float32 (NumPy may widen to float64)."
 _DATA_DEP = ("The output shape depends on the data: on webgpu the size is read back to the host "
              "(a small synchronising read).")
@@ -30,8 +32,8 @@ NOTES = {
         "scalar or nested sequence, or a NumPy array / any object NumPy can convert; host data "
         "is converted on the host and copied to the device once."),
     "from_dlpack": (
-        "An array of another numr namespace is copied through the host. With ``copy=False`` "
-        "a transfer that needs a copy raises."),
+        "An array of another numr namespace is copied through the host (an explicit "
+        "transfer, not subject to the host-conversion policy)."),
     "astype": "Casting a complex array to a real dtype raises DTypeMismatch.",
     "finfo": "The fields are Python ``float`` / ``int`` (NumPy returns NumPy scalars).",
     "iinfo": "The fields are Python ``int``.",
@@ -56,7 +58,8 @@ NOTES = {
     "sum": ("Sums of small integer dtypes return the default integer dtype of the same "
             "signedness. webgpu: float sums add at most about 1000 elements in sequence, then "
             "combine partial sums as a tree. " + _REDUCE_WEBGPU),
-    "prod": "Products of small integer dtypes return the default integer dtype. " + _REDUCE_WEBGPU,
+    "prod": ("Products of small integer dtypes return the default integer dtype of the same "
+             "signedness. " + _REDUCE_WEBGPU),
     "max": "NaN propagates. " + _REDUCE_WEBGPU,
     "min": "NaN propagates. " + _REDUCE_WEBGPU,
     "mean": "The mean of an empty reduction is NaN. " + _REDUCE_WEBGPU,
@@ -67,19 +70,22 @@ NOTES = {
     "argmin": "The first index of the smallest value (of the first NaN). " + _REDUCE_WEBGPU,
     "cumulative_sum": ("Sums of small integer dtypes return the default integer dtype of the "
                        "same signedness. webgpu: a device-wide scan on the GPU."),
-    "cumulative_prod": "Products of small integer dtypes return the default integer dtype.",
+    "cumulative_prod": ("Products of small integer dtypes return the default integer dtype of "
+                        "the same signedness."),
     "sort": "``descending=True`` with ``stable=True`` keeps equal elements in their input order.",
     "unique_all": "Each NaN is a distinct value. " + _DATA_DEP,
     "unique_counts": "Each NaN is a distinct value. " + _DATA_DEP,
     "unique_inverse": "Each NaN is a distinct value. " + _DATA_DEP,
     "unique_values": "Each NaN is a distinct value. " + _DATA_DEP,
     "nonzero": _DATA_DEP,
+    "searchsorted": ("The standard leaves an invalid ``sorter`` unspecified: webgpu reads element "
+                     "0 for an entry outside ``[0, n)`` where NumPy raises."),
     "repeat": ("With an array ``repeats`` the output size depends on the data: webgpu reads "
                "``repeats`` back to the host."),
     "vecdot": "Small integer dtypes are not widened: the result has the promoted input dtype.",
     "matmul": "webgpu: runs on the GPU. The ``@`` operator calls this function.",
-    "linalg.eig": "Always complex output, also when every eigenvalue is real. " + _LINALG_WEBGPU,
-    "linalg.eigvals": "Always complex output. " + _LINALG_WEBGPU,
+    "linalg.eig": "Always complex output, also when every eigenvalue is real. " + _EIG_WEBGPU,
+    "linalg.eigvals": "Always complex output. " + _EIG_WEBGPU,
     "linalg.solve": ("``x2`` is a vector only when it is 1-D; stacks broadcast. A singular "
                      "matrix raises InvalidArgument (a ValueError). " + _LINALG_WEBGPU),
     "linalg.inv": "A singular matrix raises InvalidArgument (a ValueError). " + _LINALG_WEBGPU,
@@ -127,8 +133,6 @@ NOTES = {
     "Array.to_device": ("A device of another numr namespace ('cpu', 'webgpu:0', 'cuda:0') "
                         "moves the data through the host into that namespace; this is an "
                         "explicit transfer, not subject to the host-conversion policy."),
-    "info.capabilities": ("numr adds backend-specific keys (e.g. webgpu's adapter features) "
-                          "to the standard's three."),
     "info.default_device": "None when the namespace has no device here (e.g. cuda without a GPU).",
     "info.dtypes": ("webgpu: float64 / complex128 need the adapter's shader-f64 and "
                     "shader-int64 features, int64 / uint64 need shader-int64; float16 is "

@@ -18,9 +18,6 @@ out : array
     'Array.__abs__': """\
 Calculates the absolute value for each element of an array instance.
 
-Parameters
-----------
-
 Returns
 -------
 out : array
@@ -94,9 +91,6 @@ out : Any
     'Array.__bool__': """\
 Converts a zero-dimensional array to a Python ``bool`` object.
 
-Parameters
-----------
-
 Returns
 -------
 out : bool
@@ -109,9 +103,6 @@ function.
 """,
     'Array.__complex__': """\
 Converts a zero-dimensional array to a Python ``complex`` object.
-
-Parameters
-----------
 
 Returns
 -------
@@ -166,9 +157,6 @@ capsule : PyCapsule
 Returns device type and device ID in DLPack format. Meant for use within
 ``from_dlpack``.
 
-Parameters
-----------
-
 Returns
 -------
 device : Tuple[Enum, int]
@@ -177,8 +165,16 @@ device : Tuple[Enum, int]
 
     ::
 
-    CPU = 1 CUDA = 2 CPU_PINNED = 3 OPENCL = 4 VULKAN = 7 METAL = 8 VPI = 9 ROCM = 10
-    CUDA_MANAGED = 13 ONE_API = 14
+        CPU = 1
+        CUDA = 2
+        CPU_PINNED = 3
+        OPENCL = 4
+        VULKAN = 7
+        METAL = 8
+        VPI = 9
+        ROCM = 10
+        CUDA_MANAGED = 13
+        ONE_API = 14
 """,
     'Array.__eq__': """\
 Computes the truth value of ``self_i == other_i`` for each element of an array instance
@@ -203,9 +199,6 @@ function.
 """,
     'Array.__float__': """\
 Converts a zero-dimensional array to a Python ``float`` object.
-
-Parameters
-----------
 
 Returns
 -------
@@ -282,9 +275,6 @@ out : array
     'Array.__index__': """\
 Converts a zero-dimensional integer array to a Python ``int`` object.
 
-Parameters
-----------
-
 Returns
 -------
 out : int
@@ -293,9 +283,6 @@ out : int
     'Array.__int__': """\
 Converts a zero-dimensional array to a Python ``int`` object.
 
-Parameters
-----------
-
 Returns
 -------
 out : int
@@ -303,9 +290,6 @@ out : int
 """,
     'Array.__invert__': """\
 Evaluates ``~self_i`` for each element of an array instance.
-
-Parameters
-----------
 
 Returns
 -------
@@ -479,9 +463,6 @@ function.
     'Array.__neg__': """\
 Evaluates ``-self_i`` for each element of an array instance.
 
-Parameters
-----------
-
 Returns
 -------
 out : array
@@ -506,9 +487,6 @@ out : array
 """,
     'Array.__pos__': """\
 Evaluates ``+self_i`` for each element of an array instance.
-
-Parameters
-----------
 
 Returns
 -------
@@ -3217,7 +3195,7 @@ out : array
 
     ::
 
-    out[i, j, k, ..., l] = trace(a[i, j, k, ..., l, :, :])
+        out[i, j, k, ..., l] = trace(a[i, j, k, ..., l, :, :])
 
     The returned array must have a data type as described by the ``dtype`` parameter
     above.
@@ -4941,4 +4919,149 @@ Returns
 out : array
     an array having the same shape as ``x`` and filled with zeros.
 """,
+}
+
+# the standard's category of each main-namespace function (its stub module)
+CATEGORIES = {
+    '__array_namespace_info__': 'Inspection',
+    'abs': 'Elementwise functions',
+    'acos': 'Elementwise functions',
+    'acosh': 'Elementwise functions',
+    'add': 'Elementwise functions',
+    'all': 'Utility functions',
+    'any': 'Utility functions',
+    'arange': 'Creation functions',
+    'argmax': 'Searching functions',
+    'argmin': 'Searching functions',
+    'argsort': 'Sorting functions',
+    'asarray': 'Creation functions',
+    'asin': 'Elementwise functions',
+    'asinh': 'Elementwise functions',
+    'astype': 'Data type functions',
+    'atan': 'Elementwise functions',
+    'atan2': 'Elementwise functions',
+    'atanh': 'Elementwise functions',
+    'bitwise_and': 'Elementwise functions',
+    'bitwise_invert': 'Elementwise functions',
+    'bitwise_left_shift': 'Elementwise functions',
+    'bitwise_or': 'Elementwise functions',
+    'bitwise_right_shift': 'Elementwise functions',
+    'bitwise_xor': 'Elementwise functions',
+    'broadcast_arrays': 'Manipulation functions',
+    'broadcast_shapes': 'Manipulation functions',
+    'broadcast_to': 'Manipulation functions',
+    'can_cast': 'Data type functions',
+    'capabilities': 'Inspection',
+    'ceil': 'Elementwise functions',
+    'clip': 'Elementwise functions',
+    'concat': 'Manipulation functions',
+    'conj': 'Elementwise functions',
+    'copysign': 'Elementwise functions',
+    'cos': 'Elementwise functions',
+    'cosh': 'Elementwise functions',
+    'count_nonzero': 'Searching functions',
+    'cumulative_prod': 'Statistical functions',
+    'cumulative_sum': 'Statistical functions',
+    'default_device': 'Inspection',
+    'default_dtypes': 'Inspection',
+    'devices': 'Inspection',
+    'diff': 'Utility functions',
+    'divide': 'Elementwise functions',
+    'dtypes': 'Inspection',
+    'empty': 'Creation functions',
+    'empty_like': 'Creation functions',
+    'equal': 'Elementwise functions',
+    'exp': 'Elementwise functions',
+    'expand_dims': 'Manipulation functions',
+    'expm1': 'Elementwise functions',
+    'eye': 'Creation functions',
+    'finfo': 'Data type functions',
+    'flip': 'Manipulation functions',
+    'floor': 'Elementwise functions',
+    'floor_divide': 'Elementwise functions',
+    'from_dlpack': 'Creation functions',
+    'full': 'Creation functions',
+    'full_like': 'Creation functions',
+    'greater': 'Elementwise functions',
+    'greater_equal': 'Elementwise functions',
+    'hypot': 'Elementwise functions',
+    'iinfo': 'Data type functions',
+    'imag': 'Elementwise functions',
+    'isdtype': 'Data type functions',
+    'isfinite': 'Elementwise functions',
+    'isin': 'Set functions',
+    'isinf': 'Elementwise functions',
+    'isnan': 'Elementwise functions',
+    'less': 'Elementwise functions',
+    'less_equal': 'Elementwise functions',
+    'linspace': 'Creation functions',
+    'log': 'Elementwise functions',
+    'log10': 'Elementwise functions',
+    'log1p': 'Elementwise functions',
+    'log2': 'Elementwise functions',
+    'logaddexp': 'Elementwise functions',
+    'logical_and': 'Elementwise functions',
+    'logical_not': 'Elementwise functions',
+    'logical_or': 'Elementwise functions',
+    'logical_xor': 'Elementwise functions',
+    'matmul': 'Linear algebra functions',
+    'matrix_transpose': 'Linear algebra functions',
+    'max': 'Statistical functions',
+    'maximum': 'Elementwise functions',
+    'mean': 'Statistical functions',
+    'meshgrid': 'Creation functions',
+    'min': 'Statistical functions',
+    'minimum': 'Elementwise functions',
+    'moveaxis': 'Manipulation functions',
+    'multiply': 'Elementwise functions',
+    'negative': 'Elementwise functions',
+    'nextafter': 'Elementwise functions',
+    'nonzero': 'Searching functions',
+    'not_equal': 'Elementwise functions',
+    'ones': 'Creation functions',
+    'ones_like': 'Creation functions',
+    'permute_dims': 'Manipulation functions',
+    'positive': 'Elementwise functions',
+    'pow': 'Elementwise functions',
+    'prod': 'Statistical functions',
+    'real': 'Elementwise functions',
+    'reciprocal': 'Elementwise functions',
+    'remainder': 'Elementwise functions',
+    'repeat': 'Manipulation functions',
+    'reshape': 'Manipulation functions',
+    'result_type': 'Data type functions',
+    'roll': 'Manipulation functions',
+    'round': 'Elementwise functions',
+    'searchsorted': 'Searching functions',
+    'sign': 'Elementwise functions',
+    'signbit': 'Elementwise functions',
+    'sin': 'Elementwise functions',
+    'sinh': 'Elementwise functions',
+    'sort': 'Sorting functions',
+    'sqrt': 'Elementwise functions',
+    'square': 'Elementwise functions',
+    'squeeze': 'Manipulation functions',
+    'stack': 'Manipulation functions',
+    'std': 'Statistical functions',
+    'subtract': 'Elementwise functions',
+    'sum': 'Statistical functions',
+    'take': 'Indexing functions',
+    'take_along_axis': 'Indexing functions',
+    'tan': 'Elementwise functions',
+    'tanh': 'Elementwise functions',
+    'tensordot': 'Linear algebra functions',
+    'tile': 'Manipulation functions',
+    'tril': 'Creation functions',
+    'triu': 'Creation functions',
+    'trunc': 'Elementwise functions',
+    'unique_all': 'Set functions',
+    'unique_counts': 'Set functions',
+    'unique_inverse': 'Set functions',
+    'unique_values': 'Set functions',
+    'unstack': 'Manipulation functions',
+    'var': 'Statistical functions',
+    'vecdot': 'Linear algebra functions',
+    'where': 'Searching functions',
+    'zeros': 'Creation functions',
+    'zeros_like': 'Creation functions',
 }

@@ -13,6 +13,7 @@ class CPUBackend(NdBackend):
     name = "cpu"
     device_kind = "cpu"
     host_native = True
+    single_device = True  # numr's cpu namespace has exactly one device
     trusted_result_dtypes = True  # NumPy >= 2 loops; verified by tests/test_result_dtypes.py
 
     def __init__(self):

@@ -194,6 +194,10 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
         return self._devices[device.index]
 
     _single = False
+
+    @property
+    def single_device(self):
+        return self._single
     _null = contextlib.nullcontext()
 
     def device_ctx(self, device):

@@ -17,12 +17,16 @@ from .ops.creation import CreationMixin
 from .ops.cumulative import CumulativeMixin
 from .ops.device import DeviceMixin
 from .ops.elementwise import ElementwiseMixin
+from .ops.fft import FFTMixin
 from .ops.host_fallback import HostFallbackMixin
 from .ops.indexing import IndexingMixin
 from .ops.interop import InteropMixin
+from .ops.linalg import LinalgMixin
+from .ops.linalg_spectral import SpectralMixin
 from .ops.manipulation import ManipulationMixin
 from .ops.matmul import MatmulMixin
 from .ops.reduction import ReductionMixin
+from .ops.sorting import SortingMixin
 from .ops.views import ViewsMixin
 from .runtime.concurrency import LockedBackend
 from .storage import WgpuStorage
@@ -40,6 +44,10 @@ _MIXINS = (
     MatmulMixin,
     ReductionMixin,
     CumulativeMixin,
+    SortingMixin,
+    FFTMixin,
+    SpectralMixin,
+    LinalgMixin,
     HostFallbackMixin,  # last: anything above overrides its host round trips
 )
 

@@ -1,0 +1,258 @@
+"""FFT plans: a complex transform of one length, direction and precision on one adapter,
+as a list of dispatches with their kernels, tables and scratch sizes.
+
+Built once per (length, dtype, direction, adapter) and cached on the client (an LRU, like
+pipelines), they record their passes per call, so any batch layout (rows, strides; see
+wgsl.py) reuses one plan. Methods:
+
+  shared     every factor in {2,3,4,5,7,8} and n <= the workgroup-memory cap: one dispatch
+             (SharedSpec), one workgroup per row
+  fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
+             n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
+             the workgroup-memory kernel (two dispatches), any batch layout; whole complex
+             (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
+  stockham   every factor small, n beyond the cap: one global-memory dispatch per radix
+             stage (radix 8 first), ping-ponging between two scratch buffers
+  bluestein  a prime factor > 7: chirp-z through a power-of-two transform of m >= 2n - 1
+             (chirp multiply, FFT, multiply by the filter's FFT, inverse FFT, chirp multiply)
+
+Twiddles and chirps are computed on the host in float64 (numpy) once per plan and uploaded
+in the kernel's precision; the chirp filter's spectrum too (it depends only on n, m).
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+
+import numpy as np
+
+from ....._core import dtypes as dt
+from ....._core.errors import BackendLimitation
+from ...codegen.caps import Caps
+from ...codegen.render import workgroups
+from ...storage import WgpuStorage
+from . import wgsl as W
+from .specs import ChirpSpec, PointMulSpec, SharedSpec, StockhamSpec, shared_cap
+
+__all__ = ["Side", "plan", "table", "check_fits", "scratch"]
+
+_CDT = {"complex64": dt.complex64, "complex128": dt.complex128}
+_CACHE_ITEMS = 64
+
+
+class Side:
+    """One end of a kernel: a storage and its row layout (outer / inner / element strides,
+    in the storage's own elements), a load or store mode and a length (elements of the
+    source row present, or elements of the destination row to write)."""
+
+    __slots__ = ("buf", "mode", "so", "si", "se", "length", "sm")
+
+    def __init__(self, buf, mode, so, si, se, length, sm=0):
+        self.buf, self.mode, self.so, self.si, self.se, self.length = \
+            buf, mode, so, si, se, length
+        self.sm = sm   # stride of the middle index of three-way split rows (four-step)
+
+
+def io_words(src, dst, rows, inner, cdtype, scale):
+    w = {"rows": rows, "inner": inner, "in_so": src.so, "in_si": src.si, "in_se": src.se,
+         "in_len": src.length, "out_so": dst.so, "out_si": dst.si, "out_se": dst.se,
+         "out_len": dst.length}
+    w.update(W.scale_words(cdtype, float(scale)))
+    return w
+
+
+def _cache(client):
+    c = getattr(client, "_fft_cache", None)
+    if c is None:
+        c = client._fft_cache = collections.OrderedDict()
+    return c
+
+
+def _cached(client, key, build):
+    c = _cache(client)
+    v = c.get(key)
+    if v is None:
+        v = c[key] = build()
+        while len(c) > _CACHE_ITEMS:
+            c.popitem(last=False)
+    else:
+        c.move_to_end(key)
+    return v
+
+
+def _upload(values, cdtype, client):
+    from ...transfer import from_numpy
+    a = np.ascontiguousarray(values.astype(_CDT[cdtype].np))
+    check_bytes(a.nbytes, client, "an FFT table")
+    return from_numpy(a, client)
+
+
+def table(client, n, cdtype):
+    """exp(-2 pi i e / n), e < n, rounded once from float64 (cached)."""
+    def build():
+        e = np.arange(n, dtype=np.float64)
+        return _upload(np.exp(-2j * np.pi * e / n), cdtype, client)
+    return _cached(client, ("tw", n, cdtype), build)
+
+
+def check_bytes(nbytes, client, what):
+    if nbytes > client.max_binding:
+        raise BackendLimitation("webgpu", "fft", f"{what} needs {nbytes} bytes in one "
+                                f"binding; the adapter's limit is {client.max_binding}")
+
+
+def check_fits(storage, what):
+    if storage.size and not storage.fits_binding():
+        raise BackendLimitation("webgpu", "fft", f"{what} ({storage.nbytes} bytes) does not "
+                                f"fit one storage binding of this adapter "
+                                f"({storage.client.max_binding} bytes)")
+
+
+def scratch(client, count, cdtype):
+    check_bytes(count * 16 if cdtype == "complex128" else count * 8, client,
+                "an FFT scratch buffer")
+    return WgpuStorage._new((max(count, 1),), _CDT[cdtype], client)
+
+
+def factor(n):
+    """Radices (8 first) whose product is n, and the part left with a prime factor > 7."""
+    out = []
+    for r in (8, 4, 2, 3, 5, 7):
+        while n % r == 0 and n > 1:
+            out.append(r)
+            n //= r
+    return out, n
+
+
+def plan(client, n, cdtype, inverse):
+    return _cached(client, ("plan", n, cdtype, inverse),
+                   lambda: Plan(client, n, cdtype, inverse))
+
+
+class Plan:
+    def __init__(self, client, n, cdtype, inverse):
+        self.client, self.n, self.cdtype, self.inverse = client, n, cdtype, inverse
+        self._kernels = {}
+        caps = Caps.of(client)
+        radices, rest = factor(n)
+        self.radices = radices
+        if rest == 1:
+            self.tw = table(client, n, cdtype)
+            if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
+                self.method = "shared"
+                self.cap = shared_cap(cdtype, caps)
+                # about one radix-8 butterfly per thread per stage
+                self.wg = caps.wg_size(max(64, min(256, 1 << max(n // 8 - 1, 1).bit_length())))
+                codes = [0, 0]
+                for s, r in enumerate(radices):
+                    codes[s // 8] |= r << (4 * (s % 8))
+                self.codes = codes
+            elif n <= shared_cap(cdtype, caps) ** 2:
+                # four-step: n = n1 * n2, both within workgroup memory: n2 columns of
+                # length n1, twiddle, n1 rows of length n2 (two dispatches, not log8 n)
+                self.method = "fourstep"
+                cap = shared_cap(cdtype, caps)
+                n2 = next(d for d in range(math.isqrt(n - 1) + 1, cap + 1) if n % d == 0)
+                n1 = n // n2
+                self.n1, self.n2 = n1, n2
+                self.p1 = plan(client, n1, cdtype, inverse)
+                self.p2 = plan(client, n2, cdtype, inverse)
+                lo = np.exp(-2j * np.pi * np.arange(n2, dtype=np.float64) / n)
+                hi = np.exp(-2j * np.pi * (np.arange(n1, dtype=np.float64) * n2) / n)
+                self.t4 = _upload(np.concatenate([lo, hi]), cdtype, client)
+            else:
+                self.method = "stockham"
+        else:
+            self.method = "bluestein"
+            m = 1
+            while m < 2 * n - 1:
+                m *= 2
+            self.m = m
+            j = np.arange(n, dtype=np.int64)
+            w = np.exp(-1j * np.pi * ((j * j) % (2 * n)).astype(np.float64) / n)
+            b = np.zeros(m, np.complex128)
+            b[:n] = np.conj(w)
+            b[m - n + 1:] = np.conj(w[1:])[::-1]
+            self.chirp = _upload(w, cdtype, client)
+            self.filt = _upload(np.fft.fft(b), cdtype, client)
+            self.fwd = plan(client, m, cdtype, False)
+            self.inv = plan(client, m, cdtype, True)
+
+    def run(self, src, dst, rows, inner, scale):
+        """Record the transform of ``rows`` rows from ``src`` to ``dst`` (Sides), every
+        stored value multiplied by ``scale``."""
+        if rows == 0:
+            return
+        getattr(self, "_" + self.method)(src, dst, rows, inner, scale)
+
+    def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None):
+        client = self.client
+        key = (src.mode, dst.mode, t4 is not None, mid is not None)
+        k = self._kernels.get(key)
+        if k is None:
+            k = self._kernels[key] = client.kernel(SharedSpec(
+                self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2],
+                key[3]))
+        groups = (max(1, min(rows, client.max_groups)), 1, 1)
+        extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
+        if mid is not None:
+            extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
+        k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
+                 nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
+                 **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
+
+    def _fourstep(self, src, dst, rows, inner, scale):
+        # x[n2 j1 + j2] -> X[k1 + n1 k2]: n2 sub-rows (j2) of length n1 per row, then n1
+        # sub-rows (k1) of length n2 after the twiddle; rows split three ways (outer, sub-row,
+        # inner) so strided batches (any axis) need no transpose. Whole complex (or real)
+        # rows only: padded, real-pair or Hermitian layouts take the Stockham passes.
+        if (src.mode not in ("c", "r") or src.length != self.n
+                or dst.mode != "c" or dst.length != self.n):
+            return self._stockham(src, dst, rows, inner, scale)
+        n, n1, n2 = self.n, self.n1, self.n2
+        y = scratch(self.client, rows * n, self.cdtype)
+        self.p1._shared(Side(src.buf, src.mode, src.so, src.si, n2 * src.se, n1, src.se),
+                        Side(y, "c", n * inner, 1, n2 * inner, n1, inner),
+                        rows * n2, inner, 1.0, mid=n2)
+        self.p2._shared(Side(y, "c", n * inner, 1, inner, n2, n2 * inner),
+                        Side(dst.buf, "c", dst.so, dst.si, n1 * dst.se, n2, dst.se),
+                        rows * n1, inner, scale, t4=(self.t4, n2), mid=n1)
+
+    def _stockham(self, src, dst, rows, inner, scale):
+        client, n, cd = self.client, self.n, self.cdtype
+        order = 1 if inner > 1 else 0
+        if order:
+            lay = (n * inner, 1, inner)
+        else:
+            lay = (inner * n, n, 1)
+        passes = len(self.radices)
+        bufs = [scratch(client, rows * n, cd) for _ in range(min(passes - 1, 2))]
+        cur, p = src, 1
+        for s, r in enumerate(self.radices):
+            last = s == passes - 1
+            out = dst if last else Side(bufs[s % 2], "c", *lay, n)
+            k = client.kernel(StockhamSpec(cd, r, self.inverse, cur.mode, out.mode))
+            nb = n // r
+            k.launch(workgroups(rows * nb, client), x=cur.buf, y=out.buf, tw=self.tw, n=n,
+                     p=p, nb=nb, tws=n // (p * r), order=order,
+                     **io_words(cur, out, rows, inner, cd, scale if last else 1.0))
+            cur, p = out, p * r
+
+    def _bluestein(self, src, dst, rows, inner, scale):
+        client, n, m, cd = self.client, self.n, self.m, self.cdtype
+        a = scratch(client, rows * m, cd)
+        b = scratch(client, rows * m, cd)
+        lay = (inner * m, m, 1)   # plain (rows, m): the chirp kernels split rows as src does
+        sa, sb = Side(a, "c", *lay, m), Side(b, "c", *lay, m)
+        k = client.kernel(ChirpSpec(cd, self.inverse, src.mode, "c"))
+        k.launch(workgroups(rows * m, client), x=src.buf, y=a, w=self.chirp, n=n, count=m,
+                 **io_words(src, sa, rows, inner, cd, 1.0))
+        flat_a, flat_b = Side(a, "c", m, 0, 1, m), Side(b, "c", m, 0, 1, m)
+        self.fwd.run(flat_a, flat_b, rows, 1, 1.0)
+        k = client.kernel(PointMulSpec(cd, self.inverse))
+        k.launch(workgroups(rows * m, client), z=b, b=self.filt, total=rows * m, m=m)
+        self.inv.run(flat_b, flat_a, rows, 1, 1.0)
+        k = client.kernel(ChirpSpec(cd, self.inverse, "c", dst.mode))
+        k.launch(workgroups(rows * n, client), x=a, y=dst.buf, w=self.chirp, n=n, count=n,
+                 **io_words(sa, dst, rows, inner, cd, scale / m))

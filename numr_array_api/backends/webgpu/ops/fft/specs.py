@@ -1,0 +1,431 @@
+"""The FFT kernel specs (one frozen spec per variant; see wgsl.py for the row model).
+
+StockhamSpec  one radix-r Stockham autosort stage over global memory: each thread computes
+              one butterfly of one row (twiddle, length-r DFT, scatter to autosorted place)
+SharedSpec    a whole transform of length <= ``cap`` per workgroup: the row is loaded into
+              workgroup memory and every stage (radices as words) runs there, one dispatch
+ChirpSpec     Bluestein's chirp multiplications: x * w (zero-padded to m) before, and
+              w * z after the convolution, scaled
+PointMulSpec  z *= B, the precomputed FFT of Bluestein's chirp filter
+HalfSpec      the half-length complex trick of real transforms: ``post`` turns the FFT of
+              x[2j] + i x[2j+1] into the half spectrum; ``pre`` builds that packed spectrum
+              from a half spectrum before an inverse transform
+FreqSpec      fftfreq / rfftfreq
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...codegen.layout import Buf, Layout, Words
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from . import wgsl as W
+
+__all__ = ["StockhamSpec", "SharedSpec", "ChirpSpec", "PointMulSpec", "HalfSpec",
+           "FreqSpec", "variants", "WG", "shared_cap"]
+
+WG = 256
+
+
+def _need(cdtype):
+    return ("f64",) if cdtype == "complex128" else ()
+
+
+def _io_layout(spec, caps, extra_words, extra_bufs=()):
+    C, R, _ = W.types(spec.cdtype)
+    bufs = [Buf("x", W.elem(C, R, spec.ld, "ld")), Buf("y", W.elem(C, R, spec.st, "st"), "rw")]
+    bufs += list(extra_bufs)
+    return Layout(bufs, list(extra_words) + W.IO_WORDS, caps)
+
+
+_STOCKHAM = Template("""${layout}
+${helpers}
+${io}
+${bfly}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let nb = ${nb};
+  let p = ${p};
+  let total = nb * ${rows};
+  for (var t = g.x; t < total; t += nw.x * ${wg}u) {
+    var i: u32;
+    var row: u32;
+    if (${order} == 0u) {
+      i = t % nb;
+      row = t / nb;
+    } else {
+      // inner rows fastest: neighbouring threads touch neighbouring addresses
+      let b = t % ${inner};
+      let q = t / ${inner};
+      i = q % nb;
+      row = (q / nb) * ${inner} + b;
+    }
+    let ib = rowbase_in(row);
+    let ob = rowbase_out(row);
+    let k = i % p;
+    let e = k * ${tws};
+    var u: array<${C}, 8>;
+${loads}
+    bfly${r}(&u);
+    let j = (i - k) * ${r}u + k;
+${stores}
+  }
+}
+""", "fft_stockham")
+
+
+@dataclasses.dataclass(frozen=True)
+class StockhamSpec(KernelSpec):
+    cdtype: str       # "complex64" | "complex128"
+    radix: int
+    inverse: bool
+    ld: str = "c"
+    st: str = "c"
+
+    def needs(self):
+        return _need(self.cdtype)
+
+    def layout(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        return _io_layout(self, caps, ["n", "p", "nb", "tws", "order"], [Buf("tw", C)])
+
+    def render(self, caps):
+        C, R, suf = W.types(self.cdtype)
+        r = self.radix
+        lay = self.layout(caps)
+        loads = "\n".join(
+            f"    u[{t}] = ld(ib, i + {t}u * nb);" if t == 0 else
+            f"    u[{t}] = cmul(ld(ib, i + {t}u * nb), twid({t}u * e));" for t in range(r))
+        stores = "\n".join(f"    st(ob, j + {t}u * p, u[{t}]);" for t in range(r))
+        io = Template(W.io(C, R, self.ld, self.st), "fft_io").render(lay.tokens())
+        helpers = Template(W.complex_helpers(C, R, suf, self.inverse),
+                           "fft_helpers").render(lay.tokens())
+        return _STOCKHAM.render(lay.tokens(), helpers=helpers, io=io,
+                                bfly=W.bfly(r, C, R, suf, self.inverse), wg=WG, C=C, r=r,
+                                loads=loads, stores=stores)
+
+
+def shared_cap(cdtype, caps):
+    """Largest power-of-two length SharedSpec takes on ``caps`` (two row buffers in
+    workgroup memory)."""
+    item = 8 if cdtype == "complex64" else 16
+    cap = 1
+    while 2 * (2 * cap) * item <= caps.workgroup_storage and cap < 4096:
+        cap *= 2
+    return cap
+
+
+_SHARED = Template("""${layout}
+${helpers}
+${io}
+${bflys}
+var<workgroup> s: array<${C}, ${cap2}>;
+
+fn radix_of(st: u32) -> u32 {
+  var w = ${codes0};
+  if (st >= 8u) { w = ${codes1}; }
+  return (w >> ((st & 7u) * 4u)) & 15u;
+}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let n = ${n};
+  let nst = ${nst};
+  for (var row = wid.x; row < ${rows}; row += nw.x) {
+    let ib = rowbase_in(row);
+    let ob = rowbase_out(row);
+    for (var i = l.x; i < n; i += ${wg}u) { s[i] = ${load}; }
+    workgroupBarrier();
+    var p = 1u;
+    for (var stg = 0u; stg < nst; stg++) {
+      let r = radix_of(stg);
+      let src = (stg & 1u) * ${cap}u;
+      let dst = ${cap}u - src;
+      let nb = n / r;
+      let tws = nb / p;
+      // one fully unrolled stage function per radix: the butterfly stays in registers
+      switch r {
+${cases}
+        default: {}
+      }
+      p *= r;
+      workgroupBarrier();
+    }
+    let res = (nst & 1u) * ${cap}u;
+    for (var i = l.x; i < n; i += ${wg}u) { st(ob, i, s[res + i]); }
+    workgroupBarrier();
+  }
+}
+""", "fft_shared")
+
+
+def _stage_fn(r, C):
+    """One radix-r butterfly of a workgroup-memory stage (Stockham: read i + t nb, write
+    j + t p)."""
+    body = [f"fn stage{r}(src: u32, dst: u32, i: u32, p: u32, nb: u32, tws: u32) {{",
+            "  let k = i % p;", "  let e = k * tws;", f"  var u: array<{C}, 8>;",
+            "  u[0] = s[src + i];"]
+    body += [f"  u[{t}] = cmul(s[src + i + {t}u * nb], twid({t}u * e));" for t in range(1, r)]
+    body += [f"  bfly{r}(&u);", f"  let j = (i - k) * {r}u + k;"]
+    body += [f"  s[dst + j + {t}u * p] = u[{t}];" for t in range(r)]
+    return "\n".join(body) + "\n}\n"
+
+
+@dataclasses.dataclass(frozen=True)
+class SharedSpec(KernelSpec):
+    cdtype: str
+    inverse: bool
+    ld: str
+    st: str
+    cap: int
+    wg: int
+    tw4: bool = False   # the four-step twiddle W_N^(k1 j2) on load (table t4, see plan.py)
+    three: bool = False  # rows split in three (wgsl.io): the four-step's sub-rows
+
+    def needs(self):
+        return _need(self.cdtype)
+
+    def layout(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
+        words = ["n", "nst", "codes0", "codes1"] + (["t4b"] if self.tw4 else [])
+        if self.three:
+            words += ["mid", "in_sm", "out_sm"]
+        return _io_layout(self, caps, words, bufs)
+
+    def render(self, caps):
+        C, R, suf = W.types(self.cdtype)
+        lay = self.layout(caps)
+        tok = lay.tokens()
+        bflys = "".join(W.bfly(r, C, R, suf, self.inverse) for r in W.RADICES)
+        load = "ld(ib, i)"
+        if self.tw4:
+            # W_N^e = W_N^(e mod B) * W_N^(B (e / B)): two short tables, both from float64
+            conj = "vec2(w.x, -w.y)" if self.inverse else "w"
+            bflys += (f"fn tw4f(e: u32) -> {C} {{\n"
+                      f"  let b = {lay.word('t4b')};\n"
+                      f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
+                      f"t4[{lay.word('t4_off')} + b + e / b]);\n"
+                      f"  return {conj};\n}}\n")
+            k1 = (f"((row / {lay.word('inner')}) % {lay.word('mid')})" if self.three
+                  else f"(row % {lay.word('inner')})")
+            load = f"cmul(ld(ib, i), tw4f({k1} * i))"
+        bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
+        cases = "\n".join(
+            f"        case {r}u: {{ for (var i = l.x; i < nb; i += {self.wg}u) "
+            f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
+        return _SHARED.render(
+            tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
+            io=Template(W.io(C, R, self.ld, self.st, self.three)).render(tok), bflys=bflys,
+            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, load=load)
+
+
+_CHIRP = Template("""${layout}
+${helpers}
+${io}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let count = ${count};
+  let total = count * ${rows};
+  for (var t = g.x; t < total; t += nw.x * ${wg}u) {
+    let j = t % count;
+    let row = t / count;
+    var v = ${C}(0.0, 0.0);
+    if (j < ${n}) { v = cmul(ld(rowbase_in(row), j), chirp(j)); }
+    st(rowbase_out(row), j, v);
+  }
+}
+""", "fft_chirp")
+
+
+@dataclasses.dataclass(frozen=True)
+class ChirpSpec(KernelSpec):
+    """v[j] = ld(j) * w[j] (j < n; 0 for n <= j < count), stored scaled; w[j] =
+    exp(-i pi j^2 / n) forward (conjugated for the inverse)."""
+
+    cdtype: str
+    inverse: bool
+    ld: str
+    st: str
+
+    def needs(self):
+        return _need(self.cdtype)
+
+    def layout(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        return _io_layout(self, caps, ["n", "count"], [Buf("w", C)])
+
+    def render(self, caps):
+        C, R, suf = W.types(self.cdtype)
+        lay = self.layout(caps)
+        tok = lay.tokens()
+        conj = "vec2(c.x, -c.y)" if self.inverse else "c"
+        helpers = (f"fn cmul(a: {C}, b: {C}) -> {C} {{ return {C}(a.x * b.x - a.y * b.y, "
+                   f"a.x * b.y + a.y * b.x); }}\n"
+                   f"fn chirp(j: u32) -> {C} {{ let c = w[{lay.word('w_off')} + j]; "
+                   f"return {conj}; }}\n")
+        return _CHIRP.render(tok, helpers=helpers,
+                             io=Template(W.io(C, R, self.ld, self.st)).render(tok), C=C,
+                             wg=WG)
+
+
+_POINTMUL = Template("""${layout}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let m = ${m};
+  for (var t = g.x; t < ${total}; t += nw.x * ${wg}u) {
+    let a = z[${z_off} + t];
+    let c = b[${b_off} + t % m];
+    let bb = ${bval};
+    z[${z_off} + t] = ${C}(a.x * bb.x - a.y * bb.y, a.x * bb.y + a.y * bb.x);
+  }
+}
+""", "fft_pointmul")
+
+
+@dataclasses.dataclass(frozen=True)
+class PointMulSpec(KernelSpec):
+    cdtype: str
+    inverse: bool
+
+    def needs(self):
+        return _need(self.cdtype)
+
+    def layout(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        return Layout([Buf("z", C, "rw"), Buf("b", C)], ["total", "m"], caps)
+
+    def render(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        bval = "vec2(c.x, -c.y)" if self.inverse else "c"
+        return _POINTMUL.render(self.layout(caps).tokens(), C=C, bval=bval, wg=WG)
+
+
+_HALF = Template("""${layout}
+${helpers}
+${io}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let h = ${h};
+  let count = ${count};
+  let total = count * ${rows};
+  for (var t = g.x; t < total; t += nw.x * ${wg}u) {
+    let k = t % count;
+    let row = t / count;
+    let ib = rowbase_in(row);
+${body}
+  }
+}
+""", "fft_half")
+
+# post: X[k] = E + W O, E = (Z[k] + conj Z[h-k]) / 2, O = (Z[k] - conj Z[h-k]) / (2i)
+_POST = """    let zk = ld(ib, k % h);
+    let zr = ld(ib, (h - k) % h);
+    let zc = vec2(zr.x, -zr.y);
+    let ev = (zk + zc) * 0.5;
+    let d = (zk - zc) * 0.5;
+    let od = vec2(d.y, -d.x);
+    st(rowbase_out(row), k, ev + cmul(twid(k), od));"""
+# pre: Z[k] = (X[k] + conj X[h-k]) + i W (X[k] - conj X[h-k]); Im X[0], Im X[h] ignored
+_PRE = """    var a = ld(ib, k);
+    var b = ld(ib, h - k);
+    if (k == 0u) { a.y = 0.0; b.y = 0.0; }
+    let bc = vec2(b.x, -b.y);
+    let wd = cmul(twid(k), a - bc);
+    st(rowbase_out(row), k, (a + bc) + vec2(-wd.y, wd.x));"""
+
+
+@dataclasses.dataclass(frozen=True)
+class HalfSpec(KernelSpec):
+    """The real-transform twiddle pass of a length-2h real transform; ``inverse`` is the
+    sign of the exponent (+1 for irfft / ihfft), the twiddles come from the length-2h
+    table."""
+
+    cdtype: str
+    inverse: bool
+    post: bool
+    ld: str = "c"
+    st: str = "c"
+
+    def needs(self):
+        return _need(self.cdtype)
+
+    def layout(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        return _io_layout(self, caps, ["h", "count"], [Buf("tw", C)])
+
+    def render(self, caps):
+        C, R, suf = W.types(self.cdtype)
+        tok = self.layout(caps).tokens()
+        return _HALF.render(
+            tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
+            io=Template(W.io(C, R, self.ld, self.st)).render(tok),
+            body=_POST if self.post else _PRE, wg=WG)
+
+
+_FREQ = Template("""${layout}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let n = ${n};
+  let val = ${val};
+  for (var i = g.x; i < ${count}; i += nw.x * ${wg}u) {
+    var k = ${K}(i);
+    if (${full} != 0u && i >= (n + 1u) / 2u) { k = ${K}(i) - ${K}(n); }
+    y[${y_off} + i] = ${store};
+  }
+}
+""", "fft_freq")
+
+
+@dataclasses.dataclass(frozen=True)
+class FreqSpec(KernelSpec):
+    """y[i] = k * val with val = 1 / (n d) (as NumPy: computed in float64 where the adapter
+    has it, rounded once to the output dtype); k = i, or i - n past the middle."""
+
+    dtype: str        # "float32" | "float64"
+    wide: bool        # compute in f64
+
+    def needs(self):
+        return ("f64",) if (self.wide or self.dtype == "float64") else ()
+
+    def layout(self, caps):
+        return Layout([Buf("y", "f32" if self.dtype == "float32" else "f64", "rw")],
+                      ["n", "count", "full", "v0", "v1", "v2"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        K = "f64" if self.wide else "f32"
+        if self.wide:
+            val = ("(f64(bitcast<f32>(${v0})) + f64(bitcast<f32>(${v1})) + "
+                   "f64(bitcast<f32>(${v2})))")
+        else:
+            val = "bitcast<f32>(${v0})"
+        val = Template(val).render(lay.tokens())
+        store = "f32(k * val)" if self.dtype == "float32" else "k * val"
+        return _FREQ.render(lay.tokens(), val=val, K=K, store=store, wg=WG)
+
+
+def variants():
+    out = []
+    for cd in ("complex64", "complex128"):
+        for inv in (False, True):
+            for r in W.RADICES:
+                out.append(StockhamSpec(cd, r, inv))
+            for ld in W.LOADS:
+                out.append(StockhamSpec(cd, 8, inv, ld, "c"))
+                out.append(SharedSpec(cd, inv, ld, "c", 1024, 256))
+                out.append(ChirpSpec(cd, inv, ld, "c"))
+            for st in W.STORES:
+                out.append(StockhamSpec(cd, 4, inv, "c", st))
+                out.append(SharedSpec(cd, inv, "c", st, 1024, 64))
+                out.append(ChirpSpec(cd, inv, "c", st))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 2048, 256, False, True))
+            out.append(PointMulSpec(cd, inv))
+            out.append(HalfSpec(cd, inv, True))
+            out.append(HalfSpec(cd, inv, False))
+    out += [FreqSpec("float32", True), FreqSpec("float32", False), FreqSpec("float64", True)]
+    return out

@@ -1,0 +1,324 @@
+"""Factorisation drivers: small matrices in one dispatch, large ones blocked.
+
+Every routine works in place on a contiguous working stack ``w`` of shape (B, M, N) that
+the caller owns (a copy of the input), so views of it can be handed to the kernels and to
+the tiled GEMM. Small matrices (both sides <= 32 and workgroup memory permitting) take
+one FactorSpec dispatch for the whole batch, one workgroup per matrix. Larger ones are
+right-looking blocked algorithms: a panel kernel on global memory for NB columns, then the
+trailing matrix through the GEMM of ops/matmul (accumulating ``C += (-A) @ B``), with the
+small triangular solves of TrsmSpec and the row interchanges of SwapSpec around it.
+
+WebGPU forbids one buffer bound read-only and writable in one dispatch, so operands of the
+trailing update that live in ``w`` itself are copied first (O(n * NB) per step against the
+GEMM's O(n^2 * NB)).
+"""
+
+from __future__ import annotations
+
+from ....._core import dtypes as dt
+from ...codegen.caps import Caps
+from ...codegen.types import wtype
+from ...kernels.fill import full
+from ...primitives.slabs import MAX_BOX_ELEMS
+from ...storage import new_output
+from ..matmul.gemm import _launch, _panels, gemm
+from .specs import (PANEL, QR_PANEL, SMALL, FactorSpec, LarftSpec, LUDiagSpec, SwapSpec, TrsmSpec,
+                    small_wg)
+
+NB = PANEL
+
+
+def grid(n, client):
+    """(gx, gy, 1) covering ``n`` workgroups (2-D beyond the per-dimension limit)."""
+    mg = client.max_groups
+    gx = max(1, min(n, mg))
+    return gx, max(1, -(-n // gx)), 1
+
+
+def status_word(client):
+    return full((1,), 0, dt.uint32, client)
+
+
+def _small_nmax(t, m, n, kind, caps):
+    """Workgroup-memory capacity for an m x n matrix, or 0 when it takes the blocked path."""
+    for nmax in SMALL:
+        if m <= nmax and n <= nmax:
+            wg = small_wg(nmax)
+            nbytes = (nmax * nmax + 2 * nmax + wg) * t.itemsize + wg * 8 + 64
+            return nmax if nbytes <= caps.workgroup_storage else 0
+    return 0
+
+
+def small_path(w):
+    """Whether the (B, m, n) stack ``w`` takes the one-dispatch path."""
+    t = wtype(w.dtype, w.client, "linalg")
+    return _small_nmax(t, w.shape[1], w.shape[2], "", Caps.of(w.client)) > 0
+
+
+def lu_solve_small(w, ipiv, x, status, ident):
+    """LU of every matrix of ``w`` and A^-1 x into ``x`` (B, n, k) in one dispatch;
+    ``ident``: x is written only, the right-hand sides being the identity's columns."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.solve")
+    B, n, _ = w.shape
+    nmax = _small_nmax(t, n, n, "lus", Caps.of(client))
+    k = client.kernel(FactorSpec(t, "lus", nmax, small_wg(nmax)))
+    k.launch(grid(B, client), A=w, ipiv=ipiv, X=x, st=status, m=n, nc=n, nbat=B,
+             a_rs=w.strides[1], a_cs=w.strides[2], a_bs=w.strides[0], p_bs=ipiv.strides[0],
+             pbase=0, kx=x.shape[2], x_rs=x.strides[1], x_cs=x.strides[2],
+             x_bs=x.strides[0], ident=int(ident))
+
+
+def qr_small(w, tau, q):
+    """QR of every matrix of ``w`` (R and reflectors in place) and the first qc columns of
+    Q into ``q`` (B, m, qc), in one dispatch."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.qr")
+    B, m, n = w.shape
+    nmax = _small_nmax(t, m, n, "qrq", Caps.of(client))
+    k = client.kernel(FactorSpec(t, "qrq", nmax, small_wg(nmax)))
+    k.launch(grid(B, client), A=w, tau_=tau, Q=q, m=m, nc=n, nbat=B, a_rs=w.strides[1],
+             a_cs=w.strides[2], a_bs=w.strides[0], tau_bs=tau.strides[0], qc=q.shape[2],
+             q_rs=q.strides[1], q_bs=q.strides[0])
+
+
+def _factor_launch(client, t, kind, nmax, w, status=None, ipiv=None, tau=None, pbase=0):
+    """One FactorSpec dispatch over every matrix of the (B, m, nc) view ``w``."""
+    wg = small_wg(nmax) if nmax else 256
+    k = client.kernel(FactorSpec(t, kind, nmax, wg))
+    B, m, nc = w.shape
+    args = dict(A=w, m=m, nc=nc, nbat=B, a_rs=w.strides[1], a_cs=w.strides[2],
+                a_bs=w.strides[0])
+    if kind == "lu":
+        args.update(ipiv=ipiv, p_bs=ipiv.strides[0], pbase=pbase, st=status)
+    elif kind == "qr":
+        args.update(tau_=tau, tau_bs=tau.strides[0])
+    else:
+        args.update(st=status)
+    k.launch(grid(B, client), **args)
+
+
+def _thread_grid(n, client, wg=64):
+    return grid(-(-n // wg), client)
+
+
+def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
+    """Solve op(tri) x = x in place: tri (B, n, n) view; x (B, n, k) view whose vectors run
+    along axis 1 (``vec_axis`` 2: columns) or (B, k, n) with vectors along axis 2
+    (``vec_axis`` 1: rows). ``tri`` must not share a buffer with ``x``."""
+    B, n = tri.shape[0], tri.shape[1]
+    if vec_axis == 2:
+        nv, es, vs = x.shape[2], x.strides[1], x.strides[2]
+    else:
+        nv, es, vs = x.shape[1], x.strides[2], x.strides[1]
+    if nv == 0 or n == 0 or B == 0:
+        return
+    k = client.kernel(TrsmSpec(t, lower, unit, conj))
+    k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, n=n, nv=nv, nbat=B,
+             t_rs=tri.strides[1], t_cs=tri.strides[2], t_bs=tri.strides[0], x_es=es,
+             x_vs=vs, x_bs=x.strides[0])
+
+
+def swap_rows(client, t, a, ipiv, kb, pbase):
+    """Rows i <-> ipiv[i] - pbase (i < kb, in order) of the (B, rows, nc) view ``a``."""
+    B, _, nc = a.shape
+    if nc == 0 or B == 0 or kb == 0:
+        return
+    k = client.kernel(SwapSpec(t))
+    k.launch(_thread_grid(nc * B, client), A=a, ipiv=ipiv, nc=nc, nbat=B, kb=kb,
+             a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=ipiv.strides[0],
+             pbase=pbase)
+
+
+def gemm_sub(be, a, b, c):
+    """c -= a @ b for (B, m, k) / (B, k, n) views; c's rows contiguous; a and b may share
+    c's buffer (they are negated / copied first)."""
+    client = c.client
+    if c.size == 0 or a.shape[-1] == 0:
+        return
+    t = wtype(c.dtype, client, "matmul")
+    na = be.unary_kernel("negative")(a)
+    bb = b.copy() if b.block is c.block else b
+    views = (na, bb, c)
+    if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in views):
+        _launch(client, t, t, na, bb, c, None, True)
+        return
+    for i in range(c.shape[0]):
+        _panels(client, t, t, na[i], bb[i], c[i], None, True)
+
+
+# ---- Cholesky ------------------------------------------------------------------------------
+
+def cholesky(be, w, status):
+    """Lower Cholesky factor in the lower triangle of every (n, n) matrix of ``w``."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.cholesky")
+    n = w.shape[-1]
+    nmax = _small_nmax(t, n, n, "chol", Caps.of(client))
+    if nmax:
+        _factor_launch(client, t, "chol", nmax, w, status=status)
+        return
+    for k in range(0, n, NB):
+        kb = min(NB, n - k)
+        _factor_launch(client, t, "chol", 0, w[:, k:k + kb, k:k + kb], status=status)
+        if k + kb == n:
+            break
+        l11 = w[:, k:k + kb, k:k + kb].copy()
+        a21 = w[:, k + kb:, k:k + kb]
+        # rows of A21 solve X L11^H = A21, i.e. conj(L11) x = a for each row a
+        trsm(client, t, l11, a21, lower=True, unit=False, conj=True, vec_axis=1)
+        a21c = a21.copy()
+        a21h = (be.unary_kernel("conj")(a21c) if w.dtype.kind == "c" else a21c).permute(
+            (0, 2, 1))
+        gemm_sub(be, a21c, a21h, w[:, k + kb:, k + kb:])
+
+
+# ---- LU ------------------------------------------------------------------------------------
+
+LEAF = 32  # widest column block the LU panel kernel factorises (recursion below it)
+
+
+def lu(be, w, ipiv, status):
+    """LU with partial pivoting of every (n, n) matrix of ``w`` in place (unit L below the
+    diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.lu")
+    n = w.shape[-1]
+    nmax = _small_nmax(t, n, n, "lu", Caps.of(client))
+    if nmax:
+        _factor_launch(client, t, "lu", nmax, w, status=status, ipiv=ipiv)
+        return
+    _check_rows(client, "lu", n)
+    _lu_rec(be, client, t, w, ipiv, status, 0)
+
+
+def _check_rows(client, what, m):
+    """CPU adapters (lavapipe) silently end a loop after 65535 iterations per invocation,
+    counted over all its entries; the panel kernels loop about 2 * m / 256 * 256 times
+    per thread over a panel of m rows: refuse what could reach that."""
+    if m > 30000 and str(client.info.get("type", "")).lower().replace(" ", "") == "cpu":
+        from ....._core.errors import BackendLimitation
+        raise BackendLimitation("webgpu", f"linalg {what} of matrices with {m} rows on a "
+                                "CPU adapter", "lavapipe stops loops beyond 65535 "
+                                "iterations; the panel kernel could exceed that")
+
+
+def _lu_rec(be, client, t, a, piv, status, base):
+    """Recursive LU (Toledo) of the (B, m, nc) view ``a`` (m >= nc), whose row 0 is row
+    ``base`` of the matrix: the left half, its interchanges applied to the right half, a
+    triangular solve and one GEMM update, then the right half, whose interchanges go back
+    to the left half. Only LEAF-wide column blocks reach the one-workgroup panel kernel;
+    the bulk is GEMM at every level."""
+    nc = a.shape[2]
+    if nc <= LEAF:
+        _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
+        return
+    h = nc // 2
+    if h > 64:
+        h -= h % 32
+    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base)
+    swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
+    trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
+    gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
+    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
+    swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+def trsm_blocked(be, tri, x, lower, unit):
+    """x <- tri^-1 x for the (B, n, n) triangle view ``tri`` and the (B, n, k) view ``x``
+    (left side, columns of x independent): NB x NB diagonal blocks by TrsmSpec, the rest
+    of each block column by GEMM. ``tri`` may share x's buffer."""
+    client = x.client
+    t = wtype(x.dtype, client, "linalg.trsm")
+    n = tri.shape[-1]
+    starts = list(range(0, n, NB))
+    for k in (starts if lower else reversed(starts)):
+        kb = min(NB, n - k)
+        d = tri[:, k:k + kb, k:k + kb]
+        if d.block is x.block:
+            d = d.copy()
+        trsm(client, t, d, x[:, k:k + kb], lower, unit, False, 2)
+        if lower and k + kb < n:
+            gemm_sub(be, tri[:, k + kb:, k:k + kb], x[:, k:k + kb], x[:, k + kb:])
+        elif not lower and k:
+            gemm_sub(be, tri[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
+
+
+def lu_solve(be, w, ipiv, x):
+    """x <- A^-1 x in place for the LU factors ``w`` (B, n, n) / ``ipiv`` and x (B, n, k)."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.solve")
+    n = w.shape[-1]
+    swap_rows(client, t, x, ipiv, n, 0)
+    trsm_blocked(be, w, x, lower=True, unit=True)
+    trsm_blocked(be, w, x, lower=False, unit=False)
+
+
+def lu_diag(w, ipiv, sign):
+    """det (``sign`` False) or sign(det) per matrix, shape (B,)."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.det")
+    B, n = w.shape[0], w.shape[-1]
+    out = new_output((B,), w.dtype, client)
+    if B:
+        k = client.kernel(LUDiagSpec(t, sign))
+        k.launch(_thread_grid(B, client), A=w, ipiv=ipiv, D=out, n=n, nbat=B,
+                 a_ds=w.strides[1] + w.strides[2], a_bs=w.strides[0], p_bs=ipiv.strides[0])
+    return out
+
+
+# ---- QR ------------------------------------------------------------------------------------
+
+def _block_reflector(be, panel, tau):
+    """(V, T) of the (B, m, kb) panel view holding reflectors below its diagonal: V with
+    its unit diagonal and zeros above made explicit, T from G = V^H V (LarftSpec)."""
+    client = panel.client
+    t = wtype(panel.dtype, client, "linalg.qr")
+    B, m, kb = panel.shape
+    eye = be.eye(m, kb, 0, panel.dtype, be.device_of(panel))
+    v = be.binary_kernel("add")(be.tri(panel, -1, False), eye)
+    vh = _ct(be, v)
+    g = gemm(vh, v)
+    tm = new_output((B, kb, kb), panel.dtype, client)
+    k = client.kernel(LarftSpec(t))
+    k.launch(grid(B, client), G=g, tau=tau, Tm=tm, kb=kb, nbat=B, tau_bs=tau.strides[0])
+    return v, vh, tm
+
+
+def _ct(be, x):
+    """The conjugate transpose of the last two axes (a copy for complex, else a view)."""
+    if x.dtype.kind == "c":
+        x = be.unary_kernel("conj")(x)
+    return x.permute((0, 2, 1))
+
+
+def qr(be, w, tau):
+    """Householder QR of every (m, n) matrix of ``w`` in place: R on and above the
+    diagonal, the reflectors below; ``tau`` (B, min(m, n)). Returns the block reflectors
+    [(k, V, V^H, T)] for ``form_q`` (empty on the small path)."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.qr")
+    _, m, n = w.shape
+    kmin = min(m, n)
+    _check_rows(client, "qr", m)
+    blocks = []
+    for k in range(0, kmin, QR_PANEL):
+        kb = min(QR_PANEL, kmin - k)
+        panel = w[:, k:, k:k + kb]
+        _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
+        v, vh, tm = _block_reflector(be, panel, tau[:, k:k + kb])
+        blocks.append((k, v, vh, tm))
+        if k + kb < n:
+            # C <- (I - V T V^H)^H C = C - V (T^H (V^H C))
+            c = w[:, k:, k + kb:]
+            gemm_sub(be, v, gemm(_ct(be, tm), gemm(vh, c)), c)
+    return blocks
+
+
+def form_q(be, blocks, q):
+    """q (B, m, qc), set to the first qc columns of the identity by the caller, becomes
+    the first qc columns of Q = (I - V_0 T_0 V_0^H) (I - V_1 T_1 V_1^H) ..."""
+    for k, v, vh, tm in reversed(blocks):
+        c = q[:, k:, k:]
+        if c.shape[2]:
+            gemm_sub(be, v, gemm(tm, gemm(vh, c)), c)

@@ -1,0 +1,202 @@
+"""The linalg backend methods on the GPU: factorisations (factor.py) and the rest from
+existing GPU ops (simple.py).
+
+A failed factorisation (singular matrix for solve / inv, not positive definite for
+cholesky) is detected on the device: the kernels or a bit into one status word, read once
+at the end of the call, after all the work is recorded (the read is the call's only wait).
+The error is the cpu backend's: InvalidArgument naming the argument, LAPACK's reason.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ....._core import dtypes as dt
+from ....._core.errors import InvalidArgument
+from ....._core.shapes import broadcast_shapes
+from ...storage import new_output
+from . import factor
+from .simple import SimpleLinalgMixin
+
+
+def _prod(shape):
+    return math.prod(shape)
+
+
+def _chunks(B, per_item_bytes, client):
+    """Slices of the batch whose working views fit one storage binding."""
+    step = max(1, client.max_binding // max(1, per_item_bytes))
+    step = min(step, 1 << 22)
+    return [slice(i, min(B, i + step)) for i in range(0, B, step)]
+
+
+def _status_set(st):
+    return bool(st.to_numpy()[0])
+
+
+class LinalgMixin(SimpleLinalgMixin):
+
+    def _work_dtype(self, a):
+        """float16 is computed in float32 (as the cpu backend does); the result is cast
+        back by ``_back``."""
+        return self.astype(a, dt.float32) if a.dtype is dt.float16 else a
+
+    def _back(self, r, dtype):
+        return r if r.dtype is dtype else self.astype(r, dtype)
+
+    def _stack(self, a, rows, cols):
+        """A contiguous (B, rows, cols) working copy of ``a`` (..., rows, cols)."""
+        B = _prod(a.shape[:-2])
+        return a.copy().reshape((B, rows, cols)), B
+
+    def linalg_cholesky(self, a, upper):
+        dtype = a.dtype
+        a = self._work_dtype(a)
+        client = a.client
+        n = a.shape[-1]
+        if a.size == 0:
+            return new_output(a.shape, dtype, client)
+        w, B = self._stack(a, n, n)
+        st = factor.status_word(client)
+        for sl in _chunks(B, n * n * a.itemsize, client):
+            factor.cholesky(self, w[sl], st)
+        if _status_set(st):
+            raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
+        low = self.tri(w, 0, False)
+        if upper:
+            if low.dtype.kind == "c":
+                low = self.unary_kernel("conj")(low)
+            low = low.permute((0, 2, 1)).copy()
+        return self._back(low.reshape(a.shape), dtype)
+
+    def _lu(self, w, B, n):
+        client = w.client
+        ipiv = new_output((B, n), dt.int32, client)
+        st = factor.status_word(client)
+        for sl in _chunks(B, n * n * w.itemsize, client):
+            factor.lu(self, w[sl], ipiv[sl], st)
+        return ipiv, st
+
+    def _lu_fused(self, w, x, B, n, k, ident):
+        client = w.client
+        ipiv = new_output((B, n), dt.int32, client)
+        st = factor.status_word(client)
+        for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
+            factor.lu_solve_small(w[sl], ipiv[sl], x[sl], st, ident)
+        return ipiv, st
+
+    def _lu_solve_into(self, w, ipiv, x, B, n, k):
+        client = w.client
+        for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
+            factor.lu_solve(self, w[sl], ipiv[sl], x[sl])
+
+    def linalg_solve(self, a, b, vector):
+        dtype = a.dtype
+        a, b = self._work_dtype(a), self._work_dtype(b)
+        client = a.client
+        if vector:
+            b = b.expand_dims(1)
+        batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a = a.broadcast_to(batch + a.shape[-2:])
+        b = b.broadcast_to(batch + b.shape[-2:])
+        n, k = a.shape[-1], b.shape[-1]
+        if a.size == 0 or b.size == 0:
+            r = new_output(b.shape, dtype, client)
+            return r.squeeze(r.ndim - 1) if vector else r
+        w, B = self._stack(a, n, n)
+        x, _ = self._stack(b, n, k)
+        if factor.small_path(w):
+            ipiv, st = self._lu_fused(w, x, B, n, k, False)
+        else:
+            ipiv, st = self._lu(w, B, n)
+            self._lu_solve_into(w, ipiv, x, B, n, k)
+        if _status_set(st):
+            raise InvalidArgument("x1", "linalg.solve: Singular matrix")
+        r = self._back(x.reshape(b.shape), dtype)
+        return r.squeeze(r.ndim - 1) if vector else r
+
+    def linalg_inv(self, a):
+        dtype = a.dtype
+        a = self._work_dtype(a)
+        client = a.client
+        n = a.shape[-1]
+        if a.size == 0:
+            return new_output(a.shape, dtype, client)
+        w, B = self._stack(a, n, n)
+        if factor.small_path(w):
+            x = new_output((B, n, n), a.dtype, client)
+            ipiv, st = self._lu_fused(w, x, B, n, n, True)
+        else:
+            eye = self.eye(n, n, 0, a.dtype, self.device_of(a))
+            x = eye.broadcast_to((B, n, n)).copy()
+            ipiv, st = self._lu(w, B, n)
+            self._lu_solve_into(w, ipiv, x, B, n, n)
+        if _status_set(st):
+            raise InvalidArgument("x", "linalg.inv: Singular matrix")
+        return self._back(x.reshape(a.shape), dtype)
+
+    def _lu_only(self, a):
+        n = a.shape[-1]
+        w, B = self._stack(a, n, n)
+        ipiv, _ = self._lu(w, B, n)  # det / slogdet of a singular matrix are answers
+        return w, ipiv
+
+    def linalg_det(self, a):
+        dtype = a.dtype
+        a = self._work_dtype(a)
+        batch, n = a.shape[:-2], a.shape[-1]
+        if n == 0 or _prod(batch) == 0:
+            return self.full(batch, 1, dtype, self.device_of(a)) if n == 0 else \
+                new_output(batch, dtype, a.client)
+        w, ipiv = self._lu_only(a)
+        return self._back(factor.lu_diag(w, ipiv, False).reshape(batch), dtype)
+
+    def linalg_slogdet(self, a):
+        dtype = a.dtype
+        real = dt.float64 if dtype in (dt.float64, dt.complex128) else \
+            dt.float16 if dtype is dt.float16 else dt.float32
+        a = self._work_dtype(a)
+        batch, n = a.shape[:-2], a.shape[-1]
+        dev = self.device_of(a)
+        if n == 0 or _prod(batch) == 0:
+            if n == 0:
+                return self.full(batch, 1, dtype, dev), self.full(batch, 0, real, dev)
+            return new_output(batch, dtype, a.client), new_output(batch, real, a.client)
+        w, ipiv = self._lu_only(a)
+        sign = factor.lu_diag(w, ipiv, True).reshape(batch)
+        diag = w._view((w.shape[0], n), (w.strides[0], w.strides[1] + w.strides[2]))
+        mag = self.unary_kernel("abs")(diag)
+        logabs = self.reduce("sum", self.unary_kernel("log")(mag), (1,), False)
+        return self._back(sign, dtype), self._back(logabs.reshape(batch), real)
+
+    def linalg_qr(self, a, mode):
+        dtype = a.dtype
+        a = self._work_dtype(a)
+        client = a.client
+        batch, (m, n) = a.shape[:-2], a.shape[-2:]
+        kmin = min(m, n)
+        qc = m if mode == "complete" else kmin
+        B = _prod(batch)
+        dev = self.device_of(a)
+        w = None
+        if B and kmin:
+            w, _ = self._stack(a, m, n)
+        if w is not None and factor.small_path(w):
+            q = new_output((B, m, qc), a.dtype, client)  # written by the fused kernel
+        else:
+            eye = self.eye(m, qc, 0, a.dtype, dev)
+            q = eye.broadcast_to((B, m, qc)).copy() if B * m * qc else \
+                new_output((B, m, qc), a.dtype, client)
+        if B == 0 or kmin == 0:
+            r = self.full(batch + (qc, n), 0, a.dtype, dev)
+            return (self._back(q.reshape(batch + (m, qc)), dtype), self._back(r, dtype))
+        tau = new_output((B, kmin), a.dtype, client)
+        small = factor.small_path(w)
+        for sl in _chunks(B, max(m * n, m * qc) * a.itemsize, client):
+            if small:
+                factor.qr_small(w[sl], tau[sl], q[sl])
+            else:
+                factor.form_q(self, factor.qr(self, w[sl], tau[sl]), q[sl])
+        r = self.tri(w[:, :qc, :], 0, True)
+        return (self._back(q.reshape(batch + (m, qc)), dtype),
+                self._back(r.reshape(batch + (qc, n)), dtype))

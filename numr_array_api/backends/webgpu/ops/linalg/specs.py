@@ -1,0 +1,571 @@
+"""Kernel specs of the factorisations (float32 / float64 / complex64 / complex128).
+
+FactorSpec   one workgroup per matrix (or per panel): Cholesky, LU with partial pivoting,
+             Householder QR, right-looking, in place. ``nmax > 0``: the whole matrix
+             (at most nmax x nmax) lives in workgroup memory (the many-small-matrices
+             path); ``nmax == 0``: it works on global memory (the panel of a blocked
+             factorisation, any number of rows, at most ``PANEL`` (QR: ``QR_PANEL``)
+             columns).
+LarftSpec    the triangular factor T of a panel's block reflector I - V T V^H (compact
+             WY), so the trailing update and the forming of Q are GEMMs.
+TrsmSpec     triangular solves of many vectors against one small triangle, a thread each.
+SwapSpec     the row interchanges of LU applied to columns outside the panel (and to B).
+LUDiagSpec   det / sign of det from the LU diagonal and the pivots' parity, a thread per
+             matrix.
+
+Every kernel that can meet a singular / non-positive-definite matrix ors a bit into one
+status word, read once per call by the caller.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ....._core import dtypes as dt
+from ...codegen.layout import Buf, Layout
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from ...codegen.types import WTYPES, WType
+from .scalar import prelude
+
+PANEL = 64     # widest panel of the global-memory Cholesky kernel (blocked algorithm)
+QR_PANEL = 32  # widest QR panel: 8 row slices per column in a 256-thread workgroup
+
+_FACTOR = Template("""${prelude}
+${layout}
+${shared}
+var<private> base: u32;
+${access}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+${load}
+${body}
+${save}
+${tail}
+}
+""", "linalg_factor")
+
+_BAR = "storageBarrier(); workgroupBarrier();"
+
+# The Cholesky factor L (lower) overwrites the lower triangle; the upper one is left as is.
+_CHOL = """
+  for (var j = 0u; j < m; j++) {
+    if (tid == 0u) {
+      let d = re(ld(j, j));
+      if (!(d > R(0.0))) { atomicOr(&st[0], 1u); }
+      let s = sqrt(d);
+      st_(j, j, of_re(s));
+      shr = s;
+    }
+    BAR
+    let s = shr;
+    for (var i = j + 1u + tid; i < m; i += WGu) { st_(i, j, ld(i, j) / s); }
+    BAR
+    let r = m - j - 1u;
+    for (var e = tid; e < r * r; e += WGu) {
+      let p = j + 1u + e / r;
+      let q = j + 1u + e % r;
+      if (q <= p) { st_(p, q, ld(p, q) - mul(ld(p, j), cj(ld(q, j)))); }
+    }
+    BAR
+  }
+"""
+
+# LU of an m x nc panel: pivot = first entry of largest |re| + |im| (LAPACK's choice);
+# a zero pivot column is left unscaled and flags the matrix singular.
+_LU = """
+  let kmax = min(m, nc);
+  for (var j = 0u; j < kmax; j++) {
+    var best = R(-1.0);
+    var bi = j;
+    for (var i = j + tid; i < m; i += WGu) {
+      let v = cabs1(ld(i, j));
+      if (v > best) { best = v; bi = i; }
+    }
+    rv[tid] = best;
+    ri[tid] = bi;
+    workgroupBarrier();
+    for (var s = WGu / 2u; s > 0u; s >>= 1u) {
+      if (tid < s) {
+        let ov = rv[tid + s];
+        let oi = ri[tid + s];
+        if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+      }
+      workgroupBarrier();
+    }
+    let pv = rv[0];
+    let p = ri[0];
+    if (tid == 0u) {
+      ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
+      if (pv == R(0.0)) { atomicOr(&st[0], 1u); }
+      RECORD
+    }
+    if (p != j) {
+      for (var c = tid; c < nc; c += WGu) {
+        let t = ld(j, c);
+        st_(j, c, ld(p, c));
+        st_(p, c, t);
+      }
+    }
+    BAR
+    let d = ld(j, j);
+    if (pv != R(0.0)) {
+      for (var i = j + 1u + tid; i < m; i += WGu) { st_(i, j, dv(ld(i, j), d)); }
+    }
+    BAR
+    let r = m - j - 1u;
+    let c2 = nc - j - 1u;
+    for (var e = tid; e < r * c2; e += WGu) {
+      let p2 = j + 1u + e / c2;
+      let q = j + 1u + e % c2;
+      st_(p2, q, ld(p2, q) - mul(ld(p2, j), ld(j, q)));
+    }
+    BAR
+  }
+"""
+
+# Householder QR of an m x nc panel (LAPACK's geqr2 conventions: beta real, v_0 = 1 not
+# stored, tau with H = I - tau v v^H); the column norm is scaled by its largest component
+# so squares neither overflow nor flush to zero.
+_QR = """
+  let kmax = min(m, nc);
+  for (var j = 0u; j < kmax; j++) {
+    var mx = R(0.0);
+    for (var i = j + tid; i < m; i += WGu) { mx = max(mx, maxabs(ld(i, j))); }
+    red[tid] = mx;
+    workgroupBarrier();
+    for (var s = WGu / 2u; s > 0u; s >>= 1u) {
+      if (tid < s) { red[tid] = max(red[tid], red[tid + s]); }
+      workgroupBarrier();
+    }
+    let scale = red[0];
+    workgroupBarrier();
+    var ss = R(0.0);
+    if (scale > R(0.0)) {
+      for (var i = j + 1u + tid; i < m; i += WGu) { ss += absq(ld(i, j) / scale); }
+    }
+    red[tid] = ss;
+    workgroupBarrier();
+    for (var s = WGu / 2u; s > 0u; s >>= 1u) {
+      if (tid < s) { red[tid] = red[tid] + red[tid + s]; }
+      workgroupBarrier();
+    }
+    let xn = red[0];
+    let alpha = ld(j, j);
+    var tau = zero();
+    var beta = re(alpha);
+    var piv = one();
+    let house = !(xn == R(0.0) && im(alpha) == R(0.0));
+    if (house) {
+      let a = alpha / scale;
+      let nrm = scale * sqrt(absq(a) + xn);
+      beta = select(nrm, -nrm, re(alpha) >= R(0.0));
+      tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
+      piv = alpha - of_re(beta);
+    }
+    workgroupBarrier();
+    if (house) {
+      for (var i = j + 1u + tid; i < m; i += WGu) { st_(i, j, dv(ld(i, j), piv)); }
+    }
+    if (tid == 0u) {
+      st_(j, j, of_re(beta));
+      tau_[${tau__off} + b * ${tau_bs} + j] = tau;
+      RECORD
+    }
+    BAR
+    // v^H a_c for every later column c: NS row slices per column, so no invocation loops
+    // over all m rows (lavapipe ends a loop after 65535 iterations in all)
+    let cl = tid % NCAPu;
+    let sl = tid / NCAPu;
+    let c = j + 1u + cl;
+    var w = zero();
+    if (c < nc) {
+      for (var i = j + 1u + sl; i < m; i += NSu) { w += mul(cj(ld(i, j)), ld(i, c)); }
+      if (sl == 0u) { w += ld(j, c); }
+    }
+    part[tid] = w;
+    workgroupBarrier();
+    if (tid < NCAPu && c < nc) {
+      var t = zero();
+      for (var q = 0u; q < NSu; q++) { t += part[q * NCAPu + tid]; }
+      wv[c] = mul(cj(tau), t);
+    }
+    BAR
+    let r = m - j;
+    let c2 = nc - j - 1u;
+    for (var e = tid; e < r * c2; e += WGu) {
+      let i = j + e / c2;
+      let c = j + 1u + e % c2;
+      let v = select(ld(i, j), one(), i == j);
+      st_(i, c, ld(i, c) - mul(v, wv[c]));
+    }
+    BAR
+  }
+"""
+
+
+# Fused tails of the small path (the factor stays in workgroup memory): each thread owns
+# one right-hand side / one column of Q in a private array.
+_LUS_TAIL = """
+  workgroupBarrier();
+  for (var c = tid; c < ${kx}; c += WGu) {
+    let xb = ${X_off} + b * ${x_bs} + c * ${x_cs};
+    var xv: array<T, NMAX>;
+    for (var i = 0u; i < m; i++) {
+      if (${ident} != 0u) { xv[i] = select(zero(), one(), i == c); }
+      else { xv[i] = X[xb + i * ${x_rs}]; }
+    }
+    for (var i = 0u; i < m; i++) {
+      let p = pvs[i];
+      if (p != i) { let t = xv[i]; xv[i] = xv[p]; xv[p] = t; }
+    }
+    for (var i = 1u; i < m; i++) {
+      var s = xv[i];
+      for (var k = 0u; k < i; k++) { s -= mul(ld(i, k), xv[k]); }
+      xv[i] = s;
+    }
+    for (var q = 0u; q < m; q++) {
+      let i = m - 1u - q;
+      var s = xv[i];
+      for (var k = i + 1u; k < m; k++) { s -= mul(ld(i, k), xv[k]); }
+      xv[i] = dv(s, ld(i, i));
+    }
+    for (var i = 0u; i < m; i++) { X[xb + i * ${x_rs}] = xv[i]; }
+  }
+"""
+
+_QRQ_TAIL = """
+  workgroupBarrier();
+  for (var c = tid; c < ${qc}; c += WGu) {
+    var qv: array<T, NMAX>;
+    for (var i = 0u; i < m; i++) { qv[i] = select(zero(), one(), i == c); }
+    for (var q = 0u; q < kmax; q++) {
+      let j = kmax - 1u - q;
+      var w = qv[j];
+      for (var i = j + 1u; i < m; i++) { w += mul(cj(ld(i, j)), qv[i]); }
+      w = mul(tw[j], w);
+      qv[j] -= w;
+      for (var i = j + 1u; i < m; i++) { qv[i] -= mul(ld(i, j), w); }
+    }
+    let qb = ${Q_off} + b * ${q_bs} + c;
+    for (var i = 0u; i < m; i++) { Q[qb + i * ${q_rs}] = qv[i]; }
+  }
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class FactorSpec(KernelSpec):
+    t: WType
+    kind: str     # "chol" | "lu" | "qr"; small path only: "lus" (LU, then solve the
+                  # right-hand sides X in place), "qrq" (QR, then Q into its own buffer)
+    nmax: int     # > 0: the matrix in workgroup memory (rows and columns <= nmax); 0: global
+    wg: int
+
+    def layout(self, caps):
+        bufs = [Buf("A", self.t.arr, "rw")]
+        words = ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs"]
+        if self.kind in ("lu", "lus"):
+            bufs.append(Buf("ipiv", "i32", "rw"))
+            words += ["p_bs", "pbase"]
+        if self.kind == "lus":
+            bufs.append(Buf("X", self.t.arr, "rw"))
+            words += ["kx", "x_rs", "x_cs", "x_bs", "ident"]
+        if self.kind in ("qr", "qrq"):
+            bufs.append(Buf("tau_", self.t.arr, "rw"))
+            words += ["tau_bs"]
+        else:
+            bufs.append(Buf("st", "atomic<u32>", "rw", offset=False))
+        if self.kind == "qrq":
+            bufs.append(Buf("Q", self.t.arr, "rw"))
+            words += ["qc", "q_rs", "q_bs"]
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        tk = lay.tokens()
+        T = "T"
+        wg = self.wg
+        local = self.nmax > 0
+        shared = []
+        if local:
+            shared.append(f"var<workgroup> S: array<{T}, {self.nmax * self.nmax}>;")
+            access = (f"fn ld(i: u32, j: u32) -> T {{ return S[i * {self.nmax}u + j]; }}\n"
+                      f"fn st_(i: u32, j: u32, v: T) {{ S[i * {self.nmax}u + j] = v; }}")
+            idx = f"base + i * {tk['a_rs']} + j * {tk['a_cs']}"
+            load = (f"  for (var e = tid; e < m * nc; e += {wg}u) {{\n"
+                    f"    let i = e / nc; let j = e % nc;\n"
+                    f"    S[i * {self.nmax}u + j] = A[{idx}];\n  }}\n  workgroupBarrier();")
+            save = (f"  workgroupBarrier();\n"
+                    f"  for (var e = tid; e < m * nc; e += {wg}u) {{\n"
+                    f"    let i = e / nc; let j = e % nc;\n"
+                    f"    A[{idx}] = S[i * {self.nmax}u + j];\n  }}")
+            bar = "workgroupBarrier();"
+        else:
+            access = (f"fn ld(i: u32, j: u32) -> T {{ return A[base + i * {tk['a_rs']} + "
+                      f"j * {tk['a_cs']}]; }}\n"
+                      f"fn st_(i: u32, j: u32, v: T) {{ A[base + i * {tk['a_rs']} + "
+                      f"j * {tk['a_cs']}] = v; }}")
+            load = save = ""
+            bar = _BAR
+        tail = ""
+        if self.kind == "chol":
+            shared.append("var<workgroup> shr: R;")
+            body = _CHOL
+        elif self.kind in ("lu", "lus"):
+            shared += [f"var<workgroup> rv: array<R, {wg}>;",
+                       f"var<workgroup> ri: array<u32, {wg}>;"]
+            body = _LU.replace("${ipiv_off}", tk["ipiv_off"]).replace(
+                "${p_bs}", tk["p_bs"]).replace("${pbase}", tk["pbase"])
+            if self.kind == "lus":
+                shared.append(f"var<workgroup> pvs: array<u32, {self.nmax}>;")
+                body = body.replace("RECORD", "pvs[j] = p;")
+                tail = _fill(_LUS_TAIL, tk, ("kx", "X_off", "x_bs", "x_cs", "x_rs", "ident"))
+                save = ""  # only X leaves the workgroup
+        else:
+            ncap = self.nmax if local else QR_PANEL
+            shared += [f"var<workgroup> red: array<R, {wg}>;",
+                       f"var<workgroup> wv: array<T, {ncap}>;",
+                       f"var<workgroup> part: array<T, {wg}>;"]
+            body = _QR.replace("${tau__off}", tk["tau__off"]).replace(
+                "${tau_bs}", tk["tau_bs"]).replace("NCAPu", f"{ncap}u").replace(
+                "NSu", f"{wg // ncap}u")
+            if self.kind == "qrq":
+                shared.append(f"var<workgroup> tw: array<T, {self.nmax}>;")
+                body = body.replace("RECORD", "tw[j] = tau;")
+                tail = _fill(_QRQ_TAIL, tk, ("qc", "Q_off", "q_bs", "q_rs"))
+        body = body.replace("RECORD", "")
+        body = body.replace("BAR", bar).replace("WGu", f"{wg}u")
+        tail = tail.replace("WGu", f"{wg}u").replace("NMAX", str(self.nmax))
+        return _FACTOR.render(tk, prelude=prelude(self.t), shared="\n".join(shared),
+                              access=access, wg=wg, load=load, body=body, save=save,
+                              tail=tail)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_LARFT = Template("""${prelude}
+${layout}
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  let kb = ${kb};
+  let gb = ${G_off} + b * kb * kb;
+  let tb = ${Tm_off} + b * kb * kb;
+  let ub = ${tau_off} + b * ${tau_bs};
+  for (var e = tid; e < kb * kb; e += 64u) { Tm[tb + e] = zero(); }
+  storageBarrier();
+  workgroupBarrier();
+  for (var i = 0u; i < kb; i++) {
+    let ti = tau[ub + i];
+    for (var r = tid; r < i; r += 64u) {
+      var s = zero();
+      for (var c = r; c < i; c++) { s += mul(Tm[tb + r * kb + c], G[gb + c * kb + i]); }
+      Tm[tb + r * kb + i] = -mul(ti, s);
+    }
+    if (tid == 0u) { Tm[tb + i * kb + i] = ti; }
+    storageBarrier();
+    workgroupBarrier();
+  }
+}
+""", "linalg_larft")
+
+
+@dataclasses.dataclass(frozen=True)
+class LarftSpec(KernelSpec):
+    """The upper triangular T of a block reflector I - V T V^H (LAPACK's larft, forward,
+    columnwise) from G = V^H V and tau; G and T contiguous (B, kb, kb)."""
+
+    t: WType
+
+    def layout(self, caps):
+        return Layout([Buf("G", self.t.arr), Buf("tau", self.t.arr), Buf("Tm", self.t.arr, "rw")],
+                      ["kb", "nbat", "tau_bs"], caps)
+
+    def render(self, caps):
+        return _LARFT.render(self.layout(caps).tokens(), prelude=prelude(self.t))
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_TRSM = Template("""${prelude}
+${layout}
+
+fn tt(tb: u32, i: u32, k: u32) -> T { return ${tconj}(Tm[tb + i * ${t_rs} + k * ${t_cs}]); }
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 64u;
+  let nv = ${nv};
+  if (g >= nv * ${nbat}) { return; }
+  let b = g / nv;
+  let v = g % nv;
+  let tb = ${Tm_off} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs} + v * ${x_vs};
+  let n = ${n};
+  let es = ${x_es};
+  for (var q = 0u; q < n; q++) {
+    let i = ${row};
+    var s = X[xb + i * es];
+    for (var k = ${k0}; k < ${k1}; k++) { s -= mul(tt(tb, i, k), X[xb + k * es]); }
+    ${divide}
+    X[xb + i * es] = s;
+  }
+}
+""", "linalg_trsm")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrsmSpec(KernelSpec):
+    """op(T) x = b for many vectors x (in place); op(T) = T or conj(T); T given by strides
+    (a transposed view is a transposed triangle)."""
+
+    t: WType
+    lower: bool
+    unit: bool
+    conj: bool
+
+    def layout(self, caps):
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
+                      ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        row, k0, k1 = ("q", "0u", "i") if self.lower else ("n - 1u - q", "i + 1u", "n")
+        divide = "" if self.unit else "s = dv(s, tt(tb, i, i));"
+        return _TRSM.render(lay.tokens(), prelude=prelude(self.t),
+                            tconj="cj" if self.conj else "", row=row, k0=k0, k1=k1,
+                            divide=divide)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_SWAP = Template("""${layout}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 64u;
+  let nc = ${nc};
+  if (g >= nc * ${nbat}) { return; }
+  let b = g / nc;
+  let c = g % nc;
+  let ab = ${A_off} + b * ${a_bs} + c * ${a_cs};
+  let pb = ${ipiv_off} + b * ${p_bs};
+  for (var i = 0u; i < ${kb}; i++) {
+    let p = u32(ipiv[pb + i]) - ${pbase};
+    if (p != i) {
+      let t = A[ab + i * ${a_rs}];
+      A[ab + i * ${a_rs}] = A[ab + p * ${a_rs}];
+      A[ab + p * ${a_rs}] = t;
+    }
+  }
+}
+""", "linalg_swap")
+
+
+@dataclasses.dataclass(frozen=True)
+class SwapSpec(KernelSpec):
+    """Rows i <-> ipiv[i] - pbase, for i in order, in every column (moves raw bits)."""
+
+    t: WType
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32")],
+                      ["nc", "nbat", "kb", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
+
+    def render(self, caps):
+        return _SWAP.render(self.layout(caps).tokens())
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_DIAG = Template("""${prelude}
+${layout}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 64u;
+  if (g >= ${nbat}) { return; }
+  let ab = ${A_off} + g * ${a_bs};
+  let pb = ${ipiv_off} + g * ${p_bs};
+  var acc = one();
+  var odd = false;
+  var zero_seen = false;
+  var nan_seen = false;
+  for (var i = 0u; i < ${n}; i++) {
+    if (u32(ipiv[pb + i]) != i) { odd = !odd; }
+    let d = A[ab + i * ${a_ds}];
+    let m = cabs1(d);
+    zero_seen = zero_seen || m == R(0.0);
+    nan_seen = nan_seen || !(m >= R(0.0));
+    acc = mul(acc, ${elem}(d));
+  }
+  // a zero pivot makes det 0 even where the running product overflowed (NumPy's det is
+  // sign * exp(log|det|)); NaN stays NaN
+  if (zero_seen && !nan_seen) { acc = zero(); }
+  if (odd) { acc = -acc; }
+  D[${D_off} + g] = acc;
+}
+""", "linalg_lu_diag")
+
+
+@dataclasses.dataclass(frozen=True)
+class LUDiagSpec(KernelSpec):
+    """det (``sign`` False) or the sign of det (product of the diagonal's phases) from LU."""
+
+    t: WType
+    sign: bool
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("ipiv", "i32"), Buf("D", self.t.arr, "rw")],
+                      ["n", "nbat", "a_ds", "a_bs", "p_bs"], caps)
+
+    def render(self, caps):
+        return _DIAG.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                            elem="phase" if self.sign else "")
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+FLOATS = (dt.float32, dt.float64, dt.complex64, dt.complex128)
+SMALL = (4, 8, 16, 32)
+
+
+def _fill(text, tokens, names):
+    for n in names:
+        text = text.replace("${" + n + "}", tokens[n])
+    return text
+
+
+def small_wg(nmax):
+    return 64 if nmax <= 16 else 128
+
+
+def variants():
+    out = []
+    for d in FLOATS:
+        t = WTYPES[d]
+        for kind in ("chol", "lu", "qr"):
+            out.append(FactorSpec(t, kind, 0, 256))
+            out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
+        for kind in ("lus", "qrq"):
+            out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
+        out.append(LarftSpec(t))
+        out += [TrsmSpec(t, lo, u, c) for lo in (False, True) for u in (False, True)
+                for c in (False, True)]
+        out += [SwapSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
+    return out

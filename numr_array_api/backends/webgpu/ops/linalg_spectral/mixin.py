@@ -1,0 +1,252 @@
+"""eigh / eigvalsh, svd / svdvals, pinv, matrix_rank on the GPU (real and complex inputs).
+
+float16 is computed in float32 and cast back (as the cpu backend does); float64 and
+complex128 need the adapter's shader-f64. eig / eigvals are not here: they stay host round
+trips (docs/webgpu.md, "Host round trips").
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ....._core import dtypes as dt
+from ....._core.errors import BackendLimitation
+from ...codegen.caps import Caps
+from ...codegen.types import wtype
+from ...kernels.fill import full
+from ...storage import new_output
+from ..matmul import gemm
+from .cut import CutSpec
+from .spec import UNROLL, EighSpec, SvdSpec, pick_cap, wg_size
+
+_MAX_GROUPS = 65535
+_SCRATCH_SLOTS = 1024     # workgroups (each with its own scratch slot) for cap-0 kernels
+
+
+_REAL = {dt.complex64: dt.float32, dt.complex128: dt.float64}
+
+
+def _work_dtype(dtype):
+    return dt.float32 if dtype is dt.float16 else dtype
+
+
+def _real(dtype):
+    return _REAL.get(dtype, dtype)
+
+
+def _prod(shape):
+    return math.prod(shape)
+
+
+def _flat(a, wdt):
+    """(B, M, N) contiguous in the work dtype."""
+    x = a if a.dtype is wdt else a.astype(wdt)
+    x = x.contiguous()
+    return x.reshape((_prod(a.shape[:-2]),) + tuple(a.shape[-2:]))
+
+
+def _chunks(client, nb, per_bytes):
+    """Batch ranges whose every operand fits one storage binding."""
+    step = max(1, (client.max_binding - 256) // max(per_bytes, 1))
+    for b0 in range(0, nb, step):
+        yield b0, min(nb, b0 + step)
+
+
+def _slots(client, nbc, cap, scratch, itemsize):
+    """Workgroups of one launch, and the scratch buffer (cap 0: one slot per workgroup)."""
+    if cap:
+        return min(nbc, _MAX_GROUPS), None
+    slots = max(1, min(nbc, _SCRATCH_SLOTS, (client.max_binding - 256) // (scratch * itemsize)))
+    return slots, slots
+
+
+def _check_loops(client, what, n, counts):
+    """CPU adapters (lavapipe) silently stop a loop after 65535 iterations per invocation,
+    counted over all its entries: refuse sizes whose worst case (every sweep allowed) could
+    reach that, rather than return a wrong answer."""
+    if str(client.info.get("type", "")).lower().replace(" ", "") != "cpu":
+        return
+    if max(counts) > 65000:
+        raise BackendLimitation("webgpu", f"linalg.{what} of {n} matrices on a CPU adapter",
+                                "lavapipe stops loops beyond 65535 iterations; the Jacobi "
+                                "kernel could exceed that at this size")
+
+
+def _cdiv(a, b):
+    return -(-a // b)
+
+
+def _back(x, dtype):
+    return x if x.dtype is dtype else x.astype(dtype)
+
+
+def svdvals(backend, a):
+    """Singular values (descending) of a real floating storage (..., M, N): the kernel behind
+    linalg.svdvals, for other GPU linalg code (matrix_norm's 2 / -2 / 'nuc')."""
+    return _svd(backend, a, False, False)[1]
+
+
+def _eye_stack(backend, batch, n, dtype, client):
+    """Identity matrices (batch + (n, n)): zeros, then ones stored through the diagonal."""
+    z = full(batch + (n, n), 0, dtype, client)
+    if z.size:
+        st = z.strides
+        diag = z._view(batch + (n,), tuple(st[:-2]) + (st[-2] + st[-1],))
+        backend.store(diag, full((n,), 1, dtype, client))
+    return z
+
+
+def _eigh(be, a, vectors):
+    client = a.client
+    batch, n = tuple(a.shape[:-2]), a.shape[-1]
+    wdt = _work_dtype(a.dtype)
+    nb = _prod(batch)
+    if n == 0 or nb == 0:
+        w = new_output(batch + (n,), _real(a.dtype), client)
+        return (w, new_output(batch + (n, n), a.dtype, client)) if vectors else w
+    t = wtype(wdt, client, "linalg.eigh")
+    caps = Caps.of(client)
+    cap = pick_cap(lambda c: EighSpec(t, c, vectors), n, caps)
+    spec = EighSpec(t, cap, vectors)
+    wg, m, sw = wg_size(cap), n + n % 2, 30 if wdt is dt.float32 else 40
+    _check_loops(client, "eigh", f"{n}x{n}", [
+        (m - 1) * sw * _cdiv(m // 2 * n, UNROLL * wg), (m - 1) * sw * _cdiv(m // 2, wg),
+        n * _cdiv(n, wg)])
+    k = client.kernel(spec)
+    x = _flat(a, wdt)
+    w = new_output((nb, n), _real(wdt), client)
+    v = new_output((nb, n, n), wdt, client) if vectors else None
+    isz = wdt.itemsize
+    scratch = EighSpec.scratch(n, vectors)
+    for b0, b1 in _chunks(client, nb, n * n * isz):
+        groups, slots = _slots(client, b1 - b0, cap, scratch, isz)
+        args = dict(A=x[b0:b1], W=w[b0:b1], n=n, nb=b1 - b0, sstride=scratch)
+        if vectors:
+            args["V"] = v[b0:b1]
+        if slots:
+            args["S"] = new_output((slots * scratch,), wdt, client)
+        k.launch((groups, 1, 1), **args)
+    w = _back(w.reshape(batch + (n,)), _real(a.dtype))
+    if not vectors:
+        return w
+    return w, _back(v.reshape(batch + (n, n)), a.dtype)
+
+
+def _svd(be, a, vectors, full_matrices):
+    client = a.client
+    batch = tuple(a.shape[:-2])
+    M, N = a.shape[-2:]
+    K = min(M, N)
+    nb = _prod(batch)
+    ucols, vrows = (M, N) if full_matrices else (K, K)
+    if K == 0 or nb == 0:
+        s = new_output(batch + (K,), _real(a.dtype), client)
+        if not vectors:
+            return None, s, None
+        if full_matrices:
+            return (_eye_stack(be, batch, M, a.dtype, client), s,
+                    _eye_stack(be, batch, N, a.dtype, client))
+        return (new_output(batch + (M, K), a.dtype, client), s,
+                new_output(batch + (K, N), a.dtype, client))
+    wdt = _work_dtype(a.dtype)
+    t = wtype(wdt, client, "linalg.svd")
+    caps = Caps.of(client)
+    tall = M >= N
+    R, C = (M, N) if tall else (N, M)
+    cap = pick_cap(lambda c: SvdSpec(t, c, vectors), R, caps)
+    wg, m, sw = wg_size(cap), C + C % 2, 30 if wdt is dt.float32 else 40
+    pc = (R if full_matrices else C) if vectors else 0
+    _check_loops(client, "svd", f"{M}x{N}", [
+        (m - 1) * sw * _cdiv(m // 2, wg) * _cdiv(R, UNROLL),
+        (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg)])
+    k = client.kernel(SvdSpec(t, cap, vectors))
+    x = _flat(a, wdt)
+    s = new_output((nb, K), _real(wdt), client)
+    isz = wdt.itemsize
+    scratch = SvdSpec.scratch(R, C, vectors)
+    cplx = wdt.kind == "c"
+    # complex: wide inputs are solved as A^H (loaded conjugated); Vh is Q^H (tall) or P^H
+    words = dict(R=R, C=C, xrs=N if tall else 1, xcs=1 if tall else N, xbs=M * N,
+                 sstride=scratch, xcj=int(cplx and not tall))
+    u = vh = None
+    if vectors:
+        pcols = R if full_matrices else C
+        u = new_output((nb, M, ucols), wdt, client)
+        vh = new_output((nb, vrows, N), wdt, client)
+        if tall:   # U = P (M x pcols), Vh = Q^T (N x N)
+            words.update(pcols=pcols, urs=pcols, ucs=1, ubs=M * pcols, vrs=1, vcs=N, vbs=N * N,
+                         pcj=0, qcj=int(cplx))
+        else:      # U = Q (M x M), Vh = P^T (pcols x N)
+            words.update(pcols=pcols, urs=1, ucs=N, ubs=pcols * N, vrs=M, vcs=1, vbs=M * M,
+                         pcj=int(cplx), qcj=0)
+    per = max(M * N, M * ucols if vectors else 0, vrows * N if vectors else 0) * isz
+    for b0, b1 in _chunks(client, nb, per):
+        groups, slots = _slots(client, b1 - b0, cap, scratch, isz)
+        args = dict(words, X=x[b0:b1], SV=s[b0:b1], nb=b1 - b0)
+        if vectors:
+            args["UO"], args["VO"] = (u[b0:b1], vh[b0:b1]) if tall else (vh[b0:b1], u[b0:b1])
+        if slots:
+            args["S"] = new_output((slots * scratch,), wdt, client)
+        k.launch((groups, 1, 1), **args)
+    s = _back(s.reshape(batch + (K,)), _real(a.dtype))
+    if not vectors:
+        return None, s, None
+    return (_back(u.reshape(batch + (M, ucols)), a.dtype), s,
+            _back(vh.reshape(batch + (vrows, N)), a.dtype))
+
+
+def _cut(be, s, a, rtol, rank):
+    """Per matrix: the count of s_j > rtol * max(s) (rank) or 1 / s_j there, else 0."""
+    client = s.client
+    batch, K = tuple(s.shape[:-1]), s.shape[-1]
+    nb = _prod(batch)
+    wdt = s.dtype
+    if rtol is None:
+        rtol = float(max(a.shape[-2:]) * np.finfo(a.dtype.np).eps)
+    if isinstance(rtol, (int, float)):
+        rt = full((nb,), rtol, wdt, client)
+    else:
+        rt = _back(rtol, wdt).broadcast_to(batch).contiguous().reshape((nb,))
+    k = client.kernel(CutSpec(wtype(wdt, client, "linalg"), rank))
+    o = new_output((nb,) if rank else (nb, K), dt.int32 if rank else wdt, client)
+    k.launch((max(1, min(-(-nb // 64), _MAX_GROUPS)), 1, 1), S=s.reshape((nb, K)), RT=rt, O=o,
+             nb=nb, K=K)
+    return o.reshape(batch if rank else batch + (K,))
+
+
+class SpectralMixin:
+    def linalg_eigh(self, a, vectors):
+        return _eigh(self, a, vectors)
+
+    def linalg_svd(self, a, full_matrices):
+        return _svd(self, a, True, full_matrices)
+
+    def linalg_svdvals(self, a):
+        return svdvals(self, a)
+
+    def linalg_matrix_rank(self, a, rtol, index_dtype):
+        batch = tuple(a.shape[:-2])
+        if 0 in a.shape:
+            return full(batch, 0, index_dtype, a.client)
+        wdt = _work_dtype(a.dtype)
+        s = svdvals(self, a if a.dtype is wdt else a.astype(wdt))
+        return _back(_cut(self, s, a, rtol, True), index_dtype)
+
+    def linalg_pinv(self, a, rtol):
+        """V diag(1 / s where kept) U^H from the thin SVD: one scaling, one GEMM."""
+        batch, (M, N) = tuple(a.shape[:-2]), a.shape[-2:]
+        if 0 in a.shape:
+            return full(batch + (N, M), 0, a.dtype, a.client)
+        wdt = _work_dtype(a.dtype)
+        u, s, vh = _svd(self, a if a.dtype is wdt else a.astype(wdt), True, False)
+        sinv = _cut(self, s, a, rtol, False)
+        nd = vh.ndim
+        swap = tuple(range(nd - 2)) + (nd - 1, nd - 2)
+        v, ut = vh.permute(swap), u.permute(swap)
+        if wdt.kind == "c":
+            conj = self.unary_kernel("conj")
+            v, ut, sinv = conj(v), conj(ut), sinv.astype(wdt)
+        v = self.binary_kernel("multiply")(v, sinv.expand_dims(nd - 2))
+        return _back(gemm(v, ut), a.dtype)

@@ -1,0 +1,389 @@
+"""The Jacobi kernels as specs: EighSpec (two-sided, symmetric) and SvdSpec (one-sided).
+
+Both run one workgroup per matrix over a grid-strided batch. ``cap`` > 0: the working
+matrices live in workgroup memory, sized for n <= cap (the fast path for stacks of small
+matrices); ``cap`` == 0: they live in a scratch buffer, one slot per workgroup, for any n.
+Sizes are parameter words, so one compiled variant serves every n up to its cap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ....._core import dtypes as dt
+from ...codegen.layout import Buf, Layout
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from ...codegen.types import WTYPES, WType
+
+_PKG = __package__
+CAPS_WG = (4, 8, 16, 32, 64)   # workgroup-memory buckets (n <= cap)
+
+
+def _lit(t: str, x: float) -> str:
+    return f"{x!r}{'f' if t == 'f32' else 'lf'}"
+
+
+def _types(t: WType):
+    """(E, T): the element type (real, or vec2 for complex) and its real type."""
+    E = t.val
+    return E, ("f32" if "f32" in E else "f64")
+
+
+def _consts(t: WType) -> dict:
+    E, T = _types(t)
+    f32 = T == "f32"
+    eps = 2.0 ** -23 if f32 else 2.0 ** -52
+    return {"T": T, "E": E, "eps": _lit(T, eps), "zero": _lit(T, 0.0), "one": _lit(T, 1.0),
+            "two": _lit(T, 2.0), "halfv": _lit(T, 0.5), "big": _lit(T, 2.0 ** 32),
+            "small": _lit(T, 2.0 ** -32), "maxsw": 30 if f32 else 40,
+            "ezero": f"{E}({_lit(T, 0.0)})"}
+
+
+def _cfns(t: WType) -> str:
+    """Element arithmetic shared by the real and complex variants of one template."""
+    E, T = _types(t)
+    z = _lit(T, 0.0)
+    if E == T:
+        return f"""fn re(x: {T}) -> {T} {{ return x; }}
+fn ab2(x: {T}) -> {T} {{ return x * x; }}
+fn cabs(x: {T}) -> {T} {{ return abs(x); }}
+fn amax(x: {T}) -> {T} {{ return abs(x); }}
+fn cj(x: {T}) -> {T} {{ return x; }}
+fn mul(a: {T}, b: {T}) -> {T} {{ return a * b; }}
+fn nz(x: {T}) -> bool {{ return x != {z}; }}
+fn tov(x: {T}) -> {T} {{ return x; }}"""
+    # |x| as sqrt(x.x^2 + x.y^2) is safe: inputs are scaled so max |component| <= 1
+    return f"""fn re(x: {E}) -> {T} {{ return x.x; }}
+fn ab2(x: {E}) -> {T} {{ return x.x * x.x + x.y * x.y; }}
+fn cabs(x: {E}) -> {T} {{ return sqrt(ab2(x)); }}
+fn amax(x: {E}) -> {T} {{ return max(abs(x.x), abs(x.y)); }}
+fn cj(x: {E}) -> {E} {{ return {E}(x.x, -x.y); }}
+fn mul(a: {E}, b: {E}) -> {E} {{ return {E}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}
+fn nz(x: {E}) -> bool {{ return x.x != {z} || x.y != {z}; }}
+fn tov(x: {T}) -> {E} {{ return {E}(x, {z}); }}"""
+
+
+UNROLL = 8   # lavapipe stops a loop after 65535 iterations per invocation, counted over
+             # every entry: unrolled bodies keep the hot loops of a whole solve below that
+
+
+def unrolled(var: str, start: str, bound: str, step: str, body: str, indent: str) -> str:
+    """``for (var = start; var < bound; var += step) { body }`` with UNROLL copies of the body
+    per iteration (each guarded), so the loop's backedge count drops UNROLL-fold."""
+    lines = [f"{indent}for (var {var}0 = {start}; {var}0 < {bound}; "
+             f"{var}0 += {UNROLL}u * {step}) {{"]
+    for u in range(UNROLL):
+        lines.append(f"{indent}  {{ let {var} = {var}0 + {u}u * {step};")
+        lines.append(f"{indent}    if ({var} < {bound}) {{")
+        lines += [f"{indent}      {ln}" for ln in body.strip().splitlines()]
+        lines.append(f"{indent}    }}")
+        lines.append(f"{indent}  }}")
+    lines.append(f"{indent}}}")
+    return "\n".join(lines)
+
+
+def _rot_pass(n: str, idx_p: str, idx_q: str, get: str, set_: str, ezero: str, extra="",
+              wg: int = 256, rows: bool = False, fix: bool = False) -> str:
+    """One rotation pass: for each (pair k, line i) rotate elements idx_p(i), idx_q(i).
+    J = [[c, g], [-conj(g), c]] (g = s e^{i phi}): columns (A J, V J, U J) take
+    p' = c x - conj(g) y, q' = g x + c y; rows (J^H A) take p' = c x - g y, q' = conj(g) x + c y."""
+    if rows:
+        xp, xq = "c * x - mul(g, y)", "mul(cj(g), x) + c * y"
+    else:
+        xp, xq = "c * x - mul(cj(g), y)", "mul(g, x) + c * y"
+    if fix:  # the column pass of the two-sided method stores the annihilated a_pq as 0
+        xp = f"select({xp}, {ezero}, i == pq.y)"
+        xq = f"select({xq}, {ezero}, i == pq.x)"
+    body = f"""let k = e / {n};
+let i = e - k * {n};
+let pq = pair(r, k, m);
+let c = cs_c(k);
+let g = cs_g(k);
+if (pq.y < {n} && nz(g)) {{
+  let x = {get}({idx_p});
+  let y = {get}({idx_q});
+  {set_}({idx_p}, {xp});
+  {set_}({idx_q}, {xq});
+{extra}
+}}"""
+    return unrolled("e", "lid", f"half * {n}", f"{wg}u", body, "        ")
+
+
+def wg_size(cap: int) -> int:
+    """Threads per workgroup: about one per element of a half-matrix round."""
+    return {4: 8, 8: 32, 16: 128}.get(cap, 256)
+
+
+def _sync(cap: int) -> str:
+    if cap:
+        return "fn sync() { workgroupBarrier(); }"
+    return "fn sync() { storageBarrier(); workgroupBarrier(); }"
+
+
+def _accessors(cap: int, t: WType, arrays, slot_args: str, slot_body: str) -> str:
+    """get / set functions per (name, size, kind) over workgroup arrays (cap > 0) or regions
+    of the scratch binding S (array of the element type; offsets set by ``slot``). kind
+    "e": elements, "t": reals (stored in .x of complex scratch), "cs": per pair the cosine
+    c (real) and g = s e^{i phi} (an element), two elements per pair."""
+    E, T = _types(t)
+    out = [_sync(cap)]
+    for name, size, kind in arrays:
+        if cap:
+            arr = f"W_{name}"
+            et = T if kind == "t" else E
+            out.append(f"var<workgroup> {arr}: array<{et}, {max(1, size * (2 if kind == 'cs' else 1))}>;")
+            ref = f"{arr}[{{i}}]"
+        else:
+            out.append(f"var<private> o_{name}: u32;")
+            ref = f"S[o_{name} + {{i}}]"
+            et = E
+        if kind == "cs":
+            out.append(f"fn cs_c(k: u32) -> {T} {{ return re({ref.format(i='2u * k')}); }}")
+            out.append(f"fn cs_g(k: u32) -> {E} {{ return {ref.format(i='2u * k + 1u')}; }}")
+            out.append(f"fn cs_set(k: u32, c: {T}, g: {E}) {{ {ref.format(i='2u * k')} = tov(c); "
+                       f"{ref.format(i='2u * k + 1u')} = g; }}")
+        elif kind == "t" and not cap:
+            out.append(f"fn {name}_get(i: u32) -> {T} {{ return re({ref.format(i='i')}); }}")
+            out.append(f"fn {name}_set(i: u32, v: {T}) {{ {ref.format(i='i')} = tov(v); }}")
+        else:
+            vt = T if kind == "t" else E
+            out.append(f"fn {name}_get(i: u32) -> {vt} {{ return {ref.format(i='i')}; }}")
+            out.append(f"fn {name}_set(i: u32, v: {vt}) {{ {ref.format(i='i')} = v; }}")
+    out.append(f"fn slot({slot_args}) {{\n{slot_body if not cap else ''}\n}}")
+    return "\n".join(out)
+
+
+def _needs(t: WType):
+    return ("f64",) if "f64" in t.val else ()
+
+
+@dataclasses.dataclass(frozen=True)
+class EighSpec(KernelSpec):
+    t: WType          # float32 / float64 / complex64 / complex128 (Hermitian)
+    cap: int          # workgroup-memory bucket, 0: scratch buffer
+    vectors: bool
+
+    def needs(self):
+        return _needs(self.t)
+
+    def layout(self, caps):
+        E, T = _types(self.t)
+        bufs = [Buf("A", E), Buf("W", T, "rw")]
+        if self.vectors:
+            bufs.append(Buf("V", E, "rw"))
+        if not self.cap:
+            bufs.append(Buf("S", E, "rw"))
+        return Layout(bufs, ["n", "nb", "sstride"], caps)
+
+    def wg_bytes(self) -> int:
+        c = self.cap
+        return (c * c * (2 if self.vectors else 1) + c + wg_size(c)) * self.t.itemsize + 8
+
+    @staticmethod
+    def scratch(n: int, vectors: bool) -> int:
+        """Scratch elements per workgroup slot (cap 0)."""
+        return n * n * (2 if vectors else 1) + n + 1
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        c = self.cap
+        k = _consts(self.t)
+        arrays = [("a", c * c, "e"), ("cs", c // 2, "cs")]
+        if self.vectors:
+            arrays.append(("v", c * c, "e"))
+        body = "" if c else (f"  o_a = {lay.word('S_off')} + g * {lay.word('sstride')};\n"
+                             f"  o_cs = o_a + n * n;\n" +
+                             ("  o_v = o_cs + n + 1u;" if self.vectors else ""))
+        store = _accessors(c, self.t, arrays, "g: u32, n: u32", body)
+        if self.vectors:
+            v_init = (f"      v_set(e, select({k['ezero']}, tov({k['one']}), "
+                      f"e / n == e % n));")
+            v_rot = """  let vx = v_get(i * n + pq.x);
+  let vy = v_get(i * n + pq.y);
+  v_set(i * n + pq.x, c * vx - mul(cj(g), vy));
+  v_set(i * n + pq.y, mul(g, vx) + c * vy);"""
+            v_out = (f"      for (var k = 0u; k < n; k++) {{ V[{lay.word('V_off')} + b * nn + "
+                     f"k * n + rk] = v_get(k * n + i); }}")
+        else:
+            v_init = v_rot = v_out = ""
+        T = k["T"]
+        floor = _lit(T, (2.0 ** -23) ** 2 if T == "f32" else (2.0 ** -52) ** 2)
+        wg = wg_size(c)
+        ez = k["ezero"]
+        rows = _rot_pass("n", "pq.x * n + i", "pq.y * n + i", "a_get", "a_set", ez, wg=wg,
+                         rows=True)
+        cols = _rot_pass("n", "i * n + pq.x", "i * n + pq.y", "a_get", "a_set", ez,
+                         v_rot, wg=wg, fix=True)
+        return Template.file(_PKG, "eigh.wgsl").render(
+            lay.tokens(), k, store=store, cfns=_cfns(self.t), wg=wg, floor=floor,
+            v_init=v_init, v_out=v_out, rows=rows, cols=cols)
+
+    @property
+    def label(self):
+        return f"eigh_{self.t.name}_c{self.cap}{'_v' if self.vectors else ''}"
+
+
+@dataclasses.dataclass(frozen=True)
+class SvdSpec(KernelSpec):
+    t: WType
+    cap: int
+    vectors: bool     # write P and Q (and complete P's basis)
+
+    def needs(self):
+        return _needs(self.t)
+
+    def layout(self, caps):
+        E, T = _types(self.t)
+        bufs = [Buf("X", E), Buf("SV", T, "rw")]
+        words = ["R", "C", "nb", "xrs", "xcs", "xbs", "sstride", "xcj"]
+        if self.vectors:
+            bufs += [Buf("UO", E, "rw"), Buf("VO", E, "rw")]
+            words += ["pcols", "urs", "ucs", "ubs", "vrs", "vcs", "vbs", "pcj", "qcj"]
+        if not self.cap:
+            bufs.append(Buf("S", E, "rw"))
+        return Layout(bufs, words, caps)
+
+    def wg_bytes(self) -> int:
+        c = self.cap
+        n = c * c + c + c + (c * c + 2 * c if self.vectors else 0)
+        return (n + wg_size(c)) * self.t.itemsize + wg_size(c) * 4 + 8
+
+    @staticmethod
+    def scratch(r: int, c: int, vectors: bool) -> int:
+        return r * c + c + 1 + c + ((c * c + 2 * r) if vectors else 0)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        c = self.cap
+        k = _consts(self.t)
+        E, T = k["E"], k["T"]
+        arrays = [("u", c * c, "e"), ("cs", c // 2, "cs"), ("n", c, "t")]
+        if self.vectors:
+            arrays += [("v", c * c, "e"), ("w", c, "e"), ("h", c, "e")]
+        body = "" if c else (f"  o_u = {lay.word('S_off')} + g * {lay.word('sstride')};\n"
+                             f"  o_cs = o_u + r * c;\n  o_n = o_cs + c + 1u;\n")
+        if self.vectors and not c:
+            body += "  o_v = o_n + c;\n  o_w = o_v + c * c;\n  o_h = o_w + r;\n"
+        store = _accessors(c, self.t, arrays, "g: u32, r: u32, c: u32", body)
+        cfns = _cfns(self.t)
+        # conjugations of the complex layouts: wide inputs are solved as X = A^H, so X is
+        # loaded conjugated and P (-> Vh) stored conjugated; tall inputs store Q^H as Vh
+        cj = (lambda w: f"select(x, cj(x), {lay.word(w)} != 0u)") if E != T else \
+            (lambda w: "x")
+        cfns += f"\nfn xf(x: {E}) -> {E} {{ return {cj('xcj')}; }}"
+        if self.vectors:
+            cfns += (f"\nfn pf(x: {E}) -> {E} {{ return {cj('pcj')}; }}"
+                     f"\nfn qf(x: {E}) -> {E} {{ return {cj('qcj')}; }}")
+        z, one, ez = k["zero"], k["one"], k["ezero"]
+        wgs = wg_size(c)
+        if self.vectors:
+            w = lay.word
+            v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
+                      f"v_set(e, select({ez}, tov({one}), e / C == e % C)); }}")
+            v_rot = _rot_pass("C", "pq.x * C + i", "pq.y * C + i", "v_get", "v_set", ez,
+                              wg=wgs)
+            uo = f"{w('UO_off')} + b * {w('ubs')}"
+            vo = f"{w('VO_off')} + b * {w('vbs')}"
+            urs, ucs, vrs, vcs = w("urs"), w("ucs"), w("vrs"), w("vcs")
+            vec_out = f"""      let uo = {uo};
+      for (var k = 0u; k < C; k++) {{ VO[{vo} + k * {vrs} + rk * {vcs}] = qf(v_get(j * C + k)); }}
+      if (sj > TINYN) {{
+        let rs = {one} / sj;
+        for (var i = 0u; i < R; i++) {{ UO[uo + i * {urs} + rk * {ucs}] = pf(u_get(j * R + i) * rs); }}
+        atomicAdd(&cnt, 1u);
+      }}"""
+            # P's stored columns (conjugated or not) are orthonormal either way: completing
+            # the stored set completes the basis the caller reads
+            P = f"UO[uo + {{i}} * {urs} + {{j}} * {ucs}]"
+            complete = f"""    sync();
+    if (lid == 0u) {{ flag = atomicLoad(&cnt); }}
+    let k0 = workgroupUniformLoad(&flag);
+    let uo = {uo};
+    for (var c = k0; c < {w('pcols')}; c++) {{
+      // the unit vector e_ist with the least weight inside span(P[:, :c])
+      var bv: {T} = {_lit(T, 4.0)};
+      var bi = 0u;
+      for (var i = lid; i < R; i += {wgs}u) {{
+        var s2: {T} = {z};
+        for (var j = 0u; j < c; j++) {{ s2 += ab2({P.format(i='i', j='j')}); }}
+        if (s2 < bv) {{ bv = s2; bi = i; }}
+      }}
+      RED[lid] = bv;
+      REDI[lid] = bi;
+      sync();
+      for (var st = {wgs}u / 2u; st > 0u; st >>= 1u) {{
+        if (lid < st && (RED[lid + st] < RED[lid] ||
+                         (RED[lid + st] == RED[lid] && REDI[lid + st] < REDI[lid]))) {{
+          RED[lid] = RED[lid + st];
+          REDI[lid] = REDI[lid + st];
+        }}
+        sync();
+      }}
+      let ist = REDI[0];
+      for (var i = lid; i < R; i += {wgs}u) {{
+        var x = select({ez}, tov({one}), i == ist);
+        for (var j = 0u; j < c; j++) {{
+          x -= mul({P.format(i='i', j='j')}, cj({P.format(i='ist', j='j')}));
+        }}
+        w_set(i, x);
+      }}
+      sync();
+      for (var j = lid; j < c; j += {wgs}u) {{
+        var h: {E} = {ez};
+        for (var i = 0u; i < R; i++) {{ h += mul(cj({P.format(i='i', j='j')}), w_get(i)); }}
+        h_set(j, h);
+      }}
+      sync();
+      var s2: {T} = {z};
+      for (var i = lid; i < R; i += {wgs}u) {{
+        var x = w_get(i);
+        for (var j = 0u; j < c; j++) {{ x -= mul({P.format(i='i', j='j')}, h_get(j)); }}
+        w_set(i, x);
+        s2 += ab2(x);
+      }}
+      RED[lid] = s2;
+      let rn = {one} / sqrt(wsum());
+      for (var i = lid; i < R; i += {wgs}u) {{ {P.format(i='i', j='c')} = w_get(i) * rn; }}
+      sync();
+    }}"""
+        else:
+            v_init = v_rot = vec_out = complete = ""
+        if T == "f32":
+            floor, tiny = 2.0 ** -124, 2.0 ** -60
+        else:
+            floor, tiny = 2.0 ** -1020, 2.0 ** -500
+        dot = unrolled("i", "0u", "R", "1u", """let x = u_get(op + i);
+let y = u_get(oq + i);
+al += ab2(x);
+be += ab2(y);
+gz += mul(cj(x), y);""", "            ")
+        u_rot = _rot_pass("R", "pq.x * R + i", "pq.y * R + i", "u_get", "u_set", ez, wg=wgs)
+        return Template.file(_PKG, "svd.wgsl").render(
+            lay.tokens(), k, store=store, cfns=cfns, wg=wgs, floor=_lit(T, floor),
+            tiny=_lit(T, tiny), v_init=v_init, v_rot=v_rot, vec_out=vec_out,
+            complete=complete, dot=dot, u_rot=u_rot)
+
+    @property
+    def label(self):
+        return f"svd_{self.t.name}_c{self.cap}{'_v' if self.vectors else ''}"
+
+
+def pick_cap(make, n: int, caps) -> int:
+    """The smallest workgroup bucket holding n whose arrays fit the adapter, else 0."""
+    for c in CAPS_WG:
+        if n <= c and make(c).wg_bytes() <= caps.workgroup_storage \
+                and wg_size(c) <= caps.invocations:
+            return c
+    return 0
+
+
+def variants():
+    out = []
+    for d in (dt.float32, dt.float64, dt.complex64, dt.complex128):
+        t = WTYPES[d]
+        for cap in (0,) + CAPS_WG:
+            for vec in (False, True):
+                out.append(EighSpec(t, cap, vec))
+                out.append(SvdSpec(t, cap, vec))
+    return out

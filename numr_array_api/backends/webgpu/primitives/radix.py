@@ -1,0 +1,302 @@
+"""The device-wide sort: a stable LSD radix sort of the rows of a (rows, m) view.
+
+The sort moves u32 *positions* (``r * m + c``: row r, column c of the view), never the
+data: each pass computes the digit of an element from the source through its key
+(primitives/keys.py), so any dtype (64-bit and complex included, with no optional
+feature) and any strided view sorts without a copy. Rows sort together: after the key's
+passes, passes over the row number (``position // m``, the most significant key) gather
+every row's elements, stably, in that row's sorted order.
+
+Every pass is reduce-then-scan, because WebGPU promises no forward progress between
+workgroups (no decoupled look-back, no spinning):
+
+1. ``hist``: every tile of TILE positions counts its RADIX-bit digits in workgroup memory
+   and writes them digit-major to the (digits, tiles) table;
+2. the shared scan (primitives/scan.py) turns the table into exclusive offsets: the slot
+   of the first element of every (digit, tile);
+3. ``scatter``: every tile walks its positions in chunks of WG, in order; within a chunk
+   each thread's rank among equal digits is a popcount over per-digit thread bitmasks in
+   workgroup memory, so the scatter is stable with no atomics on global memory.
+
+Limits (BackendLimitation, never a wrong answer): rows * m < 2^32 (u32 positions), and the
+positions (4 bytes each) and the source view must each fit one storage binding (128 MiB on
+lavapipe: 32M positions; 2 GiB on NVIDIA).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...._core import dtypes as dt
+from ...._core.errors import BackendLimitation
+from ..codegen.caps import Caps
+from ..codegen.layout import Buf, Layout
+from ..codegen.spec import KernelSpec
+from ..codegen.template import Template
+from ..storage import new_output
+from .keys import KeyType, key_fn, key_type
+from .rowsort import row_capacity, sort_rows
+from .scan import scan
+
+__all__ = ["RadixPlan", "sort_positions", "passes", "variants", "check_size"]
+
+WG = 256
+RADIX = 8
+DIGITS = 1 << RADIX
+CHUNKS = 8               # chunks of WG positions per tile
+TILE = WG * CHUNKS
+MASKW = WG // 32         # u32 words of one digit's thread bitmask
+CARRY = True             # carry keys between passes where they fit (tests turn it off)
+
+_COMMON = """
+fn elem(i: u32) -> u32 {
+  let r = i / ${m};
+  let c = i - r * ${m};
+  return u32(i32(${S_off}) + i32(r) * bitcast<i32>(${s_rs}) + i32(c) * bitcast<i32>(${s_cs}));
+}
+struct Item { p: u32, k: array<u32, ${kw}> }
+fn item(t: u32) -> Item {
+  var it: Item;
+${load}
+  return it;
+}
+fn digit(it: Item) -> u32 {
+  if (${word} == ${kw}u) { return ((it.p / ${m}) >> ${shift}) & ${dmask}u; }
+  var k = it.k;
+  return (k[min(${word}, ${kwm1}u)] >> ${shift}) & ${dmask}u;
+}
+"""
+
+_HIST = Template("""${layout}
+${keyfn}
+${common}
+var<workgroup> hist: array<atomic<u32>, ${digits}>;
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let blk = wid.x + wid.y * nw.x;
+  if (blk >= ${nb}) { return; }
+  for (var d = lid.x; d < ${digits}u; d += ${wg}u) { atomicStore(&hist[d], 0u); }
+  workgroupBarrier();
+  let t0 = blk * ${tile}u;
+  for (var k = 0u; k < ${chunks}u; k++) {
+    let t = t0 + k * ${wg}u + lid.x;
+    if (t < ${n}) { atomicAdd(&hist[digit(item(t))], 1u); }
+  }
+  workgroupBarrier();
+  for (var d = lid.x; d < ${digits}u; d += ${wg}u) {
+    H[${H_off} + d * ${nb} + blk] = atomicLoad(&hist[d]);
+  }
+}
+""", "radix_hist")
+
+_SCATTER = Template("""${layout}
+${keyfn}
+${common}
+var<workgroup> masks: array<atomic<u32>, ${maskwords}>;
+var<workgroup> run: array<u32, ${digits}>;
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let blk = wid.x + wid.y * nw.x;
+  if (blk >= ${nb}) { return; }
+  for (var d = lid.x; d < ${digits}u; d += ${wg}u) { run[d] = H[${H_off} + d * ${nb} + blk]; }
+  let t0 = blk * ${tile}u;
+  let me = lid.x >> 5u;
+  let below = (1u << (lid.x & 31u)) - 1u;
+  for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
+  workgroupBarrier();
+  for (var k = 0u; k < ${chunks}u; k++) {
+    let t = t0 + k * ${wg}u + lid.x;
+    let ok = t < ${n};
+    var it: Item;
+    var d = 0u;
+    if (ok) {
+      it = item(t);
+      d = digit(it);
+      atomicOr(&masks[d * ${maskw}u + me], 1u << (lid.x & 31u));
+    }
+    workgroupBarrier();
+    if (ok) {
+      var r = countOneBits(atomicLoad(&masks[d * ${maskw}u + me]) & below);
+      for (var w = 0u; w < me; w++) { r += countOneBits(atomicLoad(&masks[d * ${maskw}u + w])); }
+      let dst = run[d] + r;
+      O[${O_off} + dst] = it.p;
+${store_keys}
+    }
+    workgroupBarrier();
+    // every rank is read: count each digit's chunk total and clear its masks for the next
+    for (var e = lid.x; e < ${digits}u; e += ${wg}u) {
+      var c = 0u;
+      for (var w = 0u; w < ${maskw}u; w++) {
+        c += countOneBits(atomicExchange(&masks[e * ${maskw}u + w], 0u));
+      }
+      run[e] += c;
+    }
+    workgroupBarrier();
+  }
+}
+""", "radix_scatter")
+
+
+@dataclasses.dataclass(frozen=True)
+class RadixSpec(KernelSpec):
+    """One pass entry: ``stage`` "hist" or "scatter". ``first``: slot t holds position t
+    and its key comes from the source (no input buffers). ``carry``: keys travel with the
+    positions as ``kw`` word planes (KI in, KO out; coalesced reads instead of a gather
+    from the source per pass); otherwise every pass gathers keys through the positions."""
+
+    kt: KeyType
+    descending: bool
+    stage: str
+    first: bool
+    carry: bool = False
+
+    def layout(self, caps):
+        bufs = [Buf("S", self.kt.raw.arr)]
+        if not self.first:
+            bufs.append(Buf("I", "u32"))
+            if self.carry:
+                bufs.append(Buf("KI", "u32"))
+        if self.stage == "hist":
+            bufs.append(Buf("H", "u32", "rw"))
+        else:
+            bufs += [Buf("H", "u32"), Buf("O", "u32", "rw")]
+            if self.carry:
+                bufs.append(Buf("KO", "u32", "rw"))
+        return Layout(bufs, ["n", "m", "nb", "s_rs", "s_cs", "word", "shift", "wkeys"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        tok = lay.tokens()
+        kw = self.kt.words
+        if self.first:
+            load = "  it.p = t;\n  it.k = key(elem(t));"
+        elif self.carry:
+            ki = lay.word("KI_off")
+            load = f"  it.p = I[{lay.word('I_off')} + t];\n" + "\n".join(
+                f"  it.k[{w}] = KI[{ki} + {w}u * {lay.word('n')} + t];" for w in range(kw))
+        else:
+            load = f"  it.p = I[{lay.word('I_off')} + t];\n  it.k = key(elem(it.p));"
+        common = Template(_COMMON, "radix_common").render(
+            tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load)
+        keyfn = key_fn(self.kt, "S", "key", self.descending) if (self.first or not self.carry) \
+            else ""
+        t = _HIST if self.stage == "hist" else _SCATTER
+        extra = {}
+        if self.stage == "scatter":
+            store = ""
+            if self.carry:
+                ko = lay.word("KO_off")
+                store = (f"      if ({lay.word('wkeys')} != 0u) {{\n        var kk = it.k;\n" +
+                         "\n".join(f"        KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
+                                   for w in range(kw)) + "\n      }")
+            extra = dict(maskwords=DIGITS * MASKW, maskw=MASKW, store_keys=store)
+        return t.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG, tile=TILE,
+                        chunks=CHUNKS, **extra)
+
+    @property
+    def label(self):
+        return (f"radix_{self.stage}_{self.kt.name}" + ("_desc" if self.descending else "") +
+                ("_first" if self.first else "") + ("_carry" if self.carry else ""))
+
+
+def passes(kt, rows):
+    """(word, shift) of every pass, least significant first; word ``kt.words`` is the row."""
+    out = []
+    for b in range(0, kt.bits, RADIX):
+        out.append((b // 32, b % 32))
+    s = 0
+    while rows > 1 and (1 << s) < rows:
+        out.append((kt.words, s))
+        s += RADIX
+    return out
+
+
+def check_size(n, what):
+    if n >= 1 << 32:
+        raise BackendLimitation("webgpu", f"{what} of {n} elements",
+                                "positions are u32: at most 2^32 - 1 elements")
+
+
+def sort_positions(src, descending=False):
+    """u32 (rows * m,): the positions ``r * m + c`` of the (rows, m) view ``src`` in
+    (row, key) order, stable (equal keys keep their column order). Rows that fit
+    workgroup memory sort there (primitives/rowsort.py); longer ones by radix passes."""
+    client = src.client
+    rows, m = src.shape
+    n = rows * m
+    check_size(n, "sort")
+    kt = key_type(src.dtype)
+    a = new_output((n,), dt.uint32, client)
+    if n == 0:
+        return a
+    if not a.fits_binding():
+        raise BackendLimitation("webgpu", f"sort of {n} elements",
+                                f"the {n * 4}-byte position array exceeds one storage binding "
+                                f"({client.max_binding} bytes)")
+    if not src.fits_binding():
+        src = src.contiguous()
+        if not src.fits_binding():
+            raise BackendLimitation("webgpu", f"sort of {src.nbytes} bytes",
+                                    f"the data exceeds one storage binding "
+                                    f"({client.max_binding} bytes)")
+    caps = Caps.of(client)
+    if m <= row_capacity(kt, caps):   # short rows: one workgroup each, in workgroup memory
+        sort_rows(src, a, descending, caps)
+        return a
+    b = new_output((n,), dt.uint32, client)
+    nb = -(-n // TILE)
+    H = new_output((DIGITS * nb,), dt.uint32, client)
+    gx = min(nb, client.max_groups)
+    groups = (gx, -(-nb // gx), 1)
+    words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
+                 s_cs=src.strides[1] if m > 1 else 0)
+    plan = passes(kt, rows)
+    key_passes = sum(1 for w, _ in plan if w < kt.words)
+    keys = None
+    if CARRY and key_passes > 1:   # carry the keys when their word planes fit one binding each
+        ka = new_output((kt.words * n,), dt.uint32, client)
+        if ka.fits_binding():
+            keys = [ka, new_output((kt.words * n,), dt.uint32, client)]
+    first = True
+    cur, nxt = None, a
+    for i, (word, shift) in enumerate(plan):
+        carry = keys is not None
+        kh = client.kernel(RadixSpec(kt, descending, "hist", first, carry and not first))
+        ks = client.kernel(RadixSpec(kt, descending, "scatter", first, carry))
+        ins = {} if first else {"I": cur}
+        if carry and not first:
+            ins["KI"] = keys[0]
+        kh.launch(groups, S=src, H=H, word=word, shift=shift, wkeys=0, **ins, **words)
+        offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
+        outs = {"KO": keys[1]} if carry else {}
+        later = any(w < kt.words for w, _ in plan[i + 1:])
+        ks.launch(groups, S=src, H=offs.reshape((DIGITS * nb,)), O=nxt, word=word,
+                  shift=shift, wkeys=1 if later else 0, **ins, **outs, **words)
+        first = False
+        cur, nxt = nxt, (b if nxt is a else a)
+        if carry:
+            keys.reverse()
+    return cur
+
+
+class RadixPlan:
+    """Compatibility name: ``RadixPlan(descending).record(src)`` is ``sort_positions``."""
+
+    def __init__(self, descending=False):
+        self.descending = descending
+
+    def record(self, src):
+        return sort_positions(src, self.descending)
+
+
+def variants():
+    out = []
+    for d in (dt.bool_, dt.int8, dt.uint16, dt.float16, dt.int32, dt.float32, dt.int64,
+              dt.uint64, dt.float64, dt.complex64, dt.complex128):
+        for stage in ("hist", "scatter"):
+            for first in (True, False):
+                for carry in (False, True):
+                    out.append(RadixSpec(key_type(d), d is dt.float32, stage, first, carry))
+    return out

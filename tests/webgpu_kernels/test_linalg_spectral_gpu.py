@@ -1,0 +1,362 @@
+"""eigh / eigvalsh / svd / svdvals / pinv / matrix_rank on webgpu (Jacobi kernels) against
+NumPy in float64. Signs of vectors are arbitrary: reconstructions, orthogonality and
+|dot products| are compared, never raw vectors. Longer sizes need NUMR_TEST_SLOW=1."""
+
+import contextlib
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from numr_array_api._core.errors import BackendLimitation
+
+SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
+SIZES = [1, 2, 7, 32, 33, 64, 100] + ([128, 200] if SLOW else [])
+DTYPES = ["float32", "float64"]
+CDTYPES = ["complex64", "complex128"]
+
+
+@pytest.fixture
+def xp(wgpu_xp):
+    from numr_array_api._core.config import host_conversion
+    with host_conversion("allow"):
+        yield wgpu_xp
+
+
+@contextlib.contextmanager
+def _slow_sizes_may_be_refused():
+    """lavapipe refuses (BackendLimitation) the largest sizes, which only NUMR_TEST_SLOW runs."""
+    try:
+        yield
+    except BackendLimitation as e:
+        if not SLOW:
+            raise
+        pytest.skip(str(e))
+
+
+def _eps(dtype):
+    return float(np.finfo(dtype).eps)
+
+
+def _n2(x):
+    return np.linalg.norm(x, 2, axis=(-2, -1)) if x.size else np.zeros(x.shape[:-2])
+
+
+def _host(x):
+    return np.asarray(x.to_device("cpu")) if hasattr(x, "to_device") else np.asarray(x)
+
+
+def _H(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+def _rand(rng, shape, dtype):
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
+def _sym(rng, shape, dtype):
+    a = _rand(rng, shape, dtype)
+    return ((a + _H(a)) / 2).astype(dtype)
+
+
+def _real(dtype):
+    return np.finfo(np.dtype(dtype)).dtype
+
+
+def _check_eigh(a, w, v, dtype, c=10):
+    a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    n = a.shape[-1]
+    eps = _eps(dtype)
+    scale = np.maximum(_n2(a64), np.finfo(dtype).tiny)
+    wr = np.linalg.eigvalsh(a64)
+    assert w.dtype == _real(a.dtype) and w.shape == a.shape[:-1]
+    assert np.all(np.diff(w, axis=-1) >= 0), "eigenvalues not ascending"
+    assert np.max(np.abs(w - wr) / scale[..., None]) <= c * n * eps
+    if v is not None:
+        assert v.dtype == a.dtype and v.shape == a.shape
+        v64 = v.astype(a64.dtype)
+        rec = _n2(a64 - (v64 * w[..., None, :]) @ _H(v64)) / scale
+        assert rec.max() <= c * n * eps
+        orth = _n2(_H(v64) @ v64 - np.eye(n))
+        assert orth.max() <= c * n * eps
+
+
+@pytest.mark.parametrize("dtype", DTYPES + CDTYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_eigh_random(xp, dtype, n):
+    if dtype in CDTYPES and n > 40 and not SLOW:
+        pytest.skip("complex beyond 40: NUMR_TEST_SLOW=1")
+    rng = np.random.default_rng(n)
+    a = _sym(rng, (3, n, n) if n <= 33 else (n, n), dtype)
+    with _slow_sizes_may_be_refused():
+        w, v = xp.linalg.eigh(xp.asarray(a))
+    _check_eigh(a, _host(w), _host(v), dtype)
+    wv = _host(xp.linalg.eigvalsh(xp.asarray(a)))
+    _check_eigh(a, wv, None, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eigh_repeated_and_rank_deficient(xp, dtype):
+    rng = np.random.default_rng(1)
+    q, _ = np.linalg.qr(rng.standard_normal((9, 9)))
+    d = np.array([1, 1, 1, 2, 2, -3, -3, 0, 0], float)
+    a = np.stack([(q * d) @ q.T, 3 * np.eye(9), np.ones((9, 9)), np.zeros((9, 9))])
+    a = ((a + np.swapaxes(a, -1, -2)) / 2).astype(dtype)
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    _check_eigh(a, _host(w), _host(v), dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eigh_ill_conditioned_and_scaled(xp, dtype):
+    rng = np.random.default_rng(2)
+    cond = 1e6 if dtype == "float32" else 1e12
+    q, _ = np.linalg.qr(rng.standard_normal((20, 20)))
+    d = np.logspace(0, -np.log10(cond), 20) * np.where(np.arange(20) % 2, 1, -1)
+    a = (q * d) @ q.T
+    big = 1e30 if dtype == "float32" else 1e200
+    a = np.stack([a, a * big, a / big])
+    a = ((a + np.swapaxes(a, -1, -2)) / 2).astype(dtype)
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    _check_eigh(a, _host(w), _host(v), dtype)
+
+
+def test_eigh_batched_small_many(xp):
+    rng = np.random.default_rng(3)
+    a = _sym(rng, (5, 40, 8, 8), "float32")   # 200 matrices in one dispatch
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    _check_eigh(a, _host(w), _host(v), "float32")
+
+
+def test_eigh_strided_view_and_float16(xp):
+    rng = np.random.default_rng(4)
+    a = _sym(rng, (6, 6), "float32")
+    big = np.zeros((12, 12), np.float32)
+    big[::2, ::2] = a
+    x = xp.asarray(big)[::2, ::2]
+    w, v = xp.linalg.eigh(x)
+    _check_eigh(a, _host(w), _host(v), "float32")
+    h = a.astype(np.float16)
+    wh = _host(xp.linalg.eigvalsh(xp.asarray(h)))
+    assert wh.dtype == np.float16
+    np.testing.assert_allclose(wh.astype(np.float64),
+                               np.linalg.eigvalsh(h.astype(np.float64)), atol=2e-2)
+
+
+def _check_svd(a, u, s, vh, dtype, full, c=10):
+    a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    M, N = a.shape[-2:]
+    K = min(M, N)
+    n = max(M, N, 1)
+    eps = _eps(dtype)
+    scale = np.maximum(_n2(a64), np.finfo(dtype).tiny)
+    sr = np.linalg.svd(a64, compute_uv=False)
+    assert s.dtype == _real(a.dtype) and s.shape == a.shape[:-2] + (K,)
+    assert np.all(np.diff(s, axis=-1) <= 0), "singular values not descending"
+    if K:
+        assert np.max(np.abs(s - sr) / scale[..., None]) <= c * n * eps
+    if u is None:
+        return
+    assert u.shape == a.shape[:-2] + ((M, M) if full else (M, K))
+    assert vh.shape == a.shape[:-2] + ((N, N) if full else (K, N))
+    assert u.dtype == a.dtype and vh.dtype == a.dtype
+    u64, vh64 = u.astype(a64.dtype), vh.astype(a64.dtype)
+    rec = _n2(a64 - (u64[..., :, :K] * s[..., None, :]) @ vh64[..., :K, :]) / scale
+    assert rec.max(initial=0) <= c * n * eps
+    assert _n2(_H(u64) @ u64 - np.eye(u.shape[-1])).max(initial=0) <= c * n * eps
+    assert _n2(vh64 @ _H(vh64) - np.eye(vh.shape[-2])).max(initial=0) \
+        <= c * n * eps
+
+
+SHAPES = [(1, 1), (2, 2), (7, 3), (3, 7), (32, 32), (33, 20), (20, 33), (64, 64), (100, 100),
+          (100, 7), (1, 9)] + ([(200, 150), (128, 128)] if SLOW else [])
+
+
+@pytest.mark.parametrize("dtype", DTYPES + CDTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_svd_random(xp, dtype, shape):
+    if dtype in CDTYPES and max(shape) > 40 and not SLOW:
+        pytest.skip("complex beyond 40: NUMR_TEST_SLOW=1")
+    rng = np.random.default_rng(sum(shape))
+    batch = (2,) if max(shape) <= 33 else ()
+    a = _rand(rng, batch + shape, dtype)
+    for full in (False, True):
+        with _slow_sizes_may_be_refused():
+            u, s, vh = xp.linalg.svd(xp.asarray(a), full_matrices=full)
+        _check_svd(a, _host(u), _host(s), _host(vh), dtype, full)
+    sv = _host(xp.linalg.svdvals(xp.asarray(a)))
+    np.testing.assert_array_equal(sv, _host(s))
+
+
+@pytest.mark.parametrize("dtype", DTYPES + CDTYPES)
+@pytest.mark.parametrize("shape", [(9, 6), (6, 9), (8, 8)] + ([(70, 10)] if SLOW else []))
+def test_svd_rank_deficient(xp, dtype, shape):
+    rng = np.random.default_rng(5)
+    M, N = shape
+    r = 3
+    a = (_rand(rng, (M, r), "complex128" if dtype in CDTYPES else "float64") @
+         rng.standard_normal((r, N))).astype(dtype)
+    z = np.zeros(shape, dtype)
+    one = np.zeros(shape, dtype)
+    one[0, 0] = 1
+    a = np.stack([a, z, one])
+    for full in (False, True):
+        u, s, vh = xp.linalg.svd(xp.asarray(a), full_matrices=full)
+        _check_svd(a, _host(u), _host(s), _host(vh), dtype, full)
+    rank = _host(xp.linalg.matrix_rank(xp.asarray(a)))
+    np.testing.assert_array_equal(rank, np.linalg.matrix_rank(a))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_svd_ill_conditioned(xp, dtype):
+    rng = np.random.default_rng(6)
+    cond = 1e6 if dtype == "float32" else 1e12
+    q1, _ = np.linalg.qr(rng.standard_normal((30, 30)))
+    q2, _ = np.linalg.qr(rng.standard_normal((20, 20)))
+    d = np.logspace(0, -np.log10(cond), 20)
+    a = q1[:, :20] * d @ q2.T
+    big = 1e30 if dtype == "float32" else 1e250
+    a = np.stack([a, a * big, a / big]).astype(dtype)
+    u, s, vh = xp.linalg.svd(xp.asarray(a), full_matrices=False)
+    _check_svd(a, _host(u), _host(s), _host(vh), dtype, False)
+
+
+def test_svd_empty_and_degenerate(xp):
+    for shape in [(0, 0), (0, 3), (2, 0), (3, 0, 4), (0, 2, 2)]:
+        a = np.zeros(shape, np.float32)
+        for full in (True, False):
+            u, s, vh = xp.linalg.svd(xp.asarray(a), full_matrices=full)
+            ur, sr, vr = np.linalg.svd(a, full_matrices=full)
+            assert _host(u).shape == ur.shape and _host(s).shape == sr.shape
+            assert _host(vh).shape == vr.shape
+            if full:
+                np.testing.assert_array_equal(_host(u), ur)
+                np.testing.assert_array_equal(_host(vh), vr)
+        assert _host(xp.linalg.svdvals(xp.asarray(a))).shape == a.shape[:-2] + (min(shape[-2:]),)
+        assert _host(xp.linalg.pinv(xp.asarray(a))).shape == a.shape[:-2] + shape[-2:][::-1]
+        np.testing.assert_array_equal(_host(xp.linalg.matrix_rank(xp.asarray(a))),
+                                      np.zeros(a.shape[:-2], np.int64))
+    for n in (0,):
+        w, v = xp.linalg.eigh(xp.asarray(np.zeros((2, n, n), np.float32)))
+        assert _host(w).shape == (2, 0) and _host(v).shape == (2, 0, 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + CDTYPES)
+@pytest.mark.parametrize("shape", [(5, 5), (7, 4), (4, 7), (2, 3, 6, 6)] +
+                         ([(40, 30)] if SLOW else []))
+def test_pinv(xp, dtype, shape):
+    rng = np.random.default_rng(7)
+    a = _rand(rng, shape, dtype)
+    if shape[-1] > 2:
+        a[..., -1] = 0                    # rank deficient: the cut matters
+    p = _host(xp.linalg.pinv(xp.asarray(a)))
+    pr = np.linalg.pinv(a.astype(np.complex128 if dtype in CDTYPES else np.float64))
+    assert p.dtype == a.dtype and p.shape == pr.shape
+    tol = 200 * max(shape[-2:]) * _eps(dtype) * max(1.0, np.abs(pr).max())
+    np.testing.assert_allclose(p, pr, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matrix_rank_rtol(xp, dtype):
+    rng = np.random.default_rng(8)
+    s = np.array([1, 1e-2, 1e-4, 0.0])
+    q1, _ = np.linalg.qr(rng.standard_normal((4, 4)))
+    q2, _ = np.linalg.qr(rng.standard_normal((4, 4)))
+    a = np.stack([(q1 * s) @ q2.T] * 3).astype(dtype)
+    for rtol in (None, 1e-3, 1e-1, 0.5):
+        r = _host(xp.linalg.matrix_rank(xp.asarray(a), rtol=rtol))
+        ref = np.linalg.matrix_rank(a, rtol=rtol)
+        np.testing.assert_array_equal(r, ref)
+    rt = np.array([1e-5, 1e-3, 1e-1], dtype)
+    r = _host(xp.linalg.matrix_rank(xp.asarray(a), rtol=xp.asarray(rt)))
+    np.testing.assert_array_equal(r, [3, 2, 1])
+    p = _host(xp.linalg.pinv(xp.asarray(a), rtol=xp.asarray(rt)))
+    pr = np.linalg.pinv(a.astype(np.float64), rtol=rt)
+    # kept singular values span 1e4: the inverse amplifies their rounding that much
+    np.testing.assert_allclose(p, pr, atol=10 * 1e4 * _eps(dtype) * np.abs(pr).max())
+
+
+def test_no_host_fallback(xp):
+    from numr_array_api.backends.webgpu.ops.host_fallback import HostFallbackWarning
+    rng = np.random.default_rng(9)
+    for dtype in DTYPES + CDTYPES + ["float16"]:
+        a = xp.asarray(_sym(rng, (2, 5, 5), dtype))
+        b = xp.asarray(_rand(rng, (2, 5, 3), dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HostFallbackWarning)
+            xp.linalg.eigh(a)
+            xp.linalg.eigvalsh(a)
+            xp.linalg.svd(b)
+            xp.linalg.svd(b, full_matrices=False)
+            xp.linalg.svdvals(b)
+            xp.linalg.pinv(b)
+            xp.linalg.matrix_rank(b)
+
+
+def test_svdvals_export_for_other_linalg_code(xp):
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import svdvals
+    rng = np.random.default_rng(10)
+    a = rng.standard_normal((3, 6, 4)).astype("float32")
+    s = svdvals(None, xp.asarray(a)._data).to_numpy()
+    np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.skipif(not SLOW, reason="NUMR_TEST_SLOW=1")
+def test_lavapipe_guard_refuses_rather_than_truncates(xp):
+    a = np.random.default_rng(11).standard_normal((400, 400)).astype("float32")
+    try:
+        s = _host(xp.linalg.svdvals(xp.asarray(a)))
+    except BackendLimitation:
+        return
+    np.testing.assert_allclose(s, np.linalg.svd(a.astype(np.float64), compute_uv=False),
+                               atol=400 * 10 * _eps("float32") * np.linalg.norm(a, 2))
+
+
+_SKLEARN = r'''
+import warnings, numpy as np, sklearn
+import numr_array_api.webgpu as xp
+from numr_array_api.backends.webgpu.ops.host_fallback import HostFallbackWarning
+warnings.filterwarnings("error", message=r".*linalg.*", category=HostFallbackWarning)
+from sklearn.decomposition import PCA
+from sklearn.linear_model import Ridge
+rng = np.random.default_rng(0)
+X = rng.standard_normal((200, 12)) @ rng.standard_normal((12, 12)) + rng.standard_normal(12)
+y = X @ rng.standard_normal(12) + 0.1 * rng.standard_normal(200)
+h = lambda a: np.asarray(a.to_device("cpu"))
+for dtype, tol in ((np.float64, 1e-9), (np.float32, 2e-4)):
+    Xd, yd = X.astype(dtype), y.astype(dtype)
+    ref = PCA(n_components=5, svd_solver="full").fit(Xd)
+    r = Ridge(alpha=0.5, solver="svd").fit(Xd, yd)
+    with sklearn.config_context(array_api_dispatch=True):
+        est = PCA(n_components=5, svd_solver="full").fit(xp.asarray(Xd))
+        t = est.transform(xp.asarray(Xd))
+        e = Ridge(alpha=0.5, solver="svd").fit(xp.asarray(Xd), xp.asarray(yd))
+        p = e.predict(xp.asarray(Xd))
+    scale = np.abs(ref.transform(Xd)).max()
+    for attr in ("components_", "explained_variance_", "singular_values_"):
+        want = getattr(ref, attr)
+        np.testing.assert_allclose(h(getattr(est, attr)), want, rtol=tol,
+                                   atol=tol * np.abs(want).max(), err_msg=attr)
+    np.testing.assert_allclose(h(t), ref.transform(Xd), atol=tol * scale)
+    np.testing.assert_allclose(h(e.coef_), r.coef_, rtol=tol, atol=tol * np.abs(r.coef_).max())
+    np.testing.assert_allclose(h(p), r.predict(Xd), atol=tol * np.abs(yd).max())
+print("SKLEARN-OK")
+'''
+
+
+def test_sklearn_pca_and_ridge_svd_without_linalg_host_fallback(wgpu_xp):
+    """PCA(svd_solver="full") and Ridge(solver="svd") on webgpu arrays (array_api_dispatch)
+    match NumPy's fit, and no linalg function warns HostFallbackWarning (made an error)."""
+    pytest.importorskip("sklearn")
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = dict(os.environ, SCIPY_ARRAY_API="1", NUMR_HOST_CONVERSION="allow",
+               PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[2])] +
+                                          [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    proc = subprocess.run([sys.executable, "-c", _SKLEARN], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0 and "SKLEARN-OK" in proc.stdout, proc.stderr[-3000:]
