@@ -170,11 +170,13 @@ def test_host_fallback_warns_once(wx):
 
 def test_dlpack_host_copy_only(wx):
     x = wx.asarray([1.0, 2.0])
-    with pytest.raises(BufferError):
-        x.__dlpack__()
+    # copy=None: "reuse if possible, copy otherwise": a host copy
+    np.testing.assert_array_equal(np.from_dlpack(_Cap(x)), [1, 2])
     np.testing.assert_array_equal(np.from_dlpack(_Cap(x, dl_device=(1, 0))), [1, 2])
-    with pytest.raises(BufferError):
-        x.__dlpack__(dl_device=(2, 0))
+    for kw in ({"copy": False}, {"copy": False, "dl_device": (1, 0)}, {"dl_device": (2, 0)},
+               {"dl_device": (15, x.device.index)}):
+        with pytest.raises(BufferError):
+            x.__dlpack__(**kw)
     y = wx.from_dlpack(np.arange(3.0))
     assert y.device.kind == "webgpu"
     np.testing.assert_array_equal(host(y), [0, 1, 2])

@@ -39,10 +39,8 @@ def warn_fallback(name):
 # backend methods served by the cpu backend for now (the front-end's full interface minus
 # what ops/ implements on the GPU)
 FALLBACK_METHODS = (
-    # linear algebra
-    # (eig; ops/linalg and ops/linalg_spectral have the rest and route their complex
-    # cases without a kernel yet here explicitly, warned)
-    "linalg_eig",
+    # empty: every family has its GPU mixin (ops/linalg routes the complex cases it has no
+    # kernel for yet here explicitly, warned, through _make)
 )
 
 
@@ -125,6 +123,5 @@ class HostFallbackMixin:
         self.store(data, from_numpy(host, data.client))
 
 
-for _n in FALLBACK_METHODS:
-    setattr(HostFallbackMixin, _n, _make(_n))
-del _n
+for _name in FALLBACK_METHODS:
+    setattr(HostFallbackMixin, _name, _make(_name))

@@ -26,6 +26,7 @@ lavapipe: 32M positions; 2 GiB on NVIDIA).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from ...._core import dtypes as dt
 from ...._core.errors import BackendLimitation
@@ -245,50 +246,80 @@ def sort_positions(src, descending=False):
     if m <= row_capacity(kt, caps):   # short rows: one workgroup each, in workgroup memory
         sort_rows(src, a, descending, caps)
         return a
-    b = new_output((n,), dt.uint32, client)
-    nb = -(-n // TILE)
-    H = new_output((DIGITS * nb,), dt.uint32, client)
-    gx = min(nb, client.max_groups)
-    groups = (gx, -(-nb // gx), 1)
-    words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
-                 s_cs=src.strides[1] if m > 1 else 0)
-    plan = passes(kt, rows)
-    key_passes = sum(1 for w, _ in plan if w < kt.words)
-    keys = None
-    if CARRY and key_passes > 1:   # carry the keys when their word planes fit one binding each
-        ka = new_output((kt.words * n,), dt.uint32, client)
-        if ka.fits_binding():
-            keys = [ka, new_output((kt.words * n,), dt.uint32, client)]
-    first = True
-    cur, nxt = None, a
-    for i, (word, shift) in enumerate(plan):
-        carry = keys is not None
-        kh = client.kernel(RadixSpec(kt, descending, "hist", first, carry and not first))
-        ks = client.kernel(RadixSpec(kt, descending, "scatter", first, carry))
-        ins = {} if first else {"I": cur}
-        if carry and not first:
-            ins["KI"] = keys[0]
-        kh.launch(groups, S=src, H=H, word=word, shift=shift, wkeys=0, **ins, **words)
-        offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
-        outs = {"KO": keys[1]} if carry else {}
-        later = any(w < kt.words for w, _ in plan[i + 1:])
-        ks.launch(groups, S=src, H=offs.reshape((DIGITS * nb,)), O=nxt, word=word,
-                  shift=shift, wkeys=1 if later else 0, **ins, **outs, **words)
-        first = False
-        cur, nxt = nxt, (b if nxt is a else a)
-        if carry:
-            keys.reverse()
-    return cur
+    return _plan(client, src.dtype, descending).record(src, a)
 
 
 class RadixPlan:
-    """Compatibility name: ``RadixPlan(descending).record(src)`` is ``sort_positions``."""
+    """The radix passes of one (dtype, direction) on one client: kernels resolved once,
+    scratch (the other position buffer, key planes, the histogram table) per call."""
 
-    def __init__(self, descending=False):
+    def __init__(self, client, dtype, descending):
+        self.client = client
+        self.kt = kt = key_type(dtype)
         self.descending = descending
+        self._spec = functools.partial(RadixSpec, kt, descending)
+        self._kernels = {}
 
-    def record(self, src):
-        return sort_positions(src, self.descending)
+    def kernel(self, stage, first, carry):
+        k = self._kernels.get((stage, first, carry))
+        if k is None:   # compiled on first use: a plan uses 4 of its 7 variants
+            k = self._kernels[(stage, first, carry)] = self.client.kernel(
+                self._spec(stage, first, carry))
+        return k
+
+    def record(self, src, a):
+        """Sort the rows of the (rows, m) view ``src`` (fitting one binding) by radix
+        passes; ``a`` a u32 (rows * m,) output that fits one binding. Returns the buffer
+        holding the sorted positions (``a`` or a scratch buffer)."""
+        client, kt = self.client, self.kt
+        rows, m = src.shape
+        n = rows * m
+        b = new_output((n,), dt.uint32, client)
+        nb = -(-n // TILE)
+        H = new_output((DIGITS * nb,), dt.uint32, client)
+        gx = min(nb, client.max_groups)
+        groups = (gx, -(-nb // gx), 1)
+        words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
+                     s_cs=src.strides[1] if m > 1 else 0)
+        plan = passes(kt, rows)
+        keys = None
+        if CARRY and sum(1 for w, _ in plan if w < kt.words) > 1:
+            # carried keys: coalesced reads instead of a gather per pass, where the word
+            # planes fit one binding
+            ka = new_output((kt.words * n,), dt.uint32, client)
+            if ka.fits_binding():
+                keys = [ka, new_output((kt.words * n,), dt.uint32, client)]
+        carry = keys is not None
+        first = True
+        cur, nxt = None, a
+        for i, (word, shift) in enumerate(plan):
+            kh = self.kernel("hist", first, carry and not first)
+            ks = self.kernel("scatter", first, carry)
+            ins = {} if first else {"I": cur}
+            if carry and not first:
+                ins["KI"] = keys[0]
+            kh.launch(groups, S=src, H=H, word=word, shift=shift, wkeys=0, **ins, **words)
+            offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
+            outs = {"KO": keys[1]} if carry else {}
+            later = any(w < kt.words for w, _ in plan[i + 1:])   # keys still needed
+            ks.launch(groups, S=src, H=offs.reshape((DIGITS * nb,)), O=nxt, word=word,
+                      shift=shift, wkeys=1 if later else 0, **ins, **outs, **words)
+            first = False
+            cur, nxt = nxt, (b if nxt is a else a)
+            if carry:
+                keys.reverse()
+        return cur
+
+
+_PLANS = {}
+
+
+def _plan(client, dtype, descending):
+    key = (id(client), dtype, descending)
+    p = _PLANS.get(key)
+    if p is None or p.client is not client:
+        p = _PLANS[key] = RadixPlan(client, dtype, descending)
+    return p
 
 
 def variants():

@@ -12,20 +12,22 @@ import math
 import numpy as np
 
 from ....._core import dtypes as dt
-from ....._core.errors import BackendLimitation
+from ....._core.errors import BackendLimitation, InvalidArgument
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
 from ..matmul import gemm
 from .cut import CutSpec
-from .spec import UNROLL, EighSpec, SvdSpec, pick_cap, wg_size
+from .spec import UNROLL, EigSpec, EighSpec, SvdSpec, pick_cap, wg_size
 
 _MAX_GROUPS = 65535
 _SCRATCH_SLOTS = 1024     # workgroups (each with its own scratch slot) for cap-0 kernels
 
 
 _REAL = {dt.complex64: dt.float32, dt.complex128: dt.float64}
+_COMPLEX = {dt.float16: dt.complex64, dt.float32: dt.complex64, dt.float64: dt.complex128,
+            dt.complex64: dt.complex64, dt.complex128: dt.complex128}
 
 
 def _work_dtype(dtype):
@@ -197,6 +199,43 @@ def _svd(be, a, vectors, full_matrices):
             _back(vh.reshape(batch + (vrows, N)), a.dtype))
 
 
+def _eig(be, a, vectors):
+    """Eigenvalues (and unit eigenvectors) of general square matrices, complex results."""
+    client = a.client
+    batch, n = tuple(a.shape[:-2]), a.shape[-1]
+    ct = _COMPLEX[a.dtype]
+    nb = _prod(batch)
+    if n == 0 or nb == 0:
+        w = new_output(batch + (n,), ct, client)
+        return (w, new_output(batch + (n, n), ct, client)) if vectors else w
+    wdt = _work_dtype(a.dtype)
+    spec = EigSpec(wtype(wdt, client, "linalg.eig"), vectors)
+    # element work is loop-free up to the workgroup size; the bulge-chase loop runs about
+    # 3 n^2 times in all (a cut one cannot converge, which the status read reports)
+    _check_loops(client, "eig", f"{n}x{n}", [3 * n * n, n * n // 2,
+                                             n * n * n // spec.wg() if vectors else 0])
+    k = client.kernel(spec)
+    x = _flat(a, wdt)
+    w = new_output((nb, n), ct, client)
+    st = new_output((nb,), dt.uint32, client)
+    v = new_output((nb, n, n), ct, client) if vectors else None
+    scratch = EigSpec.scratch(n, vectors)
+    isz = ct.itemsize
+    for b0, b1 in _chunks(client, nb, n * n * isz):
+        groups, slots = _slots(client, b1 - b0, 0, scratch, isz)
+        args = dict(A=x[b0:b1], W=w[b0:b1], ST=st[b0:b1], n=n, nb=b1 - b0, sstride=scratch,
+                    S=new_output((slots * scratch,), ct, client))
+        if vectors:
+            args["V"] = v[b0:b1]
+        k.launch((groups, 1, 1), **args)
+    # one small read: NumPy raises when the QR iteration does not converge
+    if int(st.to_numpy().max()):
+        raise InvalidArgument("x", f"linalg.eig{'' if vectors else 'vals'}: Eigenvalues did "
+                              f"not converge")
+    w = w.reshape(batch + (n,))
+    return (w, v.reshape(batch + (n, n))) if vectors else w
+
+
 def _cut(be, s, a, rtol, rank):
     """Per matrix: the count of s_j > rtol * max(s) (rank) or 1 / s_j there, else 0."""
     client = s.client
@@ -217,6 +256,9 @@ def _cut(be, s, a, rtol, rank):
 
 
 class SpectralMixin:
+    def linalg_eig(self, a, vectors):
+        return _eig(self, a, vectors)
+
     def linalg_eigh(self, a, vectors):
         return _eigh(self, a, vectors)
 
