@@ -30,9 +30,7 @@ def build(ctx):
             # The standard's host hand-over: from_dlpack(x, device=CPU) must return an array
             # whose memory the interpreter can read; a GPU namespace has no CPU device, so the
             # host copy is an array of numr's cpu namespace.
-            from .. import cpu as _cpu
-
-            return _cpu.from_dlpack(x, copy=copy)
+            return _namespace_for(Device("cpu")).from_dlpack(x, copy=copy)
         if device is not None:
             device = ctx.resolve_device(device)
         if isinstance(x, Array) and x.__class__ is not ctx.ArrayT:
