@@ -237,6 +237,19 @@ def classify(records, backend):
     return out
 
 
+def module_seconds(records, backend):
+    """Seconds spent per test module, numr and strict (for choosing the CI subset)."""
+    out = {}
+    for k, v in records.items():
+        mod = k.split("::")[0]
+        ns = "numr" if is_numr(k, backend) else "strict" if is_strict(k) else "other"
+        row = out.setdefault(mod, {"numr": 0.0, "strict": 0.0, "other": 0.0, "tests": 0})
+        row[ns] += v.get("duration") or 0.0
+        row["tests"] += 1
+    return {m: {k: round(x, 1) if isinstance(x, float) else x for k, x in r.items()}
+            for m, r in sorted(out.items())}
+
+
 def counts(records, pred):
     c = {k: 0 for k in ("passed", "failed", "error", "crashed", "skipped", "xfailed",
                         "xpassed")}
@@ -307,6 +320,12 @@ def write_markdown(path, s):
         for c in r["crashes"]:
             L += ["", f"- crash in `{c['id']}` (exit {c['returncode']}):", "", "```",
                   c["output"], "```"]
+        ms = r.get("module_seconds") or {}
+        if ms:
+            L += ["", "<details><summary>time per test module (s, summed over tests)</summary>",
+                  "", "| module | tests | numr | strict |", "|---|---|---|---|"]
+            L += [f"| `{m}` | {x['tests']} | {x['numr']} | {x['strict']} |" for m, x in ms.items()]
+            L += ["", "</details>"]
         L.append("")
         by = {}
         for f in r["failures"]:
@@ -359,6 +378,7 @@ def main(argv=None):
                 "strict": counts(records, is_strict),
                 "numr_caused": numr_caused, "failures": failures, "crashes": crashes,
                 "runs": runs, "error": error,
+                "module_seconds": module_seconds(records, args.backend),
             }
             c = summary["suites"][suite]["numr"]
             print(f"[{suite}] numr {args.backend}: {c['passed']} passed, {c['failed']} failed, "

@@ -308,3 +308,15 @@ def test_padded_long_rows_take_stockham_passes(xp, cd):
     _check(xp, "fft", cd, (2, 3000), n=4096)
     _check(xp, "ifft", cd, (3000, 3), n=3500, axis=0)
     _check(xp, "fft", cd, (2, 3001, 2), n=2401, axis=1)
+
+
+def test_plan_cache_is_bounded(wgpu_xp, monkeypatch):
+    from numr_array_api.backends.webgpu.ops.fft import plan as P
+    client = wgpu_xp.asarray([0])._data.client
+    monkeypatch.setattr(P, "_CACHE_BYTES", 1 << 16)
+    for n in (4096, 3000, 2048, 1000):
+        P.plan(client, n, "complex64", False)
+    assert sum(P._nbytes(v) for v in client._fft_cache.values()) <= (1 << 16) + 4096 * 8
+    x = (np.arange(3000) % 7).astype(np.complex64)  # evicted plans rebuild on demand
+    _ = to_numpy(wgpu_xp.fft.fft(wgpu_xp.asarray(x)))
+    np.testing.assert_allclose(_, np.fft.fft(x.astype(np.complex128)), rtol=1e-5, atol=1e-3)

@@ -39,6 +39,7 @@ __all__ = ["Side", "plan", "table", "check_fits", "scratch"]
 
 _CDT = {"complex64": dt.complex64, "complex128": dt.complex128}
 _CACHE_ITEMS = 64
+_CACHE_BYTES = 512 << 20
 
 
 class Side:
@@ -69,13 +70,24 @@ def _cache(client):
     return c
 
 
+def _nbytes(v):
+    if isinstance(v, WgpuStorage):
+        return v.nbytes
+    return sum(t.nbytes for t in (getattr(v, a, None) for a in ("tw", "t4", "chirp", "filt"))
+               if t is not None)
+
+
 def _cached(client, key, build):
+    """LRU of plans and tables per client: at most _CACHE_ITEMS entries and _CACHE_BYTES of
+    tables (the newest entry always stays)."""
     c = _cache(client)
     v = c.get(key)
     if v is None:
         v = c[key] = build()
-        while len(c) > _CACHE_ITEMS:
-            c.popitem(last=False)
+        total = sum(_nbytes(x) for x in c.values())
+        while len(c) > 1 and (len(c) > _CACHE_ITEMS or total > _CACHE_BYTES):
+            _, old = c.popitem(last=False)
+            total -= _nbytes(old)
     else:
         c.move_to_end(key)
     return v
