@@ -4,11 +4,11 @@
     python benchmarks/webgpu_fft.py [--small] [--repeats 10] [--json out.json]
 
 Cases (``--small`` divides them for CPU machines / lavapipe):
-  c64_2^22        1-D complex64 fft of 2^22          (Stockham passes)
+  c64_2^22        1-D complex64 fft of 2^22          (four-step: two dispatches)
   c64_2^20+7      1-D complex64 fft of 2^20 + 7      (Bluestein through 2^22)
   c64_batch       complex64 fft of 4096 x 1024 along the last axis (workgroup-memory kernel)
   rfft2_4096      rfftn of a 4096 x 4096 float32 array over both axes (half-length trick,
-                  then a strided column transform)
+                  then a four-step down the strided columns)
   c128_2^20       1-D complex128 fft of 2^20
 Each library's best of --repeats (after one warm-up, which builds plans / compiles
 pipelines), synchronised; numr's result is checked against NumPy (relative L2 error) so

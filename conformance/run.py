@@ -51,6 +51,10 @@ try:
         out["default_device"] = repr(info.default_device())
     except Exception as e:
         out["devices_error"] = f"{type(e).__name__}: {e}"
+    if out["module"].startswith("cubed"):
+        # the namespace Cubed computes each chunk with (CUBED_BACKEND_ARRAY_API_MODULE)
+        import cubed.backend_array_api as cb
+        out["chunk_namespace"] = cb.namespace.__name__
 except Exception as e:
     out["error"] = f"{type(e).__name__}: {e}"
 print("@@PROBE@@" + json.dumps(out))
@@ -67,7 +71,11 @@ def parse_args(argv):
         epilog="Arguments after '--' are passed to pytest unchanged "
         "(e.g. -- -x --disable-extension fft).",
     )
-    p.add_argument("--backend", required=True, choices=BACKENDS)
+    p.add_argument("--backend", choices=BACKENDS)
+    p.add_argument("--cubed-backend", default=None, metavar="MODULE",
+                   help="run the suite on cubed.array_api with this chunk namespace "
+                        "(CUBED_BACKEND_ARRAY_API_MODULE; 'numpy': Cubed's default). Results "
+                        "go to results/cubed-<tag or MODULE>.md|json; no xfails file")
     p.add_argument(
         "--suite",
         default=os.environ.get("ARRAY_API_TESTS_DIR"),
@@ -97,6 +105,10 @@ def parse_args(argv):
     # Hidden: test the runner itself against another namespace (e.g. array_api_strict).
     p.add_argument("--module", default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.cubed_backend and args.module:
+        p.error("--cubed-backend and --module exclude each other")
+    if not (args.backend or args.cubed_backend or args.module):
+        p.error("one of --backend, --cubed-backend is required")
     if not args.suite:
         p.error("--suite is required (or set ARRAY_API_TESTS_DIR)")
     args.extra = extra
@@ -176,6 +188,7 @@ def write_markdown(path, s):
         ("date (UTC)", s["date"]),
         ("backend", s["backend"]),
         ("module", f"`{s['module']}` {s.get('module_version', '')}".strip()),
+        *([("chunk namespace", f"`{s['chunk_namespace']}`")] if s.get("chunk_namespace") else []),
         ("devices", ", ".join(s.get("devices") or []) or s.get("devices_error", "?")),
         ("array-api-tests commit", f"`{s['suite_commit']}`"),
         ("array API version", s["api_version"]),
@@ -225,9 +238,15 @@ def main(argv=None):
         sys.exit(f"error: {suite}/array-api is empty: run "
                  "`git submodule update --init` in the suite checkout")
 
-    module = args.module or f"numr_array_api.{args.backend}"
+    module = args.module or ("cubed.array_api" if args.cubed_backend
+                             else f"numr_array_api.{args.backend}")
     tag = args.tag
-    if args.module:
+    if args.cubed_backend:
+        # Cubed over a chunk namespace: results/cubed-<tag or namespace>.md; numr's xfails
+        # are about numr's own namespaces, not about Cubed's
+        stem = "cubed-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", tag or args.cubed_backend)
+        default_xfails = None
+    elif args.module:
         # Another namespace (a check of the runner itself): never overwrite a numr result nor
         # apply numr's xfails to it; results go to results/<module>[-<tag>].md.
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", args.module) + (f"-{tag}" if tag else "")
@@ -241,6 +260,10 @@ def main(argv=None):
 
     env = dict(os.environ)
     env["ARRAY_API_TESTS_MODULE"] = module
+    if args.cubed_backend == "numpy":
+        env.pop("CUBED_BACKEND_ARRAY_API_MODULE", None)
+    elif args.cubed_backend:
+        env["CUBED_BACKEND_ARRAY_API_MODULE"] = args.cubed_backend
     # The suite imports the module from its own directory: make the project importable even
     # when it is not installed.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
@@ -301,9 +324,10 @@ def main(argv=None):
 
     summary = {
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M"),
-        "backend": args.backend,
+        "backend": args.cubed_backend or args.backend,
         "tag": tag,
         "module": module,
+        "chunk_namespace": info.get("chunk_namespace"),
         "module_version": info.get("module_version", ""),
         "devices": info.get("devices"),
         "devices_error": info.get("devices_error") or info.get("error"),
@@ -316,7 +340,7 @@ def main(argv=None):
         "shrink": not args.no_shrink,
         # variables that choose what the module under test computes with (e.g. Cubed's
         # chunk namespace)
-        "environment": {k: v for k, v in sorted(os.environ.items())
+        "environment": {k: v for k, v in sorted(env.items())
                         if k.startswith(("CUBED_", "NUMR_"))},
         "tests": tests,
         "extra_args": args.extra,

@@ -196,7 +196,9 @@ def _webgpu_hint():
         print(f"  (wgpu-py not importable: {_reason(e)})")
         return
     try:
-        adapters = wgpu.gpu.enumerate_adapters_sync()
+        # numr's enumeration: cached, and without the drivers' probe chatter on stderr
+        from numr_array_api.backends.webgpu.runtime.adapters import list_adapters
+        adapters = list_adapters()
     except Exception as e:
         print(f"  (wgpu {wgpu.__version__} found no adapter: {_reason(e)}; on a machine "
               "without a GPU install Mesa's lavapipe: apt-get install mesa-vulkan-drivers)")
@@ -205,9 +207,8 @@ def _webgpu_hint():
         print(f"  (wgpu {wgpu.__version__} found no adapter; on a machine without a GPU install "
               "Mesa's lavapipe: apt-get install mesa-vulkan-drivers)")
     for a in adapters:
-        i = a.info
-        print(f"  wgpu {wgpu.__version__} sees adapter: {i.get('device', '?')} "
-              f"[{i.get('backend_type', '?')}, {i.get('adapter_type', '?')}]")
+        print(f"  wgpu {wgpu.__version__} sees adapter: {a['name'] or '?'} "
+              f"[{a['backend'] or '?'}, {a['type'] or '?'}]")
 
 
 def main(argv=None):

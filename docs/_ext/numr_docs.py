@@ -319,7 +319,8 @@ def consumers_page():
            "pages are built.", ""]
     if not files:
         out += ["```{note}", "Not yet recorded: no `conformance/results/consumers-*.md` file "
-                "exists in this checkout.", "```", ""]
+                "exists in this checkout. `python conformance/consumers/run.py --backend "
+                "cpu|webgpu|cuda` records one (conformance/consumers/README.md).", "```", ""]
         return "\n".join(out)
     for p in files:
         out += [f"## {p.stem[len('consumers-'):]}", "", _demote(p.read_text()), ""]
@@ -428,6 +429,31 @@ def _plot(plot, data, img, size):
     stamp.write_text(digest)
 
 
+# ---- pages not yet in the table of contents ----------------------------------------------
+
+def more_page(srcdir):
+    """A toctree of the Markdown pages that index.md does not list, so that a page added
+    without a place in the contents still builds without a warning and can be found;
+    index.md should list it in its section."""
+    listed, inside = set(), False
+    for line in (srcdir / "index.md").read_text().splitlines():
+        if line.startswith("```{toctree}"):
+            inside = True
+        elif line.startswith("```"):
+            inside = False
+        elif inside and line.strip() and not line.startswith(":"):
+            listed.add(line.strip())
+    pages = sorted(str(p.relative_to(srcdir).with_suffix("")) for p in srcdir.rglob("*.md")
+                   if not p.relative_to(srcdir).parts[0].startswith(("_", "tools")))
+    extra = [p for p in pages if p not in listed and p != "index"]
+    out = ["# Other pages", ""]
+    if not extra:
+        out += ["Every page is listed in the contents.", ""]
+    else:
+        out += ["```{toctree}", ":maxdepth: 1", ""] + [f"../{p}" for p in extra] + ["```", ""]
+    return "\n".join(out)
+
+
 # ---- Sphinx hook -------------------------------------------------------------------------
 
 def generate(app, config):
@@ -442,6 +468,7 @@ def generate(app, config):
     _write(out / "conformance.md", conformance_page())
     _write(out / "consumers.md", consumers_page())
     _write(out / "benchmark-plots.md", benchmark_page(out))
+    _write(out / "more.md", more_page(pathlib.Path(app.srcdir)))
 
 
 def setup(app):

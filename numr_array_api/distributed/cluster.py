@@ -8,7 +8,10 @@ it to one device before anything touches a GPU:
 * webgpu: ``NUMR_WEBGPU_ADAPTER=<adapter index>`` (the webgpu namespace's default adapter;
   backends/webgpu/runtime/adapters.py), plus ``CUDA_VISIBLE_DEVICES`` of the same ordinal,
   so a memory query through CuPy sees the same GPU;
-* every backend: ``CUBED_BACKEND_ARRAY_API_MODULE`` naming the chunk namespace.
+* every backend: ``CUBED_BACKEND_ARRAY_API_MODULE`` naming the chunk namespace;
+* cupy (the CuPy peer) also: ``ZARR_BUFFER`` / ``ZARR_NDBUFFER`` naming Zarr's GPU buffers:
+  Cubed hands CuPy chunks to Zarr as they are (``np.asarray`` of a CuPy array is refused),
+  and Zarr's default host buffers cannot encode them.
 
 One thread per worker: a device is driven by one process and one thread (the webgpu
 runtime is not yet safe to drive from several threads at once; see docs/scale-out.md).
@@ -20,7 +23,8 @@ import os
 from collections import Counter
 
 __all__ = ["CHUNK_NAMESPACES", "chunk_namespace", "use_backend", "available_devices",
-           "worker_env", "local_cluster", "worker_devices", "cubed_spec"]
+           "backend_env", "worker_env", "local_cluster", "worker_devices", "cubed_spec",
+           "to_numpy"]
 
 # backend name -> the module Cubed takes its chunk namespace from
 CHUNK_NAMESPACES = {
@@ -32,6 +36,18 @@ CHUNK_NAMESPACES = {
 }
 
 _ENV = "CUBED_BACKEND_ARRAY_API_MODULE"
+# Zarr's configuration (donfig, read when zarr is imported) for device buffers: Cubed
+# stores CuPy chunks through them (cubed-dev/cubed#772)
+_ZARR_GPU = {"ZARR_BUFFER": "zarr.buffer.gpu.Buffer", "ZARR_NDBUFFER": "zarr.buffer.gpu.NDBuffer"}
+
+
+def backend_env(backend):
+    """Environment a process computing Cubed arrays with ``backend``'s chunks needs (the
+    client as well as every worker), before it imports cubed."""
+    env = {_ENV: chunk_namespace(backend)}
+    if backend == "cupy":
+        env.update(_ZARR_GPU)
+    return env
 
 
 def chunk_namespace(backend):
@@ -49,12 +65,13 @@ def use_backend(backend):
     import sys
 
     name = chunk_namespace(backend)
+    env = backend_env(backend)
     loaded = sys.modules.get("cubed.backend_array_api")
     if loaded is not None and getattr(loaded, "xp_name", name) != name:
         raise RuntimeError(f"cubed is already imported with backend {loaded.xp_name!r}; "
                            f"set {_ENV}={name} before importing cubed (one backend per "
                            f"process)")
-    os.environ[_ENV] = name
+    os.environ.update(env)
     return name
 
 
@@ -83,7 +100,7 @@ def available_devices(backend):
 
 def worker_env(backend, device):
     """Environment that pins a worker process to ``device`` of ``backend``."""
-    env = {_ENV: chunk_namespace(backend)}
+    env = backend_env(backend)
     if device is None:
         return env
     if backend in ("cuda", "cupy"):
@@ -182,6 +199,20 @@ def _cuda_memory(same_name_as=None):
         return int(cupy.cuda.Device(0).mem_info[1])
     except Exception:  # no CuPy, no driver: the caller sizes chunks without it
         return None
+
+
+def to_numpy(x):
+    """A computed Cubed result (an array of the chunk namespace) as a NumPy array: numr
+    arrays through an explicit copy to the host (``to_device("cpu")``), CuPy's with
+    ``.get()`` (CuPy refuses ``np.asarray``)."""
+    import numpy as np
+
+    top = type(x).__module__.split(".")[0]
+    if top == "cupy":
+        return x.get()
+    if top == "numr_array_api":
+        x = x.to_device("cpu")
+    return np.asarray(x)
 
 
 def worker_devices(client):

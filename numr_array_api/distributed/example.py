@@ -3,6 +3,7 @@
     python -m numr_array_api.distributed.example --backend cuda            # 2x one GPU's memory
     python -m numr_array_api.distributed.example --backend cuda,webgpu,cupy --size 1x
     python -m numr_array_api.distributed.example --backend cpu --small     # CI-sized
+    python -m numr_array_api.distributed.example --backend webgpu --time-budget 90  # <= 2x
 
 Cubed plans, Dask runs: a local Dask cluster with one worker process per device (each pinned
 to its device, see cluster.py) computes Cubed arrays whose chunks are numr arrays of the
@@ -72,6 +73,11 @@ def parse_args(argv):
                    help="CI size: 16 MiB arrays in 1 MiB chunks, two workers")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--json", default=None, help="also write the results to this file")
+    p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                   help="seconds for each backend's computations: a calibration on a few "
+                        "chunks measures the per-chunk time, the array is made smaller than "
+                        "--size where not even one op would fit, and ops that would end past "
+                        "the budget are skipped (both reported)")
     args = p.parse_args(argv)
     args.ops = [o.strip() for o in args.ops.split(",") if o.strip()]
     bad = [o for o in args.ops if o not in OPS]
@@ -115,7 +121,7 @@ def _compute(arr, progress):
         callbacks.append(TqdmProgressBar())
     t0 = time.perf_counter()
     out = arr.compute(callbacks=callbacks)
-    return np.asarray(out), time.perf_counter() - t0
+    return _cluster.to_numpy(out), time.perf_counter() - t0
 
 
 def run_one(args, backend):
@@ -129,6 +135,8 @@ def run_one(args, backend):
     result = {"backend": backend, "namespace": _cluster.chunk_namespace(backend),
               "dtype": args.dtype, "ops": {}, "ok": True}
     devices = _devices(args, backend)
+    if not devices:
+        raise SystemExit(f"[{backend}] no device to start a worker on")
     n_workers = devices if isinstance(devices, int) else len(devices)
     # host memory per worker: what Cubed may plan a task to hold (its allowed_mem)
     from distributed.system import MEMORY_LIMIT
@@ -163,6 +171,7 @@ def run_one(args, backend):
             cb = args.chunk_bytes or min(
                 _chunks.chunk_bytes(device_memory, max_buffer_bytes=min(bufs) if bufs else None),
                 (host_per_worker - 2**28) // 10)
+            cb = max(itemsize, min(cb, size))
             allowed = min(max(10 * cb + 2**28, 2**30), host_per_worker)
             spec = _cluster.cubed_spec(cluster, work_dir=work_dir, allowed_mem=allowed)
             n = max(1, size // itemsize)
@@ -172,15 +181,55 @@ def run_one(args, backend):
                   + (f" = {n * itemsize / device_memory:.2f}x one device's memory"
                      if device_memory else "")
                   + f", chunks {_fmt_bytes(cb)}")
+            t_start = time.perf_counter()
+            per_chunk = overhead = None
+            # (an array of at most 10 chunks takes about as long as the calibration)
+            if args.time_budget and n * itemsize > 10 * cb:
+                overhead, per_chunk = _calibrate(cx, hashed_uniform, cb, itemsize, args, spec)
+                result["calibration"] = {"seconds_per_chunk": per_chunk,
+                                         "seconds_per_computation": overhead}
+                left = args.time_budget - (time.perf_counter() - t_start)
+                # one op over n elements takes about overhead + chunks * per_chunk; the
+                # reductions' later rounds and the checks add a little: 1.25x
+                fit = int((left / 1.25 - overhead) / per_chunk) * cb // itemsize
+                print(f"[{backend}] calibration: {per_chunk * 1e3:.1f} ms per {_fmt_bytes(cb)}"
+                      f" chunk ({cb / per_chunk / 1e9:.2f} GB/s), {overhead:.2f} s per "
+                      f"computation; {left:.0f} s of the budget left")
+                if fit < n:
+                    n = max(cb // itemsize, fit)
+                    result["size_reduced"] = True
+                    print(f"[{backend}] array reduced to {_fmt_bytes(n * itemsize)}"
+                          + (f" = {n * itemsize / device_memory:.2f}x one device's memory"
+                             if device_memory else "") + " to fit the time budget")
+                result["size_bytes"] = int(n * itemsize)
+            last = None
             for op in args.ops:
+                if args.time_budget and last is not None:
+                    elapsed = time.perf_counter() - t_start
+                    if elapsed + 1.1 * last > args.time_budget:
+                        result.setdefault("skipped_ops", []).append(op)
+                        print(f"[{backend}] {op}: skipped, it would end past the time budget "
+                              f"({elapsed:.0f} s spent + ~{1.1 * last:.0f} s > "
+                              f"{args.time_budget:.0f} s)")
+                        continue
+                t_op = time.perf_counter()
                 r = _run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec)
+                last = time.perf_counter() - t_op
                 result["ops"][op] = r
                 result["ok"] &= r["ok"]
                 print(f"[{backend}] {op}: {r['seconds']:.2f} s, {r['gbps']:.2f} GB/s "
                       f"({_fmt_bytes(r['bytes'])}), check {'OK' if r['ok'] else 'FAILED'}: "
                       f"{r['check']}")
+                if args.json and "," not in args.backend:
+                    # what is done so far survives a run stopped from outside
+                    _dump(args.json, result)
             result["stored_bytes"] = _du(work_dir)
     return result
+
+
+def _dump(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1, default=str)
 
 
 def _du(path):
@@ -192,6 +241,18 @@ def _du(path):
             except OSError:
                 pass
     return total
+
+
+def _calibrate(cx, hashed_uniform, cb, itemsize, args, spec):
+    """(seconds per computation, seconds per chunk) of a mean over generated chunks, from
+    a mean over 2 and over 10 chunks after a warm-up on 1 (kernel compilation)."""
+    per = cb // itemsize
+    times = {}
+    for k in (1, 2, 10):
+        x = hashed_uniform((k * per,), chunks=(per,), dtype=args.dtype, spec=spec)
+        times[k] = _compute(cx.mean(x), False)[1]
+    per_chunk = max((times[10] - times[2]) / 8, 1e-4)
+    return max(times[2] - 2 * per_chunk, 0.0), per_chunk
 
 
 def _run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec):
@@ -261,8 +322,7 @@ def main(argv=None):
     if len(backends) == 1:
         r = run_one(args, backends[0])
         if args.json:
-            with open(args.json, "w") as f:
-                json.dump(r, f, indent=1, default=str)
+            _dump(args.json, r)
         print(_table([r]))
         return 0 if r["ok"] else 1
     results = []

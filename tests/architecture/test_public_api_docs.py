@@ -167,3 +167,18 @@ def test_locked_wrappers_show_source():
         wrapped(1, 2)
     frames = [f for f in _frames(info.value) if f.filename.startswith("<numr locked wrapper")]
     assert frames and frames[0].line == "return _numr_fn(a, b, c=c)"
+
+
+def test_webgpu_notes_agree_with_the_host_fallback_list():
+    # the docstrings say where webgpu runs a function; the fallback list is the truth
+    from numr_array_api._api._docstrings import DOCS, NOTES
+    from numr_array_api.backends.webgpu.ops.host_fallback import FALLBACK_METHODS
+    aliases = {"linalg.eig": ("linalg.eigvals",)}
+    host = set()
+    for method in FALLBACK_METHODS:
+        key = "linalg." + method[len("linalg_"):] if method.startswith("linalg_") else method
+        host.update((key,) + aliases.get(key, ()))
+    wrong = [k for k, note in NOTES.items() if "webgpu: runs on the GPU" in note and k in host]
+    assert not wrong, f"notes claim the GPU for host round trips: {wrong}"
+    silent = [k for k in host if k in DOCS and "webgpu: runs on the host" not in NOTES.get(k, "")]
+    assert not silent, f"host round trips without a note saying so: {silent}"

@@ -96,16 +96,20 @@ def test_cubed_on_two_dask_workers(backend):
 def test_example_small_cpu(tmp_path):
     """The scale-out example end to end on cpu chunks: data generated chunk by chunk,
     verified against NumPy, and never stored whole (generation is fused into the
-    reductions, so Cubed's storage holds only partial results)."""
+    reductions, so Cubed's storage holds only partial results). A generous time budget
+    calibrates and then keeps the size and every op."""
     out = tmp_path / "r.json"
     r, log = _run([sys.executable, "-m", "numr_array_api.distributed.example", "--backend",
-                   "cpu", "--small", "--no-progress", "--json", str(out)])
+                   "cpu", "--small", "--no-progress", "--time-budget", "900", "--json",
+                   str(out)])
     assert r.returncode == 0, log[-4000:]
     res = json.loads(out.read_text())
     assert res["ok"] and set(res["ops"]) == {"mean", "std", "matvec"}
     assert all(op["ok"] for op in res["ops"].values())
     assert len(res["workers"]) == 2
     assert res["stored_bytes"] < res["size_bytes"] / 4, res["stored_bytes"]
+    assert res["size_bytes"] == 16 * 2**20 and res["calibration"]["seconds_per_chunk"] > 0
+    assert "skipped_ops" not in res and "size_reduced" not in res
 
 
 @pytest.mark.webgpu
@@ -175,5 +179,26 @@ def test_worker_environment_pins_devices():
     assert C.worker_env("cupy", 1)["CUBED_BACKEND_ARRAY_API_MODULE"] == "array_api_compat.cupy"
     assert C.worker_env("cpu", None) == {"CUBED_BACKEND_ARRAY_API_MODULE":
                                          "numr_array_api.distributed.cpu"}
+    # CuPy chunks reach Zarr as device arrays: Zarr must use its GPU buffers
+    assert C.worker_env("cupy", 1)["ZARR_NDBUFFER"] == "zarr.buffer.gpu.NDBuffer"
+    assert C.worker_env("cupy", 1)["CUDA_VISIBLE_DEVICES"] == "1"
+    assert "ZARR_BUFFER" not in C.worker_env("cuda", 0)
     with pytest.raises(ValueError):
         C.chunk_namespace("tpu")
+
+
+def test_results_convert_to_numpy(xp):
+    """Strict and chunk-namespace arrays alike, with no implicit-conversion warning."""
+    import warnings
+
+    from numr_array_api.distributed.cluster import to_numpy
+
+    cx = importlib.import_module(xp.__name__.replace("numr_array_api.",
+                                                     "numr_array_api.distributed."))
+    for ns in (xp, cx):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = to_numpy(ns.asarray([1.5, -0.0, 3.0]))
+        assert type(got) is np.ndarray
+        np.testing.assert_array_equal(got, [1.5, -0.0, 3.0])
+        assert np.signbit(got[1])

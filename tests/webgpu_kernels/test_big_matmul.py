@@ -95,3 +95,31 @@ def test_real_300mb_matmul_operand(wgpu_xp):
     got = host((a @ b)[::300_000])
     rows = (np.arange(m * k, dtype=np.float64) % 7).reshape(m, k)[::300_000]
     np.testing.assert_array_equal(got, np.repeat(rows.sum(1, keepdims=True), 2, 1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("M,K,N,pieces_expected", [
+    (64, 16384, 64, True),     # one output tile, long K: split
+    (3, 5000, 7, True),        # K not a multiple of the piece count: a remainder panel
+    (64, 2085, 64, True),
+    (256, 4096, 256, True),
+    (64, 1024, 64, False),     # K too short to gain
+])
+def test_split_k_skinny_products(wgpu_xp, monkeypatch, dtype, M, K, N, pieces_expected):
+    """Few output tiles over a long K run as a batch of K slices summed afterwards."""
+    import importlib
+    G = importlib.import_module("numr_array_api.backends.webgpu.ops.matmul.gemm")
+    xp = wgpu_xp
+    if dtype not in xp.__array_namespace_info__().dtypes():
+        pytest.skip(f"no {dtype} on this adapter")
+    calls = []
+    real = G._gemm_split_k
+    monkeypatch.setattr(G, "_gemm_split_k", lambda *a: calls.append(a[-1]) or real(*a))
+    rng = np.random.default_rng(3)
+    a, b = _rand(rng, (M, K), dtype), _rand(rng, (K, N), dtype)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    tol = 5e-6 if dtype == "float32" else 1e-13
+    for xa in (xp.asarray(a), xp.asarray(np.ascontiguousarray(a.T)).mT):  # strided A too
+        got = host(xa @ xp.asarray(b))
+        np.testing.assert_allclose(got, ref, rtol=0, atol=tol * np.sqrt(K) * np.abs(ref).max())
+    assert bool(calls) is pieces_expected and all(p >= 4 for p in calls)

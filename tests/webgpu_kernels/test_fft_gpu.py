@@ -227,7 +227,9 @@ def test_plan_methods(wgpu_xp):
     client = wgpu_xp.asarray([0])._data.client
     assert plan(client, 64, "complex64", False).method == "shared"
     assert plan(client, 1 << 13, "complex64", False).method == "fourstep"
-    assert plan(client, 1 << 23, "complex64", False).method == "stockham"
+    # beyond cap^2 (2^23 complex64 on lavapipe) plans take Stockham passes; those passes also
+    # serve layouts the four-step cannot express (strided columns, real pairs, Hermitian
+    # loads), which test_selected_lengths / test_axes_of_a_batch reach
     assert plan(client, 97, "complex64", False).method == "bluestein"
     assert plan(client, 97, "complex64", False).m == 256
 
@@ -270,3 +272,51 @@ def test_rows_beyond_one_binding_run_in_slabs(wgpu_xp, small_limits, case):
             got = to_numpy(xp.fft.rfftn(xp.asarray(a)))
         ref = np.fft.rfftn(a.astype(np.float64))
     assert _rel(got, ref) <= 1e-6 * 20
+
+
+def test_plans_replay_inside_a_captured_graph(wgpu_xp):
+    import numr_array_api.backends.webgpu as W
+    from numr_array_api._core import dtypes as dt
+    from numr_array_api.backends.webgpu.ops.fft import real
+    rng = np.random.default_rng(9)
+
+    def fn(x):  # Bluestein, four-step and the real trick in one graph
+        y = real.one_d("fft", x, 1009, 1, "ortho", dt.complex64)
+        return real.one_d("irfft", y, 8192, 1, "backward", dt.float32)
+
+    a0 = (rng.standard_normal((3, 1009)) + 1j * rng.standard_normal((3, 1009)))
+    g = W.capture_graph(fn, W.from_numpy(a0.astype(np.complex64)))
+    for _ in range(2):
+        a = (rng.standard_normal((3, 1009)) + 1j * rng.standard_normal((3, 1009)))
+        got = W.to_numpy(g(a.astype(np.complex64)))
+        ref = np.fft.irfft(np.fft.fft(a, norm="ortho"), n=8192)
+        assert _rel(got, ref) <= 1e-6 * 13
+
+
+@pytest.mark.parametrize("name", ["rfft", "ihfft", "irfft", "hfft"])
+def test_real_rows_at_odd_and_even_offsets(xp, name):
+    # unit-stride even rows are read as complex pairs only at an even element offset;
+    # odd offsets take the real-pair loads
+    for cut in (slice(1, -1), slice(2, None), slice(None, -2)):
+        for n in (None, 4100):
+            _check(xp, name, "complex64", (3, 4098), n=n, view=lambda a: a[:, cut])
+
+
+@pytest.mark.parametrize("cd", ["complex64", "complex128"])
+def test_padded_long_rows_take_stockham_passes(xp, cd):
+    # padding beyond the workgroup-memory cap: global Stockham passes, rows and columns
+    _check(xp, "fft", cd, (2, 3000), n=4096)
+    _check(xp, "ifft", cd, (3000, 3), n=3500, axis=0)
+    _check(xp, "fft", cd, (2, 3001, 2), n=2401, axis=1)
+
+
+def test_plan_cache_is_bounded(wgpu_xp, monkeypatch):
+    from numr_array_api.backends.webgpu.ops.fft import plan as P
+    client = wgpu_xp.asarray([0])._data.client
+    monkeypatch.setattr(P, "_CACHE_BYTES", 1 << 16)
+    for n in (4096, 3000, 2048, 1000):
+        P.plan(client, n, "complex64", False)
+    assert sum(P._nbytes(v) for v in client._fft_cache.values()) <= (1 << 16) + 4096 * 8
+    x = (np.arange(3000) % 7).astype(np.complex64)  # evicted plans rebuild on demand
+    _ = to_numpy(wgpu_xp.fft.fft(wgpu_xp.asarray(x)))
+    np.testing.assert_allclose(_, np.fft.fft(x.astype(np.complex128)), rtol=1e-5, atol=1e-3)

@@ -218,6 +218,8 @@ def test_rank_deficient(xp, n, dtype):
         xp.linalg.solve(xp.asarray(a), xp.asarray(random(rng, (3, n, 1), dtype)))
     with pytest.raises(InvalidArgument, match="Singular"):
         xp.linalg.inv(xp.asarray(a[1:2]))
+    with pytest.raises(InvalidArgument, match="matrix_power: Singular"):
+        xp.linalg.matrix_power(xp.asarray(a[2]), -2)
     # the nonsingular one alone still solves
     x = host(xp.linalg.inv(xp.asarray(a[:1])))
     assert np.all(np.isfinite(x))

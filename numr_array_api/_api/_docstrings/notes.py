@@ -14,9 +14,6 @@ _REDUCE_WEBGPU = ("webgpu: runs on the GPU; it round-trips through the host (war
                   "where the adapter lacks a feature the dtype needs (shader-int64 for 64-bit "
                   "integers, shader-f64 for float64).")
 _LINALG_WEBGPU = "webgpu: runs on the GPU (docs/webgpu.md, \"Linear algebra\")."
-_SPECTRAL_WEBGPU = ("webgpu: runs on the GPU for real floating-point input; complex input "
-                    "still runs on the host, warning HostFallbackWarning once "
-                    "(docs/webgpu.md, \"Host round trips\").")
 _EIG_WEBGPU = ("webgpu: runs on the host (NumPy, with numr's corrections) and uploads the "
                "result, warning HostFallbackWarning once (docs/webgpu.md, \"Host round "
                "trips\").")
@@ -95,19 +92,16 @@ NOTES = {
     "linalg.cholesky": ("A matrix that is not positive definite raises InvalidArgument (a "
                         "ValueError). " + _LINALG_WEBGPU),
     "linalg.pinv": ("The default ``rtol`` is ``max(M, N) * eps`` of the dtype; an array ``rtol`` "
-                    "is accepted. " + _SPECTRAL_WEBGPU),
+                    "is accepted. " + _LINALG_WEBGPU),
     "linalg.matrix_rank": ("The default ``rtol`` is ``max(M, N) * eps`` of the dtype. "
-                           + _SPECTRAL_WEBGPU),
-    "linalg.matrix_norm": ("webgpu: runs on the GPU, except complex input with ``ord`` 2, -2 or "
-                           "'nuc' (singular values of complex matrices), which runs on the host "
-                           "(warned)."),
+                           + _LINALG_WEBGPU),
     "linalg.trace": "Small integer dtypes are widened as in ``sum``. " + _LINALG_WEBGPU,
     "linalg.diagonal": _COPY,
-    "linalg.svd": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
-    "linalg.svdvals": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
+    "linalg.svd": _LINALG_PREC + " " + _LINALG_WEBGPU,
+    "linalg.svdvals": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.qr": _LINALG_PREC + " " + _LINALG_WEBGPU,
-    "linalg.eigh": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
-    "linalg.eigvalsh": _LINALG_PREC + " " + _SPECTRAL_WEBGPU,
+    "linalg.eigh": _LINALG_PREC + " " + _LINALG_WEBGPU,
+    "linalg.eigvalsh": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.det": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.slogdet": _LINALG_PREC + " " + _LINALG_WEBGPU,
     "linalg.matmul": "The same function as the namespace's ``matmul``.",

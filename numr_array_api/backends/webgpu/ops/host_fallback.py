@@ -39,10 +39,8 @@ def warn_fallback(name):
 # backend methods served by the cpu backend for now (the front-end's full interface minus
 # what ops/ implements on the GPU)
 FALLBACK_METHODS = (
-    # linear algebra
-    # (eig; ops/linalg and ops/linalg_spectral have the rest and route their complex
-    # cases without a kernel yet here explicitly, warned)
-    "linalg_eig",
+    # empty: every family has its GPU mixin (ops/linalg routes the complex cases it has no
+    # kernel for yet here explicitly, warned, through _make)
 )
 
 
@@ -85,7 +83,7 @@ def _make(name):
     def method(self, *args, **kwargs):
         warn_fallback(name)
         client = _first_client(args) or _first_client(list(kwargs.values()))
-        if client is None:  # creation-like (fft_freq): the device argument says where
+        if client is None:  # creation-like: the device argument says where
             dev = next((a for a in list(args) + list(kwargs.values())
                         if isinstance(a, Device)), None)
             client = self._client(dev if dev is not None else self.default_device())
@@ -125,6 +123,5 @@ class HostFallbackMixin:
         self.store(data, from_numpy(host, data.client))
 
 
-for _n in FALLBACK_METHODS:
-    setattr(HostFallbackMixin, _n, _make(_n))
-del _n
+for _name in FALLBACK_METHODS:
+    setattr(HostFallbackMixin, _name, _make(_name))

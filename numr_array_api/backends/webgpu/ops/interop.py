@@ -2,8 +2,9 @@
 
 Host data is converted by NumPy (through the cpu backend's checks) and uploaded once.
 A webgpu buffer cannot be exported through DLPack as device memory (no consumer can map
-it), so ``__dlpack__`` serves a host (kDLCPU) capsule after a device -> host copy, and only
-when the caller asks for the CPU device or allows a copy, as the standard permits.
+it), so ``__dlpack__`` serves a host (kDLCPU) capsule after a device -> host copy unless the
+caller forbids the copy (copy=False: BufferError) or names another device, as the standard
+permits ("copy=None: reuse the buffer if possible, copy otherwise").
 """
 
 import numpy as np
@@ -85,14 +86,16 @@ class InteropMixin:
     def dlpack(self, data, *, stream=None, max_version=None, dl_device=None, copy=None):
         if stream is not None:
             raise InvalidArgument("stream", "webgpu arrays take no stream")
-        to_cpu = dl_device is not None and int(dl_device[0]) == KDL_CPU
-        if dl_device is not None and not to_cpu and tuple(dl_device) != self.dlpack_device(data):
-            raise BufferError(f"__dlpack__: webgpu arrays can be exported only to the CPU "
+        if dl_device is not None and int(dl_device[0]) != KDL_CPU:
+            # a WebGPU buffer cannot be mapped by any DLPack consumer, even on its own adapter
+            raise BufferError(f"__dlpack__: webgpu arrays can be exported only as a host copy "
                               f"(kDLCPU), not to DLPack device {tuple(dl_device)}")
-        if copy is False or not (to_cpu or copy):
-            raise BufferError("__dlpack__: WebGPU buffers cannot be shared through DLPack; "
-                              "pass dl_device=(kDLCPU, 0) (1, 0) or copy=True to receive a host "
-                              "copy, or use numpy.asarray(x)")
+        if copy is False:
+            # the standard: copy=False must never copy and raise BufferError when a copy is
+            # needed, and reaching the host (or any consumer) needs one
+            raise BufferError("__dlpack__: copy=False, but a webgpu buffer reaches a DLPack "
+                              "consumer only as a host copy; pass copy=True or None")
+        # copy=None: "reuse the buffer if possible, copy otherwise" -> a host (kDLCPU) copy
         host = _download(data)
         kw = {} if max_version is None else {"max_version": max_version}
         return host.__dlpack__(**kw)

@@ -26,6 +26,7 @@ lavapipe: 32M positions; 2 GiB on NVIDIA).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from ...._core import dtypes as dt
 from ...._core.errors import BackendLimitation
@@ -78,11 +79,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (blk >= ${nb}) { return; }
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) { atomicStore(&hist[d], 0u); }
   workgroupBarrier();
-  let t0 = blk * ${tile}u;
-  for (var k = 0u; k < ${chunks}u; k++) {
-    let t = t0 + k * ${wg}u + lid.x;
-    if (t < ${n}) { atomicAdd(&hist[digit(item(t))], 1u); }
-  }
+  let tb = blk * ${tile}u;
+${hist_body}
   workgroupBarrier();
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) {
     H[${H_off} + d * ${nb} + blk] = atomicLoad(&hist[d]);
@@ -101,42 +99,48 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let blk = wid.x + wid.y * nw.x;
   if (blk >= ${nb}) { return; }
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) { run[d] = H[${H_off} + d * ${nb} + blk]; }
-  let t0 = blk * ${tile}u;
+  let tb = blk * ${tile}u;
   let me = lid.x >> 5u;
   let below = (1u << (lid.x & 31u)) - 1u;
   for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
+${loads}
   workgroupBarrier();
-  for (var k = 0u; k < ${chunks}u; k++) {
-    let t = t0 + k * ${wg}u + lid.x;
-    let ok = t < ${n};
-    var it: Item;
-    var d = 0u;
-    if (ok) {
-      it = item(t);
-      d = digit(it);
-      atomicOr(&masks[d * ${maskw}u + me], 1u << (lid.x & 31u));
-    }
-    workgroupBarrier();
-    if (ok) {
-      var r = countOneBits(atomicLoad(&masks[d * ${maskw}u + me]) & below);
-      for (var w = 0u; w < me; w++) { r += countOneBits(atomicLoad(&masks[d * ${maskw}u + w])); }
-      let dst = run[d] + r;
-      O[${O_off} + dst] = it.p;
-${store_keys}
-    }
-    workgroupBarrier();
-    // every rank is read: count each digit's chunk total and clear its masks for the next
-    for (var e = lid.x; e < ${digits}u; e += ${wg}u) {
-      var c = 0u;
-      for (var w = 0u; w < ${maskw}u; w++) {
-        c += countOneBits(atomicExchange(&masks[e * ${maskw}u + w], 0u));
-      }
-      run[e] += c;
-    }
-    workgroupBarrier();
-  }
+${chunks_body}
 }
 """, "radix_scatter")
+
+
+# One chunk of the scatter; every chunk's item is loaded before the first barrier (the
+# loads of all CHUNKS are in flight at once instead of one chunk's per barrier round).
+_CHUNK = """  if (ok{k}) {{ atomicOr(&masks[d{k} * {maskw}u + me], 1u << (lid.x & 31u)); }}
+  workgroupBarrier();
+  if (ok{k}) {{
+    var r = countOneBits(atomicLoad(&masks[d{k} * {maskw}u + me]) & below);
+    for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[d{k} * {maskw}u + w])); }}
+    let dst = run[d{k}] + r;
+    O[{o_off} + dst] = it{k}.p;
+{store}
+  }}
+  workgroupBarrier();
+  // every rank is read: count each digit's chunk total and clear its masks for the next
+  for (var e = lid.x; e < {digits}u; e += {wg}u) {{
+    var c = 0u;
+    for (var w = 0u; w < {maskw}u; w++) {{
+      c += countOneBits(atomicExchange(&masks[e * {maskw}u + w], 0u));
+    }}
+    run[e] += c;
+  }}
+  workgroupBarrier();"""
+
+
+def _loads(chunks, n):
+    """Unrolled item loads of every chunk (``it<k>``, digit ``d<k>``, valid ``ok<k>``)."""
+    out = []
+    for k in range(chunks):
+        out.append(f"  let t{k} = tb + {k * WG}u + lid.x;\n  let ok{k} = t{k} < {n};\n"
+                   f"  var it{k}: Item;\n  var d{k} = 0u;\n"
+                   f"  if (ok{k}) {{ it{k} = item(t{k}); d{k} = digit(it{k}); }}")
+    return "\n".join(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -182,18 +186,25 @@ class RadixSpec(KernelSpec):
             tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load)
         keyfn = key_fn(self.kt, "S", "key", self.descending) if (self.first or not self.carry) \
             else ""
-        t = _HIST if self.stage == "hist" else _SCATTER
-        extra = {}
-        if self.stage == "scatter":
+        loads = _loads(CHUNKS, lay.word("n"))
+        if self.stage == "hist":
+            body = loads + "\n" + "\n".join(
+                f"  if (ok{k}) {{ atomicAdd(&hist[d{k}], 1u); }}" for k in range(CHUNKS))
+            return _HIST.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG,
+                                tile=TILE, hist_body=body)
+        chunks = []
+        for k in range(CHUNKS):
             store = ""
             if self.carry:
                 ko = lay.word("KO_off")
-                store = (f"      if ({lay.word('wkeys')} != 0u) {{\n        var kk = it.k;\n" +
-                         "\n".join(f"        KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
-                                   for w in range(kw)) + "\n      }")
-            extra = dict(maskwords=DIGITS * MASKW, maskw=MASKW, store_keys=store)
-        return t.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG, tile=TILE,
-                        chunks=CHUNKS, **extra)
+                store = (f"    if ({lay.word('wkeys')} != 0u) {{\n      var kk = it{k}.k;\n" +
+                         "\n".join(f"      KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
+                                   for w in range(kw)) + "\n    }")
+            chunks.append(_CHUNK.format(k=k, maskw=MASKW, o_off=lay.word("O_off"),
+                                        store=store, digits=DIGITS, wg=WG))
+        return _SCATTER.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG,
+                               tile=TILE, maskwords=DIGITS * MASKW, loads=loads,
+                               chunks_body="\n".join(chunks))
 
     @property
     def label(self):
@@ -245,50 +256,80 @@ def sort_positions(src, descending=False):
     if m <= row_capacity(kt, caps):   # short rows: one workgroup each, in workgroup memory
         sort_rows(src, a, descending, caps)
         return a
-    b = new_output((n,), dt.uint32, client)
-    nb = -(-n // TILE)
-    H = new_output((DIGITS * nb,), dt.uint32, client)
-    gx = min(nb, client.max_groups)
-    groups = (gx, -(-nb // gx), 1)
-    words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
-                 s_cs=src.strides[1] if m > 1 else 0)
-    plan = passes(kt, rows)
-    key_passes = sum(1 for w, _ in plan if w < kt.words)
-    keys = None
-    if CARRY and key_passes > 1:   # carry the keys when their word planes fit one binding each
-        ka = new_output((kt.words * n,), dt.uint32, client)
-        if ka.fits_binding():
-            keys = [ka, new_output((kt.words * n,), dt.uint32, client)]
-    first = True
-    cur, nxt = None, a
-    for i, (word, shift) in enumerate(plan):
-        carry = keys is not None
-        kh = client.kernel(RadixSpec(kt, descending, "hist", first, carry and not first))
-        ks = client.kernel(RadixSpec(kt, descending, "scatter", first, carry))
-        ins = {} if first else {"I": cur}
-        if carry and not first:
-            ins["KI"] = keys[0]
-        kh.launch(groups, S=src, H=H, word=word, shift=shift, wkeys=0, **ins, **words)
-        offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
-        outs = {"KO": keys[1]} if carry else {}
-        later = any(w < kt.words for w, _ in plan[i + 1:])
-        ks.launch(groups, S=src, H=offs.reshape((DIGITS * nb,)), O=nxt, word=word,
-                  shift=shift, wkeys=1 if later else 0, **ins, **outs, **words)
-        first = False
-        cur, nxt = nxt, (b if nxt is a else a)
-        if carry:
-            keys.reverse()
-    return cur
+    return _plan(client, src.dtype, descending).record(src, a)
 
 
 class RadixPlan:
-    """Compatibility name: ``RadixPlan(descending).record(src)`` is ``sort_positions``."""
+    """The radix passes of one (dtype, direction) on one client: kernels resolved once,
+    scratch (the other position buffer, key planes, the histogram table) per call."""
 
-    def __init__(self, descending=False):
+    def __init__(self, client, dtype, descending):
+        self.client = client
+        self.kt = kt = key_type(dtype)
         self.descending = descending
+        self._spec = functools.partial(RadixSpec, kt, descending)
+        self._kernels = {}
 
-    def record(self, src):
-        return sort_positions(src, self.descending)
+    def kernel(self, stage, first, carry):
+        k = self._kernels.get((stage, first, carry))
+        if k is None:   # compiled on first use: a plan uses 4 of its 7 variants
+            k = self._kernels[(stage, first, carry)] = self.client.kernel(
+                self._spec(stage, first, carry))
+        return k
+
+    def record(self, src, a):
+        """Sort the rows of the (rows, m) view ``src`` (fitting one binding) by radix
+        passes; ``a`` a u32 (rows * m,) output that fits one binding. Returns the buffer
+        holding the sorted positions (``a`` or a scratch buffer)."""
+        client, kt = self.client, self.kt
+        rows, m = src.shape
+        n = rows * m
+        b = new_output((n,), dt.uint32, client)
+        nb = -(-n // TILE)
+        H = new_output((DIGITS * nb,), dt.uint32, client)
+        gx = min(nb, client.max_groups)
+        groups = (gx, -(-nb // gx), 1)
+        words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
+                     s_cs=src.strides[1] if m > 1 else 0)
+        plan = passes(kt, rows)
+        keys = None
+        if CARRY and sum(1 for w, _ in plan if w < kt.words) > 1:
+            # carried keys: coalesced reads instead of a gather per pass, where the word
+            # planes fit one binding
+            ka = new_output((kt.words * n,), dt.uint32, client)
+            if ka.fits_binding():
+                keys = [ka, new_output((kt.words * n,), dt.uint32, client)]
+        carry = keys is not None
+        first = True
+        cur, nxt = None, a
+        for i, (word, shift) in enumerate(plan):
+            kh = self.kernel("hist", first, carry and not first)
+            ks = self.kernel("scatter", first, carry)
+            ins = {} if first else {"I": cur}
+            if carry and not first:
+                ins["KI"] = keys[0]
+            kh.launch(groups, S=src, H=H, word=word, shift=shift, wkeys=0, **ins, **words)
+            offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
+            outs = {"KO": keys[1]} if carry else {}
+            later = any(w < kt.words for w, _ in plan[i + 1:])   # keys still needed
+            ks.launch(groups, S=src, H=offs.reshape((DIGITS * nb,)), O=nxt, word=word,
+                      shift=shift, wkeys=1 if later else 0, **ins, **outs, **words)
+            first = False
+            cur, nxt = nxt, (b if nxt is a else a)
+            if carry:
+                keys.reverse()
+        return cur
+
+
+_PLANS = {}
+
+
+def _plan(client, dtype, descending):
+    key = (id(client), dtype, descending)
+    p = _PLANS.get(key)
+    if p is None or p.client is not client:
+        p = _PLANS[key] = RadixPlan(client, dtype, descending)
+    return p
 
 
 def variants():

@@ -7,6 +7,10 @@ rank above OpenGL, whose compute support is the weakest.
 """
 
 import os
+import re
+import sys
+import tempfile
+import threading
 
 import wgpu
 
@@ -22,15 +26,54 @@ _TYPE_RANK = {
 }
 
 _adapters = None
+_enum_lock = threading.Lock()
+
+# Lines the drivers print on fd 2 while wgpu probes them, that say nothing about numr's
+# adapters: Mesa's EGL probe of the OpenGL backend without a desktop session.
+_PROBE_NOISE = re.compile(rb"^(error: )?XDG_RUNTIME_DIR is invalid or not set in the environment\.?\s*$")
+
+
+def enumerate_adapters():
+    """``wgpu.gpu.enumerate_adapters_sync()`` without the drivers' probe chatter.
+
+    wgpu-native probes every backend; Mesa's OpenGL (EGL) probe writes "XDG_RUNTIME_DIR is
+    invalid" to the process's fd 2 from C, several times. While the probe runs, fd 2 is
+    pointed at a temporary file; afterwards everything it caught except those lines goes to
+    the real fd 2. Output of other threads in that window is delayed, never lost (a file,
+    not a pipe, so no writer can block). NUMR_WEBGPU_PROBE_STDERR=keep turns this off.
+    """
+    if os.environ.get("NUMR_WEBGPU_PROBE_STDERR", "").lower() == "keep":
+        return list(wgpu.gpu.enumerate_adapters_sync())
+    try:
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001 - a closed or replaced sys.stderr: nothing to flush
+        pass
+    with tempfile.TemporaryFile() as cap:
+        saved = os.dup(2)
+        try:
+            os.dup2(cap.fileno(), 2)
+            try:
+                return list(wgpu.gpu.enumerate_adapters_sync())
+            finally:
+                os.dup2(saved, 2)
+        finally:
+            os.close(saved)
+            cap.seek(0)
+            kept = b"".join(line for line in cap.read().splitlines(keepends=True)
+                            if not _PROBE_NOISE.match(line))
+            if kept:
+                os.write(2, kept)
 
 
 def _raw_adapters():
     global _adapters
-    if _adapters is None:
-        try:
-            _adapters = list(wgpu.gpu.enumerate_adapters_sync())
-        except Exception as exc:  # a missing or broken wgpu-native library
-            raise BackendUnavailable("webgpu", f"adapter enumeration failed: {exc}") from exc
+    with _enum_lock:
+        if _adapters is None:
+            try:
+                _adapters = enumerate_adapters()
+            except Exception as exc:  # a missing or broken wgpu-native library
+                raise BackendUnavailable("webgpu", f"adapter enumeration failed: {exc}") \
+                    from exc
     return _adapters
 
 

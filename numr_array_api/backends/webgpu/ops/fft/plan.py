@@ -9,8 +9,8 @@ wgsl.py) reuses one plan. Methods:
              (SharedSpec), one workgroup per row
   fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
              n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
-             the workgroup-memory kernel (two dispatches); plain rows read and written as
-             complex only, other layouts take the Stockham passes
+             the workgroup-memory kernel (two dispatches), any batch layout; whole complex
+             (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
   stockham   every factor small, n beyond the cap: one global-memory dispatch per radix
              stage (radix 8 first), ping-ponging between two scratch buffers
   bluestein  a prime factor > 7: chirp-z through a power-of-two transform of m >= 2n - 1
@@ -39,6 +39,7 @@ __all__ = ["Side", "plan", "table", "check_fits", "scratch"]
 
 _CDT = {"complex64": dt.complex64, "complex128": dt.complex128}
 _CACHE_ITEMS = 64
+_CACHE_BYTES = 512 << 20
 
 
 class Side:
@@ -46,18 +47,19 @@ class Side:
     in the storage's own elements), a load or store mode and a length (elements of the
     source row present, or elements of the destination row to write)."""
 
-    __slots__ = ("buf", "mode", "so", "si", "se", "length")
+    __slots__ = ("buf", "mode", "so", "si", "se", "length", "sm")
 
-    def __init__(self, buf, mode, so, si, se, length):
+    def __init__(self, buf, mode, so, si, se, length, sm=0):
         self.buf, self.mode, self.so, self.si, self.se, self.length = \
             buf, mode, so, si, se, length
+        self.sm = sm   # stride of the middle index of three-way split rows (four-step)
 
 
 def io_words(src, dst, rows, inner, cdtype, scale):
     w = {"rows": rows, "inner": inner, "in_so": src.so, "in_si": src.si, "in_se": src.se,
          "in_len": src.length, "out_so": dst.so, "out_si": dst.si, "out_se": dst.se,
          "out_len": dst.length}
-    w.update(W.scale_words(cdtype, scale))
+    w.update(W.scale_words(cdtype, float(scale)))
     return w
 
 
@@ -68,13 +70,24 @@ def _cache(client):
     return c
 
 
+def _nbytes(v):
+    if isinstance(v, WgpuStorage):
+        return v.nbytes
+    return sum(t.nbytes for t in (getattr(v, a, None) for a in ("tw", "t4", "chirp", "filt"))
+               if t is not None)
+
+
 def _cached(client, key, build):
+    """LRU of plans and tables per client: at most _CACHE_ITEMS entries and _CACHE_BYTES of
+    tables (the newest entry always stays)."""
     c = _cache(client)
     v = c.get(key)
     if v is None:
         v = c[key] = build()
-        while len(c) > _CACHE_ITEMS:
-            c.popitem(last=False)
+        total = sum(_nbytes(x) for x in c.values())
+        while len(c) > 1 and (len(c) > _CACHE_ITEMS or total > _CACHE_BYTES):
+            _, old = c.popitem(last=False)
+            total -= _nbytes(old)
     else:
         c.move_to_end(key)
     return v
@@ -132,6 +145,7 @@ def plan(client, n, cdtype, inverse):
 class Plan:
     def __init__(self, client, n, cdtype, inverse):
         self.client, self.n, self.cdtype, self.inverse = client, n, cdtype, inverse
+        self._kernels = {}
         caps = Caps.of(client)
         radices, rest = factor(n)
         self.radices = radices
@@ -140,7 +154,8 @@ class Plan:
             if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
                 self.method = "shared"
                 self.cap = shared_cap(cdtype, caps)
-                self.wg = caps.wg_size(64 if n <= 512 else 256)
+                # about one radix-8 butterfly per thread per stage
+                self.wg = caps.wg_size(max(64, min(256, 1 << max(n // 8 - 1, 1).bit_length())))
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
@@ -183,29 +198,38 @@ class Plan:
             return
         getattr(self, "_" + self.method)(src, dst, rows, inner, scale)
 
-    def _shared(self, src, dst, rows, inner, scale, t4=None):
+    def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None):
         client = self.client
-        k = client.kernel(SharedSpec(self.cdtype, self.inverse, src.mode, dst.mode,
-                                     self.cap, self.wg, t4 is not None))
+        key = (src.mode, dst.mode, t4 is not None, mid is not None)
+        k = self._kernels.get(key)
+        if k is None:
+            k = self._kernels[key] = client.kernel(SharedSpec(
+                self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2],
+                key[3]))
         groups = (max(1, min(rows, client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
+        if mid is not None:
+            extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
                  nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
                  **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
 
     def _fourstep(self, src, dst, rows, inner, scale):
-        # x[n2 j1 + j2] -> X[k1 + n1 k2]; the row model expresses both strided steps when
-        # the batch is plain rows and the whole row is read and written as complex
-        if (inner != 1 or src.mode not in ("c", "r") or src.length != self.n
+        # x[n2 j1 + j2] -> X[k1 + n1 k2]: n2 sub-rows (j2) of length n1 per row, then n1
+        # sub-rows (k1) of length n2 after the twiddle; rows split three ways (outer, sub-row,
+        # inner) so strided batches (any axis) need no transpose. Whole complex (or real)
+        # rows only: padded, real-pair or Hermitian layouts take the Stockham passes.
+        if (src.mode not in ("c", "r") or src.length != self.n
                 or dst.mode != "c" or dst.length != self.n):
             return self._stockham(src, dst, rows, inner, scale)
         n, n1, n2 = self.n, self.n1, self.n2
         y = scratch(self.client, rows * n, self.cdtype)
-        self.p1._shared(Side(src.buf, src.mode, src.so, src.se, n2 * src.se, n1),
-                        Side(y, "c", n, 1, n2, n1), rows * n2, n2, 1.0)
-        self.p2._shared(Side(y, "c", n, n2, 1, n2),
-                        Side(dst.buf, "c", dst.so, dst.se, n1 * dst.se, n2), rows * n1, n1,
-                        scale, t4=(self.t4, n2))
+        self.p1._shared(Side(src.buf, src.mode, src.so, src.si, n2 * src.se, n1, src.se),
+                        Side(y, "c", n * inner, 1, n2 * inner, n1, inner),
+                        rows * n2, inner, 1.0, mid=n2)
+        self.p2._shared(Side(y, "c", n * inner, 1, inner, n2, n2 * inner),
+                        Side(dst.buf, "c", dst.so, dst.si, n1 * dst.se, n2, dst.se),
+                        rows * n1, inner, scale, t4=(self.t4, n2), mid=n1)
 
     def _stockham(self, src, dst, rows, inner, scale):
         client, n, cd = self.client, self.n, self.cdtype

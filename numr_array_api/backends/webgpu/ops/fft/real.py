@@ -157,6 +157,20 @@ def _slab(s, strides, length, o0, oc, i0, ic):
                    s.offset + (o0 * so + i0 * si) * s.itemsize)
 
 
+def _pairs(buf, so, si, se, length, rows, inner, side):
+    """A real row of even length with unit stride, seen as complex pairs (same bytes: a
+    complex view of the real storage), so that complex-only plan methods (four-step) take
+    it; None where the layout does not allow it (real-pair modes handle those)."""
+    item = buf.dtype.itemsize
+    if (inner != 1 or se != 1 or so % 2 or length % 2 or buf.offset % (2 * item)
+            or buf.size == 0):
+        return None
+    cdt = dt.COMPLEX_OF_REAL_FLOAT[buf.dtype]
+    view = WgpuStorage(buf.block, buf.offset, (rows, length // 2), (so // 2, 1), cdt,
+                       buf.client)
+    return Side(view, "c", so // 2, 0, 1, length // 2)
+
+
 class _Job:
     """One 1-d transform (kind, length, precision, direction, scale, row lengths) run on
     a slab of rows."""
@@ -195,7 +209,8 @@ class _Job:
             if n % 2 == 0:
                 h = n // 2
                 z = _scratch_side(client, rows, inner, h, cd)
-                src = Side(src_buf, "rp", so, si, se, in_len)
+                src = _pairs(src_buf, so, si, se, in_len, rows, inner, "ld") or \
+                    Side(src_buf, "rp", so, si, se, in_len)
                 plan(client, h, cd, inverse).run(src, z, rows, inner, 1.0)
                 k = client.kernel(HalfSpec(cd, inverse, True))
                 k.launch(workgroups(rows * (h + 1), client), x=z.buf, y=out,
@@ -212,7 +227,8 @@ class _Job:
             k.launch(workgroups(rows * h, client), x=src_buf, y=z.buf,
                      tw=table(client, n, cd), h=h, count=h,
                      **io_words(src, z, rows, inner, cd, 1.0))
-            dst = Side(out, "rp", oso, osi, ose, out_len)
+            dst = _pairs(out, oso, osi, ose, out_len, rows, inner, "st") or \
+                Side(out, "rp", oso, osi, ose, out_len)
             plan(client, h, cd, inverse).run(z, dst, rows, inner, scale)
         else:
             src = Side(src_buf, "h", so, si, se, in_len)

@@ -182,6 +182,7 @@ class SharedSpec(KernelSpec):
     cap: int
     wg: int
     tw4: bool = False   # the four-step twiddle W_N^(k1 j2) on load (table t4, see plan.py)
+    three: bool = False  # rows split in three (wgsl.io): the four-step's sub-rows
 
     def needs(self):
         return _need(self.cdtype)
@@ -190,6 +191,8 @@ class SharedSpec(KernelSpec):
         C, _, _ = W.types(self.cdtype)
         bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
         words = ["n", "nst", "codes0", "codes1"] + (["t4b"] if self.tw4 else [])
+        if self.three:
+            words += ["mid", "in_sm", "out_sm"]
         return _io_layout(self, caps, words, bufs)
 
     def render(self, caps):
@@ -206,15 +209,17 @@ class SharedSpec(KernelSpec):
                       f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
                       f"t4[{lay.word('t4_off')} + b + e / b]);\n"
                       f"  return {conj};\n}}\n")
-            load = f"cmul(ld(ib, i), tw4f((row % {lay.word('inner')}) * i))"
+            k1 = (f"((row / {lay.word('inner')}) % {lay.word('mid')})" if self.three
+                  else f"(row % {lay.word('inner')})")
+            load = f"cmul(ld(ib, i), tw4f({k1} * i))"
         bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
         cases = "\n".join(
             f"        case {r}u: {{ for (var i = l.x; i < nb; i += {self.wg}u) "
             f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
         return _SHARED.render(
             tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
-            io=Template(W.io(C, R, self.ld, self.st)).render(tok), bflys=bflys, cases=cases,
-            C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, load=load)
+            io=Template(W.io(C, R, self.ld, self.st, self.three)).render(tok), bflys=bflys,
+            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, load=load)
 
 
 _CHIRP = Template("""${layout}
@@ -417,6 +422,8 @@ def variants():
                 out.append(SharedSpec(cd, inv, "c", st, 1024, 64))
                 out.append(ChirpSpec(cd, inv, "c", st))
             out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 2048, 256, False, True))
             out.append(PointMulSpec(cd, inv))
             out.append(HalfSpec(cd, inv, True))
             out.append(HalfSpec(cd, inv, False))

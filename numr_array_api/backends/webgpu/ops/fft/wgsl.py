@@ -19,6 +19,7 @@ written. Every stored value is multiplied by the scale (``scale0`` f32 bits for 
 ``scale0 + scale1 + scale2`` as f64 for complex128, the three f32 parts of one double).
 """
 
+import functools
 import math
 
 LOADS = ("c", "r", "rp", "h")
@@ -54,8 +55,9 @@ def scale_expr(R):
             "f64(bitcast<f32>(${scale2})))")
 
 
+@functools.lru_cache(maxsize=256)
 def scale_words(cdtype, s):
-    """The scale words of ``s`` (a Python float) for ``cdtype``."""
+    """The scale words of ``s`` (a Python float) for ``cdtype`` (callers copy the dict)."""
     import numpy as np
     w0 = np.float32(s)
     if cdtype == "complex64":
@@ -96,16 +98,29 @@ def bfly(r, C, R, suf, inverse):
     return "\n".join(lines) + "\n"
 
 
-def io(C, R, ld, st):
-    """``rowbase_in(row)``, ``rowbase_out(row)``, ``ld(base, i)``, ``st(base, i, v)``."""
+def io(C, R, ld, st, three=False):
+    """``rowbase_in(row)``, ``rowbase_out(row)``, ``ld(base, i)``, ``st(base, i, v)``.
+    ``three``: rows split in three, ``(a, m, b)`` with ``m < mid`` and ``b < inner``, at
+    ``a * so + m * sm + b * si`` (the four-step's sub-rows of a batch of strided rows)."""
     zero = f"{C}(0.0, 0.0)"
+    if three:
+        split = """  let b = row % ${inner};
+  let t = row / ${inner};
+  let m = t % ${mid};
+  let a = t / ${mid};
+"""
+        base = ["a * ${%s_so} + m * ${%s_sm} + b * ${%s_si}" % (x, x, x) for x in ("in", "out")]
+    else:
+        split = ""
+        base = ["(row / ${inner}) * ${%s_so} + (row %% ${inner}) * ${%s_si}" % (x, x)
+                for x in ("in", "out")]
     out = [f"""
 fn fscale() -> {R} {{ return {scale_expr(R)}; }}
 fn rowbase_in(row: u32) -> u32 {{
-  return (row / ${{inner}}) * ${{in_so}} + (row % ${{inner}}) * ${{in_si}};
+{split}  return {base[0]};
 }}
 fn rowbase_out(row: u32) -> u32 {{
-  return (row / ${{inner}}) * ${{out_so}} + (row % ${{inner}}) * ${{out_si}};
+{split}  return {base[1]};
 }}
 """]
     if ld == "c":

@@ -9,6 +9,7 @@ package has complex kernels.
 from __future__ import annotations
 
 from ....._core import dtypes as dt
+from ....._core.errors import InvalidArgument
 from ....._core.shapes import broadcast_shapes
 from ..host_fallback import _make
 
@@ -76,7 +77,10 @@ class SimpleLinalgMixin:
             eye = self.eye(m, m, 0, a.dtype, self.device_of(a))
             return eye.broadcast_to(a.shape).copy()
         if n < 0:
-            a = self.linalg_inv(a)
+            try:
+                a = self.linalg_inv(a)
+            except InvalidArgument:
+                raise InvalidArgument("x", "linalg.matrix_power: Singular matrix") from None
             n = -n
         result = None
         base = a

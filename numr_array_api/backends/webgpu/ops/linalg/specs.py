@@ -80,9 +80,7 @@ _CHOL = """
 
 # LU of an m x nc panel: pivot = first entry of largest |re| + |im| (LAPACK's choice);
 # a zero pivot column is left unscaled and flags the matrix singular.
-_LU = """
-  let kmax = min(m, nc);
-  for (var j = 0u; j < kmax; j++) {
+_PIVOT_TREE = """
     var best = R(-1.0);
     var bi = j;
     for (var i = j + tid; i < m; i += WGu) {
@@ -100,7 +98,28 @@ _LU = """
       }
       workgroupBarrier();
     }
-    let pv = rv[0];
+"""
+
+# in workgroup memory (at most 32 rows) one thread scans the column: one barrier, not a
+# tree of them
+_PIVOT_SCAN = """
+    if (tid == 0u) {
+      var best = R(-1.0);
+      var bi = j;
+      for (var i = j; i < m; i++) {
+        let v = cabs1(ld(i, j));
+        if (v > best) { best = v; bi = i; }
+      }
+      rv[0] = best;
+      ri[0] = bi;
+    }
+    workgroupBarrier();
+"""
+
+_LU = """
+  let kmax = min(m, nc);
+  for (var j = 0u; j < kmax; j++) {
+PIVOT_SEARCH    let pv = rv[0];
     let p = ri[0];
     if (tid == 0u) {
       ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
@@ -134,9 +153,7 @@ _LU = """
 # Householder QR of an m x nc panel (LAPACK's geqr2 conventions: beta real, v_0 = 1 not
 # stored, tau with H = I - tau v v^H); the column norm is scaled by its largest component
 # so squares neither overflow nor flush to zero.
-_QR = """
-  let kmax = min(m, nc);
-  for (var j = 0u; j < kmax; j++) {
+_NORM_TREE = """
     var mx = R(0.0);
     for (var i = j + tid; i < m; i += WGu) { mx = max(mx, maxabs(ld(i, j))); }
     red[tid] = mx;
@@ -158,7 +175,28 @@ _QR = """
       workgroupBarrier();
     }
     let xn = red[0];
-    let alpha = ld(j, j);
+"""
+
+_NORM_SCAN = """
+    if (tid == 0u) {
+      var mx = R(0.0);
+      for (var i = j; i < m; i++) { mx = max(mx, maxabs(ld(i, j))); }
+      var ss = R(0.0);
+      if (mx > R(0.0)) {
+        for (var i = j + 1u; i < m; i++) { ss += absq(ld(i, j) / mx); }
+      }
+      red[0] = mx;
+      red[1] = ss;
+    }
+    workgroupBarrier();
+    let scale = red[0];
+    let xn = red[1];
+"""
+
+_QR = """
+  let kmax = min(m, nc);
+  for (var j = 0u; j < kmax; j++) {
+COLUMN_NORM    let alpha = ld(j, j);
     var tau = zero();
     var beta = re(alpha);
     var piv = one();
@@ -321,7 +359,8 @@ class FactorSpec(KernelSpec):
         elif self.kind in ("lu", "lus"):
             shared += [f"var<workgroup> rv: array<R, {wg}>;",
                        f"var<workgroup> ri: array<u32, {wg}>;"]
-            body = _LU.replace("${ipiv_off}", tk["ipiv_off"]).replace(
+            body = _LU.replace("PIVOT_SEARCH", _PIVOT_SCAN if local else _PIVOT_TREE)
+            body = body.replace("${ipiv_off}", tk["ipiv_off"]).replace(
                 "${p_bs}", tk["p_bs"]).replace("${pbase}", tk["pbase"])
             if self.kind == "lus":
                 shared.append(f"var<workgroup> pvs: array<u32, {self.nmax}>;")
@@ -333,7 +372,8 @@ class FactorSpec(KernelSpec):
             shared += [f"var<workgroup> red: array<R, {wg}>;",
                        f"var<workgroup> wv: array<T, {ncap}>;",
                        f"var<workgroup> part: array<T, {wg}>;"]
-            body = _QR.replace("${tau__off}", tk["tau__off"]).replace(
+            body = _QR.replace("COLUMN_NORM", _NORM_SCAN if local else _NORM_TREE)
+            body = body.replace("${tau__off}", tk["tau__off"]).replace(
                 "${tau_bs}", tk["tau_bs"]).replace("NCAPu", f"{ncap}u").replace(
                 "NSu", f"{wg // ncap}u")
             if self.kind == "qrq":
@@ -560,7 +600,7 @@ def variants():
     for d in FLOATS:
         t = WTYPES[d]
         for kind in ("chol", "lu", "qr"):
-            out.append(FactorSpec(t, kind, 0, 256))
+            out += [FactorSpec(t, kind, 0, wg) for wg in (256, 1024)]
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]

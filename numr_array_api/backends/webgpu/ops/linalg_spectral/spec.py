@@ -229,6 +229,8 @@ class SvdSpec(KernelSpec):
     t: WType
     cap: int
     vectors: bool     # write P and Q (and complete P's basis)
+    resume: bool = False   # X holds already-rotated columns and VIN their V (RoundSpec
+                           # did the sweeps): only norms, order, outputs and completion
 
     def needs(self):
         return _needs(self.t)
@@ -239,6 +241,8 @@ class SvdSpec(KernelSpec):
         words = ["R", "C", "nb", "xrs", "xcs", "xbs", "sstride", "xcj"]
         if self.vectors:
             bufs += [Buf("UO", E, "rw"), Buf("VO", E, "rw")]
+            if self.resume:
+                bufs.append(Buf("VIN", E))
             words += ["pcols", "urs", "ucs", "ubs", "vrs", "vcs", "vbs", "pcj", "qcj"]
         if not self.cap:
             bufs.append(Buf("S", E, "rw"))
@@ -279,8 +283,12 @@ class SvdSpec(KernelSpec):
         wgs = wg_size(c)
         if self.vectors:
             w = lay.word
-            v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
-                      f"v_set(e, select({ez}, tov({one}), e / C == e % C)); }}")
+            if self.resume:
+                v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
+                          f"v_set(e, VIN[{w('VIN_off')} + b * C * C + e]); }}")
+            else:
+                v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
+                          f"v_set(e, select({ez}, tov({one}), e / C == e % C)); }}")
             v_rot = _rot_pass("C", "pq.x * C + i", "pq.y * C + i", "v_get", "v_set", ez,
                               wg=wgs)
             uo = f"{w('UO_off')} + b * {w('ubs')}"
@@ -362,11 +370,134 @@ gz += mul(cj(x), y);""", "            ")
         return Template.file(_PKG, "svd.wgsl").render(
             lay.tokens(), k, store=store, cfns=cfns, wg=wgs, floor=_lit(T, floor),
             tiny=_lit(T, tiny), v_init=v_init, v_rot=v_rot, vec_out=vec_out,
-            complete=complete, dot=dot, u_rot=u_rot)
+            complete=complete, dot=dot, u_rot=u_rot,
+            sweeps="0u" if self.resume else f"{k['maxsw']}u")
 
     @property
     def label(self):
-        return f"svd_{self.t.name}_c{self.cap}{'_v' if self.vectors else ''}"
+        return (f"svd_{self.t.name}_c{self.cap}{'_v' if self.vectors else ''}"
+                f"{'_resume' if self.resume else ''}")
+
+
+_ROUND = Template("""${layout}
+${cfns}
+var<workgroup> R1: array<${T}, ${wg}>;
+var<workgroup> R2: array<${T}, ${wg}>;
+var<workgroup> RG: array<${E}, ${wg}>;
+
+const EPS: ${T} = ${eps};
+const FLOOR: ${T} = ${floor};
+
+fn pair(r: u32, k: u32, m: u32) -> vec2<u32> {
+  let mm = m - 1u;
+  var p = mm;
+  var q = r;
+  if (k != 0u) { p = (r + k) % mm; q = (r + mm - k) % mm; }
+  return vec2<u32>(min(p, q), max(p, q));
+}
+
+// One round of one-sided Jacobi over many workgroups: workgroup (k, b) owns pair k of
+// matrix b, reduces its column dots, and rotates its two columns of U and V. The pairs of
+// a round are disjoint, so a round is one dispatch; CNT[b * maxsw + sw] counts rotations.
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let R = ${R};
+  let C = ${C};
+  let m = C + (C & 1u);
+  let pq = pair(${rnd}, wid.x, m);
+  if (pq.y >= C) { return; }
+  let b = wid.y;
+  let op = ${U_off} + b * R * C + pq.x * R;
+  let oq = ${U_off} + b * R * C + pq.y * R;
+  var al: ${T} = ${zero};
+  var be: ${T} = ${zero};
+  var gz: ${E} = ${ezero};
+  for (var i = lid; i < R; i += ${wg}u) {
+    let x = U[op + i];
+    let y = U[oq + i];
+    al += ab2(x);
+    be += ab2(y);
+    gz += mul(cj(x), y);
+  }
+  R1[lid] = al;
+  R2[lid] = be;
+  RG[lid] = gz;
+  workgroupBarrier();
+  for (var st = ${wg}u / 2u; st > 0u; st >>= 1u) {
+    if (lid < st) {
+      R1[lid] += R1[lid + st];
+      R2[lid] += R2[lid + st];
+      RG[lid] += RG[lid + st];
+    }
+    workgroupBarrier();
+  }
+  let a2 = R1[0];
+  let b2 = R2[0];
+  let g2 = RG[0];
+  let ga = cabs(g2);
+  if (ga > max(FLOOR, EPS * sqrt(${T}(R)) * sqrt(a2) * sqrt(b2))) {
+    let d = b2 - a2;
+    var t: ${T};
+    if (ga < abs(d) * EPS) {
+      t = ga / d;
+    } else {
+      let th = d / (${two} * ga);
+      t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
+    }
+    let c = ${one} / sqrt(t * t + ${one});
+    let g = g2 * (t * c / ga);
+    for (var i = lid; i < R; i += ${wg}u) {
+      let x = U[op + i];
+      let y = U[oq + i];
+      U[op + i] = c * x - mul(cj(g), y);
+      U[oq + i] = mul(g, x) + c * y;
+    }
+${v_rot}
+    if (lid == 0u) { atomicAdd(&CNT[${CNT_off} + b * ${maxsw} + ${sw}], 1u); }
+  }
+}
+""", "jacobi_round")
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundSpec(KernelSpec):
+    """One round-robin round of one-sided Jacobi, a workgroup per (pair, matrix)."""
+
+    t: WType
+    vectors: bool
+
+    def needs(self):
+        return _needs(self.t)
+
+    def layout(self, caps):
+        E, T = _types(self.t)
+        bufs = [Buf("U", E, "rw")]
+        if self.vectors:
+            bufs.append(Buf("V", E, "rw"))
+        bufs.append(Buf("CNT", "atomic<u32>", "rw"))
+        return Layout(bufs, ["R", "C", "rnd", "sw", "maxsw"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        k = _consts(self.t)
+        T = k["T"]
+        v_rot = ""
+        if self.vectors:
+            v_rot = f"""    let vp = {lay.word('V_off')} + b * C * C + pq.x * C;
+    let vq = {lay.word('V_off')} + b * C * C + pq.y * C;
+    for (var i = lid; i < C; i += 256u) {{
+      let x = V[vp + i];
+      let y = V[vq + i];
+      V[vp + i] = c * x - mul(cj(g), y);
+      V[vq + i] = mul(g, x) + c * y;
+    }}"""
+        floor = 2.0 ** -124 if T == "f32" else 2.0 ** -1020
+        return _ROUND.render(lay.tokens(), k, cfns=_cfns(self.t), wg=256,
+                             floor=_lit(T, floor), v_rot=v_rot)
+
+    @property
+    def label(self):
+        return f"jround_{self.t.name}{'_v' if self.vectors else ''}"
 
 
 def pick_cap(make, n: int, caps) -> int:
@@ -386,4 +517,145 @@ def variants():
             for vec in (False, True):
                 out.append(EighSpec(t, cap, vec))
                 out.append(SvdSpec(t, cap, vec))
-    return out
+            out.append(SvdSpec(t, 0, vec, True))
+            if cap == 0:
+                out.append(RoundSpec(t, vec))
+    return out + eig_variants()
+
+
+_EIG_VEC = """    sync();
+    // y: T y = lambda_k y with y_k = 1, y_j = 0 beyond k (column k of Y at oy + k n)
+    for (var k = lid; k < n; k += ${wg}u) {
+      let lam = h(k, k, n);
+      S[oy + k * n + k] = tov(${one});
+      for (var jj = 0u; jj < k; jj++) {
+        let j = k - 1u - jj;
+        var s: ${E} = ${ezero};
+        for (var l = j + 1u; l <= k; l++) { s += mul(h(j, l, n), S[oy + k * n + l]); }
+        var d = h(j, j, n) - lam;
+        if (cabs1(d) < EPS) { d = tov(EPS); }   // repeated eigenvalues: perturbed pivot
+        S[oy + k * n + j] = -cdiv(s, d);
+      }
+    }
+    sync();
+    let vo = ${V_off} + b * nn;
+    for (var e = lid; e < nn; e += ${wg}u) {
+      let i = e / n;
+      let k = e - i * n;
+      var v: ${E} = ${ezero};
+      for (var l = 0u; l <= k; l++) { v += mul(S[oq + i * n + l], S[oy + k * n + l]); }
+      V[vo + e] = v;
+    }
+    sync();
+    // unit 2-norm, the largest component real and positive (scaled first: no overflow)
+    for (var k = lid; k < n; k += ${wg}u) {
+      var big: ${T} = ${zero};
+      var bi = 0u;
+      for (var i = 0u; i < n; i++) {
+        let a1 = cabs1(V[vo + i * n + k]);
+        if (a1 > big) { big = a1; bi = i; }
+      }
+      if (big > ${zero}) {
+        let p = V[vo + bi * n + k] / big;
+        var s2: ${T} = ${zero};
+        for (var i = 0u; i < n; i++) {
+          let x = cdiv(V[vo + i * n + k] / big, p);
+          V[vo + i * n + k] = x;
+          s2 += ab2(x);
+        }
+        let r = ${one} / sqrt(s2);
+        for (var i = 0u; i < n; i++) { V[vo + i * n + k] = V[vo + i * n + k] * r; }
+      }
+    }"""
+
+
+@dataclasses.dataclass(frozen=True)
+class EigSpec(KernelSpec):
+    """eig / eigvals: complex Schur form of a real or complex matrix (scratch memory)."""
+
+    t: WType          # input element type (float32 / float64 / complex64 / complex128)
+    vectors: bool
+
+    def needs(self):
+        return _needs(self.t)
+
+    @property
+    def ct(self) -> WType:
+        return WTYPES[dt.complex128 if "f64" in self.t.val else dt.complex64]
+
+    def wg(self) -> int:
+        return 256
+
+    def layout(self, caps):
+        E = self.ct.val
+        bufs = [Buf("A", self.t.val), Buf("W", E, "rw"), Buf("ST", "u32", "rw")]
+        if self.vectors:
+            bufs.append(Buf("V", E, "rw"))
+        bufs.append(Buf("S", E, "rw"))
+        return Layout(bufs, ["n", "nb", "sstride"], caps)
+
+    @staticmethod
+    def scratch(n: int, vectors: bool) -> int:
+        return n * n * (3 if vectors else 1)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        k = _consts(self.ct)
+        E, T = k["E"], k["T"]
+        cfns = _cfns(self.ct)
+        if self.t.val == E:
+            cfns += f"\nfn toe(x: {E}) -> {E} {{ return x; }}\nfn amaxi(x: {E}) -> {T} {{ return amax(x); }}"
+        else:
+            cfns += (f"\nfn toe(x: {T}) -> {E} {{ return tov(x); }}"
+                     f"\nfn amaxi(x: {T}) -> {T} {{ return abs(x); }}")
+        if self.vectors:
+            q_init = f"      S[oq + e] = select({k['ezero']}, tov({k['one']}), e / n == e % n);"
+            q_rot = """    let qx = S[oq + i * n + k];
+    let qy = S[oq + i * n + k + 1u];
+    S[oq + i * n + k] = c * qx + mul(qy, cj(s));
+    S[oq + i * n + k + 1u] = c * qy - mul(qx, s);"""
+            vec_out = Template(_EIG_VEC, "eig_vectors").render(lay.tokens(), k, wg=self.wg())
+        else:
+            q_init = q_rot = vec_out = ""
+        tiny = _lit(T, 2.0 ** -120 if T == "f32" else 2.0 ** -1000)
+        wg = self.wg()
+        row_loop = _par("j", wg, """let x = h(k, j, n);
+let y = h(k + 1u, j, n);
+hset(k, j, n, c * x + mul(s, y));
+hset(k + 1u, j, n, c * y - mul(cj(s), x));""")
+        col_loop = _par("i", wg, """let x = h(i, k, n);
+let y = h(i, k + 1u, n);
+hset(i, k, n, c * x + mul(y, cj(s)));
+hset(i, k + 1u, n, c * y - mul(x, s));
+""" + q_rot)
+        defl_loop = _par("l", wg, """if (l >= 1u && l <= hi0) {
+  let sub = cabs1(h(l, l - 1u, n));
+  let dsum = cabs1(h(l - 1u, l - 1u, n)) + cabs1(h(l, l, n));
+  if (sub <= max(EPS * dsum, TINY)) {
+    hset(l, l - 1u, n, """ + k["ezero"] + """);
+    atomicMax(&DL, l);
+  }
+}""", "      ")
+        return Template.file(_PKG, "eig.wgsl").render(
+            lay.tokens(), k, cfns=cfns, wg=wg, tiny=tiny, q_init=q_init,
+            vec_out=vec_out, row_loop=row_loop, col_loop=col_loop, defl_loop=defl_loop)
+
+    @property
+    def label(self):
+        return f"eig_{self.t.name}{'_v' if self.vectors else ''}"
+
+
+def _par(var: str, wg: int, body: str, indent: str = "  ") -> str:
+    """``body`` for every ``var`` in [0, n) over the workgroup: loop-free when n <= wg, since
+    lavapipe counts a loop's iterations over every entry (and this runs per rotation)."""
+    inner = "\n".join(f"{indent}    {ln}" for ln in body.strip().splitlines())
+    return "\n".join([
+        f"{indent}if (n <= {wg}u) {{", f"{indent}  let {var} = lid;",
+        f"{indent}  if ({var} < n) {{", inner, f"{indent}  }}", f"{indent}}} else {{",
+        f"{indent}  for (var {var} = lid; {var} < n; {var} += {wg}u) {{", inner,
+        f"{indent}  }}", f"{indent}}}"])
+
+
+def eig_variants():
+    return [EigSpec(WTYPES[d], v) for d in (dt.float32, dt.float64, dt.complex64,
+                                            dt.complex128) for v in (False, True)]

@@ -51,8 +51,64 @@ def gemm(a, b, epilogue=None):
     out_t = wtype(wide, client, "matmul")
     ab = a.broadcast_to(batch + (M, K)) if a.shape[:-2] != batch else a
     bb = b.broadcast_to(batch + (K, N)) if b.shape[:-2] != batch else b
-    _split(client, t, out_t, ab, bb, out, epilogue)
+    pieces = _split_k(client, t, ab, bb, epilogue)
+    if pieces > 1:
+        out = _gemm_split_k(client, t, out_t, wide, ab, bb, pieces)
+    else:
+        _split(client, t, out_t, ab, bb, out, epilogue)
     return out if wide is dtype else out.astype(dtype)
+
+
+SPLIT_K_MIN = 2048     # K below this: one workgroup per tile has little to gain
+SPLIT_K_DEPTH = 256    # the least K each piece keeps
+SPLIT_K_GROUPS = 512   # workgroups wanted in flight (an H100 holds ~2 per SM x 132)
+
+
+def _split_k(client, t, a, b, epilogue):
+    """How many K pieces a 2-D GEMM with few output tiles and a long K is cut into (1: none).
+
+    A 64 x 16384 @ 16384 x 64 product has one 64 x 64 output tile: one workgroup would walk
+    all of K alone while the rest of the GPU idles. Cut K into pieces computed as a batch
+    of partial products (every piece its own workgroups), then summed by the reduction
+    kernel: more parallelism, and float sums of shorter runs. Real float accumulators only
+    (float16 partials would round where one pass accumulates in f32); the epilogue path
+    keeps one pass.
+    """
+    if epilogue is not None or a.ndim != 2 or t.name not in ("float32", "float64"):
+        return 1
+    M, K = a.shape
+    N = b.shape[-1]
+    if K < SPLIT_K_MIN:
+        return 1
+    cfg = choose(t.val, t.name, M, N, K)
+    tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
+    pieces = min(K // SPLIT_K_DEPTH, -(-SPLIT_K_GROUPS // tiles))
+    if pieces < 4:
+        return 1
+    return pieces
+
+
+def _gemm_split_k(client, t, out_t, wide, a, b, pieces):
+    """``a @ b`` as ``pieces`` batched partial products over K slices, summed over the batch;
+    a remainder of K that does not divide evenly accumulates into the sum afterwards."""
+    from ..reduction.plan import run as reduce_run
+    M, K = a.shape
+    N = b.shape[-1]
+    ks = K // pieces
+    # K slices as a batch dimension: views, no copies
+    av = a.__class__(a.block, a.offset, (pieces, M, ks), (ks * a.strides[1],) + a.strides,
+                     a.dtype, a.client)
+    bv = b.__class__(b.block, b.offset, (pieces, ks, N), (ks * b.strides[0],) + b.strides,
+                     b.dtype, b.client)
+    partial = new_output((pieces, M, N), wide, client)
+    _split(client, t, out_t, av, bv, partial, None)
+    out = reduce_run("sum", partial, (0,), wide)
+    if out.dtype is not wide:
+        out = out.astype(wide)
+    rest = K - pieces * ks
+    if rest:
+        _panels(client, t, out_t, a[:, K - rest:], b[K - rest:], out, None, True)
+    return out
 
 
 def _split(client, t, out_t, a, b, c, epilogue):

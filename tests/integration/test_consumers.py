@@ -1,0 +1,66 @@
+"""scikit-learn's and SciPy's own array-API test suites on numr's namespaces (issue 13).
+
+Runs conformance/consumers/run.py with its documented CI subset (selection.py: every
+scikit-learn array-API module but test_logistic; SciPy cluster, fft, _lib and special's
+logsumexp) on cpu and webgpu, array-api-strict as the baseline in the same run, and fails on
+any numr-caused failure (class "numr" / "no-baseline") or any crashed numr test. The whole
+suites run without --subset (conformance/results/consumers-<backend>.md).
+
+Slow (about 4 min on cpu, 8 min on lavapipe, 2 cores): runs only with NUMR_TEST_CONSUMERS=1
+(CI sets it) or NUMR_TEST_SLOW=1.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RUNNER = REPO / "conformance" / "consumers" / "run.py"
+
+pytestmark = pytest.mark.skipif(
+    not (os.environ.get("NUMR_TEST_CONSUMERS") == "1" or os.environ.get("NUMR_TEST_SLOW") == "1"),
+    reason="consumer suites: set NUMR_TEST_CONSUMERS=1 (CI) or NUMR_TEST_SLOW=1")
+
+
+def _xdist_available():
+    try:
+        import xdist  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def consumers(xp, backend_name, tmp_path_factory):
+    out = tmp_path_factory.mktemp("consumers") / f"{backend_name}.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
+    env.pop("SCIPY_ARRAY_API", None)  # the runner sets it for its own subprocesses
+    cmd = [sys.executable, str(RUNNER), "--backend", backend_name, "--subset", "ci",
+           "--no-write", "--json", str(out)]
+    if _xdist_available():
+        cmd += ["-n", "2"]
+    proc = subprocess.run(cmd, cwd=str(REPO), env=env, capture_output=True, text=True,
+                          timeout=1800)
+    if not out.exists():
+        pytest.fail(f"the runner wrote no summary (exit {proc.returncode}):\n"
+                    f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return json.loads(out.read_text()), proc
+
+
+@pytest.mark.parametrize("suite", ["sklearn", "scipy"])
+def test_consumer_suite_has_no_numr_caused_failure(consumers, suite):
+    summary, proc = consumers
+    r = summary["suites"][suite]
+    assert not r["error"], r["error"]
+    # the suite really ran numr and the baseline (a run that selects nothing cannot pass)
+    assert r["numr"]["passed"] > 50 and r["strict"]["passed"] > 50, (r["numr"], r["strict"])
+    crashed = [c["id"] for c in r["crashes"] if "numr_array_api" in c["id"]]
+    assert not crashed, f"crashed numr tests: {crashed}"
+    bad = [f"{f['id']}: {f['exc'].get('type')}: {f['exc'].get('message')}"
+           for f in r["failures"] if f["class"] in ("numr", "no-baseline")]
+    assert not bad, f"{len(bad)} numr-caused failures:\n" + "\n".join(bad[:40])
