@@ -319,7 +319,8 @@ def consumers_page():
            "pages are built.", ""]
     if not files:
         out += ["```{note}", "Not yet recorded: no `conformance/results/consumers-*.md` file "
-                "exists in this checkout.", "```", ""]
+                "exists in this checkout. `python conformance/consumers/run.py --backend "
+                "cpu|webgpu|cuda` records one (conformance/consumers/README.md).", "```", ""]
         return "\n".join(out)
     for p in files:
         out += [f"## {p.stem[len('consumers-'):]}", "", _demote(p.read_text()), ""]

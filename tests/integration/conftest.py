@@ -45,3 +45,18 @@ def sklearn_report(xp, backend_name):
 @pytest.fixture(scope="module")
 def scipy_report(xp, backend_name):
     return run_checks("_scipy_checks.py", backend_name)
+
+
+@pytest.fixture(scope="module")
+def device_report(xp, backend_name):
+    """_device_checks.py's report (test_outputs_on_device.py), with host conversions of
+    device arrays warned (so the report can list them)."""
+    old = os.environ.get("NUMR_HOST_CONVERSION")
+    os.environ["NUMR_HOST_CONVERSION"] = "warn"
+    try:
+        return run_checks("_device_checks.py", backend_name, timeout=600)
+    finally:
+        if old is None:
+            os.environ.pop("NUMR_HOST_CONVERSION", None)
+        else:
+            os.environ["NUMR_HOST_CONVERSION"] = old

@@ -79,11 +79,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (blk >= ${nb}) { return; }
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) { atomicStore(&hist[d], 0u); }
   workgroupBarrier();
-  let t0 = blk * ${tile}u;
-  for (var k = 0u; k < ${chunks}u; k++) {
-    let t = t0 + k * ${wg}u + lid.x;
-    if (t < ${n}) { atomicAdd(&hist[digit(item(t))], 1u); }
-  }
+  let tb = blk * ${tile}u;
+${hist_body}
   workgroupBarrier();
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) {
     H[${H_off} + d * ${nb} + blk] = atomicLoad(&hist[d]);
@@ -102,42 +99,48 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let blk = wid.x + wid.y * nw.x;
   if (blk >= ${nb}) { return; }
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) { run[d] = H[${H_off} + d * ${nb} + blk]; }
-  let t0 = blk * ${tile}u;
+  let tb = blk * ${tile}u;
   let me = lid.x >> 5u;
   let below = (1u << (lid.x & 31u)) - 1u;
   for (var w = lid.x; w < ${maskwords}u; w += ${wg}u) { atomicStore(&masks[w], 0u); }
+${loads}
   workgroupBarrier();
-  for (var k = 0u; k < ${chunks}u; k++) {
-    let t = t0 + k * ${wg}u + lid.x;
-    let ok = t < ${n};
-    var it: Item;
-    var d = 0u;
-    if (ok) {
-      it = item(t);
-      d = digit(it);
-      atomicOr(&masks[d * ${maskw}u + me], 1u << (lid.x & 31u));
-    }
-    workgroupBarrier();
-    if (ok) {
-      var r = countOneBits(atomicLoad(&masks[d * ${maskw}u + me]) & below);
-      for (var w = 0u; w < me; w++) { r += countOneBits(atomicLoad(&masks[d * ${maskw}u + w])); }
-      let dst = run[d] + r;
-      O[${O_off} + dst] = it.p;
-${store_keys}
-    }
-    workgroupBarrier();
-    // every rank is read: count each digit's chunk total and clear its masks for the next
-    for (var e = lid.x; e < ${digits}u; e += ${wg}u) {
-      var c = 0u;
-      for (var w = 0u; w < ${maskw}u; w++) {
-        c += countOneBits(atomicExchange(&masks[e * ${maskw}u + w], 0u));
-      }
-      run[e] += c;
-    }
-    workgroupBarrier();
-  }
+${chunks_body}
 }
 """, "radix_scatter")
+
+
+# One chunk of the scatter; every chunk's item is loaded before the first barrier (the
+# loads of all CHUNKS are in flight at once instead of one chunk's per barrier round).
+_CHUNK = """  if (ok{k}) {{ atomicOr(&masks[d{k} * {maskw}u + me], 1u << (lid.x & 31u)); }}
+  workgroupBarrier();
+  if (ok{k}) {{
+    var r = countOneBits(atomicLoad(&masks[d{k} * {maskw}u + me]) & below);
+    for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[d{k} * {maskw}u + w])); }}
+    let dst = run[d{k}] + r;
+    O[{o_off} + dst] = it{k}.p;
+{store}
+  }}
+  workgroupBarrier();
+  // every rank is read: count each digit's chunk total and clear its masks for the next
+  for (var e = lid.x; e < {digits}u; e += {wg}u) {{
+    var c = 0u;
+    for (var w = 0u; w < {maskw}u; w++) {{
+      c += countOneBits(atomicExchange(&masks[e * {maskw}u + w], 0u));
+    }}
+    run[e] += c;
+  }}
+  workgroupBarrier();"""
+
+
+def _loads(chunks, n):
+    """Unrolled item loads of every chunk (``it<k>``, digit ``d<k>``, valid ``ok<k>``)."""
+    out = []
+    for k in range(chunks):
+        out.append(f"  let t{k} = tb + {k * WG}u + lid.x;\n  let ok{k} = t{k} < {n};\n"
+                   f"  var it{k}: Item;\n  var d{k} = 0u;\n"
+                   f"  if (ok{k}) {{ it{k} = item(t{k}); d{k} = digit(it{k}); }}")
+    return "\n".join(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,18 +186,25 @@ class RadixSpec(KernelSpec):
             tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load)
         keyfn = key_fn(self.kt, "S", "key", self.descending) if (self.first or not self.carry) \
             else ""
-        t = _HIST if self.stage == "hist" else _SCATTER
-        extra = {}
-        if self.stage == "scatter":
+        loads = _loads(CHUNKS, lay.word("n"))
+        if self.stage == "hist":
+            body = loads + "\n" + "\n".join(
+                f"  if (ok{k}) {{ atomicAdd(&hist[d{k}], 1u); }}" for k in range(CHUNKS))
+            return _HIST.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG,
+                                tile=TILE, hist_body=body)
+        chunks = []
+        for k in range(CHUNKS):
             store = ""
             if self.carry:
                 ko = lay.word("KO_off")
-                store = (f"      if ({lay.word('wkeys')} != 0u) {{\n        var kk = it.k;\n" +
-                         "\n".join(f"        KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
-                                   for w in range(kw)) + "\n      }")
-            extra = dict(maskwords=DIGITS * MASKW, maskw=MASKW, store_keys=store)
-        return t.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG, tile=TILE,
-                        chunks=CHUNKS, **extra)
+                store = (f"    if ({lay.word('wkeys')} != 0u) {{\n      var kk = it{k}.k;\n" +
+                         "\n".join(f"      KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
+                                   for w in range(kw)) + "\n    }")
+            chunks.append(_CHUNK.format(k=k, maskw=MASKW, o_off=lay.word("O_off"),
+                                        store=store, digits=DIGITS, wg=WG))
+        return _SCATTER.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG,
+                               tile=TILE, maskwords=DIGITS * MASKW, loads=loads,
+                               chunks_body="\n".join(chunks))
 
     @property
     def label(self):

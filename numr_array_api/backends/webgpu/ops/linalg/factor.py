@@ -84,7 +84,7 @@ def qr_small(w, tau, q):
 
 def _factor_launch(client, t, kind, nmax, w, status=None, ipiv=None, tau=None, pbase=0):
     """One FactorSpec dispatch over every matrix of the (B, m, nc) view ``w``."""
-    wg = small_wg(nmax) if nmax else 256
+    wg = small_wg(nmax) if nmax else panel_wg(client, t)
     k = client.kernel(FactorSpec(t, kind, nmax, wg))
     B, m, nc = w.shape
     args = dict(A=w, m=m, nc=nc, nbat=B, a_rs=w.strides[1], a_cs=w.strides[2],
@@ -96,6 +96,24 @@ def _factor_launch(client, t, kind, nmax, w, status=None, ipiv=None, tau=None, p
     else:
         args.update(st=status)
     k.launch(grid(B, client), **args)
+
+
+def _is_cpu(client):
+    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
+
+
+def panel_wg(client, t):
+    """Threads of a global-memory panel workgroup: the panel loops are latency bound, so
+    GPUs get as many warps in flight as one workgroup holds (up to 1024, as far as the
+    per-thread reduction slots fit workgroup memory); CPU adapters, whose barriers cost in
+    proportion to the invocations, 256."""
+    caps = Caps.of(client)
+    if _is_cpu(client):
+        return 256
+    wg = caps.wg_size(1024)
+    while wg > 256 and wg * (t.itemsize + 8) + 4096 > caps.workgroup_storage:
+        wg //= 2
+    return wg
 
 
 def _thread_grid(n, client, wg=64):
@@ -175,7 +193,8 @@ def cholesky(be, w, status):
 
 # ---- LU ------------------------------------------------------------------------------------
 
-LEAF = 32  # widest column block the LU panel kernel factorises (recursion below it)
+LEAF = 16  # widest column block the LU panel kernel factorises (recursion below it): the
+           # panel's rank-1 updates are latency bound in one workgroup, GEMM is not
 
 
 def lu(be, w, ipiv, status):
@@ -196,7 +215,7 @@ def _check_rows(client, what, m):
     """CPU adapters (lavapipe) silently end a loop after 65535 iterations per invocation,
     counted over all its entries; the panel kernels loop about 2 * m / 256 * 256 times
     per thread over a panel of m rows: refuse what could reach that."""
-    if m > 30000 and str(client.info.get("type", "")).lower().replace(" ", "") == "cpu":
+    if m > 30000 and _is_cpu(client):
         from ....._core.errors import BackendLimitation
         raise BackendLimitation("webgpu", f"linalg {what} of matrices with {m} rows on a "
                                 "CPU adapter", "lavapipe stops loops beyond 65535 "

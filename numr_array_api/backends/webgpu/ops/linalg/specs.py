@@ -600,7 +600,7 @@ def variants():
     for d in FLOATS:
         t = WTYPES[d]
         for kind in ("chol", "lu", "qr"):
-            out.append(FactorSpec(t, kind, 0, 256))
+            out += [FactorSpec(t, kind, 0, wg) for wg in (256, 1024)]
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
