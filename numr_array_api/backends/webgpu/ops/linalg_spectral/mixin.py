@@ -19,7 +19,7 @@ from ...kernels.fill import full
 from ...storage import new_output
 from ..matmul import gemm
 from .cut import CutSpec
-from .spec import UNROLL, EigSpec, EighSpec, SvdSpec, pick_cap, wg_size
+from .spec import UNROLL, EigSpec, EighSpec, RoundSpec, SvdSpec, pick_cap, wg_size
 
 _MAX_GROUPS = 65535
 _SCRATCH_SLOTS = 1024     # workgroups (each with its own scratch slot) for cap-0 kernels
@@ -68,12 +68,30 @@ def _check_loops(client, what, n, counts):
     """CPU adapters (lavapipe) silently stop a loop after 65535 iterations per invocation,
     counted over all its entries: refuse sizes whose worst case (every sweep allowed) could
     reach that, rather than return a wrong answer."""
-    if str(client.info.get("type", "")).lower().replace(" ", "") != "cpu":
+    if not _is_cpu(client):
         return
     if max(counts) > 65000:
         raise BackendLimitation("webgpu", f"linalg.{what} of {n} matrices on a CPU adapter",
                                 "lavapipe stops loops beyond 65535 iterations; the Jacobi "
                                 "kernel could exceed that at this size")
+
+
+ROUNDS = None   # tests set True / False to force the multi-workgroup path on or off
+
+
+def _use_rounds(client, cap, single_ok):
+    """Matrices beyond workgroup memory take the dispatch-per-round path on GPUs; CPU
+    adapters (lavapipe) run the one-workgroup kernel where its loops fit (far fewer
+    dispatches) and the round path beyond."""
+    if ROUNDS is not None:
+        return ROUNDS
+    if cap:
+        return False
+    return not (_is_cpu(client) and single_ok)
+
+
+def _is_cpu(client):
+    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
 
 
 def _cdiv(a, b):
@@ -113,9 +131,11 @@ def _eigh(be, a, vectors):
     cap = pick_cap(lambda c: EighSpec(t, c, vectors), n, caps)
     spec = EighSpec(t, cap, vectors)
     wg, m, sw = wg_size(cap), n + n % 2, 30 if wdt is dt.float32 else 40
-    _check_loops(client, "eigh", f"{n}x{n}", [
-        (m - 1) * sw * _cdiv(m // 2 * n, UNROLL * wg), (m - 1) * sw * _cdiv(m // 2, wg),
-        n * _cdiv(n, wg)])
+    single = [(m - 1) * sw * _cdiv(m // 2 * n, UNROLL * wg), (m - 1) * sw * _cdiv(m // 2, wg),
+              n * _cdiv(n, wg)]
+    if _use_rounds(client, cap, max(single) <= 65000):
+        return _eigh_rounds(be, a, vectors, t, sw)
+    _check_loops(client, "eigh", f"{n}x{n}", single)
     k = client.kernel(spec)
     x = _flat(a, wdt)
     w = new_output((nb, n), _real(wdt), client)
@@ -134,6 +154,95 @@ def _eigh(be, a, vectors):
     if not vectors:
         return w
     return w, _back(v.reshape(batch + (n, n)), a.dtype)
+
+
+def _pow2_scale(be, x):
+    """A power of two bringing max |x| into [0.5, 1) (one small read), 1 for 0 / inf / NaN."""
+    ab = be.unary_kernel("abs")(x)
+    amax = float(be.reduce("max", ab, tuple(range(ab.ndim)), False).to_numpy())
+    if not math.isfinite(amax) or amax == 0.0:
+        return 1.0, amax
+    return math.ldexp(1.0, -math.frexp(amax)[1]), amax
+
+
+def _columns(be, x, tall, cplx):
+    """The scaled work columns of (B, M, N) x as a contiguous (B, C, R): A^T (tall) or
+    conj(A) (wide: the columns of A^H), and the scale."""
+    sc, _ = _pow2_scale(be, x)
+    y = x.permute((0, 2, 1)) if tall else x
+    if cplx and not tall:
+        y = be.unary_kernel("conj")(y)
+    return be.binary_kernel("multiply")(y, be.scalar_operand(sc, x.dtype)), sc
+
+
+def _rotate_all(client, t, u, v, nb, R, C, vectors, maxsw):
+    """Round-robin one-sided Jacobi sweeps over u (B, C, R) and v (B, C, C), a dispatch per
+    round, until a sweep rotates nothing (its counters read back after each sweep)."""
+    k = client.kernel(RoundSpec(t, vectors))
+    cnt = full((nb, maxsw), 0, dt.uint32, client)
+    m = C + C % 2
+    per = max(R * C, C * C if vectors else 0) * t.itemsize
+    for sw in range(maxsw):
+        for b0, b1 in _chunks(client, nb, per):
+            for c0 in range(b0, b1, _MAX_GROUPS):
+                c1 = min(b1, c0 + _MAX_GROUPS)
+                args = dict(U=u[c0:c1], CNT=cnt[c0:c1], R=R, C=C, sw=sw, maxsw=maxsw)
+                if vectors:
+                    args["V"] = v[c0:c1]
+                for r in range(m - 1):
+                    k.launch((m // 2, c1 - c0, 1), rnd=r, **args)
+        if not cnt[:, sw].to_numpy().any():
+            break
+
+
+def _eigh_rounds(be, a, vectors, t, maxsw):
+    """Large symmetric / Hermitian matrices: B = A + sigma I with sigma = n max |a_ij| is
+    positive semidefinite, so its one-sided Jacobi SVD is its eigendecomposition (B V = U S,
+    eigenvectors V, eigenvalues s - sigma; absolute error eps (||A|| + sigma) <= 2 n eps
+    ||A||), and the rounds run over many workgroups."""
+    client = a.client
+    batch, n = tuple(a.shape[:-2]), a.shape[-1]
+    nb = _prod(batch)
+    wdt = _work_dtype(a.dtype)
+    x = _flat(a, wdt)
+    rt = _real(wdt)
+    mul, add = be.binary_kernel("multiply"), be.binary_kernel("add")
+    # sigma_b = ||A_b||_inf >= |lambda| per matrix (Gershgorin), on the device
+    sigma = be.reduce("max", be.reduce("sum", be.unary_kernel("abs")(x), (2,), False), (1,),
+                      False)
+    sc, _ = _pow2_scale(be, sigma)
+    sigma = mul(sigma, be.scalar_operand(sc, rt))
+    u = mul(x.permute((0, 2, 1)), be.scalar_operand(sc, wdt))    # columns of B, stored
+    diag = u._view((nb, n), (n * n, n + 1))
+    be.store(diag, add(diag, _back(sigma, wdt).expand_dims(1)))
+    vin = _eye_stack(be, (nb,), n, wdt, client) if vectors else None
+    _rotate_all(client, t, u, vin, nb, n, n, vectors, maxsw)
+    k = client.kernel(SvdSpec(t, 0, vectors, True))
+    s = new_output((nb, n), rt, client)
+    scratch = SvdSpec.scratch(n, n, vectors)
+    words = dict(R=n, C=n, xrs=1, xcs=n, xbs=n * n, sstride=scratch, xcj=0)
+    if vectors:
+        p = new_output((nb, n, n), wdt, client)
+        vh = new_output((nb, n, n), wdt, client)
+        words.update(pcols=n, urs=n, ucs=1, ubs=n * n, vrs=1, vcs=n, vbs=n * n, pcj=0,
+                     qcj=int(wdt.kind == "c"))
+    for b0, b1 in _chunks(client, nb, n * n * wdt.itemsize):
+        groups, slots = _slots(client, b1 - b0, 0, scratch, wdt.itemsize)
+        args = dict(words, X=u[b0:b1], SV=s[b0:b1], nb=b1 - b0,
+                    S=new_output((slots * scratch,), wdt, client))
+        if vectors:
+            args.update(UO=p[b0:b1], VO=vh[b0:b1], VIN=vin[b0:b1])
+        k.launch((groups, 1, 1), **args)
+    # ascending eigenvalues (s descends) and their vectors: columns of V = rows of Vh^H
+    w = mul(be.binary_kernel("subtract")(s.flip(1), sigma.expand_dims(1)),
+            be.scalar_operand(1.0 / sc, rt))
+    w = _back(w.reshape(batch + (n,)), _real(a.dtype))
+    if not vectors:
+        return w
+    v = vh.flip(1).permute((0, 2, 1))
+    if wdt.kind == "c":
+        v = be.unary_kernel("conj")(v)
+    return w, _back(v.contiguous().reshape(batch + (n, n)), a.dtype)
 
 
 def _svd(be, a, vectors, full_matrices):
@@ -160,18 +269,33 @@ def _svd(be, a, vectors, full_matrices):
     cap = pick_cap(lambda c: SvdSpec(t, c, vectors), R, caps)
     wg, m, sw = wg_size(cap), C + C % 2, 30 if wdt is dt.float32 else 40
     pc = (R if full_matrices else C) if vectors else 0
-    _check_loops(client, "svd", f"{M}x{N}", [
-        (m - 1) * sw * _cdiv(m // 2, wg) * _cdiv(R, UNROLL),
-        (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg)])
-    k = client.kernel(SvdSpec(t, cap, vectors))
     x = _flat(a, wdt)
+    cplx = wdt.kind == "c"
+    vin, sc = None, 1.0
+    single = [(m - 1) * sw * _cdiv(m // 2, wg) * _cdiv(R, UNROLL),
+              (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg)]
+    rounds = _use_rounds(client, cap, max(single) <= 65000)
+    if not rounds:
+        _check_loops(client, "svd", f"{M}x{N}", single)
+        k = client.kernel(SvdSpec(t, cap, vectors))
+    else:
+        # beyond workgroup memory: a dispatch per round over every pair and matrix, then
+        # the one-workgroup kernel only orders, writes and completes (resume)
+        _check_loops(client, "svd", f"{M}x{N}", [pc * pc * _cdiv(R, 256),
+                                                  _cdiv(C, 256) * (R + C)])
+        x, sc = _columns(be, x, tall, cplx)
+        vin = _eye_stack(be, (nb,), C, wdt, client) if vectors else None
+        _rotate_all(client, t, x, vin, nb, R, C, vectors, sw)
+        k = client.kernel(SvdSpec(t, 0, vectors, True))
     s = new_output((nb, K), _real(wdt), client)
     isz = wdt.itemsize
     scratch = SvdSpec.scratch(R, C, vectors)
-    cplx = wdt.kind == "c"
     # complex: wide inputs are solved as A^H (loaded conjugated); Vh is Q^H (tall) or P^H
-    words = dict(R=R, C=C, xrs=N if tall else 1, xcs=1 if tall else N, xbs=M * N,
-                 sstride=scratch, xcj=int(cplx and not tall))
+    if not rounds:
+        words = dict(R=R, C=C, xrs=N if tall else 1, xcs=1 if tall else N, xbs=M * N,
+                     sstride=scratch, xcj=int(cplx and not tall))
+    else:     # the rotated columns, stored column after column
+        words = dict(R=R, C=C, xrs=1, xcs=R, xbs=R * C, sstride=scratch, xcj=0)
     u = vh = None
     if vectors:
         pcols = R if full_matrices else C
@@ -184,14 +308,19 @@ def _svd(be, a, vectors, full_matrices):
             words.update(pcols=pcols, urs=1, ucs=N, ubs=pcols * N, vrs=M, vcs=1, vbs=M * M,
                          pcj=int(cplx), qcj=0)
     per = max(M * N, M * ucols if vectors else 0, vrows * N if vectors else 0) * isz
+    kcap = 0 if rounds else cap
     for b0, b1 in _chunks(client, nb, per):
-        groups, slots = _slots(client, b1 - b0, cap, scratch, isz)
+        groups, slots = _slots(client, b1 - b0, kcap, scratch, isz)
         args = dict(words, X=x[b0:b1], SV=s[b0:b1], nb=b1 - b0)
         if vectors:
             args["UO"], args["VO"] = (u[b0:b1], vh[b0:b1]) if tall else (vh[b0:b1], u[b0:b1])
+            if vin is not None:
+                args["VIN"] = vin[b0:b1]
         if slots:
             args["S"] = new_output((slots * scratch,), wdt, client)
         k.launch((groups, 1, 1), **args)
+    if sc != 1.0:
+        s = be.binary_kernel("multiply")(s, be.scalar_operand(1.0 / sc, s.dtype))
     s = _back(s.reshape(batch + (K,)), _real(a.dtype))
     if not vectors:
         return None, s, None

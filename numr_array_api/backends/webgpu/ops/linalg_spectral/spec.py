@@ -229,6 +229,8 @@ class SvdSpec(KernelSpec):
     t: WType
     cap: int
     vectors: bool     # write P and Q (and complete P's basis)
+    resume: bool = False   # X holds already-rotated columns and VIN their V (RoundSpec
+                           # did the sweeps): only norms, order, outputs and completion
 
     def needs(self):
         return _needs(self.t)
@@ -239,6 +241,8 @@ class SvdSpec(KernelSpec):
         words = ["R", "C", "nb", "xrs", "xcs", "xbs", "sstride", "xcj"]
         if self.vectors:
             bufs += [Buf("UO", E, "rw"), Buf("VO", E, "rw")]
+            if self.resume:
+                bufs.append(Buf("VIN", E))
             words += ["pcols", "urs", "ucs", "ubs", "vrs", "vcs", "vbs", "pcj", "qcj"]
         if not self.cap:
             bufs.append(Buf("S", E, "rw"))
@@ -279,8 +283,12 @@ class SvdSpec(KernelSpec):
         wgs = wg_size(c)
         if self.vectors:
             w = lay.word
-            v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
-                      f"v_set(e, select({ez}, tov({one}), e / C == e % C)); }}")
+            if self.resume:
+                v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
+                          f"v_set(e, VIN[{w('VIN_off')} + b * C * C + e]); }}")
+            else:
+                v_init = (f"    for (var e = lid; e < C * C; e += {wgs}u) {{ "
+                          f"v_set(e, select({ez}, tov({one}), e / C == e % C)); }}")
             v_rot = _rot_pass("C", "pq.x * C + i", "pq.y * C + i", "v_get", "v_set", ez,
                               wg=wgs)
             uo = f"{w('UO_off')} + b * {w('ubs')}"
@@ -362,11 +370,134 @@ gz += mul(cj(x), y);""", "            ")
         return Template.file(_PKG, "svd.wgsl").render(
             lay.tokens(), k, store=store, cfns=cfns, wg=wgs, floor=_lit(T, floor),
             tiny=_lit(T, tiny), v_init=v_init, v_rot=v_rot, vec_out=vec_out,
-            complete=complete, dot=dot, u_rot=u_rot)
+            complete=complete, dot=dot, u_rot=u_rot,
+            sweeps="0u" if self.resume else f"{k['maxsw']}u")
 
     @property
     def label(self):
-        return f"svd_{self.t.name}_c{self.cap}{'_v' if self.vectors else ''}"
+        return (f"svd_{self.t.name}_c{self.cap}{'_v' if self.vectors else ''}"
+                f"{'_resume' if self.resume else ''}")
+
+
+_ROUND = Template("""${layout}
+${cfns}
+var<workgroup> R1: array<${T}, ${wg}>;
+var<workgroup> R2: array<${T}, ${wg}>;
+var<workgroup> RG: array<${E}, ${wg}>;
+
+const EPS: ${T} = ${eps};
+const FLOOR: ${T} = ${floor};
+
+fn pair(r: u32, k: u32, m: u32) -> vec2<u32> {
+  let mm = m - 1u;
+  var p = mm;
+  var q = r;
+  if (k != 0u) { p = (r + k) % mm; q = (r + mm - k) % mm; }
+  return vec2<u32>(min(p, q), max(p, q));
+}
+
+// One round of one-sided Jacobi over many workgroups: workgroup (k, b) owns pair k of
+// matrix b, reduces its column dots, and rotates its two columns of U and V. The pairs of
+// a round are disjoint, so a round is one dispatch; CNT[b * maxsw + sw] counts rotations.
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let R = ${R};
+  let C = ${C};
+  let m = C + (C & 1u);
+  let pq = pair(${rnd}, wid.x, m);
+  if (pq.y >= C) { return; }
+  let b = wid.y;
+  let op = ${U_off} + b * R * C + pq.x * R;
+  let oq = ${U_off} + b * R * C + pq.y * R;
+  var al: ${T} = ${zero};
+  var be: ${T} = ${zero};
+  var gz: ${E} = ${ezero};
+  for (var i = lid; i < R; i += ${wg}u) {
+    let x = U[op + i];
+    let y = U[oq + i];
+    al += ab2(x);
+    be += ab2(y);
+    gz += mul(cj(x), y);
+  }
+  R1[lid] = al;
+  R2[lid] = be;
+  RG[lid] = gz;
+  workgroupBarrier();
+  for (var st = ${wg}u / 2u; st > 0u; st >>= 1u) {
+    if (lid < st) {
+      R1[lid] += R1[lid + st];
+      R2[lid] += R2[lid + st];
+      RG[lid] += RG[lid + st];
+    }
+    workgroupBarrier();
+  }
+  let a2 = R1[0];
+  let b2 = R2[0];
+  let g2 = RG[0];
+  let ga = cabs(g2);
+  if (ga > max(FLOOR, EPS * sqrt(${T}(R)) * sqrt(a2) * sqrt(b2))) {
+    let d = b2 - a2;
+    var t: ${T};
+    if (ga < abs(d) * EPS) {
+      t = ga / d;
+    } else {
+      let th = d / (${two} * ga);
+      t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
+    }
+    let c = ${one} / sqrt(t * t + ${one});
+    let g = g2 * (t * c / ga);
+    for (var i = lid; i < R; i += ${wg}u) {
+      let x = U[op + i];
+      let y = U[oq + i];
+      U[op + i] = c * x - mul(cj(g), y);
+      U[oq + i] = mul(g, x) + c * y;
+    }
+${v_rot}
+    if (lid == 0u) { atomicAdd(&CNT[${CNT_off} + b * ${maxsw} + ${sw}], 1u); }
+  }
+}
+""", "jacobi_round")
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundSpec(KernelSpec):
+    """One round-robin round of one-sided Jacobi, a workgroup per (pair, matrix)."""
+
+    t: WType
+    vectors: bool
+
+    def needs(self):
+        return _needs(self.t)
+
+    def layout(self, caps):
+        E, T = _types(self.t)
+        bufs = [Buf("U", E, "rw")]
+        if self.vectors:
+            bufs.append(Buf("V", E, "rw"))
+        bufs.append(Buf("CNT", "atomic<u32>", "rw"))
+        return Layout(bufs, ["R", "C", "rnd", "sw", "maxsw"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        k = _consts(self.t)
+        T = k["T"]
+        v_rot = ""
+        if self.vectors:
+            v_rot = f"""    let vp = {lay.word('V_off')} + b * C * C + pq.x * C;
+    let vq = {lay.word('V_off')} + b * C * C + pq.y * C;
+    for (var i = lid; i < C; i += 256u) {{
+      let x = V[vp + i];
+      let y = V[vq + i];
+      V[vp + i] = c * x - mul(cj(g), y);
+      V[vq + i] = mul(g, x) + c * y;
+    }}"""
+        floor = 2.0 ** -124 if T == "f32" else 2.0 ** -1020
+        return _ROUND.render(lay.tokens(), k, cfns=_cfns(self.t), wg=256,
+                             floor=_lit(T, floor), v_rot=v_rot)
+
+    @property
+    def label(self):
+        return f"jround_{self.t.name}{'_v' if self.vectors else ''}"
 
 
 def pick_cap(make, n: int, caps) -> int:
@@ -386,6 +517,9 @@ def variants():
             for vec in (False, True):
                 out.append(EighSpec(t, cap, vec))
                 out.append(SvdSpec(t, cap, vec))
+            out.append(SvdSpec(t, 0, vec, True))
+            if cap == 0:
+                out.append(RoundSpec(t, vec))
     return out + eig_variants()
 
 

@@ -86,7 +86,7 @@ ${v_init}
     for (var e = lid; e < rc; e += ${wg}u) { u_set(e, u_get(e) * sc); }
     sync();
 
-    for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
+    for (var sweep = 0u; sweep < ${sweeps}; sweep++) {
       if (lid == 0u) { atomicStore(&cnt, 0u); }
       sync();
       for (var r = 0u; r + 1u < m; r++) {
