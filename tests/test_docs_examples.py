@@ -1,4 +1,5 @@
-"""The worked examples of the guides (docs/guides/*.md) run, and print what the pages say.
+"""The worked examples of the guides (docs/guides/*.md) run, and print what the pages say;
+the snippets of the user pages (getting started, cpu, host conversion) run.
 
 Each guide's ```python blocks run in order in one fresh interpreter, as a reader would run
 them; the ```text block right after a python block is its documented output. The examples
@@ -16,6 +17,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GUIDES = sorted((ROOT / "docs" / "guides").glob("*.md"))
+PAGES = [ROOT / "docs" / f"{name}.md" for name in ("getting-started", "cpu", "host-conversion")]
 BACKENDS = ("cpu", "webgpu", "cuda")
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
@@ -50,3 +52,13 @@ def test_guide_examples_run_and_print_what_is_documented(guide, tmp_path):
     got = [ln for ln in printed if ln.split()[0] in documented]
     assert sorted(got) == sorted(want), (f"{guide.name}: printed\n" + "\n".join(printed)
                                          + "\ndocumented\n" + "\n".join(expected))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_page_snippets_run(page, tmp_path):
+    code, _ = _blocks(page)
+    assert code, f"{page.name}: no python snippet found"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=300)
+    assert r.returncode == 0, f"{page.name} failed:\n{r.stdout}\n{r.stderr[-4000:]}"

@@ -70,6 +70,9 @@ def parse_args(argv):
     p.add_argument("--test-timeout", type=float, default=300,
                    help="seconds one test may run before its worker is killed (crash)")
     p.add_argument("--max-restarts", type=int, default=25)
+    p.add_argument("--time-budget", type=float, default=None, metavar="S",
+                   help="stop a suite's pytest after S seconds (the tests run so far are "
+                        "recorded; the suite is marked incomplete)")
     p.add_argument("--workers", "-n", type=int, default=0,
                    help="pytest-xdist workers (0: one process, no xdist); a crashed xdist "
                         "worker is recorded and replaced by xdist itself")
@@ -145,12 +148,25 @@ def run_suite(suite, args, workdir):
         cmd += ["-n", str(args.workers), "--max-worker-restart", "1000"]
     records, crashes, runs = {}, [], []
     error = None
+    t_suite = time.time()
     for attempt in range(args.max_restarts + 1):
         start_line = len(log.read_text().splitlines())
         t0 = time.time()
-        proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
+        left = None if args.time_budget is None else args.time_budget - (t0 - t_suite)
+        try:
+            proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True,
+                                  timeout=left)
+        except subprocess.TimeoutExpired:
+            for e in _events(log.read_text().splitlines()[start_line:]):
+                if e["event"] == "finish":
+                    records[e["id"]] = e
+            error = (f"incomplete: the time budget ({args.time_budget:.0f} s) ran out after "
+                     f"{len(records)} tests")
+            runs.append({"attempt": attempt, "returncode": None,
+                         "seconds": round(time.time() - t0, 1), "finished": False})
+            break
         lines = log.read_text().splitlines()[start_line:]
-        events = [json.loads(x) for x in lines if x.strip()]
+        events = _events(lines)
         finished = any(e["event"] == "sessionfinish" for e in events)
         started = [e["id"] for e in events if e["event"] == "start"]
         for e in events:
@@ -184,6 +200,17 @@ def run_suite(suite, args, workdir):
     else:
         error = f"gave up after {args.max_restarts} restarts"
     return records, crashes, runs, error
+
+
+def _events(lines):
+    """The log's records; a line cut short by a killed worker is dropped."""
+    out = []
+    for x in lines:
+        try:
+            out.append(json.loads(x))
+        except ValueError:
+            continue
+    return out
 
 
 def _site_dir(package):

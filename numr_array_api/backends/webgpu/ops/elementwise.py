@@ -211,9 +211,10 @@ class ElementwiseMixin:
             return x1, self.to_device(x2, self.device_of(x1))
         return self.to_device(x1, self.device_of(x2)), x2
 
-    def scalar_operand(self, value, dtype):
-        """A 0-d storage holding ``value`` (cached: kernels broadcast it with stride 0)."""
-        client = self._client(self.default_device())
+    def scalar_operand(self, value, dtype, client=None):
+        """A 0-d storage holding ``value`` on ``client`` (default: the default device's), cached:
+        kernels broadcast it with stride 0."""
+        client = client or self._client(self.default_device())
         key = (type(value), repr(value), dtype, client.index)
         s = self._scalar_cache.get(key)
         if s is None:
@@ -240,7 +241,7 @@ class ElementwiseMixin:
 
     def inplace(self, kernel, d1, d2):
         if not isinstance(d2, self.payload_type):
-            d2 = self.scalar_operand(d2, d1.dtype)
+            d2 = self.scalar_operand(d2, d1.dtype, d1.client)
         self.store(d1, kernel(d1, d2))
 
     # -- writes into existing views (in-place operators, setitem) -------------------------

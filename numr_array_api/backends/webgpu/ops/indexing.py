@@ -460,7 +460,8 @@ class IndexingMixin:
         k = _Key(data, skey)
         v = k.view
         if not isinstance(value, WgpuStorage):
-            value = self.scalar_operand(value, data.dtype)
+            # on x's adapter: a kernel binds the value and x together
+            value = self.scalar_operand(value, data.dtype, data.client)
         elif value.dtype is not data.dtype:
             value = self.astype(value, data.dtype)
         if v.size and any(s == 0 and n > 1 for n, s in zip(v.shape, v.strides)):

@@ -1,0 +1,40 @@
+"""x[key] = scalar on a non-default WebGPU device (issue 13, found by SciPy's
+test_logsumexp.py::test_device, which iterates every device): the scalar must be made on x's
+adapter, not the default one (wgpu refused the bind group: buffers of two devices)."""
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture
+def dev1(wx):
+    devs = wx.__array_namespace_info__().devices()
+    if len(devs) < 2:
+        pytest.skip("one WebGPU adapter only")
+    return devs[1]
+
+
+@pytest.mark.parametrize("n", [1, 3, 33])
+def test_mask_and_index_set_scalar_on_second_device(wx, dev1, n):
+    a = np.arange(n, dtype=np.float32) - 1.0
+    x = wx.asarray(a, device=dev1)
+    x[x > 0.5] = 0.0
+    want = a.copy()
+    want[want > 0.5] = 0.0
+    assert x.device == dev1
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), want)
+    x[wx.asarray([0], device=dev1)] = 7.0
+    want[[0]] = 7.0
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), want)
+    x[x < 0] = -0.0
+    want[want < 0] = -0.0
+    np.testing.assert_array_equal(np.signbit(np.asarray(x.to_device("cpu"))), np.signbit(want))
+
+
+def test_inplace_scalar_on_second_device(wx, dev1):
+    a = np.arange(5, dtype=np.float32)
+    x = wx.asarray(a, device=dev1)
+    x += 2.0
+    x *= 3.0
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), (a + 2) * 3)
+    assert x.device == dev1
