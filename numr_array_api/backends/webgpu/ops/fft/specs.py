@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...codegen.layout import Buf, Layout, Words
+from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from . import wgsl as W

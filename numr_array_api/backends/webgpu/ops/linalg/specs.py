@@ -391,6 +391,114 @@ class FactorSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
+_LEAF = Template("""${prelude}
+${layout}
+var<workgroup> rv: array<R, ${wg}>;
+var<workgroup> ri: array<u32, ${wg}>;
+var<workgroup> prow: array<T, ${leaf}>;
+var<workgroup> jrow: array<T, ${leaf}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  let base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+  var reg: array<T, ${regs}>;
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    for (var c = 0u; c < ${leaf}u; c++) {
+      var v = zero();
+      if (r < m && c < nc) { v = A[base + r * ${a_rs} + c * ${a_cs}]; }
+      reg[q * ${leaf}u + c] = v;
+    }
+  }
+  let kmax = min(m, nc);
+  for (var j = 0u; j < kmax; j++) {
+    var best = R(-1.0);
+    var bi = j;
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= j && r < m) {
+        let v = cabs1(reg[q * ${leaf}u + j]);
+        if (v > best) { best = v; bi = r; }
+      }
+    }
+    rv[tid] = best;
+    ri[tid] = bi;
+    workgroupBarrier();
+    for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
+      if (tid < s) {
+        let ov = rv[tid + s];
+        let oi = ri[tid + s];
+        if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+      }
+      workgroupBarrier();
+    }
+    let pv = rv[0];
+    let p = ri[0];
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r == p) { for (var c = 0u; c < ${leaf}u; c++) { prow[c] = reg[q * ${leaf}u + c]; } }
+      if (r == j) { for (var c = 0u; c < ${leaf}u; c++) { jrow[c] = reg[q * ${leaf}u + c]; } }
+    }
+    if (tid == 0u) {
+      ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
+      if (pv == R(0.0)) { atomicOr(&st[0], 1u); }
+    }
+    workgroupBarrier();
+    let d = prow[j];
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r == p) { for (var c = 0u; c < ${leaf}u; c++) { reg[q * ${leaf}u + c] = jrow[c]; } }
+      if (r == j) { for (var c = 0u; c < ${leaf}u; c++) { reg[q * ${leaf}u + c] = prow[c]; } }
+      if (r > j && r < m) {
+        var l = reg[q * ${leaf}u + j];
+        if (pv != R(0.0)) { l = dv(l, d); reg[q * ${leaf}u + j] = l; }
+        for (var c = j + 1u; c < ${leaf}u; c++) {
+          reg[q * ${leaf}u + c] = reg[q * ${leaf}u + c] - mul(l, prow[c]);
+        }
+      }
+    }
+    workgroupBarrier();
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      for (var c = 0u; c < nc; c++) { A[base + r * ${a_rs} + c * ${a_cs}] = reg[q * ${leaf}u + c]; }
+    }
+  }
+}
+""", "linalg_lu_leaf")
+
+
+@dataclasses.dataclass(frozen=True)
+class LULeafSpec(KernelSpec):
+    """LU with partial pivoting of an m x nc panel (nc <= leaf, m <= rpt * wg) held in
+    registers: each invocation owns rows tid, tid + wg, ..., so the rank-1 updates touch
+    no shared or global memory; the pivot row travels through workgroup memory. The
+    latency-bound panel of the recursive LU, without a global access per update."""
+
+    t: WType
+    wg: int
+    rpt: int
+    leaf: int = 16
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
+
+    def render(self, caps):
+        return _LEAF.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                            rpt=self.rpt, leaf=self.leaf, regs=self.rpt * self.leaf)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
 _LARFT = Template("""${prelude}
 ${layout}
 
@@ -581,6 +689,7 @@ class LUDiagSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
+LEAF_ROWS = (1, 2, 4, 8)  # rows per invocation of LULeafSpec
 FLOATS = (dt.float32, dt.float64, dt.complex64, dt.complex128)
 SMALL = (4, 8, 16, 32)
 
@@ -605,6 +714,7 @@ def variants():
         for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out.append(LarftSpec(t))
+        out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [TrsmSpec(t, lo, u, c) for lo in (False, True) for u in (False, True)
                 for c in (False, True)]
         out += [SwapSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
