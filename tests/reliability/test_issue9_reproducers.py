@@ -321,3 +321,24 @@ def test_reproducer_7_out_of_memory_names_the_request_on_every_backend():
             xp.ones((2 ** 41,), dtype=xp.int8)
         assert str(2 ** 41) in str(e.value) and xp._backend.name in str(e.value)
         assert float(xp.sum(xp.ones(4))) == 4.0  # and the namespace still works
+
+
+def test_builtin_errors_escaping_a_function_become_numr_errors(monkeypatch):
+    """The boundary (_core/boundary.py): an error a backend or library raises as a plain
+    built-in leaves the namespace as the numr class of the same built-in, with the function
+    named and the original kept as the cause."""
+    x = cpu.ones((2, 2))
+    for exc, cls, builtin in ((ValueError("v!"), errors.InvalidArgument, ValueError),
+                              (TypeError("t!"), errors.InvalidType, TypeError),
+                              (IndexError("i!"), errors.InvalidIndex, IndexError),
+                              (OverflowError("o!"), errors.OutOfRange, OverflowError),
+                              (MemoryError("m!"), errors.OutOfMemory, MemoryError)):
+        def boom(*args, _e=exc, **kwargs):
+            raise _e
+        monkeypatch.setattr(cpu._backend, "matmul", boom)
+        with pytest.raises(cls) as e:
+            cpu.matmul(x, x)
+        assert isinstance(e.value, builtin) and e.value.__cause__ is exc
+        assert "matmul" in str(e.value) and str(exc) in str(e.value)
+    monkeypatch.undo()
+    assert float(cpu.sum(cpu.matmul(x, x))) == 8.0

@@ -327,3 +327,12 @@ def test_plan_cache_is_bounded(wgpu_xp, monkeypatch):
     x = (np.arange(3000) % 7).astype(np.complex64)  # evicted plans rebuild on demand
     _ = to_numpy(wgpu_xp.fft.fft(wgpu_xp.asarray(x)))
     np.testing.assert_allclose(_, np.fft.fft(x.astype(np.complex128)), rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape,axis", [((1000, 8), -1), ((37, 64), -1), ((33, 100, 3), 1),
+                                        ((5, 7, 9), 0), ((300, 1000), -1)])
+def test_many_short_rows_per_workgroup(xp, shape, axis):
+    # short rows share a workgroup (rows-per-workgroup is not a divisor of the row count)
+    for name in ("fft", "ifft", "rfft", "ihfft"):
+        _check(xp, name, "complex64", shape, axis=axis)
+        _check(xp, name, "complex128", shape, axis=axis)

@@ -175,6 +175,22 @@ def test_det_slogdet_against_numpy(xp, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_det_with_pivots_beyond_the_range(xp, dtype):
+    """Pivots of 1e30 and 1e-30 (float32: their running product overflows) still give
+    NumPy's det, which is sign * exp(log|det|)."""
+    _needs(xp, dtype)
+    big = np.diag([1e30, 1e30, 1e-30, 1e-30, 3.0]).astype(dtype)
+    for a in (big, big[::-1, ::-1].copy()):
+        np.testing.assert_allclose(host(xp.linalg.det(xp.asarray(a))), np.linalg.det(ref(a)),
+                                   rtol=1e-5)
+    huge = np.diag([1e30] * 4).astype(dtype)  # overflows float32 for real
+    want = np.linalg.det(huge)
+    with np.errstate(over="ignore"):
+        got = host(xp.linalg.det(xp.asarray(huge)))
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [8, 33])
 def test_ill_conditioned(xp, n, dtype):
     _needs(xp, dtype)
@@ -364,6 +380,16 @@ def test_simple_functions(xp):
                 continue
             got = host(xp.linalg.vector_norm(gz, axis=axis, ord=ordv))
             np.testing.assert_allclose(got, want, rtol=1e-10)
+
+
+def test_complex_spectral_matrix_norm_is_a_named_round_trip(xp):
+    """complex matrix_norm with ord 2 / -2 / 'nuc' is the documented host round trip."""
+    from numr_array_api.backends.webgpu.ops import host_fallback
+    z = random(np.random.default_rng(2), (3, 4), "complex128")
+    host_fallback._warned.clear()
+    with pytest.warns(host_fallback.HostFallbackWarning, match="complex input with ord 2"):
+        r = host(xp.linalg.matrix_norm(xp.asarray(z), ord=2))
+    np.testing.assert_allclose(r, np.linalg.norm(z, 2), rtol=1e-12)
 
 
 FUNCS = {

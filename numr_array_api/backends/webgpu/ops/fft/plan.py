@@ -192,8 +192,14 @@ class Plan:
             if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
                 self.method = "shared"
                 self.cap = shared_cap(cdtype, caps)
-                # about one radix-8 butterfly per thread per stage
-                self.wg = caps.wg_size(max(64, min(256, 1 << max(n // 8 - 1, 1).bit_length())))
+                # about one radix-8 butterfly per thread per stage, several short rows per
+                # workgroup (rpw rows of tpr threads)
+                self.wg = caps.wg_size(256)
+                self.tpr = min(self.wg, 1 << max(-(-n // 8) - 1, 0).bit_length())
+                rpw = self.wg // self.tpr
+                while rpw * n > self.cap:
+                    rpw //= 2
+                self.rpw = max(rpw, 1)
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
@@ -239,13 +245,13 @@ class Plan:
             k = self._kernels[key] = client.kernel(SharedSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2],
                 key[3]))
-        groups = (max(1, min(rows, client.max_groups)), 1, 1)
+        groups = (max(1, min(-(-rows // self.rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if mid is not None:
             extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
                  nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
-                 **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
+                 rpw=self.rpw, tpr=self.tpr, **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
 
     def _fourstep(self, src, dst, rows, inner, scale):
         # x[n2 j1 + j2] -> X[k1 + n1 k2]: n2 sub-rows (j2) of length n1 per row, then n1
