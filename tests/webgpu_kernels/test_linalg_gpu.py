@@ -382,6 +382,16 @@ def test_simple_functions(xp):
             np.testing.assert_allclose(got, want, rtol=1e-10)
 
 
+def test_complex_spectral_matrix_norm_is_a_named_round_trip(xp):
+    """complex matrix_norm with ord 2 / -2 / 'nuc' is the documented host round trip."""
+    from numr_array_api.backends.webgpu.ops import host_fallback
+    z = random(np.random.default_rng(2), (3, 4), "complex128")
+    host_fallback._warned.clear()
+    with pytest.warns(host_fallback.HostFallbackWarning, match="complex input with ord 2"):
+        r = host(xp.linalg.matrix_norm(xp.asarray(z), ord=2))
+    np.testing.assert_allclose(r, np.linalg.norm(z, 2), rtol=1e-12)
+
+
 FUNCS = {
     "cholesky": lambda xp, a: xp.linalg.cholesky(a @ xp.conj(xp.matrix_transpose(a))
                                                  + 8 * xp.eye(8, dtype=a.dtype)),

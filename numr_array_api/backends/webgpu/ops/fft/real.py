@@ -42,9 +42,24 @@ def _scale(name, norm, n):
     return 1.0 / n
 
 
+_ROWS = {}
+
+
 def _rows(s, axis):
     """(so, si, se, rows, inner) of ``s`` along ``axis``, or None if the outer or inner
-    dims do not collapse to one stride each (or a stride is negative)."""
+    dims do not collapse to one stride each (or a stride is negative); memoised per
+    (shape, strides, axis)."""
+    key = (s.shape, s.strides, axis)
+    r = _ROWS.get(key, False)
+    if r is False:
+        r = _rows_of(s, axis)
+        if len(_ROWS) > 4096:
+            _ROWS.clear()
+        _ROWS[key] = r
+    return r
+
+
+def _rows_of(s, axis):
     if any(st < 0 for st in s.strides):
         return None
     oshape, ostr = collapse(s.shape[:axis], s.strides[:axis])
