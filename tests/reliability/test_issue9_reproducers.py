@@ -363,3 +363,13 @@ def test_floor_divide_float_array_by_a_huge_python_int():
     for xp in _namespaces():
         got = host(xp.floor_divide(xp.asarray(h), 2 ** 64))
         np.testing.assert_array_equal(got, np.floor(h / np.float32(2.0 ** 64)))
+
+
+def test_integer_to_a_negative_integer_power_is_a_numr_error():
+    """NumPy's ValueError from inside an elementwise kernel (fast path, slow path, in-place)
+    leaves as InvalidArgument on the cpu namespace."""
+    x = cpu.asarray([2, 3], dtype=cpu.int8)
+    for call in (lambda: x ** cpu.asarray([-1, 2], dtype=cpu.int8), lambda: x ** -1,
+                 lambda: cpu.pow(x, -1), lambda: x.__ipow__(-1)):
+        with pytest.raises(errors.InvalidArgument, match="pow"):
+            call()
