@@ -73,7 +73,7 @@ def _check_loops(client, what, n, counts):
         return
     if max(counts) > 65000:
         raise BackendLimitation("webgpu", f"linalg.{what} of {n} matrices on a CPU adapter",
-                                "lavapipe stops loops beyond 65535 iterations; the Jacobi "
+                                "lavapipe stops loops beyond 65535 iterations; the "
                                 "kernel could exceed that at this size")
 
 
@@ -370,9 +370,10 @@ def _eig(be, a, vectors):
         return (w, new_output(batch + (n, n), ct, client)) if vectors else w
     wdt = _work_dtype(a.dtype)
     spec = EigSpec(wtype(wdt, client, "linalg.eig"), vectors)
-    # element work is loop-free up to the workgroup size; the bulge-chase loop runs about
-    # 3 n^2 times in all (a cut one cannot converge, which the status read reports)
-    _check_loops(client, "eig", f"{n}x{n}", [3 * n * n, n * n // 2,
+    # element work is loop-free up to the workgroup size; the bulge-chase loop ran out of
+    # lavapipe's budget near n = 95 for random matrices (~7 n^2 passes): a cut chase leaves
+    # a bulge that could deflate wrongly, so CPU adapters keep a 2x margin (n <= 65)
+    _check_loops(client, "eig", f"{n}x{n}", [15 * n * n, n * n // 2,
                                              n * n * n // spec.wg() if vectors else 0])
     k = client.kernel(spec)
     x = _flat(a, wdt)
