@@ -5,7 +5,7 @@
 
 Cases (``--small`` divides them for CPU machines / lavapipe):
   c64_2^22        1-D complex64 fft of 2^22          (four-step: two dispatches)
-  c64_2^20+7      1-D complex64 fft of 2^20 + 7      (Bluestein through 2^22)
+  c64_2^20+7      1-D complex64 fft of 2^20 + 7      (Bluestein, m = 2,099,520)
   c64_batch       complex64 fft of 4096 x 1024 along the last axis (workgroup-memory kernel)
   rfft2_4096      rfftn of a 4096 x 4096 float32 array over both axes (half-length trick,
                   then a four-step down the strided columns)

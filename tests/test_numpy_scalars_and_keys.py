@@ -130,3 +130,19 @@ def test_broadcast_view_refuses_writes(xp):
     e = xp.expand_dims(s, axis=0)  # a size-1 new axis is not a broadcast: writable
     e[0, 1] = 4.0
     np.testing.assert_array_equal(host(s), [1.0, 4.0])
+
+
+def test_setitem_keeps_backend_errors_that_are_not_shapes(xp, monkeypatch):
+    """A backend failure inside __setitem__ (e.g. a device validation error) surfaces as
+    itself, not relabelled as a shape mismatch of the value."""
+    from numr_array_api._core.errors import DeviceMismatch, ShapeMismatch
+    a = xp.zeros((3,))
+    be = a._ctx.be
+
+    def fail(*args):
+        raise DeviceMismatch("arrays are on webgpu:0 and webgpu:1")
+
+    monkeypatch.setitem(vars(be), "setitem", fail)  # shadows the (locked) method
+    with pytest.raises(DeviceMismatch) as info:
+        a[a > 1] = 0.0
+    assert not isinstance(info.value, ShapeMismatch)

@@ -265,20 +265,20 @@ def conformance_page():
     if not files:
         out += ["No results are recorded yet.", ""]
         return "\n".join(out)
-    rows, details = [], []
+    rows, partial, details = [], [], []
     for p in files:
         d = json.loads(p.read_text())
         c = d.get("counts", {})
         name = p.stem
         tests = d.get("tests") or []
-        scope = "whole suite" if tests in (["array_api_tests/"], ["array_api_tests"]) else \
-            f"{len(tests)} files"
-        rows.append([f"`{d.get('module', '?')}` ({name})", d.get("date", ""),
-                     d.get("max_examples", ""), scope, c.get("passed", 0), c.get("failed", 0),
-                     c.get("error", 0), c.get("xfailed", 0), c.get("skipped", 0),
-                     c.get("total", 0)])
+        whole = tests in (["array_api_tests/"], ["array_api_tests"])
+        (rows if whole else partial).append(
+            [f"`{d.get('module', '?')}` ({name})", d.get("date", ""), d.get("max_examples", ""),
+             c.get("passed", 0), c.get("failed", 0), c.get("error", 0), c.get("xfailed", 0),
+             c.get("skipped", 0), c.get("total", 0)]
+            + ([] if whole else [_cell(", ".join(t.rsplit("/", 1)[-1] for t in tests))]))
         failing = d.get("failing") or []
-        details += [f"## {name}", "",
+        details += [f"### {name}", "",
                     _md_table([["devices", ", ".join(map(str, d.get("devices") or [])) or "-"],
                                ["suite commit", f"`{str(d.get('suite_commit', ''))[:12]}`"],
                                ["API version", d.get("api_version", "")],
@@ -296,8 +296,15 @@ def conformance_page():
                                    for f in failing], ["test", "message"]), ""]
         else:
             details += ["No failing test.", ""]
-    out += [_md_table(rows, ["namespace (results file)", "date (UTC)", "max examples", "tests",
-                             "passed", "failed", "errors", "xfailed", "skipped", "total"]), ""]
+    head = ["namespace (results file)", "date (UTC)", "max examples", "passed", "failed",
+            "errors", "xfailed", "skipped", "total"]
+    if rows:
+        out += ["## The whole suite", "", _md_table(rows, head), ""]
+    if partial:
+        out += ["## Chosen test files", "",
+                "Runs of some test files only (a family's check while its kernels changed).",
+                "", _md_table(partial, head + ["test files"]), ""]
+    out += ["## Each run", ""]
     out += details
     return "\n".join(out)
 

@@ -171,6 +171,7 @@ def build(ctx):
         k = as_int(k, "k")
         if n_rows < 0 or n_cols < 0:
             raise InvalidArgument("n_rows", "eye: sizes must be non-negative")
+        k = max(-n_rows, min(k, n_cols))  # a diagonal beyond the matrix: none, any k
         d, dev = _float_on(dtype, device)
         return wrap(be.eye(n_rows, n_cols, k, d, dev))
 
@@ -247,7 +248,10 @@ def build(ctx):
         require_array(ctx, x, fname)
         if x.ndim < 2:
             raise InvalidArgument("x", f"{fname}: needs at least 2 dimensions, got {x.ndim}")
-        return wrap(be.tri(x._data, as_int(k, "k"), upper))
+        rows, cols = x.shape[-2:]
+        # beyond the matrix every k means the same: keep kernels' k within 32 bits
+        k = max(-rows, min(as_int(k, "k"), cols))
+        return wrap(be.tri(x._data, k, upper))
 
     def tril(x, /, *, k=0):
         return _tri(x, k, False, "tril")

@@ -3,7 +3,8 @@
 import numpy as np
 
 from .._core import dtypes as dt
-from .._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex, ShapeMismatch
+from .._core.errors import (DTypeMismatch, InvalidArgument, InvalidIndex, NumrError,
+                            ShapeMismatch)
 from .._core.indexing import is_basic_key, normalize_key
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axis, broadcast_shapes
@@ -72,6 +73,8 @@ def build(ctx):
             if "read-only" in msg:
                 raise InvalidArgument("x", "__setitem__: this array is a read-only broadcast "
                                            "view; copy it first (asarray(x, copy=True))") from None
+            if isinstance(e, NumrError) and not isinstance(e, ShapeMismatch):
+                raise  # already numr's own error (a device or backend problem), not a shape
             raise ShapeMismatch(f"__setitem__: 'value' does not fit the indexed region of "
                                 f"'x' (shape {x.shape}, key {key!r}): {msg}") from None
 

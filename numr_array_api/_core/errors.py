@@ -141,7 +141,7 @@ def from_builtin(exc, fname, backend=None):
             return cls(msg)
     if isinstance(exc, ValueError) and "too big" in msg:
         # NumPy's "array is too big" (more bytes than the address space): out of memory
-        return OutOfMemory(backend or "numr", "more than the address space's", msg)
+        return OutOfMemory(backend or "numr", "more than 2**63", msg)
     if isinstance(exc, ValueError):
         err = InvalidArgument.__new__(InvalidArgument)
         err.arg, err.reason = None, msg

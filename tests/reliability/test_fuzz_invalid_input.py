@@ -29,8 +29,10 @@ import numr_array_api
 import numr_array_api.ext as ext
 from numr_array_api.errors import NumrError
 
-from conftest import probe_backend, selected_backends
-from .conftest import sized
+from .conftest import root_conftest, sized
+
+probe_backend = root_conftest().probe_backend
+selected_backends = root_conftest().selected_backends
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -430,17 +432,31 @@ _SETTINGS = settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))
 
 
+def _reset_memory_limit(xp):
+    for d in xp.__array_namespace_info__().devices():
+        xp.set_memory_limit(None, device=d)
+
+
+# functions that change process-wide state on success, and how to undo it after each call
+RESET = {"set_memory_limit": _reset_memory_limit}
+
+
 @pytest.mark.parametrize("backend,qualname", _cases())
 def test_fuzz_namespace_function(backend, qualname):
     xp = probe_backend(backend)[0]
     fn = covered(backend)[qualname]
     pool = _pool(backend)
+    reset = RESET.get(qualname)
 
     @_SETTINGS
     @given(call=calls(fn, xp, pool))
     def run(call):
         args, kwargs = call
-        check_call(qualname, fn, args, kwargs)
+        try:
+            check_call(qualname, fn, args, kwargs)
+        finally:
+            if reset is not None:
+                reset(xp)
         still_works(xp)
 
     run()

@@ -77,9 +77,11 @@ def _interrupt_run(seconds, watchdog, seed):
     """One child under random SIGINTs (every 5-300 ms); (outcome, detail). Outcomes: 'ok',
     'hang' (no output for ``watchdog`` s), 'failed' (non-zero exit or no DONE)."""
     rnd = random.Random(seed)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # keep the caller's path (the GPU machine finds wgpu through it)
     env = dict(os.environ, XDG_RUNTIME_DIR=os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.dirname(
-                   os.path.abspath(__file__)))))
+               PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH"))
+                                          if p))
     p = subprocess.Popen([sys.executable, "-c", _CHILD, str(seconds)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env)
     lines = queue.Queue()

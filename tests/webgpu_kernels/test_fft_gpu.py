@@ -94,6 +94,11 @@ def test_long_lengths(xp, n):
 
 
 @pytest.mark.skipif(not SLOW, reason="NUMR_TEST_SLOW=1")
+def test_long_stockham_without_split(xp):
+    _check(xp, "fft", "complex64", (2 * 7 ** 7,))   # no divisor in [sqrt(n), cap]
+
+
+@pytest.mark.skipif(not SLOW, reason="NUMR_TEST_SLOW=1")
 def test_long_complex128(xp):
     _check(xp, "fft", "complex128", (1 << 20,))
     _check(xp, "fft", "complex128", (65537,))
@@ -223,15 +228,17 @@ def test_no_host_round_trip(wgpu_xp):
 
 
 def test_plan_methods(wgpu_xp):
-    from numr_array_api.backends.webgpu.ops.fft.plan import plan
+    from numr_array_api.backends.webgpu.ops.fft.plan import factor, plan
     client = wgpu_xp.asarray([0])._data.client
     assert plan(client, 64, "complex64", False).method == "shared"
     assert plan(client, 1 << 13, "complex64", False).method == "fourstep"
-    # beyond cap^2 (2^23 complex64 on lavapipe) plans take Stockham passes; those passes also
-    # serve layouts the four-step cannot express (strided columns, real pairs, Hermitian
-    # loads), which test_selected_lengths / test_axes_of_a_batch reach
+    # beyond cap^2 (2^23 complex64 on lavapipe), or without a divisor split, plans take
+    # Stockham passes; those also serve rows the four-step cannot express (zero padding,
+    # real pairs at odd offsets, Hermitian loads): test_padded_long_rows_take_stockham_passes
     assert plan(client, 97, "complex64", False).method == "bluestein"
-    assert plan(client, 97, "complex64", False).m == 256
+    m = plan(client, 97, "complex64", False).m
+    assert m >= 193 and factor(m)[1] == 1  # 7-smooth, here 196 = 2^2 7^2
+    assert plan(client, 2 * 7 ** 7, "complex64", False).method == "stockham"  # no split
 
 
 def test_beyond_one_binding_is_refused(wgpu_xp, small_limits):
@@ -320,3 +327,24 @@ def test_plan_cache_is_bounded(wgpu_xp, monkeypatch):
     x = (np.arange(3000) % 7).astype(np.complex64)  # evicted plans rebuild on demand
     _ = to_numpy(wgpu_xp.fft.fft(wgpu_xp.asarray(x)))
     np.testing.assert_allclose(_, np.fft.fft(x.astype(np.complex128)), rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape,axis", [((1000, 8), -1), ((37, 64), -1), ((33, 100, 3), 1),
+                                        ((5, 7, 9), 0), ((300, 1000), -1)])
+def test_many_short_rows_per_workgroup(xp, shape, axis):
+    # short rows share a workgroup (rows-per-workgroup is not a divisor of the row count)
+    for name in ("fft", "ifft", "rfft", "ihfft"):
+        _check(xp, name, "complex64", shape, axis=axis)
+        _check(xp, name, "complex128", shape, axis=axis)
+
+
+def test_length_one_dims_with_negative_strides(xp):
+    # x[::-1] of a length-1 axis keeps a negative stride that no element uses
+    a = (np.arange(6) + 1j).astype(np.complex64).reshape(1, 6)
+    x = asxp(xp, a)[::-1]
+    np.testing.assert_allclose(to_numpy(xp.fft.ifftn(x, s=(3, 6), axes=(0, 1))),
+                               np.fft.ifftn(a[::-1].astype(np.complex128), s=(3, 6)),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(to_numpy(xp.fft.fft(x[:, ::-1], axis=0, n=2)),
+                               np.fft.fft(a[::-1, ::-1].astype(np.complex128), axis=0, n=2),
+                               rtol=1e-5, atol=1e-6)

@@ -175,6 +175,22 @@ def test_det_slogdet_against_numpy(xp, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_det_with_pivots_beyond_the_range(xp, dtype):
+    """Pivots of 1e30 and 1e-30 (float32: their running product overflows) still give
+    NumPy's det, which is sign * exp(log|det|)."""
+    _needs(xp, dtype)
+    big = np.diag([1e30, 1e30, 1e-30, 1e-30, 3.0]).astype(dtype)
+    for a in (big, big[::-1, ::-1].copy()):
+        np.testing.assert_allclose(host(xp.linalg.det(xp.asarray(a))), np.linalg.det(ref(a)),
+                                   rtol=1e-5)
+    huge = np.diag([1e30] * 4).astype(dtype)  # overflows float32 for real
+    want = np.linalg.det(huge)
+    with np.errstate(over="ignore"):
+        got = host(xp.linalg.det(xp.asarray(huge)))
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [8, 33])
 def test_ill_conditioned(xp, n, dtype):
     _needs(xp, dtype)
@@ -350,10 +366,15 @@ def test_simple_functions(xp):
             np.testing.assert_allclose(host(xp.linalg.matrix_norm(gz, ord=ordv, keepdims=kd)),
                                        np.linalg.norm(z, ord=ordv, axis=(-2, -1), keepdims=kd),
                                        rtol=1e-12)
-    r = random(rng, (2, 6, 4), "float64")
-    for ordv in (2, -2, "nuc"):
-        np.testing.assert_allclose(host(xp.linalg.matrix_norm(xp.asarray(r), ord=ordv)),
-                                   np.linalg.norm(r, ord=ordv, axis=(-2, -1)), rtol=1e-10)
+    for r in (random(rng, (2, 6, 4), "float64"), random(rng, (3, 5), "complex128")):
+        for ordv in (2, -2, "nuc"):
+            np.testing.assert_allclose(host(xp.linalg.matrix_norm(xp.asarray(r), ord=ordv)),
+                                       np.linalg.norm(r, ord=ordv, axis=(-2, -1)), rtol=1e-10)
+    h = xp.asarray(random(rng, (4, 4), "float32"), dtype=xp.float16)
+    n16 = xp.linalg.matrix_norm(h, ord=2)
+    assert n16.dtype == xp.float16
+    np.testing.assert_allclose(float(host(n16)), np.linalg.norm(host(h).astype(np.float64), 2),
+                               rtol=2e-3)
     for ordv in (2, 1, np.inf, -np.inf, 0, 3, 0.5, -1):
         for axis in (None, 1, (0, 2)):
             want = np.linalg.norm(z.reshape(-1) if axis is None else z, ord=ordv,
@@ -382,9 +403,7 @@ FUNCS = {
     "vector_norm": lambda xp, a: [xp.linalg.vector_norm(a, ord=o) for o in
                                   (2, 1, 0, 3, -2, float("inf"), float("-inf"))],
     "matrix_norm": lambda xp, a: [xp.linalg.matrix_norm(a, ord=o) for o in
-                                  ("fro", 1, -1, float("inf"), float("-inf"))
-                                  + ((2, -2, "nuc") if a.dtype in (xp.float32, xp.float64)
-                                     else ())],
+                                  ("fro", 1, -1, float("inf"), float("-inf"), 2, -2, "nuc")],
 }
 
 

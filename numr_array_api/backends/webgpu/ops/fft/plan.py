@@ -6,15 +6,17 @@ pipelines), they record their passes per call, so any batch layout (rows, stride
 wgsl.py) reuses one plan. Methods:
 
   shared     every factor in {2,3,4,5,7,8} and n <= the workgroup-memory cap: one dispatch
-             (SharedSpec), one workgroup per row
+             (SharedSpec); short rows share a workgroup
   fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
              n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
              the workgroup-memory kernel (two dispatches), any batch layout; whole complex
              (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
-  stockham   every factor small, n beyond the cap: one global-memory dispatch per radix
-             stage (radix 8 first), ping-ponging between two scratch buffers
-  bluestein  a prime factor > 7: chirp-z through a power-of-two transform of m >= 2n - 1
-             (chirp multiply, FFT, multiply by the filter's FFT, inverse FFT, chirp multiply)
+  stockham   every factor small, n beyond cap^2 or without a split: one global-memory
+             dispatch per radix stage (radix 8 first), ping-ponging between two scratch
+             buffers
+  bluestein  a prime factor > 7: chirp-z through a transform of m >= 2n - 1 (the smallest
+             7-smooth m the shared / four-step methods take, else a power of two): chirp
+             multiply, FFT, multiply by the filter's FFT, inverse FFT, chirp multiply
 
 Twiddles and chirps are computed on the host in float64 (numpy) once per plan and uploaded
 in the kernel's precision; the chirp filter's spectrum too (it depends only on n, m).
@@ -137,6 +139,43 @@ def factor(n):
     return out, n
 
 
+def split(n, cap):
+    """(n1, n2), n = n1 n2 with n2 the smallest divisor >= sqrt(n), both <= cap; None if
+    there is none (then Stockham passes)."""
+    if n <= cap:
+        return None
+    for d in range(math.isqrt(n - 1) + 1, min(cap, n) + 1):
+        if n % d == 0:
+            return n // d, d
+    return None
+
+
+def bluestein_length(n, cap):
+    """The convolution length of Bluestein for n: the smallest 2^a 3^b 5^c 7^d >= 2n - 1
+    that one workgroup-memory dispatch or a four-step takes (up to half the work of the
+    next power of two, e.g. 2,100,000 against 4,194,304 for n = 2^20 + 7), else that power
+    of two."""
+    need = 2 * n - 1
+    pow2 = 1 << (need - 1).bit_length()
+    best = pow2
+    if pow2 <= cap * cap:
+        a2 = 1
+        while a2 < best:
+            a3 = a2
+            while a3 < best:
+                a5 = a3
+                while a5 < best:
+                    m = a5
+                    while m < need:
+                        m *= 7
+                    if m < best and (m <= cap or split(m, cap)):
+                        best = m
+                    a5 *= 5
+                a3 *= 3
+            a2 *= 2
+    return best
+
+
 def plan(client, n, cdtype, inverse):
     return _cached(client, ("plan", n, cdtype, inverse),
                    lambda: Plan(client, n, cdtype, inverse))
@@ -154,19 +193,23 @@ class Plan:
             if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
                 self.method = "shared"
                 self.cap = shared_cap(cdtype, caps)
-                # about one radix-8 butterfly per thread per stage
-                self.wg = caps.wg_size(max(64, min(256, 1 << max(n // 8 - 1, 1).bit_length())))
+                # about one radix-8 butterfly per thread per stage, several short rows per
+                # workgroup (rpw rows of tpr threads)
+                self.wg = caps.wg_size(256)
+                self.tpr = min(self.wg, 1 << max(-(-n // 8) - 1, 0).bit_length())
+                rpw = self.wg // self.tpr
+                while rpw * n > self.cap:
+                    rpw //= 2
+                self.rpw = max(rpw, 1)
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
                 self.codes = codes
-            elif n <= shared_cap(cdtype, caps) ** 2:
+            elif split(n, shared_cap(cdtype, caps)):
                 # four-step: n = n1 * n2, both within workgroup memory: n2 columns of
                 # length n1, twiddle, n1 rows of length n2 (two dispatches, not log8 n)
                 self.method = "fourstep"
-                cap = shared_cap(cdtype, caps)
-                n2 = next(d for d in range(math.isqrt(n - 1) + 1, cap + 1) if n % d == 0)
-                n1 = n // n2
+                n1, n2 = split(n, shared_cap(cdtype, caps))
                 self.n1, self.n2 = n1, n2
                 self.p1 = plan(client, n1, cdtype, inverse)
                 self.p2 = plan(client, n2, cdtype, inverse)
@@ -177,10 +220,7 @@ class Plan:
                 self.method = "stockham"
         else:
             self.method = "bluestein"
-            m = 1
-            while m < 2 * n - 1:
-                m *= 2
-            self.m = m
+            self.m = m = bluestein_length(n, shared_cap(cdtype, caps))
             j = np.arange(n, dtype=np.int64)
             w = np.exp(-1j * np.pi * ((j * j) % (2 * n)).astype(np.float64) / n)
             b = np.zeros(m, np.complex128)
@@ -206,13 +246,13 @@ class Plan:
             k = self._kernels[key] = client.kernel(SharedSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2],
                 key[3]))
-        groups = (max(1, min(rows, client.max_groups)), 1, 1)
+        groups = (max(1, min(-(-rows // self.rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if mid is not None:
             extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
                  nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
-                 **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
+                 rpw=self.rpw, tpr=self.tpr, **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
 
     def _fourstep(self, src, dst, rows, inner, scale):
         # x[n2 j1 + j2] -> X[k1 + n1 k2]: n2 sub-rows (j2) of length n1 per row, then n1

@@ -22,7 +22,8 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (PANEL, QR_PANEL, SMALL, FactorSpec, LarftSpec, LUDiagSpec, SwapSpec, TrsmSpec,
+from .specs import (LEAF_ROWS, PANEL, QR_PANEL, SMALL, FactorSpec, LarftSpec, LULeafSpec,
+                    LUDiagSpec, SwapSpec, TrsmSpec,
                     small_wg)
 
 NB = PANEL
@@ -230,7 +231,7 @@ def _lu_rec(be, client, t, a, piv, status, base):
     the bulk is GEMM at every level."""
     nc = a.shape[2]
     if nc <= LEAF:
-        _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
+        _lu_leaf(client, t, a, piv, status, base)
         return
     h = nc // 2
     if h > 64:
@@ -241,6 +242,21 @@ def _lu_rec(be, client, t, a, piv, status, base):
     gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
     _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
     swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+def _lu_leaf(client, t, a, piv, status, base):
+    """LU of a (B, m, <= LEAF) panel: rows in registers (LULeafSpec) when m fits the
+    workgroup's LEAF_ROWS[-1] rows per invocation, else the global-memory panel kernel."""
+    B, m, nc = a.shape
+    wg = panel_wg(client, t)
+    rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
+    if rpt is None:
+        _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
+        return
+    k = client.kernel(LULeafSpec(t, wg, rpt, LEAF))
+    k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
+             a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
+             pbase=base)
 
 
 def trsm_blocked(be, tri, x, lower, unit):

@@ -391,6 +391,114 @@ class FactorSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
+_LEAF = Template("""${prelude}
+${layout}
+var<workgroup> rv: array<R, ${wg}>;
+var<workgroup> ri: array<u32, ${wg}>;
+var<workgroup> prow: array<T, ${leaf}>;
+var<workgroup> jrow: array<T, ${leaf}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  let base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+  var reg: array<T, ${regs}>;
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    for (var c = 0u; c < ${leaf}u; c++) {
+      var v = zero();
+      if (r < m && c < nc) { v = A[base + r * ${a_rs} + c * ${a_cs}]; }
+      reg[q * ${leaf}u + c] = v;
+    }
+  }
+  let kmax = min(m, nc);
+  for (var j = 0u; j < kmax; j++) {
+    var best = R(-1.0);
+    var bi = j;
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= j && r < m) {
+        let v = cabs1(reg[q * ${leaf}u + j]);
+        if (v > best) { best = v; bi = r; }
+      }
+    }
+    rv[tid] = best;
+    ri[tid] = bi;
+    workgroupBarrier();
+    for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
+      if (tid < s) {
+        let ov = rv[tid + s];
+        let oi = ri[tid + s];
+        if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+      }
+      workgroupBarrier();
+    }
+    let pv = rv[0];
+    let p = ri[0];
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r == p) { for (var c = 0u; c < ${leaf}u; c++) { prow[c] = reg[q * ${leaf}u + c]; } }
+      if (r == j) { for (var c = 0u; c < ${leaf}u; c++) { jrow[c] = reg[q * ${leaf}u + c]; } }
+    }
+    if (tid == 0u) {
+      ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
+      if (pv == R(0.0)) { atomicOr(&st[0], 1u); }
+    }
+    workgroupBarrier();
+    let d = prow[j];
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r == p) { for (var c = 0u; c < ${leaf}u; c++) { reg[q * ${leaf}u + c] = jrow[c]; } }
+      if (r == j) { for (var c = 0u; c < ${leaf}u; c++) { reg[q * ${leaf}u + c] = prow[c]; } }
+      if (r > j && r < m) {
+        var l = reg[q * ${leaf}u + j];
+        if (pv != R(0.0)) { l = dv(l, d); reg[q * ${leaf}u + j] = l; }
+        for (var c = j + 1u; c < ${leaf}u; c++) {
+          reg[q * ${leaf}u + c] = reg[q * ${leaf}u + c] - mul(l, prow[c]);
+        }
+      }
+    }
+    workgroupBarrier();
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      for (var c = 0u; c < nc; c++) { A[base + r * ${a_rs} + c * ${a_cs}] = reg[q * ${leaf}u + c]; }
+    }
+  }
+}
+""", "linalg_lu_leaf")
+
+
+@dataclasses.dataclass(frozen=True)
+class LULeafSpec(KernelSpec):
+    """LU with partial pivoting of an m x nc panel (nc <= leaf, m <= rpt * wg) held in
+    registers: each invocation owns rows tid, tid + wg, ..., so the rank-1 updates touch
+    no shared or global memory; the pivot row travels through workgroup memory. The
+    latency-bound panel of the recursive LU, without a global access per update."""
+
+    t: WType
+    wg: int
+    rpt: int
+    leaf: int = 16
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
+
+    def render(self, caps):
+        return _LEAF.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                            rpt=self.rpt, leaf=self.leaf, regs=self.rpt * self.leaf)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
 _LARFT = Template("""${prelude}
 ${layout}
 
@@ -541,20 +649,33 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (g >= ${nbat}) { return; }
   let ab = ${A_off} + g * ${a_bs};
   let pb = ${ipiv_off} + g * ${p_bs};
+  // the running product is kept in [2^-60, 2^60] times 2^(60 ex) by exact power-of-two
+  // scalings, so det is finite wherever NumPy's sign * exp(log|det|) is, whatever the
+  // order of large and small pivots
+  let big = R(1152921504606846976.0);
+  let small = R(1.0) / big;
   var acc = one();
+  var ex = 0i;
   var odd = false;
   var zero_seen = false;
   var nan_seen = false;
   for (var i = 0u; i < ${n}; i++) {
     if (u32(ipiv[pb + i]) != i) { odd = !odd; }
-    let d = A[ab + i * ${a_ds}];
+    var d = ${elem}(A[ab + i * ${a_ds}]);
     let m = cabs1(d);
     zero_seen = zero_seen || m == R(0.0);
     nan_seen = nan_seen || !(m >= R(0.0));
-    acc = mul(acc, ${elem}(d));
+    let dm = maxabs(d);
+    if (dm > big) { d = d * small; ex += 1i; }
+    if (dm > R(0.0) && dm < small) { d = d * big; ex -= 1i; }
+    acc = mul(acc, d);
+    let am = maxabs(acc);
+    if (am > big) { acc = acc * small; ex += 1i; }
+    if (am > R(0.0) && am < small) { acc = acc * big; ex -= 1i; }
   }
-  // a zero pivot makes det 0 even where the running product overflowed (NumPy's det is
-  // sign * exp(log|det|)); NaN stays NaN
+  for (var k = 0i; k < ex; k++) { acc = acc * big; }
+  for (var k = 0i; k > ex; k--) { acc = acc * small; }
+  // a zero pivot makes det 0 even where the running product overflowed; NaN stays NaN
   if (zero_seen && !nan_seen) { acc = zero(); }
   if (odd) { acc = -acc; }
   D[${D_off} + g] = acc;
@@ -581,6 +702,7 @@ class LUDiagSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
+LEAF_ROWS = (1, 2, 4, 8)  # rows per invocation of LULeafSpec
 FLOATS = (dt.float32, dt.float64, dt.complex64, dt.complex128)
 SMALL = (4, 8, 16, 32)
 
@@ -605,6 +727,7 @@ def variants():
         for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out.append(LarftSpec(t))
+        out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [TrsmSpec(t, lo, u, c) for lo in (False, True) for u in (False, True)
                 for c in (False, True)]
         out += [SwapSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
