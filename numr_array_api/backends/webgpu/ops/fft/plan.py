@@ -6,13 +6,14 @@ pipelines), they record their passes per call, so any batch layout (rows, stride
 wgsl.py) reuses one plan. Methods:
 
   shared     every factor in {2,3,4,5,7,8} and n <= the workgroup-memory cap: one dispatch
-             (SharedSpec), one workgroup per row
+             (SharedSpec); short rows share a workgroup
   fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
              n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
              the workgroup-memory kernel (two dispatches), any batch layout; whole complex
              (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
-  stockham   every factor small, n beyond the cap: one global-memory dispatch per radix
-             stage (radix 8 first), ping-ponging between two scratch buffers
+  stockham   every factor small, n beyond cap^2 or without a split: one global-memory
+             dispatch per radix stage (radix 8 first), ping-ponging between two scratch
+             buffers
   bluestein  a prime factor > 7: chirp-z through a transform of m >= 2n - 1 (the smallest
              7-smooth m the shared / four-step methods take, else a power of two): chirp
              multiply, FFT, multiply by the filter's FFT, inverse FFT, chirp multiply

@@ -2,8 +2,9 @@
 
 StockhamSpec  one radix-r Stockham autosort stage over global memory: each thread computes
               one butterfly of one row (twiddle, length-r DFT, scatter to autosorted place)
-SharedSpec    a whole transform of length <= ``cap`` per workgroup: the row is loaded into
-              workgroup memory and every stage (radices as words) runs there, one dispatch
+SharedSpec    whole transforms of length <= ``cap`` in workgroup memory (one or several rows
+              per workgroup): rows are loaded, every stage (radices as words) runs there,
+              one dispatch; optionally the four-step twiddle on load and three-way row splits
 ChirpSpec     Bluestein's chirp multiplications: x * w (zero-padded to m) before, and
               w * z after the convolution, scaled
 PointMulSpec  z *= B, the precomputed FFT of Bluestein's chirp filter
