@@ -76,6 +76,7 @@ class LaunchPlan:
         entries.append((blk.buffer, 0, blk.size))
         blocks.append(blk)
         entries = tuple(entries)
+        client.pipelines.hits += 1  # as the general path counts a reused pipeline
         bgc = client.bindgroups
         bg = bgc._cache.get((self.bgl_id, entries))
         if bg is None:
