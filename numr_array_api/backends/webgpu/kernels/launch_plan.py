@@ -19,7 +19,6 @@ import struct
 
 from ...._core.errors import DeviceLost
 from ..runtime.allocator import Block, size_class
-from ..storage import WgpuStorage, _row_major
 
 # distinct launch signatures kept per kernel recipe (a program uses a handful of shapes)
 MAX_PLANS = 256
@@ -27,9 +26,12 @@ MAX_PLANS = 256
 
 class LaunchPlan:
     __slots__ = ("client", "pipe", "bgl", "bgl_id", "wg", "nbytes", "limit", "shape",
-                 "strides", "dtype", "head", "tail", "eoff_fmt", "zero_params", "size")
+                 "strides", "dtype", "head", "tail", "eoff_fmt", "zero_params", "size",
+                 "storage")
 
-    def __init__(self, client, pipe, layout, head_words, n_inputs, wg, shape, dtype, nbytes):
+    def __init__(self, client, pipe, layout, head_words, n_inputs, wg, example, nbytes):
+        """``example``: an output of the general launch (a fresh contiguous storage): its
+        class, shape, strides and dtype are every planned output's."""
         self.client = client
         self.pipe = pipe
         self.bgl = pipe.bgl
@@ -38,9 +40,10 @@ class LaunchPlan:
         self.nbytes = nbytes
         self.size = size_class(nbytes)  # the pool's class: eligible() checked it fits
         self.limit = client.max_binding
-        self.shape = shape
-        self.strides = _row_major(shape)
-        self.dtype = dtype
+        self.storage = example.__class__
+        self.shape = example.shape
+        self.strides = example.strides
+        self.dtype = example.dtype
         total = layout.vec4s * 4
         head = [w & 0xFFFFFFFF for w in head_words]
         # params = head words, one element offset per input, zero padding to whole vec4s
@@ -88,7 +91,7 @@ class LaunchPlan:
         except DeviceLost:
             client.lost = True
             raise
-        return WgpuStorage(blk, 0, self.shape, self.strides, self.dtype, client)
+        return self.storage(blk, 0, self.shape, self.strides, self.dtype, client)
 
 
 def eligible(client, pipe, n, nbytes, max_elems):

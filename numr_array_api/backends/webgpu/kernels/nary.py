@@ -28,6 +28,7 @@ from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..codegen.types import WType, convert, load, pack, render_helpers
 from ..primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
+from .launch_plan import LaunchPlan, eligible
 
 MAX_INPUTS = 3
 
@@ -237,13 +238,13 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
 _GEOMETRY = {}
 
 
-def plan_fresh(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out_dtype):
+def plan_fresh(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out):
     """A ``LaunchPlan`` (launch_plan.py) for launches like ``launch(..., shape,
-    new_output(shape, out_dtype, client))`` with operands of these shapes and strides, or
-    None where such launches need the general path. Call it after one general launch of
-    the same signature: that launch validated the shapes and filled the geometry cache."""
-    from .launch_plan import LaunchPlan, eligible
-
+    new_output(shape, dtype, client))`` with operands of these shapes and strides, or None
+    where such launches need the general path. Call it right after one general launch of
+    the same signature, ``out`` its output: that launch validated the shapes and filled the
+    geometry cache."""
+    out_dtype = out.dtype
     n = 1
     for e in shape:
         n *= e
@@ -257,8 +258,7 @@ def plan_fresh(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape,
     if not eligible(client, pipe, n, n * out_dtype.itemsize, MAX_BOX_ELEMS):
         return None
     head = [units, n, *dims_words, 0, 0]  # units, n, dims, X (none), ebase
-    return LaunchPlan(client, pipe, layout, head, len(inputs), wg, shape, out_dtype,
-                      n * out_dtype.itemsize)
+    return LaunchPlan(client, pipe, layout, head, len(inputs), wg, out, n * out_dtype.itemsize)
 
 
 def _launch_boxes(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out,

@@ -169,8 +169,7 @@ class ElementwiseMixin:
             if len(plans) >= MAX_PLANS:
                 plans.clear()
             plans[sig] = plan_fresh(client, spec.key, inputs, spec.in_ts, spec.res_t,
-                                    spec.out_t, spec.op_src, spec.lib_src, shape,
-                                    spec.out_dtype)
+                                    spec.out_t, spec.op_src, spec.lib_src, shape, out)
         return out
 
     # -- the front-end's entry points -----------------------------------------------------
