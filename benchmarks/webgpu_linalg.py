@@ -139,9 +139,11 @@ def main(argv=None):
         f" {k + ' ms':>11s}" for k in ("numr", "cupy", "torch")) + \
         f" {'numr/cupy':>10s} {'numr/torch':>10s}"
     print(head)
-    for name in names:
-        row = ROWS[name]
-        for batch, n in cases(args.small):
+    # cases outermost (batched and small first), so a run cut short still has every row
+    order = sorted(cases(args.small), key=lambda c: (not c[0], c[1]))
+    for batch, n in order:
+        for name in names:
+            row = ROWS[name]
             for dtype in (dtypes if not batch else ["float32"]):
                 host = row.make(rng, batch, n, dtype)
                 rec = {"row": name, "batch": list(batch), "n": n, "dtype": dtype}

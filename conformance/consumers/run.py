@@ -69,6 +69,9 @@ def parse_args(argv):
     p.add_argument("--json", default=None, help="also write the JSON summary to this path")
     p.add_argument("--test-timeout", type=float, default=300,
                    help="seconds one test may run before its worker is killed (crash)")
+    p.add_argument("--combine", nargs="+", default=None, metavar="JSON",
+                   help="write results/consumers-<backend>[-<tag>].md|json from the JSON "
+                        "summaries of separate runs (e.g. one per suite), without running")
     p.add_argument("--max-restarts", type=int, default=25)
     p.add_argument("--time-budget", type=float, default=None, metavar="S",
                    help="stop a suite's pytest after S seconds (the tests run so far are "
@@ -378,8 +381,29 @@ def write_markdown(path, s):
     path.write_text("\n".join(L).rstrip() + "\n")
 
 
+def combine(args):
+    parts = [json.loads(Path(p).read_text()) for p in args.combine]
+    out = dict(parts[0])
+    out["suites"] = {}
+    for p in parts:
+        if p["backend"] != args.backend:
+            sys.exit(f"error: {p['backend']} summary given for --backend {args.backend}")
+        out["suites"].update(p["suites"])
+    out["tag"] = args.tag
+    out["date"] = " / ".join(sorted({p["date"] for p in parts}))
+    out["selection"] = " + ".join(dict.fromkeys(p["selection"] for p in parts))
+    out["duration_s"] = sum(p["duration_s"] for p in parts)
+    stem = f"consumers-{args.backend}" + (f"-{args.tag}" if args.tag else "")
+    write_markdown(RESULTS / f"{stem}.md", out)
+    (RESULTS / f"{stem}.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {RESULTS / stem}.md from {len(parts)} summaries")
+    return 0
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.combine:
+        return combine(args)
     suites = SUITES if args.suite == "all" else (args.suite,)
     suites = tuple(x for x in suites if pytest_targets(x, args.subset, args.only) is not None)
     t0 = time.time()

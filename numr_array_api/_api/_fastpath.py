@@ -42,8 +42,8 @@ def {name}(x1, x2, /):
         elif t in scalar_ok.get(c2, ()):
             try:
                 r = kernel(x1._data, {scalar2})
-            except OverflowError:
-                return slow(x1, x2)  # an int beyond the dtype: numr's OutOfRange
+            except (OverflowError, ValueError, TypeError):
+                return slow(x1, x2)  # e.g. an int beyond the dtype: numr's OutOfRange
             if r.__class__ is not P:
                 r = fix(r)
             a = A()

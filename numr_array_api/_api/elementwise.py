@@ -9,13 +9,15 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidType, ShapeMismatch
+from .._core.errors import DTypeMismatch, InvalidType, ShapeMismatch, from_builtin
 from .._core.promotion import TABLE
 from .._core.shapes import broadcast_named, broadcast_shapes
 from .._core.functions import BINARY, UNARY, result_dtype
 from ._fastpath import render
 from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, require_array, require_kind,
                       require_same_device)
+
+_BUILTIN_ERRORS = (TypeError, ValueError, IndexError, OverflowError, MemoryError)
 
 # operator name -> function name (reflected and in-place forms are derived)
 BINARY_OPERATORS = {
@@ -56,7 +58,10 @@ def build(ctx):
         def slow(x):
             require_array(ctx, x, name)
             require_kind(x, kinds, name)
-            return wrap(kernel(x._data))
+            try:
+                return wrap(kernel(x._data))
+            except _BUILTIN_ERRORS as e:  # the wrapped library's own: numr's class
+                raise from_builtin(e, name, be.name) from e
 
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
         return render("unary", name, stamp, rule == "same", supported_set, A=A, ok=ok,
@@ -120,7 +125,10 @@ def build(ctx):
 
         def slow(x1, x2):
             d1, d2, _ = prepare(x1, x2)
-            return wrap(kernel(d1, d2))
+            try:
+                return wrap(kernel(d1, d2))
+            except _BUILTIN_ERRORS as e:  # e.g. NumPy's int ** negative int: numr's class
+                raise from_builtin(e, name, be.name) from e
 
         # Python scalar type -> array dtypes it may meet without validation (NEP 50 makes
         # the wrapped module keep the array's dtype and reject out-of-range ints itself).
@@ -154,7 +162,10 @@ def build(ctx):
                     raise ShapeMismatch(f"in-place {name}: operand of shape {x2._data.shape} "
                                         f"would broadcast the left operand "
                                         f"{x1._data.shape} to {shape}", x1._data.shape, shape)
-            be.inplace(kernel, d1, d2)
+            try:
+                be.inplace(kernel, d1, d2)
+            except _BUILTIN_ERRORS as e:
+                raise from_builtin(e, f"in-place {name}", be.name) from e
             return x1
 
         fn.inplace = inplace

@@ -123,16 +123,10 @@ def wrap_function(ctx, fname, fn, guarded):
             scope["_nb_check"] = device_checker(ctx, fname, names)
         exec(compile_source(src, "boundary", fname), scope)
         call = scope["call"]
-    else:
-        check = None
-        if guarded:
-            sig = inspect.signature(fn)
-            var = [p.name for p in sig.parameters.values()]
-            check = device_checker(ctx, fname, ("arrays",) + tuple(var))
-
+    else:  # *args: broadcast_arrays(*arrays), meshgrid(*arrays, indexing=...)
         def call(*args, **kwargs):
-            if check is not None:
-                check(args, *kwargs.values())
+            if guarded:
+                device_checker(ctx, fname, ("arrays",) + tuple(kwargs))(args, *kwargs.values())
             try:
                 return fn(*args, **kwargs)
             except NumrError:

@@ -18,6 +18,21 @@ if STRESS not in ("ci", "full"):
 FULL = STRESS == "full"
 
 
+def root_conftest():
+    """tests/conftest.py as pytest loaded it (``import conftest`` may find another
+    directory's conftest.py first, depending on what was collected before)."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "conftest.py")
+    for m in list(sys.modules.values()):
+        if getattr(m, "__file__", None) == path:
+            return m
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("numr_tests_root_conftest", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
 def sized(ci, full):
     """The figure of the active profile."""
     return full if FULL else ci

@@ -29,8 +29,10 @@ import numr_array_api
 import numr_array_api.ext as ext
 from numr_array_api.errors import NumrError
 
-from conftest import probe_backend, selected_backends
-from .conftest import sized
+from .conftest import root_conftest, sized
+
+probe_backend = root_conftest().probe_backend
+selected_backends = root_conftest().selected_backends
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 

@@ -342,3 +342,34 @@ def test_builtin_errors_escaping_a_function_become_numr_errors(monkeypatch):
         assert "matmul" in str(e.value) and str(exc) in str(e.value)
     monkeypatch.undo()
     assert float(cpu.sum(cpu.matmul(x, x))) == 8.0
+
+
+# ---- found by the fuzz suite -----------------------------------------------------------------
+@pytest.mark.parametrize("k", [2 ** 40, -(2 ** 40), 2 ** 32 + 1, -(2 ** 31) - 1, 2, -1])
+def test_tril_triu_eye_with_k_beyond_32_bits(k):
+    """webgpu's kernels took k modulo 2^32: triu(x, k=2**40) kept the lower rows."""
+    h = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    for xp in _namespaces():
+        x = xp.asarray(h)
+        np.testing.assert_array_equal(host(xp.triu(x, k=k)), np.triu(h, k=k))
+        np.testing.assert_array_equal(host(xp.tril(x, k=k)), np.tril(h, k=k))
+        np.testing.assert_array_equal(host(xp.eye(3, 4, k=k, dtype=xp.float32)),
+                                      np.eye(3, 4, k=k))
+
+
+def test_floor_divide_float_array_by_a_huge_python_int():
+    """cpu raised NumPy's TypeError (isinf of 2**64 as an object array)."""
+    h = np.array([-2.5, 1.5, np.inf], dtype=np.float32)
+    for xp in _namespaces():
+        got = host(xp.floor_divide(xp.asarray(h), 2 ** 64))
+        np.testing.assert_array_equal(got, np.floor(h / np.float32(2.0 ** 64)))
+
+
+def test_integer_to_a_negative_integer_power_is_a_numr_error():
+    """NumPy's ValueError from inside an elementwise kernel (fast path, slow path, in-place)
+    leaves as InvalidArgument on the cpu namespace."""
+    x = cpu.asarray([2, 3], dtype=cpu.int8)
+    for call in (lambda: x ** cpu.asarray([-1, 2], dtype=cpu.int8), lambda: x ** -1,
+                 lambda: cpu.pow(x, -1), lambda: x.__ipow__(-1)):
+        with pytest.raises(errors.InvalidArgument, match="pow"):
+            call()

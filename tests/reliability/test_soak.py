@@ -59,7 +59,9 @@ def _mixed(xp, a, b, idx, i):
 
 @pytest.mark.parametrize("backend", ["cpu", "webgpu", "cuda"])
 def test_soak_memory_is_flat(backend):
-    from conftest import probe_backend, selected_backends
+    from .conftest import root_conftest
+    probe_backend, selected_backends = (root_conftest().probe_backend,
+                                        root_conftest().selected_backends)
     if backend not in selected_backends():
         pytest.skip(f"{backend} not selected")
     xp, reason = probe_backend(backend)

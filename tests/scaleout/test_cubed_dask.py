@@ -119,8 +119,8 @@ def test_example_compares_backends_in_one_run(tmp_path):
     _require("webgpu")
     out = tmp_path / "r.json"
     r, log = _run([sys.executable, "-m", "numr_array_api.distributed.example", "--backend",
-                   "cpu,webgpu", "--small", "--ops", "mean", "--no-progress", "--json",
-                   str(out)])
+                   "cpu,webgpu", "--small", "--size", "4MiB", "--ops", "mean",
+                   "--no-progress", "--json", str(out)])
     assert r.returncode == 0, log[-4000:]
     res = json.loads(out.read_text())
     assert [x["backend"] for x in res] == ["cpu", "webgpu"] and all(x["ok"] for x in res)

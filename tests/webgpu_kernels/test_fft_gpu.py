@@ -327,3 +327,24 @@ def test_plan_cache_is_bounded(wgpu_xp, monkeypatch):
     x = (np.arange(3000) % 7).astype(np.complex64)  # evicted plans rebuild on demand
     _ = to_numpy(wgpu_xp.fft.fft(wgpu_xp.asarray(x)))
     np.testing.assert_allclose(_, np.fft.fft(x.astype(np.complex128)), rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape,axis", [((1000, 8), -1), ((37, 64), -1), ((33, 100, 3), 1),
+                                        ((5, 7, 9), 0), ((300, 1000), -1)])
+def test_many_short_rows_per_workgroup(xp, shape, axis):
+    # short rows share a workgroup (rows-per-workgroup is not a divisor of the row count)
+    for name in ("fft", "ifft", "rfft", "ihfft"):
+        _check(xp, name, "complex64", shape, axis=axis)
+        _check(xp, name, "complex128", shape, axis=axis)
+
+
+def test_length_one_dims_with_negative_strides(xp):
+    # x[::-1] of a length-1 axis keeps a negative stride that no element uses
+    a = (np.arange(6) + 1j).astype(np.complex64).reshape(1, 6)
+    x = asxp(xp, a)[::-1]
+    np.testing.assert_allclose(to_numpy(xp.fft.ifftn(x, s=(3, 6), axes=(0, 1))),
+                               np.fft.ifftn(a[::-1].astype(np.complex128), s=(3, 6)),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(to_numpy(xp.fft.fft(x[:, ::-1], axis=0, n=2)),
+                               np.fft.fft(a[::-1, ::-1].astype(np.complex128), axis=0, n=2),
+                               rtol=1e-5, atol=1e-6)

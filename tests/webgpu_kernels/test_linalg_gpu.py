@@ -366,10 +366,15 @@ def test_simple_functions(xp):
             np.testing.assert_allclose(host(xp.linalg.matrix_norm(gz, ord=ordv, keepdims=kd)),
                                        np.linalg.norm(z, ord=ordv, axis=(-2, -1), keepdims=kd),
                                        rtol=1e-12)
-    r = random(rng, (2, 6, 4), "float64")
-    for ordv in (2, -2, "nuc"):
-        np.testing.assert_allclose(host(xp.linalg.matrix_norm(xp.asarray(r), ord=ordv)),
-                                   np.linalg.norm(r, ord=ordv, axis=(-2, -1)), rtol=1e-10)
+    for r in (random(rng, (2, 6, 4), "float64"), random(rng, (3, 5), "complex128")):
+        for ordv in (2, -2, "nuc"):
+            np.testing.assert_allclose(host(xp.linalg.matrix_norm(xp.asarray(r), ord=ordv)),
+                                       np.linalg.norm(r, ord=ordv, axis=(-2, -1)), rtol=1e-10)
+    h = xp.asarray(random(rng, (4, 4), "float32"), dtype=xp.float16)
+    n16 = xp.linalg.matrix_norm(h, ord=2)
+    assert n16.dtype == xp.float16
+    np.testing.assert_allclose(float(host(n16)), np.linalg.norm(host(h).astype(np.float64), 2),
+                               rtol=2e-3)
     for ordv in (2, 1, np.inf, -np.inf, 0, 3, 0.5, -1):
         for axis in (None, 1, (0, 2)):
             want = np.linalg.norm(z.reshape(-1) if axis is None else z, ord=ordv,
@@ -398,9 +403,7 @@ FUNCS = {
     "vector_norm": lambda xp, a: [xp.linalg.vector_norm(a, ord=o) for o in
                                   (2, 1, 0, 3, -2, float("inf"), float("-inf"))],
     "matrix_norm": lambda xp, a: [xp.linalg.matrix_norm(a, ord=o) for o in
-                                  ("fro", 1, -1, float("inf"), float("-inf"))
-                                  + ((2, -2, "nuc") if a.dtype in (xp.float32, xp.float64)
-                                     else ())],
+                                  ("fro", 1, -1, float("inf"), float("-inf"), 2, -2, "nuc")],
 }
 
 

@@ -165,12 +165,13 @@ def test_outputs_beyond_one_binding(wx, small_limits):
     a = rng.integers(-50, 50, 200_000).astype(np.int64)   # 1.6 MB of indices / values
     with small_limits(binding=1 << 20, segment=4 << 20):
         x = wx.asarray(a)
-        ref = np.argsort(a, kind="stable")
-        np.testing.assert_array_equal(host(wx.argsort(x[::2])), np.argsort(a[::2],
-                                                                          kind="stable"))
+        # 100k int64 indices (800 KB) and values of a strided view: windows of the outputs
+        np.testing.assert_array_equal(host(wx.argsort(x[::2])),
+                                      np.argsort(a[::2], kind="stable"))
+        np.testing.assert_array_equal(host(wx.sort(x[::2], descending=True)),
+                                      np.sort(a[::2])[::-1])
         with pytest.raises(BackendLimitation):   # data beyond one binding: never wrong
             wx.argsort(x)
-        del ref
 
 
 def test_beyond_one_binding_other_functions(wx, small_limits):

@@ -48,13 +48,20 @@ def elementwise_tables(xp):
     }
 
     fdiv = xp.floor_divide
-    isinf = xp.isinf
+    _isinf = xp.isinf
+
+    def isinf(v):
+        # a Python int is never infinite (and may not fit any dtype: isinf(2**64) raises)
+        return False if type(v) is int else _isinf(v)
+
+    def any_inf(v):
+        return False if type(v) is int else _isinf(v).any()
 
     def floor_divide(a, b, out=None):
         r = fdiv(a, b)
         # NumPy computes inf // finite as NaN and finite // inf as 0 or -1 (Python's
         # semantics); the standard defines both through floor(a / b).
-        if r.dtype.kind == "f" and (isinf(a).any() or isinf(b).any()):
+        if r.dtype.kind == "f" and (any_inf(a) or any_inf(b)):
             with np.errstate(all="ignore"):
                 q = xp.floor(xp.true_divide(a, b))
             r = xp.where(isinf(a) | isinf(b), q, r)

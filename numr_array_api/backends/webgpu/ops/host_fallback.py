@@ -39,8 +39,7 @@ def warn_fallback(name):
 # backend methods served by the cpu backend for now (the front-end's full interface minus
 # what ops/ implements on the GPU)
 FALLBACK_METHODS = (
-    # empty: every family has its GPU mixin (ops/linalg routes the complex cases it has no
-    # kernel for yet here explicitly, warned, through _make)
+    # empty: every family has its GPU mixin
 )
 
 

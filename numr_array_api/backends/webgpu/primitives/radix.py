@@ -253,7 +253,7 @@ def sort_positions(src, descending=False):
                                     f"the data exceeds one storage binding "
                                     f"({client.max_binding} bytes)")
     caps = Caps.of(client)
-    if m <= row_capacity(kt, caps):   # short rows: one workgroup each, in workgroup memory
+    if m <= row_capacity(kt, caps):   # short rows: sorted inside workgroup memory
         sort_rows(src, a, descending, caps)
         return a
     return _plan(client, src.dtype, descending).record(src, a)

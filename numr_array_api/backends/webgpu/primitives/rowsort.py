@@ -1,9 +1,9 @@
-"""Short rows sorted in workgroup memory: one workgroup per row, a bitonic network over
-(key, column) pairs.
+"""Short rows sorted in workgroup memory: a workgroup per row (or per few short rows), a
+bitonic network over (key, column) pairs.
 
 Rows shorter than GROUP / 2 share a workgroup (GROUP / P rows, each its own segment of the
-network). A row of ``m <= P`` elements (P a power of two sized so the P keys and P column numbers fit
-the adapter's workgroup memory) is loaded once, padded with (all-ones key, column
+network). A row of ``m <= P`` elements (P a power of two sized so the P keys and P column
+numbers fit the adapter's workgroup memory) is loaded once, padded with (all-ones key, column
 0xffffffff) entries that sort after every real element, sorted by a bitonic network whose
 compare-exchanges order by key then column (a total order, so the result is the stable
 sort), and written as the same positions ``r * m + c`` the radix sort produces. Rows beyond

@@ -6,13 +6,14 @@ pipelines), they record their passes per call, so any batch layout (rows, stride
 wgsl.py) reuses one plan. Methods:
 
   shared     every factor in {2,3,4,5,7,8} and n <= the workgroup-memory cap: one dispatch
-             (SharedSpec), one workgroup per row
+             (SharedSpec); short rows share a workgroup
   fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
              n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
              the workgroup-memory kernel (two dispatches), any batch layout; whole complex
              (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
-  stockham   every factor small, n beyond the cap: one global-memory dispatch per radix
-             stage (radix 8 first), ping-ponging between two scratch buffers
+  stockham   every factor small, n beyond cap^2 or without a split: one global-memory
+             dispatch per radix stage (radix 8 first), ping-ponging between two scratch
+             buffers
   bluestein  a prime factor > 7: chirp-z through a transform of m >= 2n - 1 (the smallest
              7-smooth m the shared / four-step methods take, else a power of two): chirp
              multiply, FFT, multiply by the filter's FFT, inverse FFT, chirp multiply
@@ -192,8 +193,14 @@ class Plan:
             if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
                 self.method = "shared"
                 self.cap = shared_cap(cdtype, caps)
-                # about one radix-8 butterfly per thread per stage
-                self.wg = caps.wg_size(max(64, min(256, 1 << max(n // 8 - 1, 1).bit_length())))
+                # about one radix-8 butterfly per thread per stage, several short rows per
+                # workgroup (rpw rows of tpr threads)
+                self.wg = caps.wg_size(256)
+                self.tpr = min(self.wg, 1 << max(-(-n // 8) - 1, 0).bit_length())
+                rpw = self.wg // self.tpr
+                while rpw * n > self.cap:
+                    rpw //= 2
+                self.rpw = max(rpw, 1)
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
@@ -239,13 +246,13 @@ class Plan:
             k = self._kernels[key] = client.kernel(SharedSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2],
                 key[3]))
-        groups = (max(1, min(rows, client.max_groups)), 1, 1)
+        groups = (max(1, min(-(-rows // self.rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if mid is not None:
             extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
                  nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
-                 **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
+                 rpw=self.rpw, tpr=self.tpr, **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
 
     def _fourstep(self, src, dst, rows, inner, scale):
         # x[n2 j1 + j2] -> X[k1 + n1 k2]: n2 sub-rows (j2) of length n1 per row, then n1

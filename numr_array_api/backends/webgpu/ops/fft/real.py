@@ -3,7 +3,8 @@
 One 1-d transform along ``axis`` sees the array as ``rows`` rows: the dims before the axis
 collapse to one (outer) and those after it to one (inner), so any axis of a contiguous
 array, and most strided views, are read and written in place of a transpose; a view whose
-outer or inner dims do not collapse (or with negative strides) is copied first.
+outer or inner dims do not collapse (or with negative strides) is copied first. Batches
+beyond one storage binding run in slabs of rows.
 
 Kinds: c2c (fft, ifft), r2c (rfft, ihfft: the conjugate of rfft is the +i transform) and
 c2r (irfft, hfft: hfft(a) = irfft(conj a) is the -i real-output transform of a's Hermitian
@@ -42,18 +43,35 @@ def _scale(name, norm, n):
     return 1.0 / n
 
 
+_ROWS = {}
+
+
 def _rows(s, axis):
     """(so, si, se, rows, inner) of ``s`` along ``axis``, or None if the outer or inner
-    dims do not collapse to one stride each (or a stride is negative)."""
-    if any(st < 0 for st in s.strides):
+    dims do not collapse to one stride each (or a stride is negative); memoised per
+    (shape, strides, axis)."""
+    key = (s.shape, s.strides, axis)
+    r = _ROWS.get(key, False)
+    if r is False:
+        r = _rows_of(s, axis)
+        if len(_ROWS) > 4096:
+            _ROWS.clear()
+        _ROWS[key] = r
+    return r
+
+
+def _rows_of(s, axis):
+    # the stride of a length-1 dim is never used (it may be anything, even negative)
+    strides = tuple(0 if n == 1 else st for n, st in zip(s.shape, s.strides))
+    if any(st < 0 for st in strides):
         return None
-    oshape, ostr = collapse(s.shape[:axis], s.strides[:axis])
-    ishape, istr = collapse(s.shape[axis + 1:], s.strides[axis + 1:])
+    oshape, ostr = collapse(s.shape[:axis], strides[:axis])
+    ishape, istr = collapse(s.shape[axis + 1:], strides[axis + 1:])
     if len(oshape) > 1 or len(ishape) > 1:
         return None
     inner = math.prod(s.shape[axis + 1:])
     rows = math.prod(s.shape[:axis]) * inner
-    return (ostr[0] if ostr else 0), (istr[0] if istr else 0), s.strides[axis], rows, inner
+    return (ostr[0] if ostr else 0), (istr[0] if istr else 0), strides[axis], rows, inner
 
 
 def _scratch_side(client, rows, inner, n, cd):

@@ -2,8 +2,9 @@
 
 StockhamSpec  one radix-r Stockham autosort stage over global memory: each thread computes
               one butterfly of one row (twiddle, length-r DFT, scatter to autosorted place)
-SharedSpec    a whole transform of length <= ``cap`` per workgroup: the row is loaded into
-              workgroup memory and every stage (radices as words) runs there, one dispatch
+SharedSpec    whole transforms of length <= ``cap`` in workgroup memory (one or several rows
+              per workgroup): rows are loaded, every stage (radices as words) runs there,
+              one dispatch; optionally the four-step twiddle on load and three-way row splits
 ChirpSpec     Bluestein's chirp multiplications: x * w (zero-padded to m) before, and
               w * z after the convolution, scaled
 PointMulSpec  z *= B, the precomputed FFT of Bluestein's chirp filter
@@ -133,28 +134,42 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: 
         @builtin(num_workgroups) nw: vec3<u32>) {
   let n = ${n};
   let nst = ${nst};
-  for (var row = wid.x; row < ${rows}; row += nw.x) {
+  // ${rpw} rows per workgroup (short rows), ${tpr} threads each; barriers stay in uniform
+  // control flow, only the global loads / stores of rows past the end are skipped
+  let tpr = ${tpr};
+  let sub = l.x / tpr;
+  let lx = l.x % tpr;
+  let sb = sub * n;
+  for (var row0 = wid.x * ${rpw}; row0 < ${rows}; row0 += nw.x * ${rpw}) {
+    let row = row0 + sub;
+    let live = row < ${rows} && sub < ${rpw};
     let ib = rowbase_in(row);
     let ob = rowbase_out(row);
-    for (var i = l.x; i < n; i += ${wg}u) { s[i] = ${load}; }
+    if (live) {
+      for (var i = lx; i < n; i += tpr) { s[sb + i] = ${load}; }
+    }
     workgroupBarrier();
     var p = 1u;
     for (var stg = 0u; stg < nst; stg++) {
       let r = radix_of(stg);
-      let src = (stg & 1u) * ${cap}u;
-      let dst = ${cap}u - src;
+      let src = (stg & 1u) * ${cap}u + sb;
+      let dst = ((stg + 1u) & 1u) * ${cap}u + sb;
       let nb = n / r;
       let tws = nb / p;
       // one fully unrolled stage function per radix: the butterfly stays in registers
-      switch r {
+      if (sub < ${rpw}) {
+        switch r {
 ${cases}
-        default: {}
+          default: {}
+        }
       }
       p *= r;
       workgroupBarrier();
     }
-    let res = (nst & 1u) * ${cap}u;
-    for (var i = l.x; i < n; i += ${wg}u) { st(ob, i, s[res + i]); }
+    let res = (nst & 1u) * ${cap}u + sb;
+    if (live) {
+      for (var i = lx; i < n; i += tpr) { st(ob, i, s[res + i]); }
+    }
     workgroupBarrier();
   }
 }
@@ -190,7 +205,7 @@ class SharedSpec(KernelSpec):
     def layout(self, caps):
         C, _, _ = W.types(self.cdtype)
         bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
-        words = ["n", "nst", "codes0", "codes1"] + (["t4b"] if self.tw4 else [])
+        words = ["n", "nst", "codes0", "codes1", "rpw", "tpr"] + (["t4b"] if self.tw4 else [])
         if self.three:
             words += ["mid", "in_sm", "out_sm"]
         return _io_layout(self, caps, words, bufs)
@@ -214,7 +229,7 @@ class SharedSpec(KernelSpec):
             load = f"cmul(ld(ib, i), tw4f({k1} * i))"
         bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
         cases = "\n".join(
-            f"        case {r}u: {{ for (var i = l.x; i < nb; i += {self.wg}u) "
+            f"          case {r}u: {{ for (var i = lx; i < nb; i += tpr) "
             f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
         return _SHARED.render(
             tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),

@@ -1,9 +1,7 @@
 """linalg functions made of existing GPU ops (views, elementwise kernels, reductions,
 GEMM): no WGSL of their own.
 
-matrix_norm with ord 2 / -2 / 'nuc' takes the singular values of ops/linalg_spectral
-(real inputs); complex ones run on the host (warned, listed in docs/webgpu.md) until that
-package has complex kernels.
+matrix_norm with ord 2 / -2 / 'nuc' reduces the GPU singular values of ops/linalg_spectral.
 """
 
 from __future__ import annotations
@@ -11,9 +9,7 @@ from __future__ import annotations
 from ....._core import dtypes as dt
 from ....._core.errors import InvalidArgument
 from ....._core.shapes import broadcast_shapes
-from ..host_fallback import _make
 
-_HOST_MATRIX_NORM = _make("linalg_matrix_norm")
 _INF = float("inf")
 
 
@@ -146,10 +142,8 @@ class SimpleLinalgMixin:
         if m == 0 or n == 0:
             r = self.full(a.shape[:-2], 0, rt, self.device_of(a))
         elif ord in ("nuc", 2, -2):
-            if a.dtype.kind == "c":  # no complex singular values on the GPU yet
-                return _HOST_MATRIX_NORM(self, a, ord, keepdims)
             from ..linalg_spectral.mixin import svdvals
-            s = svdvals(self, a)
+            s = svdvals(self, a if a.dtype is not dt.float16 else self.astype(a, dt.float32))
             r = self.reduce("sum" if ord == "nuc" else "max" if ord == 2 else "min", s,
                             (s.ndim - 1,), False)
         elif ord == "fro":
@@ -160,6 +154,8 @@ class SimpleLinalgMixin:
             x = self._abs_real(a)
             sums = self.reduce("sum", x, (nd - 2 if ord in (1, -1) else nd - 1,), False)
             r = self.reduce("max" if ord > 0 else "min", sums, (sums.ndim - 1,), False)
+        if r.dtype is not rt:  # float16 computes in float32
+            r = self.astype(r, rt)
         if keepdims:
             r = r.reshape(r.shape + (1, 1))
         return r

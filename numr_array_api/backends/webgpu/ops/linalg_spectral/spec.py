@@ -520,6 +520,7 @@ def variants():
             out.append(SvdSpec(t, 0, vec, True))
             if cap == 0:
                 out.append(RoundSpec(t, vec))
+                out.append(FinishSpec(t, vec))
     return out + eig_variants()
 
 
@@ -643,6 +644,115 @@ hset(i, k + 1u, n, c * y - mul(x, s));
     @property
     def label(self):
         return f"eig_{self.t.name}{'_v' if self.vectors else ''}"
+
+
+_FINISH = Template("""${layout}
+${cfns}
+var<workgroup> RS: array<${T}, 256>;
+var<workgroup> RK: atomic<u32>;
+
+const TINYN: ${T} = ${tiny};
+
+// descending order on (value, index): NaN first, ties by index (as svd.wgsl)
+fn before(a: ${T}, b: ${T}, ia: u32, ib: u32) -> bool {
+  let na = !(a == a);
+  let nb = !(b == b);
+  if (na || nb) { return (na && !nb) || (na && nb && ia < ib); }
+  return a > b || (a == b && ia < ib);
+}
+
+// workgroup (j, b): the norm of column j of matrix b; ZC[b] counts the zero ones
+@compute @workgroup_size(256)
+fn norms(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let R = ${R};
+  let C = ${C};
+  let j = wid.x;
+  let b = wid.y;
+  let o = ${U_off} + b * R * C + j * R;
+  var s: ${T} = ${zero};
+  for (var i = lid; i < R; i += 256u) { s += ab2(U[o + i]); }
+  RS[lid] = s;
+  workgroupBarrier();
+  for (var st = 128u; st > 0u; st >>= 1u) {
+    if (lid < st) { RS[lid] += RS[lid + st]; }
+    workgroupBarrier();
+  }
+  if (lid == 0u) {
+    let nj = sqrt(RS[0]);
+    NRM[${NRM_off} + b * C + j] = nj;
+    if (!(nj > TINYN)) { atomicAdd(&ZC[${ZC_off} + b], 1u); }
+  }
+}
+
+// workgroup (j, b): the rank of column j, then its singular value and vectors
+@compute @workgroup_size(256)
+fn write(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let R = ${R};
+  let C = ${C};
+  let j = wid.x;
+  let b = wid.y;
+  let nb_ = ${NRM_off} + b * C;
+  let sj = NRM[nb_ + j];
+  if (lid == 0u) { atomicStore(&RK, 0u); }
+  workgroupBarrier();
+  var c = 0u;
+  for (var k = lid; k < C; k += 256u) { if (before(NRM[nb_ + k], sj, k, j)) { c++; } }
+  atomicAdd(&RK, c);
+  let rk = workgroupUniformLoad(&RK);
+  if (lid == 0u) { SV[${SV_off} + b * C + rk] = sj; }
+${vec_write}
+}
+""", "svd_finish")
+
+
+@dataclasses.dataclass(frozen=True)
+class FinishSpec(KernelSpec):
+    """After RoundSpec's sweeps: column norms, then order and outputs, a workgroup per
+    (column, matrix). Completing U's basis stays with SvdSpec(resume=True)."""
+
+    t: WType
+    vectors: bool
+    entries = ("norms", "write")
+
+    def needs(self):
+        return _needs(self.t)
+
+    def layout(self, caps):
+        E, T = _types(self.t)
+        bufs = [Buf("U", E), Buf("NRM", T, "rw"), Buf("ZC", "atomic<u32>", "rw"),
+                Buf("SV", T, "rw")]
+        words = ["R", "C"]
+        if self.vectors:
+            bufs += [Buf("UO", E, "rw"), Buf("VO", E, "rw"), Buf("VIN", E)]
+            words += ["urs", "ucs", "ubs", "vrs", "vcs", "vbs", "pcj", "qcj"]
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        k = _consts(self.t)
+        E, T = k["E"], k["T"]
+        cfns = _cfns(self.t)
+        vec_write = ""
+        if self.vectors:
+            cj = (lambda w: f"select(x, cj(x), {lay.word(w)} != 0u)") if E != T else \
+                (lambda w: "x")
+            cfns += (f"\nfn pf(x: {E}) -> {E} {{ return {cj('pcj')}; }}"
+                     f"\nfn qf(x: {E}) -> {E} {{ return {cj('qcj')}; }}")
+            w = lay.word
+            vec_write = f"""  let vo = {w('VO_off')} + b * {w('vbs')} + rk * {w('vcs')};
+  let vi = {w('VIN_off')} + b * C * C + j * C;
+  for (var i = lid; i < C; i += 256u) {{ VO[vo + i * {w('vrs')}] = qf(VIN[vi + i]); }}
+  let uo = {w('UO_off')} + b * {w('ubs')} + rk * {w('ucs')};
+  let ui = {w('U_off')} + b * R * C + j * R;
+  let rs = select({k['zero']}, {k['one']} / sj, sj > TINYN);
+  for (var i = lid; i < R; i += 256u) {{ UO[uo + i * {w('urs')}] = pf(U[ui + i] * rs); }}"""
+        tiny = 2.0 ** -60 if T == "f32" else 2.0 ** -500
+        return _FINISH.render(lay.tokens(), k, cfns=cfns, tiny=_lit(T, tiny),
+                              vec_write=vec_write)
+
+    @property
+    def label(self):
+        return f"svd_finish_{self.t.name}{'_v' if self.vectors else ''}"
 
 
 def _par(var: str, wg: int, body: str, indent: str = "  ") -> str:

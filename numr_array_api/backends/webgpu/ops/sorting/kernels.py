@@ -266,7 +266,8 @@ class SearchSpec(KernelSpec):
 def variants():
     from ....._core import dtypes as dt
     from ...primitives.keys import key_type
-    out = [IndexSpec(w) for w in (False, True)] + [CountSpec(), InverseSpec()] + [TakeSpec(t) for t in RAW.values()]
+    out = [IndexSpec(w) for w in (False, True)] + [CountSpec(), InverseSpec()] + \
+        [TakeSpec(t) for t in RAW.values()]
     for d in (dt.bool_, dt.int8, dt.float16, dt.int32, dt.float32, dt.int64, dt.float64,
               dt.complex64, dt.complex128):
         kt = key_type(d)

@@ -117,6 +117,8 @@ class SortingMixin:
         v2, lshape, m = _rows(data, axis)
         if v2.size == 0 or m == 1:
             return data.copy()
+        if not v2.fits_binding():   # a sparse view: its values, packed, may fit
+            v2 = v2.contiguous()
         pos = sort_positions(v2, descending)
         return _back(self._take(v2, pos, v2.size), lshape, m, axis, data.ndim)
 
