@@ -247,6 +247,26 @@ def test_plan_methods(wgpu_xp):
         assert plan(client, 2 * 7 ** 7, "complex64", False).method == "stockham"
 
 
+def test_tile_policy_plans(wgpu_xp, monkeypatch):
+    # COLS=tile: every step of 2^22 complex64 holds >= 4 rows per workgroup (coalesced
+    # strided sides); strided / tile2: the widest split (two steps of cap-length rows)
+    from numr_array_api.backends.webgpu.ops.fft.plan import plan
+    client = wgpu_xp.asarray([0])._data.client
+
+    def steps(p):
+        if p.method == "fourstep":
+            return steps(p.p1) + steps(p.p2)
+        assert p.method == "shared", p.method
+        return [(p.n, p.rpw)]
+    n = 1 << 22
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "tile")
+    st = steps(plan(client, n, "complex64", False))
+    assert math.prod(m for m, _ in st) == n and all(r >= 4 for _, r in st), st
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "strided")
+    st = steps(plan(client, n, "complex64", False))
+    assert len(st) == 2 and math.prod(m for m, _ in st) == n, st
+
+
 # ---- the A/B switches (NUMR_WEBGPU_FFT_CAP lowers the workgroup-memory cap, so that the
 # nested four-step, columns that are four-steps of their own, runs at small lengths) ----
 NESTED = [(8, 4096), (8, 4802), (16, 512), (16, 1000), (16, 2160), (8, 97), (32, 3 * 4096)]

@@ -165,8 +165,7 @@ def deep_split(n, cap):
     None if there is none."""
     if n <= cap or not deep_enabled():
         return None
-    top = cap // 4 if cols_tiled() and cap >= 32 else cap
-    for d in range(min(top, n // 2), 1, -1):
+    for d in range(min(cap, n // 2), 1, -1):
         if n % d == 0:
             n1 = n // d
             if n1 <= cap or split(n1, cap) or deep_split(n1, cap):
@@ -175,10 +174,25 @@ def deep_split(n, cap):
     return None
 
 
+def split_cap(cap):
+    """The largest sub-length a four-step step may have. COLS=tile: cap / 4, so that every
+    step's workgroup holds >= 4 rows and its strided side (the columns it loads, or the
+    transposed store) moves >= 4 neighbouring elements at a time (a 32-byte sector of
+    complex64): 2^22 complex64 then takes three coalesced passes (256 x 128 x 128) instead
+    of two strided ones (2048 x 2048); otherwise the whole cap (fewest passes)."""
+    return cap // 4 if cols_mode() == "tile" and cap >= 32 else cap
+
+
+def four_split(n, cap):
+    """(n1, n2) of the four-step for n > cap under the current policy, or None."""
+    sc = split_cap(cap)
+    # no tile-friendly split (or DEEP=0 beyond sc^2): the widest one
+    return split(n, sc) or deep_split(n, sc) or split(n, cap) or deep_split(n, cap)
+
+
 def fast_length(m, cap):
     """m is taken by a workgroup-memory method (shared, four-step or nested four-step)."""
-    return factor(m)[1] == 1 and (m <= cap or bool(split(m, cap)) or
-                                  bool(deep_split(m, cap)))
+    return factor(m)[1] == 1 and (m <= cap or bool(four_split(m, cap)))
 
 
 def shared_cap_env(cdtype, caps):
@@ -191,13 +205,17 @@ def shared_cap_env(cdtype, caps):
     return cap
 
 
-def cols_tiled():
-    """NUMR_WEBGPU_FFT_COLS=tile (default): the rows of a workgroup (neighbouring columns
-    in the four-step) are loaded / stored row-fastest, coalesced; =strided: each row by
-    its own threads, one stride apart (the old behaviour). With tile, nested four-steps
-    also keep their last step's rows within cap / 4 so that it, too, moves >= 4 columns
-    (32 bytes of complex64) at a time."""
-    return os.environ.get("NUMR_WEBGPU_FFT_COLS", "tile") != "strided"
+def cols_mode():
+    """NUMR_WEBGPU_FFT_COLS, for A/B timings:
+      tile (default)  four-step steps within cap / 4 (split_cap) and tiled kernels: a
+                      workgroup's rows (neighbouring columns) are loaded / stored
+                      row-fastest, so a warp touches neighbouring addresses
+      tile2           tiled kernels where the rows allow, splits as wide as the cap
+                      (fewest passes; columns of cap-length rows stay strided)
+      strided         the old behaviour: wide splits, each row moved by its own threads,
+                      one stride apart (one 32-byte sector per 8-byte element)"""
+    v = os.environ.get("NUMR_WEBGPU_FFT_COLS", "tile")
+    return v if v in ("tile", "tile2", "strided") else "tile"
 
 
 def wg_fit():
@@ -235,7 +253,7 @@ def bluestein_length(n, cap):
 def plan(client, n, cdtype, inverse):
     # the env switches are part of the key: an A/B run in one process gets both plans
     key = ("plan", n, cdtype, inverse, shared_cap_env(cdtype, Caps.of(client)),
-           deep_enabled(), wg_fit(), cols_tiled())
+           deep_enabled(), wg_fit(), cols_mode())
     return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
@@ -269,12 +287,12 @@ class Plan:
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
                 self.codes = codes
-            elif split(n, cap) or deep_split(n, cap):
+            elif four_split(n, cap):
                 # four-step: n = n1 * n2, both within workgroup memory: n2 columns of
                 # length n1, twiddle, n1 rows of length n2 (two dispatches, not log8 n);
                 # beyond cap^2 (nested) the columns are themselves a four-step plan
                 self.method = "fourstep"
-                n1, n2 = split(n, cap) or deep_split(n, cap)
+                n1, n2 = four_split(n, cap)
                 self.n1, self.n2 = n1, n2
                 self.p1 = plan(client, n1, cdtype, inverse)
                 self.p2 = plan(client, n2, cdtype, inverse)
@@ -305,7 +323,7 @@ class Plan:
 
     def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None):
         client = self.client
-        tile = self.rpw > 1 and cols_tiled()
+        tile = self.rpw > 1 and cols_mode() != "strided"
         key = (src.mode, dst.mode, t4 is not None, mid is not None, tile and src.se != 1,
                tile and dst.se != 1)
         k = self._kernels.get(key)
