@@ -51,3 +51,12 @@ def test_arange_complex_dtype(xp, dt):
     got = xp.arange(1, 6, 2, dtype=getattr(xp, dt))
     assert got.dtype == getattr(xp, dt)
     np.testing.assert_array_equal(host(got), np.arange(1, 6, 2, dtype=dt))
+
+
+@pytest.mark.parametrize("v", [0, 1, 2, -3])
+def test_asarray_python_int_to_bool(xp, v):
+    got = xp.asarray(v, dtype=xp.bool)
+    assert got.dtype == xp.bool and got.shape == ()
+    assert bool(got) is bool(v)
+    with pytest.raises(TypeError):
+        xp.asarray(1.5, dtype=xp.bool)  # floats keep the promotion rules' refusal

@@ -41,7 +41,7 @@ def {name}(x1, x2, /):
                 return a
         elif t in scalar_ok.get(c2, ()):
             try:
-                r = kernel(x1._data, x2)
+                r = kernel(x1._data, {scalar2})
             except (OverflowError, ValueError, TypeError):
                 return slow(x1, x2)  # e.g. an int beyond the dtype: numr's OutOfRange
             if r.__class__ is not P:
@@ -79,7 +79,10 @@ def render(kind, name, trusted, same, supported, single_device=True, **bound):
     from .._core.dtypes import bool_
     from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
-    source = template.format(name=name, stamp=_stamp(trusted, same),
+    # a backend without native scalars gets its 0-d operand from ``bound['sop']``
+    # (scalar_operand), only for the scalar types ``scalar_ok`` admits without validation
+    scalar2 = "sop(x2, t)" if "sop" in bound else "x2"
+    source = template.format(name=name, stamp=_stamp(trusted, same), scalar2=scalar2,
                              accept=_accept(bound["ok"], supported, bool_),
                              samedev="" if single_device else
                              " and dev(x1._data) is dev(x2._data)")

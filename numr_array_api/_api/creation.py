@@ -54,7 +54,11 @@ def build(ctx):
         t = type(obj)
         if t in PY_SCALARS:
             d = dtype or scalar_dtype(ctx, obj, device)
-            if dtype is not None:
+            if dtype is not None and dtype.kind == "b" and t is int:
+                # an explicit conversion the promotion rules leave to the library: NumPy and
+                # array-api-strict give its truth value (SciPy's ndimage relies on it)
+                obj = bool(obj)
+            elif dtype is not None:
                 check_py_scalar(obj, dtype, "asarray", "obj")
             elif t is int:
                 _check_int_fits(obj, d)

@@ -405,7 +405,8 @@ def test_eig_random(xp, dtype, n):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_eig_structured(xp, dtype):
     rot = np.array([[0, 1], [-1, 0.]])
-    cases = [np.eye(4), np.zeros((4, 4)), np.triu(np.ones((4, 4))), 3 * np.eye(4) + np.diag([1.0] * 3, 1),
+    cases = [np.eye(4), np.zeros((4, 4)), np.triu(np.ones((4, 4))),
+             3 * np.eye(4) + np.diag([1.0] * 3, 1),
              np.block([[rot, np.zeros((2, 2))], [np.zeros((2, 2)), 2 * rot]]),
              np.diag([1e6, 1, 1e-6, 0.0])]
     for a in cases:

@@ -132,7 +132,8 @@ def _accessors(cap: int, t: WType, arrays, slot_args: str, slot_body: str) -> st
         if cap:
             arr = f"W_{name}"
             et = T if kind == "t" else E
-            out.append(f"var<workgroup> {arr}: array<{et}, {max(1, size * (2 if kind == 'cs' else 1))}>;")
+            count = max(1, size * (2 if kind == "cs" else 1))
+            out.append(f"var<workgroup> {arr}: array<{et}, {count}>;")
             ref = f"{arr}[{{i}}]"
         else:
             out.append(f"var<private> o_{name}: u32;")
@@ -298,7 +299,9 @@ class SvdSpec(KernelSpec):
       for (var k = 0u; k < C; k++) {{ VO[{vo} + k * {vrs} + rk * {vcs}] = qf(v_get(j * C + k)); }}
       if (sj > TINYN) {{
         let rs = {one} / sj;
-        for (var i = 0u; i < R; i++) {{ UO[uo + i * {urs} + rk * {ucs}] = pf(u_get(j * R + i) * rs); }}
+        for (var i = 0u; i < R; i++) {{
+          UO[uo + i * {urs} + rk * {ucs}] = pf(u_get(j * R + i) * rs);
+        }}
         atomicAdd(&cnt, 1u);
       }}"""
             # P's stored columns (conjugated or not) are orthonormal either way: completing
@@ -605,7 +608,8 @@ class EigSpec(KernelSpec):
         E, T = k["E"], k["T"]
         cfns = _cfns(self.ct)
         if self.t.val == E:
-            cfns += f"\nfn toe(x: {E}) -> {E} {{ return x; }}\nfn amaxi(x: {E}) -> {T} {{ return amax(x); }}"
+            cfns += (f"\nfn toe(x: {E}) -> {E} {{ return x; }}"
+                     f"\nfn amaxi(x: {E}) -> {T} {{ return amax(x); }}")
         else:
             cfns += (f"\nfn toe(x: {T}) -> {E} {{ return tov(x); }}"
                      f"\nfn amaxi(x: {T}) -> {T} {{ return abs(x); }}")
