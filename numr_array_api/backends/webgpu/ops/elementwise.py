@@ -223,9 +223,18 @@ class ElementwiseMixin:
 
         return host
 
+    def _is_scalar_operand(self, x):
+        """``x`` is a cached Python-scalar operand (made on the default adapter): it follows
+        the array it is combined with. Checked only when adapters differ (rare)."""
+        return x.shape == () and any(x is s for s in self._scalar_cache.values())
+
     def _same_client(self, x1, x2):
-        """Move the 0-d operand (a scalar) to the other operand's adapter."""
-        if x2.shape == ():
+        """Move the scalar operand to the other operand's adapter. Which one is the scalar is
+        decided by identity, not by shape: ``eps * m`` with a 0-d ``m`` on another adapter must
+        stay there (SciPy's stats.skew on webgpu:1)."""
+        if self._is_scalar_operand(x1):
+            return self.to_device(x1, self.device_of(x2)), x2
+        if self._is_scalar_operand(x2) or x2.shape == ():
             return x1, self.to_device(x2, self.device_of(x1))
         return self.to_device(x1, self.device_of(x2)), x2
 
@@ -244,10 +253,12 @@ class ElementwiseMixin:
         return s
 
     def where(self, cond, a, b):
-        client = a.client
-        if cond.client is not client or b.client is not client:
-            dev = self.device_of(a)
-            cond, b = self.to_device(cond, dev), self.to_device(b, dev)
+        # the adapter of an operand that is not a scalar made on the default adapter
+        lead = a if not self._is_scalar_operand(a) or b.client is a.client else b
+        client = lead.client
+        if cond.client is not client or a.client is not client or b.client is not client:
+            dev = self.device_of(lead)
+            cond, a, b = (self.to_device(v, dev) for v in (cond, a, b))
         t = wtype(a.dtype, client, "where")
         shape = broadcast_shapes(cond.shape, a.shape, b.shape)
         key = ("where", t.name)

@@ -145,9 +145,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: 
     let live = row < ${rows} && sub < ${rpw};
     let ib = rowbase_in(row);
     let ob = rowbase_out(row);
-    if (live) {
-      for (var i = lx; i < n; i += tpr) { s[sb + i] = ${load}; }
-    }
+${loads}
     workgroupBarrier();
     var p = 1u;
     for (var stg = 0u; stg < nst; stg++) {
@@ -167,9 +165,7 @@ ${cases}
       workgroupBarrier();
     }
     let res = (nst & 1u) * ${cap}u + sb;
-    if (live) {
-      for (var i = lx; i < n; i += tpr) { st(ob, i, s[res + i]); }
-    }
+${stores}
     workgroupBarrier();
   }
 }
@@ -198,6 +194,12 @@ class SharedSpec(KernelSpec):
     wg: int
     tw4: bool = False   # the four-step twiddle W_N^(k1 j2) on load (table t4, see plan.py)
     three: bool = False  # rows split in three (wgsl.io): the four-step's sub-rows
+    # tiled global loads / stores: the workgroup's rpw rows move together, element i of
+    # every row before element i + 1 (row fastest), so a warp touches rpw neighbouring
+    # addresses when the rows are neighbouring columns (the four-step's strided sides)
+    # instead of 32 elements one stride apart (one 32-byte sector per 8-byte element)
+    tld: bool = False
+    tst: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -215,7 +217,7 @@ class SharedSpec(KernelSpec):
         lay = self.layout(caps)
         tok = lay.tokens()
         bflys = "".join(W.bfly(r, C, R, suf, self.inverse) for r in W.RADICES)
-        load = "ld(ib, i)"
+        load = "ld(${ib}, ${i})"
         if self.tw4:
             # W_N^e = W_N^(e mod B) * W_N^(B (e / B)): two short tables, both from float64
             conj = "vec2(w.x, -w.y)" if self.inverse else "w"
@@ -224,17 +226,36 @@ class SharedSpec(KernelSpec):
                       f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
                       f"t4[{lay.word('t4_off')} + b + e / b]);\n"
                       f"  return {conj};\n}}\n")
-            k1 = (f"((row / {lay.word('inner')}) % {lay.word('mid')})" if self.three
-                  else f"(row % {lay.word('inner')})")
-            load = f"cmul(ld(ib, i), tw4f({k1} * i))"
+            k1 = (f"((${{row}} / {lay.word('inner')}) % {lay.word('mid')})" if self.three
+                  else f"(${{row}} % {lay.word('inner')})")
+            load = f"cmul(ld(${{ib}}, ${{i}}), tw4f({k1} * ${{i}}))"
         bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
         cases = "\n".join(
             f"          case {r}u: {{ for (var i = lx; i < nb; i += tpr) "
             f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
+        def at(ib, i, row):
+            return Template(load, "fft_shared_load").render({"ib": ib, "i": i, "row": row})
+        rpw, rows = lay.word("rpw"), lay.word("rows")
+        tiled = (f"    for (var f = l.x; f < {rpw} * n; f += {self.wg}u) {{\n"
+                 f"      let tsub = f % {rpw};\n      let ti = f / {rpw};\n"
+                 f"      let trow = row0 + tsub;\n      if (trow < {rows}) {{ ")
+        if self.tld:
+            loads = tiled + (f"s[tsub * n + ti] = {at('rowbase_in(trow)', 'ti', 'trow')}; "
+                             "}\n    }")
+        else:
+            loads = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
+                     f"s[sb + i] = {at('ib', 'i', 'row')}; }}\n    }}")
+        if self.tst:
+            stores = tiled + (f"st(rowbase_out(trow), ti, s[(nst & 1u) * {self.cap}u + "
+                              "tsub * n + ti]); }\n    }")
+        else:
+            stores = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
+                      "st(ob, i, s[res + i]); }\n    }")
         return _SHARED.render(
             tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
             io=Template(W.io(C, R, self.ld, self.st, self.three)).render(tok), bflys=bflys,
-            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, load=load)
+            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, loads=loads,
+            stores=stores)
 
 
 _CHIRP = Template("""${layout}
@@ -439,6 +460,10 @@ def variants():
             out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True))
             out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True))
             out.append(SharedSpec(cd, inv, "r", "c", 2048, 256, False, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 128, False, True, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False))
+            out.append(SharedSpec(cd, inv, "c", "c", 1024, 256, True, True, False, True))
+            out.append(SharedSpec(cd, inv, "c", "rp", 1024, 32, True, False, True, True))
             out.append(PointMulSpec(cd, inv))
             out.append(HalfSpec(cd, inv, True))
             out.append(HalfSpec(cd, inv, False))
