@@ -33,7 +33,10 @@ def _check(xp, a, descending=False):
 
 
 @pytest.mark.parametrize("name,n", [("float32", 3 * 65536 + 5), ("int32", 2 * 65536),
-                                    ("int32", 2 * 65536 - 1), ("float64", 75_001),
+                                    ("int32", 2 * 65536 - 1),
+                                    # slabs / windows hold 63488 positions (31 tiles) here
+                                    ("uint32", 2 * 63488), ("uint32", 2 * 63488 + 1),
+                                    ("uint16", 3 * 63488 - 1), ("float64", 75_001),
                                     ("int64", 65536 + 2049), ("float16", 100_003),
                                     ("bool", 70_000), ("uint8", 300_003)])
 def test_sort_beyond_one_binding(wgpu_xp, small_limits, name, n):

@@ -120,3 +120,22 @@ def test_repeated_launches_take_the_plan(monkeypatch):
         r = x[1:] * 3.0
     np.testing.assert_array_equal(_np(r), a[1:] * 3)
     assert len(calls) >= 3
+
+
+def test_left_scalars_match_numpy():
+    from numr_array_api._core.errors import OutOfRange
+    a = np.array([0.5, -0.0, 3.0], np.float32)
+    c = np.array([1 + 2j, -0.5j], np.complex64)
+    b = np.array([True, False])
+    x, xc, xb = xp.asarray(a), xp.asarray(c), xp.asarray(b)
+    for _ in range(3):
+        np.testing.assert_array_equal(_np(2.0 ** x), np.float32(2.0) ** a)
+        np.testing.assert_array_equal(_np(1 / x), np.float32(1) / a)
+        np.testing.assert_array_equal(_np(xp.multiply(-0.0, x)), np.float32(-0.0) * a)
+        np.testing.assert_array_equal(_np(1j * xc), np.complex64(1j) * c)
+        np.testing.assert_array_equal(_np(True ^ xb), np.True_ ^ b)
+        assert (2.0 * x).dtype == xp.float32 and (1j * xc).dtype == xp.complex64
+    i8 = xp.asarray(np.arange(3, dtype=np.int8))
+    np.testing.assert_array_equal(_np(5 - i8), 5 - np.arange(3, dtype=np.int8))
+    with pytest.raises(OutOfRange):
+        1000 - i8

@@ -246,7 +246,7 @@ _OUT_WORDS = ("urs", "ucs", "ubs", "vrs", "vcs", "vbs", "pcj", "qcj")
 def _finish(client, t, u, vin, nb, R, C, vectors, words, s, po, qo, complete_full,
             check=True):
     """Norms, order and outputs of RoundSpec's result, a workgroup per (column, matrix).
-    Returns False (nothing written) when P's basis needs completing (zero columns, or
+    Returns False (nothing written) when P's basis needs completing (negligible columns, or
     ``complete_full``): SvdSpec(resume=True) then does all of it."""
     k = client.kernel(FinishSpec(t, vectors))
     rt = s.dtype
@@ -264,6 +264,9 @@ def _finish(client, t, u, vin, nb, R, C, vectors, words, s, po, qo, complete_ful
             launches.append(((C, c1 - c0, 1), args))
     for groups, args in launches:
         k.launch(groups, "norms", **dict(args))
+    if check and vectors:
+        for groups, args in launches:
+            k.launch((1,) + groups[1:], "small", **dict(args))
     if check and vectors and (complete_full or zc.to_numpy().any()):
         return False
     for groups, args in launches:
@@ -299,7 +302,8 @@ def _svd(be, a, vectors, full_matrices):
     cplx = wdt.kind == "c"
     vin, sc = None, 1.0
     single = [(m - 1) * sw * _cdiv(m // 2, wg) * _cdiv(R, UNROLL),
-              (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg)]
+              (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg),
+              2 * R * pc * _cdiv(pc, wg)]
     rounds = _use_rounds(client, cap, max(single) <= 65000)
     if not rounds:
         _check_loops(client, "svd", f"{M}x{N}", single)
@@ -308,7 +312,8 @@ def _svd(be, a, vectors, full_matrices):
         # beyond workgroup memory: a dispatch per round over every pair and matrix, then
         # the one-workgroup kernel only orders, writes and completes (resume)
         _check_loops(client, "svd", f"{M}x{N}", [pc * pc * _cdiv(R, 256),
-                                                  _cdiv(C, 256) * (R + C)])
+                                                  _cdiv(C, 256) * (R + C),
+                                                  2 * R * pc * _cdiv(pc, 256)])
         x, sc = _columns(be, x, tall, cplx)
         vin = _eye_stack(be, (nb,), C, wdt, client) if vectors else None
         _rotate_all(client, t, x, vin, nb, R, C, vectors, sw)
