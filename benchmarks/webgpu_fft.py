@@ -2,9 +2,15 @@
 """numr's WebGPU FFT next to CuPy (cuFFT) and PyTorch, measured in the same run.
 
     python benchmarks/webgpu_fft.py [--small] [--repeats 10] [--json out.json]
+                                    [--libs cupy,torch]
+
+A/B switches of the WebGPU FFT (environment; see ops/fft/plan.py): NUMR_WEBGPU_FFT_DEEP=0|1
+(nested four-step beyond cap^2), NUMR_WEBGPU_FFT_COLS=tile|strided (coalesced column
+loads / stores), NUMR_WEBGPU_FFT_WG=fit|full (workgroups sized to their rows),
+NUMR_WEBGPU_FFT_LOADS=batch|loop (8 global loads in flight per thread).
 
 Cases (``--small`` divides them for CPU machines / lavapipe):
-  c64_2^22        1-D complex64 fft of 2^22          (four-step: two dispatches)
+  c64_2^22        1-D complex64 fft of 2^22          (nested four-step: three dispatches)
   c64_2^20+7      1-D complex64 fft of 2^20 + 7      (Bluestein, m = 2,099,520)
   c64_batch       complex64 fft of 4096 x 1024 along the last axis (workgroup-memory kernel)
   rfft2_4096      rfftn of a 4096 x 4096 float32 array over both axes (half-length trick,
@@ -95,6 +101,8 @@ def main(argv=None):
     p.add_argument("--small", action="store_true", help="small sizes (CPU machines)")
     p.add_argument("--repeats", type=int, default=10)
     p.add_argument("--json", help="write the results here")
+    p.add_argument("--libs", default="cupy,torch",
+                   help="reference libraries to time next to numr (comma list; '' for none)")
     args = p.parse_args(argv)
     out = {"small": args.small, "cases": {}}
     try:
@@ -116,6 +124,8 @@ def main(argv=None):
         except Exception as e:  # e.g. complex128 without shader-f64
             row["numr"] = f"{type(e).__name__}: {e}"
         for lib, fn in (("cupy", cupy_case), ("torch", torch_case)):
+            if lib not in args.libs.split(","):
+                continue
             try:
                 r = fn(op, a, args.repeats)
                 if lib == "torch":

@@ -13,6 +13,10 @@ finishes on lavapipe / a CPU machine.
 Prints time per call and the ratios numr / CuPy and numr / PyTorch (1.0: as fast; 10: ten
 times slower). A call longer than 2 s is timed once (no repeats). Peers that cannot be
 imported (or have no CUDA device) are skipped. Nothing here asserts a timing.
+
+``--table [args]`` instead adds eigh / svd rows to benchmarks/webgpu_linalg.py's table
+(``add_row``) and runs that harness with the remaining arguments (its cases: 512 / 2048 /
+4096 and the two stacks).
 """
 
 from __future__ import annotations
@@ -121,7 +125,29 @@ def timed(ns, sync, op, x, repeats, budget=0.5):
     return best
 
 
+def register_rows(add_row):
+    """eigh / svd rows for benchmarks/webgpu_linalg.py's ROWS table."""
+    def sym(rng, batch, n, dtype):
+        return [make(rng, "eigh", dtype, batch + (n, n))]
+
+    def gen(rng, batch, n, dtype):
+        return [make(rng, "svd", dtype, batch + (n, n))]
+    add_row("eigh", sym, numr=lambda m, a: m.linalg.eigh(a),
+            cupy=lambda m, a: m.linalg.eigh(a), torch=lambda m, a: m.linalg.eigh(a))
+    add_row("svd", gen, numr=lambda m, a: m.linalg.svd(a, full_matrices=False),
+            cupy=lambda m, a: m.linalg.svd(a, full_matrices=False),
+            torch=lambda m, a: m.linalg.svd(a, full_matrices=False))
+
+
 def main():
+    if "--table" in sys.argv:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import webgpu_linalg
+        register_rows(webgpu_linalg.add_row)
+        rest = [x for x in sys.argv[1:] if x != "--table"]
+        if "--only" not in rest:
+            rest += ["--only", "eigh,svd"]
+        return webgpu_linalg.main(rest)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--backends", default="numr-webgpu,cupy,torch")

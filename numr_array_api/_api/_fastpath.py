@@ -41,7 +41,7 @@ def {name}(x1, x2, /):
                 return a
         elif t in scalar_ok.get(c2, ()):
             try:
-                r = kernel(x1._data, x2)
+                r = kernel(x1._data, {scalar2})
             except (OverflowError, ValueError, TypeError):
                 return slow(x1, x2)  # e.g. an int beyond the dtype: numr's OutOfRange
             if r.__class__ is not P:
@@ -50,7 +50,24 @@ def {name}(x1, x2, /):
             a._data = r
             a._dtype = {stamp}
             return a
-    return slow(x1, x2)
+{left_scalar}    return slow(x1, x2)
+'''
+
+# backends without native scalars: a Python scalar on the left (``2.0 * x``, reflected
+# operators) takes the fast path too, as the cached 0-d operand
+_LEFT_SCALAR = '''    elif x2.__class__ is A:
+        t = x2._dtype
+        if t in scalar_ok.get(x1.__class__, ()):
+            try:
+                r = kernel(sop(x1, t), x2._data)
+            except (OverflowError, ValueError, TypeError):
+                return slow(x1, x2)
+            if r.__class__ is not P:
+                r = fix(r)
+            a = A()
+            a._data = r
+            a._dtype = {stamp}
+            return a
 '''
 
 _CACHE = {}
@@ -79,7 +96,12 @@ def render(kind, name, trusted, same, supported, single_device=True, **bound):
     from .._core.dtypes import bool_
     from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
-    source = template.format(name=name, stamp=_stamp(trusted, same),
+    # a backend without native scalars gets its 0-d operand from ``bound['sop']``
+    # (scalar_operand), only for the scalar types ``scalar_ok`` admits without validation
+    sop = "sop" in bound
+    stamp = _stamp(trusted, same)
+    source = template.format(name=name, stamp=stamp, scalar2="sop(x2, t)" if sop else "x2",
+                             left_scalar=_LEFT_SCALAR.format(stamp=stamp) if sop else "",
                              accept=_accept(bound["ok"], supported, bool_),
                              samedev="" if single_device else
                              " and dev(x1._data) is dev(x2._data)")

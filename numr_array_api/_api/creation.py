@@ -54,7 +54,11 @@ def build(ctx):
         t = type(obj)
         if t in PY_SCALARS:
             d = dtype or scalar_dtype(ctx, obj, device)
-            if dtype is not None:
+            if dtype is not None and dtype.kind == "b" and t is int:
+                # an explicit conversion the promotion rules leave to the library: NumPy and
+                # array-api-strict give its truth value (SciPy's ndimage relies on it)
+                obj = bool(obj)
+            elif dtype is not None:
                 check_py_scalar(obj, dtype, "asarray", "obj")
             elif t is int:
                 _check_int_fits(obj, d)
@@ -143,11 +147,8 @@ def build(ctx):
 
     def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         d = _dtype_arg(dtype)
-        for name, v in (("start", start), ("stop", stop), ("step", step)):
-            if v is not None and type(v) not in (int, float) :
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise TypeError(f"arange: '{name}' must be an int or float, got "
-                                    f"{type(v).__name__}")
+        start, stop, step = (_bound(v, "arange", name, complex_ok=False) for name, v in
+                             (("start", start), ("stop", stop), ("step", step)))
         if stop is None:
             start, stop = 0, start
         if step == 0:
@@ -159,8 +160,12 @@ def build(ctx):
             d = i if is_int else f
         elif d.kind in "iu" and not all(type(v) is int for v in (start, stop, step)):
             raise DTypeMismatch("arange: float bounds with an integer dtype", d, None)
-        if d.kind in "bc":
-            raise DTypeMismatch(f"arange: dtype {d.name} is not real-valued numeric", d, None)
+        if d.kind == "b":
+            raise DTypeMismatch(f"arange: dtype {d.name} is not numeric", d, None)
+        if d.kind == "c":
+            # as NumPy (and array-api-strict): the real range, then the complex dtype
+            real = arange(start, stop, step, dtype=dt.REAL_FLOAT_OF_COMPLEX[d], device=dev)
+            return ctx.module.astype(real, d)
         n = max(0, math.ceil((stop - start) / step))
         return wrap(be.arange(start, stop, step, n, d, dev))
 
@@ -179,19 +184,44 @@ def build(ctx):
         num = as_int(num, "num")
         if num < 0:
             raise InvalidArgument("num", f"linspace: must be non-negative, got {num}")
-        for name, v in (("start", start), ("stop", stop)):
-            if type(v) not in (int, float, complex):
-                raise TypeError(f"linspace: '{name}' must be a Python number, got "
-                                f"{type(v).__name__}")
+        start = _bound(start, "linspace", "start")
+        stop = _bound(stop, "linspace", "stop")
         dev = ctx.resolve_device(device)
         if d is None:
             f, _, c, _ = ctx.defaults_for(dev)
             d = c if complex in (type(start), type(stop)) else f
+        if d.kind in "iu" and complex not in (type(start), type(stop)):
+            # as NumPy (and array-api-strict): the floating-point points, rounded down
+            f, _, _, _ = ctx.defaults_for(dev)
+            y = linspace(start, stop, num, dtype=f, device=dev, endpoint=endpoint)
+            return ctx.module.astype(ctx.module.floor(y), d)
         if d.kind not in "fc":
-            raise DTypeMismatch(f"linspace: dtype must be floating-point, got {d.name}", d, None)
+            raise DTypeMismatch(f"linspace: dtype must be numeric, got {d.name}", d, None)
         if d.kind == "f" and complex in (type(start), type(stop)):
             raise DTypeMismatch("linspace: complex bounds need a complex dtype", d, None)
         return wrap(be.linspace(start, stop, num, bool(endpoint), d, dev))
+
+    def _bound(v, fname, name, complex_ok=True):
+        """A Python number for a range bound. 0-d arrays (SciPy passes ``xp.max(x)``) and
+        NumPy scalars are read as Python numbers, as array-api-strict and NumPy accept them."""
+        if v is None or type(v) in (int, float) or (complex_ok and type(v) is complex):
+            return v
+        if isinstance(v, bool) or getattr(v, "ndim", 0) != 0 or not (
+                hasattr(v, "__float__") or hasattr(v, "__index__")):
+            kinds = "int, float or complex" if complex_ok else "int or float"
+            raise TypeError(f"{fname}: '{name}' must be an {kinds} (or a 0-d array), got "
+                            f"{type(v).__name__}")
+        kind = getattr(getattr(v, "dtype", None), "kind", None)
+        if kind is None and isinstance(v, (int, float, complex)):  # NumPy scalars, subclasses
+            kind = "i" if isinstance(v, int) else "f" if isinstance(v, float) else "c"
+        if kind in ("i", "u"):
+            return int(v)
+        if kind == "f":
+            return float(v)
+        if kind == "c" and complex_ok:
+            return complex(v)
+        raise TypeError(f"{fname}: '{name}' must be a real number, got {type(v).__name__} "
+                        f"of dtype {getattr(v, 'dtype', '?')}")
 
     def meshgrid(*arrays, indexing="xy"):
         if indexing not in ("xy", "ij"):

@@ -131,14 +131,23 @@ def build(ctx):
                 raise from_builtin(e, name, be.name) from e
 
         # Python scalar type -> array dtypes it may meet without validation (NEP 50 makes
-        # the wrapped module keep the array's dtype and reject out-of-range ints itself)
-        scalar_ok = {bool: ok, int: ok & _KINDS["iufc"], float: ok & _KINDS["fc"],
-                     complex: ok & _KINDS["c"]} if scalars_native else {}
+        # the wrapped module keep the array's dtype and reject out-of-range ints itself).
+        # Without native scalars the fast path takes the same 0-d operand ``with_scalar``
+        # makes (be.scalar_operand), for pairs check_py_scalar passes unconditionally: ints
+        # meeting integer arrays need its range check, so they keep the slow path
+        if scalars_native:
+            scalar_ok = {bool: ok, int: ok & _KINDS["iufc"], float: ok & _KINDS["fc"],
+                         complex: ok & _KINDS["c"]}
+            extra = {}
+        else:
+            scalar_ok = {bool: ok, int: ok & _KINDS["fc"], float: ok & _KINDS["fc"],
+                         complex: ok & _KINDS["c"]}
+            extra = {"sop": be.scalar_operand}
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
         fn = render("binary", name, stamp, rule == "same", supported_set,
                     single_device=ctx.single_device, dev=be.device_of, A=A, ok=ok,
                     kernel=kernel, P=P,
-                    fix=fix, res=res, DT=DT, slow=slow, scalar_ok=scalar_ok)
+                    fix=fix, res=res, DT=DT, slow=slow, scalar_ok=scalar_ok, **extra)
 
         def inplace(x1, x2):
             d1, d2, t = prepare(x1, x2)

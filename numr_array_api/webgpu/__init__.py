@@ -10,7 +10,7 @@ from .._core import errors as _errors
 from .._core.boundary import wrap_function as _wrap_function
 from .._core.namespace import populate as _populate
 from ..backends.webgpu.backend import create as _create_backend
-from ..backends.webgpu.ops.host_fallback import HostFallbackWarning
+from ..backends.webgpu.ops.host_fallback import HostFallbackWarning, HostReadWarning
 
 _populate(globals(), _create_backend())
 

@@ -44,7 +44,7 @@ FUZZ_EXAMPLES = int(os.environ.get("NUMR_FUZZ_EXAMPLES") or sized(3, 60))
 NOT_FUNCTIONS = frozenset({
     "Array", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "e", "inf", "nan", "newaxis",
-    "pi", "linalg", "fft", "ArrayGraph", "HostFallbackWarning", "runtime",
+    "pi", "linalg", "fft", "ArrayGraph", "HostFallbackWarning", "HostReadWarning", "runtime",
 })
 
 # Functions beyond the standard, by namespace (fuzzed like the others).

@@ -123,3 +123,29 @@ def test_split_k_skinny_products(wgpu_xp, monkeypatch, dtype, M, K, N, pieces_ex
         got = host(xa @ xp.asarray(b))
         np.testing.assert_allclose(got, ref, rtol=0, atol=tol * np.sqrt(K) * np.abs(ref).max())
     assert bool(calls) is pieces_expected and all(p >= 4 for p in calls)
+
+
+@pytest.mark.parametrize("shape", [((700, 20), (20, 300)), ((2, 300, 9), (9, 500))])
+def test_more_tiles_than_one_grid_dimension(wgpu_xp, monkeypatch, shape):
+    """Row / column tiles beyond the adapter's workgroups per dimension (65535; here shrunk
+    to 2) run as panels: a (10 GiB / 64) x 64 @ 64 x 4 product on the H100 needed 81920 row
+    tiles, which wgpu refused."""
+    xp = wgpu_xp
+    rng = np.random.default_rng(5)
+    a, b = _rand(rng, shape[0], "float32"), _rand(rng, shape[1], "float32")
+    A, B = xp.asarray(a), xp.asarray(b)
+    from numr_array_api.backends.webgpu.codegen.spec import Kernel
+    grids = []
+    real = Kernel.launch
+
+    def launch(self, groups, entry="main", **args):
+        if type(self.spec).__name__ == "GemmSpec":
+            grids.append(tuple(groups))
+        return real(self, groups, entry, **args)
+
+    monkeypatch.setattr(Kernel, "launch", launch)
+    monkeypatch.setattr(A._data.client, "max_groups", 2)
+    got = host(A @ B)
+    assert len(grids) > 1 and max(max(g) for g in grids) <= 2, grids
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
+                               atol=1e-5)

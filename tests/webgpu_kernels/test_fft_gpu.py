@@ -238,7 +238,72 @@ def test_plan_methods(wgpu_xp):
     assert plan(client, 97, "complex64", False).method == "bluestein"
     m = plan(client, 97, "complex64", False).m
     assert m >= 193 and factor(m)[1] == 1  # 7-smooth, here 196 = 2^2 7^2
-    assert plan(client, 2 * 7 ** 7, "complex64", False).method == "stockham"  # no split
+    # 2 7^7 has no divisor in [sqrt(n), cap]: the nested four-step (686 x 2401), or one
+    # Stockham pass per radix with NUMR_WEBGPU_FFT_DEEP=0
+    p = plan(client, 2 * 7 ** 7, "complex64", False)
+    assert p.method == "fourstep" and p.p1.method == "fourstep", (p.method,)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NUMR_WEBGPU_FFT_DEEP", "0")
+        assert plan(client, 2 * 7 ** 7, "complex64", False).method == "stockham"
+
+
+def test_tile_policy_plans(wgpu_xp, monkeypatch):
+    # COLS=tile: every step of 2^22 complex64 holds >= 4 rows per workgroup (coalesced
+    # strided sides); strided / tile2: the widest split (two steps of cap-length rows)
+    from numr_array_api.backends.webgpu.ops.fft.plan import plan
+    client = wgpu_xp.asarray([0])._data.client
+
+    def steps(p):
+        if p.method == "fourstep":
+            return steps(p.p1) + steps(p.p2)
+        assert p.method == "shared", p.method
+        return [(p.n, p.rpw)]
+    n = 1 << 22
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "tile")
+    st = steps(plan(client, n, "complex64", False))
+    assert math.prod(m for m, _ in st) == n and all(r >= 4 for _, r in st), st
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "strided")
+    st = steps(plan(client, n, "complex64", False))
+    assert len(st) == 2 and math.prod(m for m, _ in st) == n, st
+
+
+# ---- the A/B switches (NUMR_WEBGPU_FFT_CAP lowers the workgroup-memory cap, so that the
+# nested four-step, columns that are four-steps of their own, runs at small lengths) ----
+NESTED = [(8, 4096), (8, 4802), (16, 512), (16, 1000), (16, 2160), (8, 97), (32, 3 * 4096)]
+
+
+@pytest.mark.parametrize("cap,n", NESTED)
+def test_nested_fourstep(wgpu_xp, monkeypatch, cap, n):
+    from numr_array_api.backends.webgpu.ops.fft.plan import plan
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", str(cap))
+    client = wgpu_xp.asarray([0])._data.client
+    p = plan(client, n, "complex64", False)
+    if p.method == "bluestein":
+        p = p.fwd
+    assert p.method == "fourstep" and p.p1.method == "fourstep", (n, p.method)
+    for cd in ("complex64", "complex128"):
+        _check(wgpu_xp, "fft", cd, (2, n))
+        _check(wgpu_xp, "ifft", cd, (n,), norm="ortho")
+        # batches along axis 0 (inner rows: the sub-columns fold into the inner index)
+        _check(wgpu_xp, "fft", cd, (n, 3), axis=0)
+        _check(wgpu_xp, "rfft", cd, (n, 2), axis=0)
+        _check(wgpu_xp, "irfft", cd, (3, n // 2 + 1), n=n)
+        # a strided view: element stride != inner * inner stride (Stockham passes)
+        _check(wgpu_xp, "fft", cd, (n, 4), axis=0, view=lambda v: v[:, ::2])
+        _check(wgpu_xp, "fft", cd, (2, 2 * n), view=lambda v: v[:, ::2])
+
+
+@pytest.mark.parametrize("deep,wg,cols", [("0", "fit", "tile"), ("1", "full", "strided"),
+                                          ("1", "fit", "tile"), ("1", "fit", "strided")])
+def test_switches_keep_results(wgpu_xp, monkeypatch, deep, wg, cols):
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_DEEP", deep)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_WG", wg)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", cols)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_LOADS", "loop" if wg == "full" else "batch")
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", "16")
+    for n in (8, 16, 48, 512, 97, 2160):
+        _check(wgpu_xp, "fft", "complex64", (5, n))
+        _check(wgpu_xp, "ihfft", "complex64", (n, 3), axis=0)
 
 
 def test_beyond_one_binding_is_refused(wgpu_xp, small_limits):

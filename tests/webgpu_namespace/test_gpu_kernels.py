@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from numr_array_api.backends.webgpu.ops.host_fallback import HostFallbackWarning
+from numr_array_api.backends.webgpu.ops.host_fallback import HostFallbackWarning, HostReadWarning
 
 ALL = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
        "float16", "float32", "float64", "complex64", "complex128")
@@ -94,7 +94,7 @@ def test_repeat_array_reads_repeats(wx):
     from numr_array_api.backends.webgpu.ops.host_fallback import _warned
     _warned.discard("repeat (array repeats)")  # the warning is once per process; earlier tests may have used it
     a = np.arange(12.0).reshape(3, 4)
-    with pytest.warns(HostFallbackWarning, match="reads the repeats"):
+    with pytest.warns(HostReadWarning, match="reads the repeats"):
         r = wx.repeat(wx.asarray(a), wx.asarray([1, 0, 2, 3]), axis=1)
     same(r, np.repeat(a, [1, 0, 2, 3], axis=1))
 
@@ -149,7 +149,7 @@ def test_boolean_mask(wx, dtype):
     A = wx.asarray(a)
     m, m2, m3 = rng.random((4, 5, 6)) < 0.4, rng.random(5) < 0.5, rng.random((4, 5)) < 0.5
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HostFallbackWarning)  # the listed count read
+        warnings.simplefilter("ignore", HostReadWarning)  # the listed count read
         same(A[wx.asarray(m)], a[m])
         same(A[:, wx.asarray(m2)], a[:, m2])
         same(A[1, wx.asarray(m2), ::2], a[1, m2, ::2])
@@ -159,6 +159,7 @@ def test_boolean_mask(wx, dtype):
         same(A[wx.asarray(m3), wx.asarray(k)], a[m3, k])
     with warnings.catch_warnings():
         warnings.simplefilter("error", HostFallbackWarning)  # setitem reads nothing
+        warnings.simplefilter("error", HostReadWarning)
         b = a.copy()
         A[wx.asarray(m)] = wx.asarray(a[0, 0, 0])
         b[m] = a[0, 0, 0]
@@ -181,7 +182,7 @@ def test_large_mask_scan(wx):
     m = rng.random(3 * 1024 * 1024 + 11) < 0.3     # three scan levels
     x = np.arange(m.size, dtype=np.int32)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HostFallbackWarning)
+        warnings.simplefilter("ignore", HostReadWarning)
         same(wx.asarray(x)[wx.asarray(m)], x[m])
 
 

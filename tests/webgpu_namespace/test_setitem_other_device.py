@@ -38,3 +38,18 @@ def test_inplace_scalar_on_second_device(wx, dev1):
     x *= 3.0
     np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), (a + 2) * 3)
     assert x.device == dev1
+
+
+def test_python_scalar_with_0d_array_on_second_device(wx, dev1):
+    """eps * m with a 0-d m on another adapter (SciPy stats.skew / kurtosis / kstat): the
+    scalar follows the array, whichever side it is on and whatever the shapes."""
+    m = wx.mean(wx.asarray([1.0, 2.0, 4.0], device=dev1, dtype=wx.float32))
+    for r in (2.0 * m, m * 2.0, m - 1.0, 1.0 - m, m <= 3.0, 3.0 <= m, m ** 2.0):
+        assert r.device == dev1
+    np.testing.assert_allclose(float((2.0 * m).to_device("cpu")), 2 * 7 / 3, rtol=1e-6)
+    x = wx.asarray([1.0, 0.0, 3.0], device=dev1, dtype=wx.float32)
+    for r in (wx.where(x > 0.5, float("nan"), x), wx.where(x > 0.5, x, 0.0),
+              wx.where(wx.asarray(True, device=dev1), 1.0, m)):
+        assert r.device == dev1
+    got = np.asarray(wx.where(x > 0.5, float("nan"), x).to_device("cpu"))
+    np.testing.assert_array_equal(np.isnan(got), [True, False, True])

@@ -28,6 +28,7 @@ from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..codegen.types import WType, convert, load, pack, render_helpers
 from ..primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
+from .launch_plan import LaunchPlan, eligible
 
 MAX_INPUTS = 3
 
@@ -210,7 +211,7 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
         if len(_GEOMETRY) > 4096:
             _GEOMETRY.clear()
         _GEOMETRY[gkey] = geo
-    pipe, layout, dims_words, units, wg, views_needed = geo
+    pipe, layout, dims_words, units, wg = geo
     # words in the layout's declaration order: units, n, dims, X, ebase, then offsets
     words = [units, n]
     words += dims_words
@@ -218,8 +219,10 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
     words.append(_ebase)
     bindings = []
     for s in inputs:
-        v = s if not views_needed or s.shape == shape else s.broadcast_to(shape)
-        block, boff, bsize, eoff = v.binding()
+        # a broadcast view binds exactly as its source (same block, offset and extent: its
+        # new and stretched dims have stride 0), and the shapes were validated when the
+        # geometry was derived, so no view is made per launch
+        block, boff, bsize, eoff = s.binding()
         bindings.append((block, boff, bsize))
         words.append(eoff)
     if scatter:
@@ -233,6 +236,29 @@ def launch(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out
 
 
 _GEOMETRY = {}
+
+
+def plan_fresh(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out):
+    """A ``LaunchPlan`` (launch_plan.py) for launches like ``launch(..., shape,
+    new_output(shape, dtype, client))`` with operands of these shapes and strides, or None
+    where such launches need the general path. Call it right after one general launch of
+    the same signature, ``out`` its output: that launch validated the shapes and filled the
+    geometry cache."""
+    out_dtype = out.dtype
+    n = 1
+    for e in shape:
+        n *= e
+    gkey = (key, client.index, shape, False, None,
+            tuple([(s.shape, s.strides) for s in inputs]), 0, out_t.name,
+            tuple([t.name for t in in_ts]))
+    geo = _GEOMETRY.get(gkey)
+    if geo is None:
+        return None
+    pipe, layout, dims_words, units, wg = geo
+    if not eligible(client, pipe, n, n * out_dtype.itemsize, MAX_BOX_ELEMS):
+        return None
+    head = [units, n, *dims_words, 0, 0]  # units, n, dims, X (none), ebase
+    return LaunchPlan(client, pipe, layout, head, len(inputs), wg, out, n * out_dtype.itemsize)
 
 
 def _launch_boxes(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, out,
@@ -294,7 +320,7 @@ def _geometry(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, shape, 
         dims_words.append(cshape[d])
         dims_words += [s[d] for s in cstrides]
     return (kernel.pipes["main"], kernel.layout, dims_words or [0], units,
-            workgroups(units, client), any(s.shape != shape for s in inputs))
+            workgroups(units, client))
 
 
 def variants():

@@ -16,11 +16,13 @@ from ..codegen.types import RAW, WTYPES, wtype
 from ..kernels.fill import full as _fill
 from ..wgsl import math_library
 from . import _exprs
-from ..kernels.nary import launch
+from ..kernels.launch_plan import MAX_PLANS
+from ..kernels.nary import launch, plan_fresh
 from ..runtime.concurrency import LOCK
 from ..storage import new_output
 from .host_fallback import warn_fallback
 
+_NO_PLAN = object()  # a signature not seen yet (None: seen, needs the general path)
 _COPY_SRC = "fn op(a: $T, e: u32) -> $T { return a; }"
 
 
@@ -40,11 +42,14 @@ def _available(_cache=[]):
 class _Spec:
     """A compiled-once recipe: pipeline key, operand/result WTypes, WGSL sources."""
 
-    __slots__ = ("key", "in_ts", "res_t", "out_t", "out_dtype", "op_src", "lib_src")
+    __slots__ = ("key", "in_ts", "res_t", "out_t", "out_dtype", "op_src", "lib_src", "plans")
 
     def __init__(self, key, in_ts, res_t, out_t, out_dtype, op_src, lib_src):
         self.key, self.in_ts, self.res_t, self.out_t = key, in_ts, res_t, out_t
         self.out_dtype, self.op_src, self.lib_src = out_dtype, op_src, lib_src
+        # (adapter, shape, operand shapes and strides) -> LaunchPlan, or None where the
+        # general path is needed (kernels/launch_plan.py)
+        self.plans = {}
 
 
 def _library(cls, subs, lib, body=""):
@@ -150,9 +155,22 @@ class ElementwiseMixin:
 
     def _run(self, spec, inputs, shape):
         client = inputs[0].client
+        sig = (client.index, shape, *[(s.shape, s.strides) for s in inputs])
+        plans = spec.plans
+        plan = plans.get(sig, _NO_PLAN)
+        if plan is not None and plan is not _NO_PLAN:
+            out = plan.run(inputs)
+            if out is not None:
+                return out
         out = new_output(shape, spec.out_dtype, client)
-        return launch(client, spec.key, inputs, spec.in_ts, spec.res_t, spec.out_t,
-                      spec.op_src, spec.lib_src, shape, out)
+        out = launch(client, spec.key, inputs, spec.in_ts, spec.res_t, spec.out_t,
+                     spec.op_src, spec.lib_src, shape, out)
+        if plan is _NO_PLAN:  # after the general launch: it validated and derived geometry
+            if len(plans) >= MAX_PLANS:
+                plans.clear()
+            plans[sig] = plan_fresh(client, spec.key, inputs, spec.in_ts, spec.res_t,
+                                    spec.out_t, spec.op_src, spec.lib_src, shape, out)
+        return out
 
     # -- the front-end's entry points -----------------------------------------------------
     def unary_kernel(self, name):
@@ -185,7 +203,7 @@ class ElementwiseMixin:
                 if x1.client is not x2.client:  # a cached scalar made on the default adapter
                     x1, x2 = same_client(x1, x2)
                 s1, s2 = x1.shape, x2.shape
-                shape = s1 if s1 == s2 else broadcast_shapes(s1, s2)
+                shape = s1 if s1 == s2 or s2 == () else broadcast_shapes(s1, s2)
                 return run(spec, (x1, x2), shape)
 
         kernel.__name__ = name
@@ -205,16 +223,27 @@ class ElementwiseMixin:
 
         return host
 
+    def _is_scalar_operand(self, x):
+        """``x`` is a cached Python-scalar operand (made on the default adapter): it follows
+        the array it is combined with. Checked only when adapters differ (rare)."""
+        return x.shape == () and any(x is s for s in self._scalar_cache.values())
+
     def _same_client(self, x1, x2):
-        """Move the 0-d operand (a scalar) to the other operand's adapter."""
-        if x2.shape == ():
+        """Move the scalar operand to the other operand's adapter. Which one is the scalar is
+        decided by identity, not by shape: ``eps * m`` with a 0-d ``m`` on another adapter must
+        stay there (SciPy's stats.skew on webgpu:1)."""
+        if self._is_scalar_operand(x1):
+            return self.to_device(x1, self.device_of(x2)), x2
+        if self._is_scalar_operand(x2) or x2.shape == ():
             return x1, self.to_device(x2, self.device_of(x1))
         return self.to_device(x1, self.device_of(x2)), x2
 
     def scalar_operand(self, value, dtype, client=None):
         """A 0-d storage holding ``value`` on ``client`` (default: the default device's), cached:
         kernels broadcast it with stride 0."""
-        client = client or self._client(self.default_device())
+        if client is None:  # (per scalar operator call: the default client's lookup inlined)
+            d = self._default
+            client = self._clients.get(d.index) or self._client(d)
         key = (type(value), repr(value), dtype, client.index)
         s = self._scalar_cache.get(key)
         if s is None:
@@ -224,10 +253,12 @@ class ElementwiseMixin:
         return s
 
     def where(self, cond, a, b):
-        client = a.client
-        if cond.client is not client or b.client is not client:
-            dev = self.device_of(a)
-            cond, b = self.to_device(cond, dev), self.to_device(b, dev)
+        # the adapter of an operand that is not a scalar made on the default adapter
+        lead = a if not self._is_scalar_operand(a) or b.client is a.client else b
+        client = lead.client
+        if cond.client is not client or a.client is not client or b.client is not client:
+            dev = self.device_of(lead)
+            cond, a, b = (self.to_device(v, dev) for v in (cond, a, b))
         t = wtype(a.dtype, client, "where")
         shape = broadcast_shapes(cond.shape, a.shape, b.shape)
         key = ("where", t.name)

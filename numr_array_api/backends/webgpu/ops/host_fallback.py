@@ -24,6 +24,17 @@ class HostFallbackWarning(UserWarning):
     """A webgpu function ran on the host (device -> host -> device copies)."""
 
 
+class HostReadWarning(UserWarning):
+    """A webgpu function ran on the GPU but read a few bytes back to size its output.
+
+    Functions whose output shape depends on the data (``x[mask]``, ``nonzero``, the
+    ``unique_*`` family, ``repeat`` with array repeats) read one count (or the repeats) to
+    the host before allocating the result: a synchronisation, not a host computation.
+    Deliberately not a HostFallbackWarning, so code that makes host round trips an error
+    can still use them; filter this class too to catch every host synchronisation.
+    """
+
+
 _warned = set()
 
 

@@ -33,7 +33,7 @@ from ..kernels.fill import full as _fill
 from ..kernels.nary import launch
 from ..primitives.compact import positions, ranks as mask_ranks, select_rows
 from ..storage import WgpuStorage, new_output
-from .host_fallback import HostFallbackWarning, _warned
+from .host_fallback import HostReadWarning, _warned
 
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
 _I32 = WTYPES[dt.int32]
@@ -405,8 +405,8 @@ def warn_host_read(name, what):
         return
     _warned.add(name)
     warnings.warn(f"numr webgpu: {name} reads {what} to the host (its output shape depends "
-                  f"on data). See docs/webgpu.md, 'Host round trips'.", HostFallbackWarning,
-                  stacklevel=5)
+                  f"on data; the computation stays on the GPU). See docs/webgpu.md, 'Host "
+                  f"round trips'.", HostReadWarning, stacklevel=5)
 
 
 def _storage_key(key):

@@ -18,9 +18,13 @@ workgroups (no decoupled look-back, no spinning):
    each thread's rank among equal digits is a popcount over per-digit thread bitmasks in
    workgroup memory, so the scatter is stable with no atomics on global memory.
 
-Limits (BackendLimitation, never a wrong answer): rows * m < 2^32 (u32 positions), and the
-positions (4 bytes each) and the source view must each fit one storage binding (128 MiB on
-lavapipe: 32M positions; 2 GiB on NVIDIA).
+Beyond one storage binding (positions, key planes or the source larger than 128 MiB on
+lavapipe, 2 GiB on NVIDIA) the passes run per slab and per destination window
+(``RadixPlan.record_slabs``), up to what device memory holds.
+
+Limits (BackendLimitation, never a wrong answer): rows * m < 2^32 (u32 positions); beyond
+one binding, keys of at most two words (complex128 is refused) and a histogram table
+(rows * m / 2 bytes) that fits one binding.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from .keys import KeyType, key_fn, key_type
 from .rowsort import row_capacity, sort_rows
 from .scan import scan
 
-__all__ = ["RadixPlan", "sort_positions", "passes", "variants", "check_size"]
+__all__ = ["RadixPlan", "sort_positions", "passes", "variants", "check_size", "spans"]
 
 WG = 256
 RADIX = 8
@@ -83,7 +87,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 ${hist_body}
   workgroupBarrier();
   for (var d = lid.x; d < ${digits}u; d += ${wg}u) {
-    H[${H_off} + d * ${nb} + blk] = atomicLoad(&hist[d]);
+    H[${H_off} + ${hcol}] = atomicLoad(&hist[d]);
   }
 }
 """, "radix_hist")
@@ -98,7 +102,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         @builtin(num_workgroups) nw: vec3<u32>) {
   let blk = wid.x + wid.y * nw.x;
   if (blk >= ${nb}) { return; }
-  for (var d = lid.x; d < ${digits}u; d += ${wg}u) { run[d] = H[${H_off} + d * ${nb} + blk]; }
+  for (var d = lid.x; d < ${digits}u; d += ${wg}u) { run[d] = H[${H_off} + ${hcol}]; }
   let tb = blk * ${tile}u;
   let me = lid.x >> 5u;
   let below = (1u << (lid.x & 31u)) - 1u;
@@ -118,7 +122,6 @@ _CHUNK = """  if (ok{k}) {{ atomicOr(&masks[d{k} * {maskw}u + me], 1u << (lid.x 
     var r = countOneBits(atomicLoad(&masks[d{k} * {maskw}u + me]) & below);
     for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[d{k} * {maskw}u + w])); }}
     let dst = run[d{k}] + r;
-    O[{o_off} + dst] = it{k}.p;
 {store}
   }}
   workgroupBarrier();
@@ -143,73 +146,137 @@ def _loads(chunks, n):
     return "\n".join(out)
 
 
+_SLAB_COMMON = """
+${elem}
+struct Item { p: u32, k: array<u32, ${kw}> }
+fn item(t: u32) -> Item {
+  var it: Item;
+${load}
+  return it;
+}
+fn digit(it: Item) -> u32 {
+  if (${word} == ${kw}u) { return ((it.p / ${m}) >> ${shift}) & ${dmask}u; }
+  var k = it.k;
+  return (k[min(${word}, ${kwm1}u)] >> ${shift}) & ${dmask}u;
+}
+"""
+
+
 @dataclasses.dataclass(frozen=True)
 class RadixSpec(KernelSpec):
     """One pass entry: ``stage`` "hist" or "scatter". ``first``: slot t holds position t
     and its key comes from the source (no input buffers). ``carry``: keys travel with the
     positions as ``kw`` word planes (KI in, KO out; coalesced reads instead of a gather
-    from the source per pass); otherwise every pass gathers keys through the positions."""
+    from the source per pass); otherwise every pass gathers keys through the positions.
+
+    ``slab``: the pass over data beyond one storage binding. One launch covers one slab
+    (slots ``base + t``, a run of whole tiles whose source, positions and key planes each
+    fit a binding; the source is contiguous and flat) and writes only the destinations
+    falling in the window ``[lo, hi)`` bound as O / KO<w>; the host runs every (slab,
+    window) pair. Keys are always carried, one buffer per word (the planes of one buffer
+    would not fit a binding), and the histogram column of a tile is ``tb0 + blk`` of the
+    whole table, so the one scan over it gives global slots."""
 
     kt: KeyType
     descending: bool
     stage: str
     first: bool
     carry: bool = False
+    slab: bool = False
+
+    def _kw(self):
+        return range(self.kt.words)
 
     def layout(self, caps):
-        bufs = [Buf("S", self.kt.raw.arr)]
-        if not self.first:
-            bufs.append(Buf("I", "u32"))
-            if self.carry:
-                bufs.append(Buf("KI", "u32"))
+        if not self.slab:
+            bufs = [Buf("S", self.kt.raw.arr)]
+            if not self.first:
+                bufs.append(Buf("I", "u32"))
+                if self.carry:
+                    bufs.append(Buf("KI", "u32"))
+            if self.stage == "hist":
+                bufs.append(Buf("H", "u32", "rw"))
+            else:
+                bufs += [Buf("H", "u32"), Buf("O", "u32", "rw")]
+                if self.carry:
+                    bufs.append(Buf("KO", "u32", "rw"))
+            return Layout(bufs, ["n", "m", "nb", "s_rs", "s_cs", "word", "shift", "wkeys"],
+                          caps)
+        bufs = [Buf("S", self.kt.raw.arr)] if self.first else (
+            [Buf("I", "u32")] + [Buf(f"KI{w}", "u32") for w in self._kw()])
         if self.stage == "hist":
             bufs.append(Buf("H", "u32", "rw"))
         else:
             bufs += [Buf("H", "u32"), Buf("O", "u32", "rw")]
-            if self.carry:
-                bufs.append(Buf("KO", "u32", "rw"))
-        return Layout(bufs, ["n", "m", "nb", "s_rs", "s_cs", "word", "shift", "wkeys"], caps)
+            bufs += [Buf(f"KO{w}", "u32", "rw") for w in self._kw()]
+        return Layout(bufs, ["n", "m", "nb", "nbt", "tb0", "base", "lo", "hi", "word",
+                             "shift", "wkeys"], caps)
 
     def render(self, caps):
         lay = self.layout(caps)
         tok = lay.tokens()
         kw = self.kt.words
-        if self.first:
-            load = "  it.p = t;\n  it.k = key(elem(t));"
-        elif self.carry:
-            ki = lay.word("KI_off")
-            load = f"  it.p = I[{lay.word('I_off')} + t];\n" + "\n".join(
-                f"  it.k[{w}] = KI[{ki} + {w}u * {lay.word('n')} + t];" for w in range(kw))
+        W = lay.word
+        if self.slab:
+            if self.first:
+                load = f"  it.p = {W('base')} + t;\n  it.k = key(elem(t));"
+            else:
+                load = f"  it.p = I[{W('I_off')} + t];\n" + "\n".join(
+                    f"  it.k[{w}] = KI{w}[{W(f'KI{w}_off')} + t];" for w in range(kw))
+            elem = f"fn elem(i: u32) -> u32 {{ return {W('S_off')} + i; }}" if self.first \
+                else ""
+            common = Template(_SLAB_COMMON, "radix_slab_common").render(
+                tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load, elem=elem)
+            keyfn = key_fn(self.kt, "S", "key", self.descending) if self.first else ""
+            hcol = f"d * {W('nbt')} + {W('tb0')} + blk"
         else:
-            load = f"  it.p = I[{lay.word('I_off')} + t];\n  it.k = key(elem(it.p));"
-        common = Template(_COMMON, "radix_common").render(
-            tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load)
-        keyfn = key_fn(self.kt, "S", "key", self.descending) if (self.first or not self.carry) \
-            else ""
-        loads = _loads(CHUNKS, lay.word("n"))
+            if self.first:
+                load = "  it.p = t;\n  it.k = key(elem(t));"
+            elif self.carry:
+                ki = W("KI_off")
+                load = f"  it.p = I[{W('I_off')} + t];\n" + "\n".join(
+                    f"  it.k[{w}] = KI[{ki} + {w}u * {W('n')} + t];" for w in range(kw))
+            else:
+                load = f"  it.p = I[{W('I_off')} + t];\n  it.k = key(elem(it.p));"
+            common = Template(_COMMON, "radix_common").render(
+                tok, kw=kw, kwm1=kw - 1, dmask=DIGITS - 1, load=load)
+            keyfn = key_fn(self.kt, "S", "key", self.descending) if (
+                self.first or not self.carry) else ""
+            hcol = f"d * {W('nb')} + blk"
+        loads = _loads(CHUNKS, W("n"))
         if self.stage == "hist":
             body = loads + "\n" + "\n".join(
                 f"  if (ok{k}) {{ atomicAdd(&hist[d{k}], 1u); }}" for k in range(CHUNKS))
             return _HIST.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG,
-                                tile=TILE, hist_body=body)
+                                tile=TILE, hist_body=body, hcol=hcol)
         chunks = []
         for k in range(CHUNKS):
-            store = ""
-            if self.carry:
-                ko = lay.word("KO_off")
-                store = (f"    if ({lay.word('wkeys')} != 0u) {{\n      var kk = it{k}.k;\n" +
-                         "\n".join(f"      KO[{ko} + {w}u * {lay.word('n')} + dst] = kk[{w}];"
-                                   for w in range(kw)) + "\n    }")
-            chunks.append(_CHUNK.format(k=k, maskw=MASKW, o_off=lay.word("O_off"),
-                                        store=store, digits=DIGITS, wg=WG))
+            if self.slab:
+                # u32 wrap: dst - lo < hi - lo holds exactly for lo <= dst < hi
+                keys = "\n".join(f"        KO{w}[{W(f'KO{w}_off')} + o] = kk[{w}];"
+                                  for w in range(kw))
+                store = (f"    let o = dst - {W('lo')};\n"
+                         f"    if (o < {W('hi')} - {W('lo')}) {{\n"
+                         f"      O[{W('O_off')} + o] = it{k}.p;\n"
+                         f"      if ({W('wkeys')} != 0u) {{\n        var kk = it{k}.k;\n"
+                         f"{keys}\n      }}\n    }}")
+            else:
+                store = f"    O[{W('O_off')} + dst] = it{k}.p;"
+                if self.carry:
+                    ko = W("KO_off")
+                    store += (f"\n    if ({W('wkeys')} != 0u) {{\n      var kk = it{k}.k;\n" +
+                              "\n".join(f"      KO[{ko} + {w}u * {W('n')} + dst] = kk[{w}];"
+                                        for w in range(kw)) + "\n    }")
+            chunks.append(_CHUNK.format(k=k, maskw=MASKW, store=store, digits=DIGITS, wg=WG))
         return _SCATTER.render(tok, keyfn=keyfn, common=common, digits=DIGITS, wg=WG,
                                tile=TILE, maskwords=DIGITS * MASKW, loads=loads,
-                               chunks_body="\n".join(chunks))
+                               chunks_body="\n".join(chunks), hcol=hcol)
 
     @property
     def label(self):
         return (f"radix_{self.stage}_{self.kt.name}" + ("_desc" if self.descending else "") +
-                ("_first" if self.first else "") + ("_carry" if self.carry else ""))
+                ("_first" if self.first else "") + ("_carry" if self.carry else "") +
+                ("_slab" if self.slab else ""))
 
 
 def passes(kt, rows):
@@ -230,10 +297,38 @@ def check_size(n, what):
                                 "positions are u32: at most 2^32 - 1 elements")
 
 
+SLAB_WORDS = 2   # key words the slab path carries: a scatter binds 3 + 2 * words buffers
+
+
+def spans(n, views, align):
+    """[s0, s1) runs covering [0, n), starting at multiples of ``align``, over which every
+    1-D view in ``views`` (each n long) fits one storage binding inside one segment; None
+    when some run cannot (a view whose segments do not fall on ``align`` multiples)."""
+    out, s0 = [], 0
+    while s0 < n:
+        step = n - s0
+        for v in views:
+            step = min(step, (v.client.max_binding - 512) // v.itemsize)
+            seg = getattr(v.block, "seg_bytes", None)
+            if seg is not None:
+                e = seg // v.itemsize
+                step = min(step, e - (v.offset // v.itemsize + s0) % e)
+        if step < n - s0:
+            step = step // align * align
+        while step > align and not all(v[s0:s0 + step].fits_binding() for v in views):
+            step = max(align, (step // 2) // align * align)
+        if step <= 0 or not all(v[s0:s0 + step].fits_binding() for v in views):
+            return None
+        out.append((s0, s0 + step))
+        s0 += step
+    return out
+
+
 def sort_positions(src, descending=False):
     """u32 (rows * m,): the positions ``r * m + c`` of the (rows, m) view ``src`` in
     (row, key) order, stable (equal keys keep their column order). Rows that fit
-    workgroup memory sort there (primitives/rowsort.py); longer ones by radix passes."""
+    workgroup memory sort there (primitives/rowsort.py); longer ones by radix passes;
+    data or positions beyond one storage binding by the slab passes (``record_slabs``)."""
     client = src.client
     rows, m = src.shape
     n = rows * m
@@ -242,16 +337,12 @@ def sort_positions(src, descending=False):
     a = new_output((n,), dt.uint32, client)
     if n == 0:
         return a
-    if not a.fits_binding():
-        raise BackendLimitation("webgpu", f"sort of {n} elements",
-                                f"the {n * 4}-byte position array exceeds one storage binding "
-                                f"({client.max_binding} bytes)")
-    if not src.fits_binding():
+    fits = a.fits_binding()
+    if fits and not src.fits_binding():
         src = src.contiguous()
-        if not src.fits_binding():
-            raise BackendLimitation("webgpu", f"sort of {src.nbytes} bytes",
-                                    f"the data exceeds one storage binding "
-                                    f"({client.max_binding} bytes)")
+        fits = src.fits_binding()
+    if not fits:
+        return _plan(client, src.dtype, descending).record_slabs(src, a)
     caps = Caps.of(client)
     if m <= row_capacity(kt, caps):   # short rows: sorted inside workgroup memory
         sort_rows(src, a, descending, caps)
@@ -270,11 +361,11 @@ class RadixPlan:
         self._spec = functools.partial(RadixSpec, kt, descending)
         self._kernels = {}
 
-    def kernel(self, stage, first, carry):
-        k = self._kernels.get((stage, first, carry))
-        if k is None:   # compiled on first use: a plan uses 4 of its 7 variants
-            k = self._kernels[(stage, first, carry)] = self.client.kernel(
-                self._spec(stage, first, carry))
+    def kernel(self, stage, first, carry, slab=False):
+        key = (stage, first, carry, slab)
+        k = self._kernels.get(key)
+        if k is None:   # compiled on first use: a plan uses 4 of its variants
+            k = self._kernels[key] = self.client.kernel(self._spec(stage, first, carry, slab))
         return k
 
     def record(self, src, a):
@@ -287,8 +378,7 @@ class RadixPlan:
         b = new_output((n,), dt.uint32, client)
         nb = -(-n // TILE)
         H = new_output((DIGITS * nb,), dt.uint32, client)
-        gx = min(nb, client.max_groups)
-        groups = (gx, -(-nb // gx), 1)
+        groups = _groups(nb, client)
         words = dict(n=n, m=m, nb=nb, s_rs=src.strides[0] if rows > 1 else 0,
                      s_cs=src.strides[1] if m > 1 else 0)
         plan = passes(kt, rows)
@@ -320,6 +410,77 @@ class RadixPlan:
                 keys.reverse()
         return cur
 
+    def record_slabs(self, src, a):
+        """``record`` for data beyond one binding: every pass runs its histogram per slab
+        (whole tiles whose source, positions and key planes fit a binding) into one column
+        range of the whole (digits, tiles) table, one scan over the table, then the
+        scatter of every slab once per destination window (each launch writes only the
+        elements whose slot falls in its window). Keys travel as one buffer per word."""
+        client, kt = self.client, self.kt
+        rows, m = src.shape
+        n = rows * m
+        kw = kt.words
+        if kw > SLAB_WORDS:
+            raise BackendLimitation("webgpu", f"sort of {n} {src.dtype.name} elements beyond "
+                                    f"one storage binding ({client.max_binding} bytes)",
+                                    f"keys of more than {SLAB_WORDS} words")
+        flat = src.contiguous().reshape((n,))
+        b = new_output((n,), dt.uint32, client)
+        kin = [new_output((n,), dt.uint32, client) for _ in range(kw)]
+        kout = [new_output((n,), dt.uint32, client) for _ in range(kw)]
+        pos = [a, b] + kin + kout
+        slabs = spans(n, pos + [flat], TILE)
+        if slabs is None:   # a view whose segment boundaries fall mid-tile: a fresh copy
+            flat = flat.copy()
+            slabs = spans(n, pos + [flat], TILE)
+        wins = spans(n, pos, TILE)
+        nbt = -(-n // TILE)
+        H = new_output((DIGITS * nbt,), dt.uint32, client)
+        if slabs is None or wins is None or not H.fits_binding():
+            raise BackendLimitation("webgpu", f"sort of {n} elements",
+                                    "its histogram table or windows do not fit one storage "
+                                    f"binding ({client.max_binding} bytes)")
+        plan = passes(kt, rows)
+        first = True
+        cur, nxt = None, a
+        for i, (word, shift) in enumerate(plan):
+            kh = self.kernel("hist", first, True, True)
+            ks = self.kernel("scatter", first, True, True)
+            later = any(w < kw for w, _ in plan[i + 1:])   # keys still needed
+
+            def ins(s0, s1):
+                if first:
+                    return {"S": flat[s0:s1]}
+                d = {"I": cur[s0:s1]}
+                d.update({f"KI{w}": kin[w][s0:s1] for w in range(kw)})
+                return d
+
+            def words(s0, s1):
+                nb = -(-(s1 - s0) // TILE)
+                return dict(n=s1 - s0, m=m, nb=nb, nbt=nbt, tb0=s0 // TILE, base=s0,
+                            word=word, shift=shift), _groups(nb, client)
+
+            for s0, s1 in slabs:
+                w, g = words(s0, s1)
+                kh.launch(g, H=H, lo=0, hi=0, wkeys=0, **ins(s0, s1), **w)
+            offs = scan(H.reshape((1, DIGITS * nbt)), "add", dt.uint32, "exclusive")
+            offs = offs.reshape((DIGITS * nbt,))
+            for s0, s1 in slabs:
+                w, g = words(s0, s1)
+                for lo, hi in wins:
+                    outs = {f"KO{k}": kout[k][lo:hi] for k in range(kw)}
+                    ks.launch(g, H=offs, O=nxt[lo:hi], lo=lo, hi=hi,
+                              wkeys=1 if later else 0, **ins(s0, s1), **outs, **w)
+            first = False
+            cur, nxt = nxt, (b if nxt is a else a)
+            kin, kout = kout, kin
+        return cur
+
+
+def _groups(nb, client):
+    gx = min(nb, client.max_groups)
+    return (gx, -(-nb // gx), 1)
+
 
 _PLANS = {}
 
@@ -340,4 +501,7 @@ def variants():
             for first in (True, False):
                 for carry in (False, True):
                     out.append(RadixSpec(key_type(d), d is dt.float32, stage, first, carry))
+            if key_type(d).words <= SLAB_WORDS:
+                for first in (True, False):
+                    out.append(RadixSpec(key_type(d), d is dt.int32, stage, first, True, True))
     return out

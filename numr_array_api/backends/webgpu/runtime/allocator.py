@@ -174,6 +174,30 @@ class BufferPool:
             self.peak_bytes = self._lent
         return Block(buf, size, self)
 
+    def allocate_class(self, size):
+        """``allocate`` for a size class already known to fit one buffer (``size_class`` of
+        the request): the launch plans' hot path (kernels/launch_plan.py)."""
+        if self._released:
+            self._drain()
+        free = self._free.get(size) or self._deferred.get(size)
+        buf = None
+        while free:
+            buf = free.pop()
+            if buf._internal is not None:  # live()
+                break
+            self._owned.pop(id(buf), None)
+            buf = None
+        if buf is not None:
+            self.pool_hits += 1
+        else:
+            self.pool_misses += 1
+            buf = self._create(size)
+        self.allocations += 1
+        self._lent += size
+        if self._lent > self.peak_bytes:
+            self.peak_bytes = self._lent
+        return Block(buf, size, self)
+
     def _create(self, size):
         try:
             buf = self.device.create_buffer(size=size, usage=_STORAGE_USAGE)

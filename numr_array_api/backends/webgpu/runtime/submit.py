@@ -123,8 +123,11 @@ class Recorder:
                                                         _ffi.NULL)
                 self._last_bg = bind_group
             if pipe.imm_size:
-                _lib.wgpuComputePassEncoderSetImmediates(cp, 0, _ffi.from_buffer(params),
-                                                         pipe.imm_size)
+                # cffi passes a bytes object's own buffer to a void * parameter (no copy,
+                # no from_buffer object per dispatch); other buffer types need from_buffer
+                _lib.wgpuComputePassEncoderSetImmediates(
+                    cp, 0, params if params.__class__ is bytes else _ffi.from_buffer(params),
+                    pipe.imm_size)
         if indirect is None:
             x, y, z = workgroups
             _lib.wgpuComputePassEncoderDispatchWorkgroups(cp, x, y, z)

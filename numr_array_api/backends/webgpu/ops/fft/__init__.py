@@ -4,9 +4,10 @@
   specs.py   kernel specs: Stockham stage, workgroup-memory transform, Bluestein chirp and
              filter product, real-transform twiddle pass, frequencies
   plan.py    Plan: one complex transform length / dtype / direction on one adapter (shared,
-             stockham or bluestein), cached on the client with its twiddle tables
+             fourstep, stockham or bluestein), cached on the client with its tables
   real.py    the transforms the standard names, built from plans: padding / truncation,
-             norms, real transforms (half-length complex trick for even n), n-d transforms
+             norms, real transforms (half-length complex trick for even n), n-d transforms,
+             slabs of rows beyond one binding
 
 Nothing here reads data back to the host; only plan-time tables (twiddles, chirps, the
 chirp filter's spectrum) are computed on the host in float64 and uploaded once per plan.

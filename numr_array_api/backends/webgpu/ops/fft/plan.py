@@ -6,13 +6,14 @@ pipelines), they record their passes per call, so any batch layout (rows, stride
 wgsl.py) reuses one plan. Methods:
 
   shared     every factor in {2,3,4,5,7,8} and n <= the workgroup-memory cap: one dispatch
-             (SharedSpec), one workgroup per row
+             (SharedSpec); short rows share a workgroup
   fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
              n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
              the workgroup-memory kernel (two dispatches), any batch layout; whole complex
              (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
-  stockham   every factor small, n beyond the cap: one global-memory dispatch per radix
-             stage (radix 8 first), ping-ponging between two scratch buffers
+  stockham   every factor small, n beyond cap^2 or without a split: one global-memory
+             dispatch per radix stage (radix 8 first), ping-ponging between two scratch
+             buffers
   bluestein  a prime factor > 7: chirp-z through a transform of m >= 2n - 1 (the smallest
              7-smooth m the shared / four-step methods take, else a power of two): chirp
              multiply, FFT, multiply by the filter's FFT, inverse FFT, chirp multiply
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import collections
 import math
+import os
 
 import numpy as np
 
@@ -149,6 +151,85 @@ def split(n, cap):
     return None
 
 
+def deep_enabled():
+    """NUMR_WEBGPU_FFT_DEEP=0 turns the nested four-step off (lengths beyond cap^2 then
+    take one Stockham pass per radix, the old behaviour), for A/B timings."""
+    return os.environ.get("NUMR_WEBGPU_FFT_DEEP", "1") != "0"
+
+
+def deep_split(n, cap):
+    """(n1, n2) for a length beyond cap^2 whose factors are all small: n2 the largest
+    divisor <= cap (the rows of the second step, in workgroup memory), n1 = n / n2 a
+    length that is itself a four-step (or nested again), so the whole transform takes
+    about log_cap(n) workgroup-memory passes instead of one global pass per radix;
+    None if there is none."""
+    if n <= cap or not deep_enabled():
+        return None
+    for d in range(min(cap, n // 2), 1, -1):
+        if n % d == 0:
+            n1 = n // d
+            if n1 <= cap or split(n1, cap) or deep_split(n1, cap):
+                return n1, d
+            return None
+    return None
+
+
+def split_cap(cap):
+    """The largest sub-length a four-step step may have. COLS=tile: cap / 4, so that every
+    step's workgroup holds >= 4 rows and its strided side (the columns it loads, or the
+    transposed store) moves >= 4 neighbouring elements at a time (a 32-byte sector of
+    complex64): 2^22 complex64 then takes three coalesced passes (256 x 128 x 128) instead
+    of two strided ones (2048 x 2048); otherwise the whole cap (fewest passes)."""
+    return cap // 4 if cols_mode() == "tile" and cap >= 32 else cap
+
+
+def four_split(n, cap):
+    """(n1, n2) of the four-step for n > cap under the current policy, or None."""
+    sc = split_cap(cap)
+    # no tile-friendly split (or DEEP=0 beyond sc^2): the widest one
+    return split(n, sc) or deep_split(n, sc) or split(n, cap) or deep_split(n, cap)
+
+
+def fast_length(m, cap):
+    """m is taken by a workgroup-memory method (shared, four-step or nested four-step)."""
+    return factor(m)[1] == 1 and (m <= cap or bool(four_split(m, cap)))
+
+
+def shared_cap_env(cdtype, caps):
+    """shared_cap, lowered by NUMR_WEBGPU_FFT_CAP (a power of two; tests use it to reach
+    the four-step and nested four-step methods at small lengths)."""
+    cap = shared_cap(cdtype, caps)
+    lim = os.environ.get("NUMR_WEBGPU_FFT_CAP")
+    if lim:
+        cap = max(8, min(cap, 1 << (int(lim).bit_length() - 1)))
+    return cap
+
+
+def cols_mode():
+    """NUMR_WEBGPU_FFT_COLS, for A/B timings:
+      tile (default)  four-step steps within cap / 4 (split_cap) and tiled kernels: a
+                      workgroup's rows (neighbouring columns) are loaded / stored
+                      row-fastest, so a warp touches neighbouring addresses
+      tile2           tiled kernels where the rows allow, splits as wide as the cap
+                      (fewest passes; columns of cap-length rows stay strided)
+      strided         the old behaviour: wide splits, each row moved by its own threads,
+                      one stride apart (one 32-byte sector per 8-byte element)"""
+    v = os.environ.get("NUMR_WEBGPU_FFT_COLS", "tile")
+    return v if v in ("tile", "tile2", "strided") else "tile"
+
+
+def loads_batched():
+    """NUMR_WEBGPU_FFT_LOADS=batch (default): workgroup-memory kernels issue 8 global loads
+    per thread before storing any (SharedSpec.ub); =loop: one load -> store at a time."""
+    return os.environ.get("NUMR_WEBGPU_FFT_LOADS", "batch") != "loop"
+
+
+def wg_fit():
+    """NUMR_WEBGPU_FFT_WG=fit (default) sizes a workgroup-memory kernel's workgroup to
+    its rows' threads (tpr * rpw), =full keeps the adapter's 256 with idle threads."""
+    return os.environ.get("NUMR_WEBGPU_FFT_WG", "fit") != "full"
+
+
 def bluestein_length(n, cap):
     """The convolution length of Bluestein for n: the smallest 2^a 3^b 5^c 7^d >= 2n - 1
     that one workgroup-memory dispatch or a four-step takes (up to half the work of the
@@ -157,7 +238,7 @@ def bluestein_length(n, cap):
     need = 2 * n - 1
     pow2 = 1 << (need - 1).bit_length()
     best = pow2
-    if pow2 <= cap * cap:
+    if pow2 <= cap * cap or deep_enabled():
         a2 = 1
         while a2 < best:
             a3 = a2
@@ -167,7 +248,7 @@ def bluestein_length(n, cap):
                     m = a5
                     while m < need:
                         m *= 7
-                    if m < best and (m <= cap or split(m, cap)):
+                    if m < best and fast_length(m, cap):
                         best = m
                     a5 *= 5
                 a3 *= 3
@@ -176,8 +257,10 @@ def bluestein_length(n, cap):
 
 
 def plan(client, n, cdtype, inverse):
-    return _cached(client, ("plan", n, cdtype, inverse),
-                   lambda: Plan(client, n, cdtype, inverse))
+    # the env switches are part of the key: an A/B run in one process gets both plans
+    key = ("plan", n, cdtype, inverse, shared_cap_env(cdtype, Caps.of(client)),
+           deep_enabled(), wg_fit(), cols_mode())
+    return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
 class Plan:
@@ -187,11 +270,12 @@ class Plan:
         caps = Caps.of(client)
         radices, rest = factor(n)
         self.radices = radices
+        cap = shared_cap_env(cdtype, caps)
         if rest == 1:
             self.tw = table(client, n, cdtype)
-            if n <= shared_cap(cdtype, caps) and len(radices) <= 16:
+            if n <= cap and len(radices) <= 16:
                 self.method = "shared"
-                self.cap = shared_cap(cdtype, caps)
+                self.cap = cap
                 # about one radix-8 butterfly per thread per stage, several short rows per
                 # workgroup (rpw rows of tpr threads)
                 self.wg = caps.wg_size(256)
@@ -200,15 +284,21 @@ class Plan:
                 while rpw * n > self.cap:
                     rpw //= 2
                 self.rpw = max(rpw, 1)
+                if wg_fit():
+                    # no idle threads: a 1024-point row (128 threads) got a 256-thread
+                    # workgroup, half of it waiting at every barrier and holding slots
+                    # that another workgroup's row could use
+                    self.wg = max(self.tpr * self.rpw, 1)
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
                 self.codes = codes
-            elif split(n, shared_cap(cdtype, caps)):
+            elif four_split(n, cap):
                 # four-step: n = n1 * n2, both within workgroup memory: n2 columns of
-                # length n1, twiddle, n1 rows of length n2 (two dispatches, not log8 n)
+                # length n1, twiddle, n1 rows of length n2 (two dispatches, not log8 n);
+                # beyond cap^2 (nested) the columns are themselves a four-step plan
                 self.method = "fourstep"
-                n1, n2 = split(n, shared_cap(cdtype, caps))
+                n1, n2 = four_split(n, cap)
                 self.n1, self.n2 = n1, n2
                 self.p1 = plan(client, n1, cdtype, inverse)
                 self.p2 = plan(client, n2, cdtype, inverse)
@@ -219,7 +309,7 @@ class Plan:
                 self.method = "stockham"
         else:
             self.method = "bluestein"
-            self.m = m = bluestein_length(n, shared_cap(cdtype, caps))
+            self.m = m = bluestein_length(n, cap)
             j = np.arange(n, dtype=np.int64)
             w = np.exp(-1j * np.pi * ((j * j) % (2 * n)).astype(np.float64) / n)
             b = np.zeros(m, np.complex128)
@@ -239,12 +329,13 @@ class Plan:
 
     def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None):
         client = self.client
-        key = (src.mode, dst.mode, t4 is not None, mid is not None)
+        tile = self.rpw > 1 and cols_mode() != "strided"
+        key = (src.mode, dst.mode, t4 is not None, mid is not None, tile and src.se != 1,
+               tile and dst.se != 1, loads_batched())
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(SharedSpec(
-                self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, key[2],
-                key[3]))
+                self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, *key[2:]))
         groups = (max(1, min(-(-rows // self.rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if mid is not None:
@@ -262,10 +353,31 @@ class Plan:
                 or dst.mode != "c" or dst.length != self.n):
             return self._stockham(src, dst, rows, inner, scale)
         n, n1, n2 = self.n, self.n1, self.n2
+        if self.p1.method != "shared":
+            return self._nested(src, dst, rows, inner, scale)
         y = scratch(self.client, rows * n, self.cdtype)
         self.p1._shared(Side(src.buf, src.mode, src.so, src.si, n2 * src.se, n1, src.se),
                         Side(y, "c", n * inner, 1, n2 * inner, n1, inner),
                         rows * n2, inner, 1.0, mid=n2)
+        self.p2._shared(Side(y, "c", n * inner, 1, inner, n2, n2 * inner),
+                        Side(dst.buf, "c", dst.so, dst.si, n1 * dst.se, n2, dst.se),
+                        rows * n1, inner, scale, t4=(self.t4, n2), mid=n1)
+
+    def _nested(self, src, dst, rows, inner, scale):
+        # n1 > cap: the column step is a four-step plan of its own (p1.run), which takes
+        # two-level rows only: the sub-column (row, j2, b) must be row (row, j2 inner + b),
+        # true when the element stride is inner times the inner stride (a contiguous axis)
+        n, n1, n2 = self.n, self.n1, self.n2
+        if inner == 1:
+            si = src.se
+        elif src.se == inner * src.si:
+            si = src.si
+        else:
+            return self._stockham(src, dst, rows, inner, scale)
+        y = scratch(self.client, rows * n, self.cdtype)
+        self.p1.run(Side(src.buf, src.mode, src.so, si, n2 * src.se, n1),
+                    Side(y, "c", n * inner, 1, n2 * inner, n1),
+                    rows * n2, n2 * inner, 1.0)
         self.p2._shared(Side(y, "c", n * inner, 1, inner, n2, n2 * inner),
                         Side(dst.buf, "c", dst.so, dst.si, n1 * dst.se, n2, dst.se),
                         rows * n1, inner, scale, t4=(self.t4, n2), mid=n1)

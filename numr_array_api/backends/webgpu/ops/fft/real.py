@@ -3,7 +3,8 @@
 One 1-d transform along ``axis`` sees the array as ``rows`` rows: the dims before the axis
 collapse to one (outer) and those after it to one (inner), so any axis of a contiguous
 array, and most strided views, are read and written in place of a transpose; a view whose
-outer or inner dims do not collapse (or with negative strides) is copied first.
+outer or inner dims do not collapse (or with negative strides) is copied first. Batches
+beyond one storage binding run in slabs of rows.
 
 Kinds: c2c (fft, ifft), r2c (rfft, ihfft: the conjugate of rfft is the +i transform) and
 c2r (irfft, hfft: hfft(a) = irfft(conj a) is the -i real-output transform of a's Hermitian

@@ -2,8 +2,9 @@
 
 StockhamSpec  one radix-r Stockham autosort stage over global memory: each thread computes
               one butterfly of one row (twiddle, length-r DFT, scatter to autosorted place)
-SharedSpec    a whole transform of length <= ``cap`` per workgroup: the row is loaded into
-              workgroup memory and every stage (radices as words) runs there, one dispatch
+SharedSpec    whole transforms of length <= ``cap`` in workgroup memory (one or several rows
+              per workgroup): rows are loaded, every stage (radices as words) runs there,
+              one dispatch; optionally the four-step twiddle on load and three-way row splits
 ChirpSpec     Bluestein's chirp multiplications: x * w (zero-padded to m) before, and
               w * z after the convolution, scaled
 PointMulSpec  z *= B, the precomputed FFT of Bluestein's chirp filter
@@ -26,6 +27,7 @@ __all__ = ["StockhamSpec", "SharedSpec", "ChirpSpec", "PointMulSpec", "HalfSpec"
            "FreqSpec", "variants", "WG", "shared_cap"]
 
 WG = 256
+UNROLL = 8   # loads in flight per thread in SharedSpec (ub); <= 8 rows' elements a thread
 
 
 def _need(cdtype):
@@ -144,9 +146,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: 
     let live = row < ${rows} && sub < ${rpw};
     let ib = rowbase_in(row);
     let ob = rowbase_out(row);
-    if (live) {
-      for (var i = lx; i < n; i += tpr) { s[sb + i] = ${load}; }
-    }
+${loads}
     workgroupBarrier();
     var p = 1u;
     for (var stg = 0u; stg < nst; stg++) {
@@ -166,9 +166,7 @@ ${cases}
       workgroupBarrier();
     }
     let res = (nst & 1u) * ${cap}u + sb;
-    if (live) {
-      for (var i = lx; i < n; i += tpr) { st(ob, i, s[res + i]); }
-    }
+${stores}
     workgroupBarrier();
   }
 }
@@ -197,6 +195,16 @@ class SharedSpec(KernelSpec):
     wg: int
     tw4: bool = False   # the four-step twiddle W_N^(k1 j2) on load (table t4, see plan.py)
     three: bool = False  # rows split in three (wgsl.io): the four-step's sub-rows
+    # tiled global loads / stores: the workgroup's rpw rows move together, element i of
+    # every row before element i + 1 (row fastest), so a warp touches rpw neighbouring
+    # addresses when the rows are neighbouring columns (the four-step's strided sides)
+    # instead of 32 elements one stride apart (one 32-byte sector per 8-byte element)
+    tld: bool = False
+    tst: bool = False
+    # batched loads: each thread issues UNROLL global loads (indices clamped into the row,
+    # results past its end discarded) before it writes any to workgroup memory, instead of
+    # a load -> wait -> store loop: memory-level parallelism for a latency-bound kernel
+    ub: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -214,7 +222,7 @@ class SharedSpec(KernelSpec):
         lay = self.layout(caps)
         tok = lay.tokens()
         bflys = "".join(W.bfly(r, C, R, suf, self.inverse) for r in W.RADICES)
-        load = "ld(ib, i)"
+        load = "ld(${ib}, ${i})"
         if self.tw4:
             # W_N^e = W_N^(e mod B) * W_N^(B (e / B)): two short tables, both from float64
             conj = "vec2(w.x, -w.y)" if self.inverse else "w"
@@ -223,17 +231,55 @@ class SharedSpec(KernelSpec):
                       f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
                       f"t4[{lay.word('t4_off')} + b + e / b]);\n"
                       f"  return {conj};\n}}\n")
-            k1 = (f"((row / {lay.word('inner')}) % {lay.word('mid')})" if self.three
-                  else f"(row % {lay.word('inner')})")
-            load = f"cmul(ld(ib, i), tw4f({k1} * i))"
+            k1 = (f"((${{row}} / {lay.word('inner')}) % {lay.word('mid')})" if self.three
+                  else f"(${{row}} % {lay.word('inner')})")
+            load = f"cmul(ld(${{ib}}, ${{i}}), tw4f({k1} * ${{i}}))"
         bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
         cases = "\n".join(
             f"          case {r}u: {{ for (var i = lx; i < nb; i += tpr) "
             f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
+        def at(ib, i, row):
+            return Template(load, "fft_shared_load").render({"ib": ib, "i": i, "row": row})
+        rpw, rows = lay.word("rpw"), lay.word("rows")
+        tiled = (f"    for (var f = l.x; f < {rpw} * n; f += {self.wg}u) {{\n"
+                 f"      let tsub = f % {rpw};\n      let ti = f / {rpw};\n"
+                 f"      let trow = row0 + tsub;\n      if (trow < {rows}) {{ ")
+        U = UNROLL
+        if self.tld and self.ub:
+            body = [f"    for (var fb = l.x; fb < {rpw} * n; fb += {U * self.wg}u) {{"]
+            for q in range(U):
+                body += [f"      let f{q} = fb + {q * self.wg}u;",
+                         f"      let ts{q} = f{q} % {rpw};",
+                         f"      let ti{q} = min(f{q} / {rpw}, n - 1u);",
+                         f"      let tr{q} = min(row0 + ts{q}, {rows} - 1u);",
+                         f"      let v{q} = {at(f'rowbase_in(tr{q})', f'ti{q}', f'tr{q}')};"]
+            body += [f"      if (f{q} < {rpw} * n && row0 + ts{q} < {rows}) "
+                     f"{{ s[ts{q} * n + ti{q}] = v{q}; }}" for q in range(U)]
+            loads = "\n".join(body + ["    }"])
+        elif self.tld:
+            loads = tiled + (f"s[tsub * n + ti] = {at('rowbase_in(trow)', 'ti', 'trow')}; "
+                             "}\n    }")
+        elif self.ub:
+            body = ["    if (live) {", f"      for (var i0 = lx; i0 < n; i0 += {U}u * tpr) {{"]
+            for q in range(U):
+                body += [f"        let j{q} = i0 + {q}u * tpr;",
+                         f"        let v{q} = {at('ib', f'min(j{q}, n - 1u)', 'row')};"]
+            body += [f"        if (j{q} < n) {{ s[sb + j{q}] = v{q}; }}" for q in range(U)]
+            loads = "\n".join(body + ["      }", "    }"])
+        else:
+            loads = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
+                     f"s[sb + i] = {at('ib', 'i', 'row')}; }}\n    }}")
+        if self.tst:
+            stores = tiled + (f"st(rowbase_out(trow), ti, s[(nst & 1u) * {self.cap}u + "
+                              "tsub * n + ti]); }\n    }")
+        else:
+            stores = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
+                      "st(ob, i, s[res + i]); }\n    }")
         return _SHARED.render(
             tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
             io=Template(W.io(C, R, self.ld, self.st, self.three)).render(tok), bflys=bflys,
-            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, load=load)
+            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, loads=loads,
+            stores=stores)
 
 
 _CHIRP = Template("""${layout}
@@ -438,6 +484,15 @@ def variants():
             out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True))
             out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True))
             out.append(SharedSpec(cd, inv, "r", "c", 2048, 256, False, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 128, False, True, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False))
+            out.append(SharedSpec(cd, inv, "c", "c", 1024, 256, True, True, False, True))
+            out.append(SharedSpec(cd, inv, "c", "rp", 1024, 32, True, False, True, True))
+            for ld in W.LOADS:
+                out.append(SharedSpec(cd, inv, ld, "c", 1024, 128, False, False, False,
+                                      False, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True, True, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False, True))
             out.append(PointMulSpec(cd, inv))
             out.append(HalfSpec(cd, inv, True))
             out.append(HalfSpec(cd, inv, False))

@@ -130,7 +130,30 @@ def _split(client, t, out_t, a, b, c, epilogue):
 
 
 def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
-    """One dispatch: C (a view, rows contiguous) (+)= A @ B (+ epilogue)."""
+    """One dispatch: C (a view, rows contiguous) (+)= A @ B (+ epilogue); a product with
+    more row or column tiles than one grid dimension holds (65535) is cut into panels."""
+    M = ab.shape[-2]
+    N = bb.shape[-1]
+    cfg = choose(t.val, t.name, M, N, ab.shape[-1])
+    rows, cols = client.max_groups * cfg.bm, client.max_groups * cfg.bn
+    if M > rows or N > cols:
+        if epilogue is not None and out.ndim > 2:
+            from ....._core.errors import BackendLimitation
+            raise BackendLimitation("webgpu", f"gemm_epilogue of {ab.shape} and {bb.shape}",
+                                    "batched outputs with more than 65535 tiles per matrix")
+        lead = (slice(None),) * (out.ndim - 2)
+        for r0 in range(0, M, rows):
+            for c0 in range(0, N, cols):
+                rs, cs = slice(r0, min(M, r0 + rows)), slice(c0, min(N, c0 + cols))
+                e = None if epilogue is None else epilogue.sub((rs, cs))
+                _launch_grid(client, t, out_t, ab[lead + (rs, slice(None))],
+                             bb[lead + (slice(None), cs)], out[lead + (rs, cs)], e,
+                             accumulate, cfg)
+        return
+    _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg)
+
+
+def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
     batch = out.shape[:-2]
     M, K = ab.shape[-2:]
     N = bb.shape[-1]
@@ -138,7 +161,6 @@ def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
     nb = 1
     for n in batch:
         nb *= n
-    cfg = choose(t.val, t.name, M, N, K)
     spec = GemmSpec(t, out_t, len(bshape), cfg,
                     None if epilogue is None else epilogue.spec, accumulate)
     k = client.kernel(spec)

@@ -68,6 +68,54 @@ class TakeSpec(KernelSpec):
         return _TAKE.render(lay.tokens(), V=self.t.val, load=ld, wg=WG, body="\n".join(body))
 
 
+_WTAKE = Template("""${layout}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let w = g.x + g.y * nw.x * ${wg}u;
+  if (w >= ${units}) { return; }
+${body}
+}
+""", "sort_take_window")
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowTakeSpec(KernelSpec):
+    """TakeSpec for a flat contiguous source beyond one binding: S is the source window of
+    positions [lo, lo + len); D[p] = S[I[p] - lo] for the positions inside it, every other
+    element of D kept (the host runs every source window over every output window).
+    Packed types rewrite their output word lane by lane."""
+
+    t: WType  # raw type
+
+    def layout(self, caps):
+        return Layout([Buf("S", self.t.arr), Buf("I", "u32"), Buf("D", self.t.arr, "rw")],
+                      ["n", "units", "lo", "len"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        W = lay.word
+        io, do, so = W("I_off"), W("D_off"), W("S_off")
+        if self.t.packed:
+            per, bits = 32 // self.t.bits, self.t.bits
+            sh = 2 if bits == 8 else 1
+            body = [f"  var acc = D[{do} / {per}u + w];",
+                    f"  for (var q = 0u; q < {per}u; q++) {{",
+                    f"    let p = w * {per}u + q;",
+                    f"    if (p >= {W('n')}) {{ break; }}",
+                    f"    let s = I[{io} + p] - {W('lo')};",
+                    f"    if (s < {W('len')}) {{",
+                    f"      let j = {so} + s;",
+                    f"      let v = extractBits(S[j >> {sh}u], (j & {per - 1}u) * {bits}u, {bits}u);",
+                    f"      acc = insertBits(acc, v, q * {bits}u, {bits}u);",
+                    "    }",
+                    "  }",
+                    f"  D[{do} / {per}u + w] = acc;"]
+        else:
+            body = [f"  let s = I[{io} + w] - {W('lo')};",
+                    f"  if (s < {W('len')}) {{ D[{do} + w] = S[{so} + s]; }}"]
+        return _WTAKE.render(lay.tokens(), wg=WG, body="\n".join(body))
+
+
 # ---- index outputs --------------------------------------------------------------------
 _INDEX = Template("""${layout}
 @compute @workgroup_size(${wg})
@@ -267,7 +315,7 @@ def variants():
     from ....._core import dtypes as dt
     from ...primitives.keys import key_type
     out = [IndexSpec(w) for w in (False, True)] + [CountSpec(), InverseSpec()] + \
-        [TakeSpec(t) for t in RAW.values()]
+        [TakeSpec(t) for t in RAW.values()] + [WindowTakeSpec(t) for t in RAW.values()]
     for d in (dt.bool_, dt.int8, dt.float16, dt.int32, dt.float32, dt.int64, dt.float64,
               dt.complex64, dt.complex128):
         kt = key_type(d)

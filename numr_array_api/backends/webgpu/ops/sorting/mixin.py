@@ -11,17 +11,19 @@ from __future__ import annotations
 import math
 
 from ....._core import dtypes as dt
+from ....._core.errors import BackendLimitation
 from ....._core.promotion import TABLE
 from ...codegen.render import collapse
 from ...codegen.types import RAW
 from ...kernels.fill import full
 from ...primitives.compact import positions, ranks
 from ...primitives.keys import key_type
-from ...primitives.radix import check_size, sort_positions
+from ...primitives.radix import TILE, check_size, sort_positions, spans
 from ...primitives.scan import scan
 from ...storage import new_output
 from ..indexing import warn_host_read
-from .kernels import WG, CountSpec, FlagSpec, IndexSpec, InverseSpec, SearchSpec, TakeSpec
+from .kernels import (WG, CountSpec, FlagSpec, IndexSpec, InverseSpec, SearchSpec, TakeSpec,
+                      WindowTakeSpec)
 
 
 def _groups(units, client):
@@ -93,6 +95,8 @@ class SortingMixin:
         out = new_output((n,), src2.dtype, client)
         if n == 0:
             return out
+        if not src2.fits_binding():
+            return self._take_windows(src2, pos, out)
         k = client.kernel(TakeSpec(t))
         for p0, p1 in _windows(n, (pos, out)):
             c = p1 - p0
@@ -100,6 +104,31 @@ class SortingMixin:
             k.launch(_groups(units, client), S=src2, I=pos[p0:p1], D=out[p0:p1], n=c,
                      units=units, m=max(m, 1), s_rs=src2.strides[0] if rows > 1 else 0,
                      s_cs=src2.strides[1] if m > 1 else 0)
+        return out
+
+    def _take_windows(self, src2, pos, out):
+        """``_take`` of a source beyond one binding: every source window (a run of the
+        flat contiguous source that fits a binding) fills, over every output window, the
+        elements whose position falls inside it."""
+        client = src2.client
+        n = out.size
+        t = RAW[src2.itemsize]
+        flat = src2.contiguous().reshape((src2.size,))
+        srcw = spans(flat.size, [flat], TILE)
+        if srcw is None:
+            flat = flat.copy()
+            srcw = spans(flat.size, [flat], TILE)
+        outw = spans(n, [pos, out], TILE)
+        if srcw is None or outw is None:
+            raise BackendLimitation("webgpu", f"sort of {src2.size} elements",
+                                    "its windows do not fit one storage binding")
+        k = client.kernel(WindowTakeSpec(t))
+        for q0, q1 in srcw:
+            for p0, p1 in outw:
+                c = p1 - p0
+                units = -(-c // (32 // t.bits)) if t.packed else c
+                k.launch(_groups(units, client), S=flat[q0:q1], I=pos[p0:p1], D=out[p0:p1],
+                         n=c, units=units, lo=q0, len=q1 - q0)
         return out
 
     def _index(self, pos, div, mod):
