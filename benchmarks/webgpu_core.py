@@ -134,10 +134,9 @@ def bench_webgpu_host(args, out):
     except Exception as e:
         out["webgpu"] = f"unavailable: {e}"
         return
-    from numr_array_api.backends.webgpu import get_client
-    rec = get_client().recorder
     out["webgpu_device"] = str(xp.__array_namespace_info__().default_device())
     x = xp.ones(args.small, dtype=xp.float32)
+    rec = x._data.client.recorder  # the recorder of the adapter the arrays live on
 
     def sync(y):
         float(y[0])  # a read-back: submits and waits

@@ -6,7 +6,8 @@
 
 A/B switches of the WebGPU FFT (environment; see ops/fft/plan.py): NUMR_WEBGPU_FFT_DEEP=0|1
 (nested four-step beyond cap^2), NUMR_WEBGPU_FFT_COLS=tile|strided (coalesced column
-loads / stores), NUMR_WEBGPU_FFT_WG=fit|full (workgroups sized to their rows).
+loads / stores), NUMR_WEBGPU_FFT_WG=fit|full (workgroups sized to their rows),
+NUMR_WEBGPU_FFT_LOADS=batch|loop (8 global loads in flight per thread).
 
 Cases (``--small`` divides them for CPU machines / lavapipe):
   c64_2^22        1-D complex64 fft of 2^22          (nested four-step: three dispatches)

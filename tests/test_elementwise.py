@@ -606,3 +606,19 @@ def test_complex_division_by_a_tiny_axis_divisor_has_no_spurious_nan(xp, a, b):
     got = complex(A / B)
     assert not (np.isnan(got.real) or np.isnan(got.imag))
     assert got.real == ref.real and got.imag == ref.imag
+
+
+@pytest.mark.parametrize("b", [3e38 + 3e38j, -3e38 + 2e38j, 1e-3 - 3.2e38j])
+def test_complex64_division_by_a_huge_divisor_has_no_spurious_nan(xp, b):
+    # |re| + |im| of the divisor overflows float32: a division that first scales both
+    # operands by 1 / (|re| + |im|) (thrust's, so CuPy's) gave NaN + NaN j; the quotients
+    # are tiny (NumPy's formula rounds them to signed zeros)
+    a = np.array([1 + 0j, 2 - 1j, -3.5j], dtype=np.complex64)
+    bb = np.complex64(b)
+    with np.errstate(all="ignore"):
+        refs = {"divide": a / bb, "reciprocal": np.reciprocal(np.full(3, bb))}
+    A, B = xp.asarray(a), xp.asarray(np.full(3, bb))
+    for name, got in (("divide", A / B), ("reciprocal", xp.reciprocal(B))):
+        got = to_numpy(got)
+        assert not np.isnan(got.view(np.float32)).any(), (name, got)
+        np.testing.assert_allclose(got, refs[name], rtol=1e-6, atol=2e-38, err_msg=name)

@@ -294,11 +294,12 @@ def test_nested_fourstep(wgpu_xp, monkeypatch, cap, n):
 
 
 @pytest.mark.parametrize("deep,wg,cols", [("0", "fit", "tile"), ("1", "full", "strided"),
-                                          ("1", "fit", "strided")])
+                                          ("1", "fit", "tile"), ("1", "fit", "strided")])
 def test_switches_keep_results(wgpu_xp, monkeypatch, deep, wg, cols):
     monkeypatch.setenv("NUMR_WEBGPU_FFT_DEEP", deep)
     monkeypatch.setenv("NUMR_WEBGPU_FFT_WG", wg)
     monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", cols)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_LOADS", "loop" if wg == "full" else "batch")
     monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", "16")
     for n in (8, 16, 48, 512, 97, 2160):
         _check(wgpu_xp, "fft", "complex64", (5, n))

@@ -11,6 +11,7 @@ touch the GPU raises that, and the info API reports no devices.
 import contextlib
 import functools
 import math
+import weakref
 
 import numpy as np
 
@@ -72,10 +73,12 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
     name = "cuda"
     device_kind = "cuda"
     host_native = False
+    _c2r_clears_edge_bins = True  # cuFFT's C2R reads the DC / Nyquist imaginary parts
 
     def __init__(self):
         rt = self.rt = _get_runtime()
         self._host = CPUBackend()
+        self._readonly = {}  # id(payload) -> weakref, for broadcast views and views of them
         if rt.available:
             super().__init__(rt.cupy)
             self._devices = tuple(Device("cuda", i) for i in range(rt.device_count))
@@ -139,6 +142,8 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
             return _with_out(r, out)
 
         binary["remainder"] = remainder
+        binary["divide"] = _numpy_complex_divide(cupy, binary["divide"], P)
+        unary["reciprocal"] = _numpy_complex_reciprocal(cupy, unary["reciprocal"])
         # complex log2 / log10: CuPy multiplies log(z) by a complex constant, so an infinite
         # real part turns the imaginary part into NaN (log2(0) = -inf + NaN j)
         log = unary["log"]
@@ -391,7 +396,88 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
                     if v is not None and not hasattr(v, "__index__"):
                         raise InvalidIndex(f"slice bounds must be integers or None, got "
                                            f"{type(v).__name__} in {k}")
-        return data[key]
+        r = data[key]
+        if self._readonly:
+            self._inherit_readonly(data, r)
+        return r
+
+    # -- read-only broadcast views ------------------------------------------------------------
+    # CuPy has no writeable flag: a write through a broadcast view would land on the source
+    # (several elements alias one). numr remembers the broadcast views it made, and the views
+    # its view-making methods derive from them, by the id of the CuPy array (a weak reference
+    # drops the entry with the array), and refuses writes into them as NumPy does.
+    def _mark_readonly(self, r):
+        key = id(r)
+        table = self._readonly
+
+        def drop(ref, key=key):
+            if table.get(key) is ref:
+                del table[key]
+
+        try:
+            table[key] = weakref.ref(r, drop)
+        except TypeError:  # a CuPy without weak references: the zero-stride check remains
+            pass
+
+    def _is_readonly(self, data):
+        ref = self._readonly.get(id(data))
+        if ref is not None and ref() is data:
+            return True
+        # broadcast views numr did not make (or lost track of) show as zero strides
+        return data.size > 0 and any(s == 0 and n > 1
+                                     for n, s in zip(data.shape, data.strides))
+
+    def _inherit_readonly(self, src, r):
+        """Marks ``r`` read-only when ``src`` is and ``r`` views src's memory (not a copy)."""
+        if r is src or not self._is_readonly(src):
+            return
+        root = src.base if src.base is not None else src
+        if r.base is root:
+            self._mark_readonly(r)
+
+    def _refuse_readonly(self, data):
+        if self._is_readonly(data):
+            raise InvalidArgument("x", "assignment destination is read-only (a broadcast "
+                                       "view); copy it first (asarray(x, copy=True))")
+
+    def broadcast_to(self, data, shape):
+        r = self.xp.broadcast_to(data, shape)
+        if r.size and any(s == 0 and n > 1 for n, s in zip(r.shape, r.strides)) or \
+                self._is_readonly(data):
+            self._mark_readonly(r)
+        return r
+
+    def reshape(self, data, shape, copy=None):
+        r = super().reshape(data, shape, copy)
+        if self._readonly:
+            self._inherit_readonly(data, r)
+        return r
+
+    def permute(self, data, axes):
+        r = self.xp.transpose(data, axes)
+        if self._readonly:
+            self._inherit_readonly(data, r)
+        return r
+
+    def flip(self, data, axes):
+        r = self.xp.flip(data, axis=axes)
+        if self._readonly:
+            self._inherit_readonly(data, r)
+        return r
+
+    def astype(self, data, dtype, copy=True):
+        r = data.astype(dtype.np, copy=copy)
+        if not copy and self._readonly:
+            self._inherit_readonly(data, r)
+        return r
+
+    def setitem(self, data, key, value):
+        self._refuse_readonly(data)
+        return super().setitem(data, key, value)
+
+    def inplace(self, kernel, d1, d2):
+        self._refuse_readonly(d1)
+        kernel(d1, d2, out=d1)
 
     def _raising_linalg(self, method, a, *args):
         # CuPy reports singular matrices only under cupyx.errstate(linalg="raise"), and not
@@ -489,3 +575,100 @@ def _dlpack_device(obj):
         return int(kind), int(idx)
     except Exception:
         return _KDL_CPU, 0
+
+
+# NumPy's complex division (Smith's method as in its loops, with its zero-divisor case), in
+# the operands' precision with no fused multiply-adds, so results match NumPy's bit for bit.
+# CuPy's (thrust's) scales both operands by 1 / (|c| + |d|): a dividend that overflows there
+# turns an exact zero component into 0 * inf = NaN ((4 + 0j) / 1.18e-38 gave inf + nan j).
+_CDIV = """
+    const $R ar = x.real(), ai = x.imag(), br = y.real(), bi = y.imag();
+    const $R abr = fabs(br), abi = fabs(bi);
+    $R zr, zi;
+    if (abr >= abi) {
+        if (abr == 0 && abi == 0) {
+            zr = ar / abr;
+            zi = ai / abi;
+        } else {
+            const $R rat = bi / br;
+            const $R scl = ($R)1 / (br + bi * rat);
+            zr = (ar + ai * rat) * scl;
+            zi = (ai - ar * rat) * scl;
+        }
+    } else {
+        const $R rat = br / bi;
+        const $R scl = ($R)1 / (bi + br * rat);
+        zr = (ar * rat + ai) * scl;
+        zi = (ai * rat - ar) * scl;
+    }
+    z = complex<$R>(zr, zi);"""
+
+
+def _numpy_complex_divide(cupy, base, P):
+    kernels = {}
+    complex_of = {np.dtype(np.float16): np.dtype(np.complex64),
+                  np.dtype(np.float32): np.dtype(np.complex64),
+                  np.dtype(np.float64): np.dtype(np.complex128)}
+
+    def kernel(ct):
+        k = kernels.get(ct)
+        if k is None:
+            c, r = ("complex64", "float") if ct == np.complex64 else ("complex128", "double")
+            k = kernels[ct] = cupy.ElementwiseKernel(
+                f"{c} x, {c} y", f"{c} z", _CDIV.replace("$R", r), f"numr_cdiv_{c}",
+                options=("--fmad=false",))
+        return k
+
+    def divide(a, b, out=None):
+        arrays = [v.dtype for v in (a, b) if v.__class__ is P]
+        ct = np.result_type(*arrays) if arrays else None
+        if ct is None or ct.kind != "c":
+            # a real array and a Python complex scalar: the complex type of the array's
+            if ct is None or not any(type(v) is complex for v in (a, b)) or \
+                    ct not in complex_of:
+                return base(a, b, out=out) if out is not None else base(a, b)
+            ct = complex_of[ct]
+        if ct not in (np.complex64, np.complex128):
+            return base(a, b, out=out) if out is not None else base(a, b)
+        a = a.astype(ct, copy=False) if a.__class__ is P else ct.type(a)
+        b = b.astype(ct, copy=False) if b.__class__ is P else ct.type(b)
+        return _with_out(kernel(ct)(a, b), out)
+
+    return divide
+
+
+# NumPy's complex reciprocal (CuPy's is 1 / z through thrust's scaled division, NaN where
+# the scaling overflows, e.g. for subnormal z)
+_CREC = """
+    const $R ar = x.real(), ai = x.imag();
+    $R zr, zi;
+    if (fabs(ai) <= fabs(ar)) {
+        const $R r = ai / ar;
+        const $R d = ar + ai * r;
+        zr = ($R)1 / d;
+        zi = -r / d;
+    } else {
+        const $R r = ar / ai;
+        const $R d = ar * r + ai;
+        zr = r / d;
+        zi = ($R)-1 / d;
+    }
+    z = complex<$R>(zr, zi);"""
+
+
+def _numpy_complex_reciprocal(cupy, base):
+    kernels = {}
+
+    def reciprocal(x, out=None):
+        ct = x.dtype
+        if ct != np.complex64 and ct != np.complex128:
+            return base(x, out=out) if out is not None else base(x)
+        k = kernels.get(ct)
+        if k is None:
+            c, r = ("complex64", "float") if ct == np.complex64 else ("complex128", "double")
+            k = kernels[ct] = cupy.ElementwiseKernel(
+                f"{c} x", f"{c} z", _CREC.replace("$R", r), f"numr_crec_{c}",
+                options=("--fmad=false",))
+        return _with_out(k(x), out)
+
+    return reciprocal

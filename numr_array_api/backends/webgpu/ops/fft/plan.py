@@ -218,6 +218,12 @@ def cols_mode():
     return v if v in ("tile", "tile2", "strided") else "tile"
 
 
+def loads_batched():
+    """NUMR_WEBGPU_FFT_LOADS=batch (default): workgroup-memory kernels issue 8 global loads
+    per thread before storing any (SharedSpec.ub); =loop: one load -> store at a time."""
+    return os.environ.get("NUMR_WEBGPU_FFT_LOADS", "batch") != "loop"
+
+
 def wg_fit():
     """NUMR_WEBGPU_FFT_WG=fit (default) sizes a workgroup-memory kernel's workgroup to
     its rows' threads (tpr * rpw), =full keeps the adapter's 256 with idle threads."""
@@ -325,7 +331,7 @@ class Plan:
         client = self.client
         tile = self.rpw > 1 and cols_mode() != "strided"
         key = (src.mode, dst.mode, t4 is not None, mid is not None, tile and src.se != 1,
-               tile and dst.se != 1)
+               tile and dst.se != 1, loads_batched())
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(SharedSpec(

@@ -27,6 +27,7 @@ __all__ = ["StockhamSpec", "SharedSpec", "ChirpSpec", "PointMulSpec", "HalfSpec"
            "FreqSpec", "variants", "WG", "shared_cap"]
 
 WG = 256
+UNROLL = 8   # loads in flight per thread in SharedSpec (ub); <= 8 rows' elements a thread
 
 
 def _need(cdtype):
@@ -200,6 +201,10 @@ class SharedSpec(KernelSpec):
     # instead of 32 elements one stride apart (one 32-byte sector per 8-byte element)
     tld: bool = False
     tst: bool = False
+    # batched loads: each thread issues UNROLL global loads (indices clamped into the row,
+    # results past its end discarded) before it writes any to workgroup memory, instead of
+    # a load -> wait -> store loop: memory-level parallelism for a latency-bound kernel
+    ub: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -239,9 +244,28 @@ class SharedSpec(KernelSpec):
         tiled = (f"    for (var f = l.x; f < {rpw} * n; f += {self.wg}u) {{\n"
                  f"      let tsub = f % {rpw};\n      let ti = f / {rpw};\n"
                  f"      let trow = row0 + tsub;\n      if (trow < {rows}) {{ ")
-        if self.tld:
+        U = UNROLL
+        if self.tld and self.ub:
+            body = [f"    for (var fb = l.x; fb < {rpw} * n; fb += {U * self.wg}u) {{"]
+            for q in range(U):
+                body += [f"      let f{q} = fb + {q * self.wg}u;",
+                         f"      let ts{q} = f{q} % {rpw};",
+                         f"      let ti{q} = min(f{q} / {rpw}, n - 1u);",
+                         f"      let tr{q} = min(row0 + ts{q}, {rows} - 1u);",
+                         f"      let v{q} = {at(f'rowbase_in(tr{q})', f'ti{q}', f'tr{q}')};"]
+            body += [f"      if (f{q} < {rpw} * n && row0 + ts{q} < {rows}) "
+                     f"{{ s[ts{q} * n + ti{q}] = v{q}; }}" for q in range(U)]
+            loads = "\n".join(body + ["    }"])
+        elif self.tld:
             loads = tiled + (f"s[tsub * n + ti] = {at('rowbase_in(trow)', 'ti', 'trow')}; "
                              "}\n    }")
+        elif self.ub:
+            body = ["    if (live) {", f"      for (var i0 = lx; i0 < n; i0 += {U}u * tpr) {{"]
+            for q in range(U):
+                body += [f"        let j{q} = i0 + {q}u * tpr;",
+                         f"        let v{q} = {at('ib', f'min(j{q}, n - 1u)', 'row')};"]
+            body += [f"        if (j{q} < n) {{ s[sb + j{q}] = v{q}; }}" for q in range(U)]
+            loads = "\n".join(body + ["      }", "    }"])
         else:
             loads = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
                      f"s[sb + i] = {at('ib', 'i', 'row')}; }}\n    }}")
@@ -464,6 +488,11 @@ def variants():
             out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False))
             out.append(SharedSpec(cd, inv, "c", "c", 1024, 256, True, True, False, True))
             out.append(SharedSpec(cd, inv, "c", "rp", 1024, 32, True, False, True, True))
+            for ld in W.LOADS:
+                out.append(SharedSpec(cd, inv, ld, "c", 1024, 128, False, False, False,
+                                      False, True))
+            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True, True, True, True))
+            out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False, True))
             out.append(PointMulSpec(cd, inv))
             out.append(HalfSpec(cd, inv, True))
             out.append(HalfSpec(cd, inv, False))

@@ -302,61 +302,78 @@ class SvdSpec(KernelSpec):
         for (var i = 0u; i < R; i++) {{
           UO[uo + i * {urs} + rk * {ucs}] = pf(u_get(j * R + i) * rs);
         }}
-        atomicAdd(&cnt, 1u);
+        atomicAdd(&cnt2, 1u);
+        if (sj > EPS * {T}(R) * smax) {{ atomicAdd(&cnt, 1u); }}
       }}"""
             # P's stored columns (conjugated or not) are orthonormal either way: completing
-            # the stored set completes the basis the caller reads
+            # the stored set completes the basis the caller reads. Columns [k0, k1) hold
+            # normalised columns of negligible singular values, [k1, pcols) nothing yet.
             P = f"UO[uo + {{i}} * {urs} + {{j}} * {ucs}]"
-            complete = f"""    sync();
-    if (lid == 0u) {{ flag = atomicLoad(&cnt); }}
+            gs = f"""        for (var j = lid; j < c; j += {wgs}u) {{
+          var h: {E} = {ez};
+          for (var i = 0u; i < R; i++) {{ h += mul(cj({P.format(i='i', j='j')}), w_get(i)); }}
+          h_set(j, h);
+        }}
+        ssync();
+        s2 = {z};
+        for (var i = lid; i < R; i += {wgs}u) {{
+          var x = w_get(i);
+          for (var j = 0u; j < c; j++) {{ x -= mul({P.format(i='i', j='j')}, h_get(j)); }}
+          w_set(i, x);
+          s2 += ab2(x);
+        }}
+        ssync();"""
+            complete = f"""    ssync();
+    if (lid == 0u) {{ flag = atomicLoad(&cnt); flag2 = atomicLoad(&cnt2); }}
     let k0 = workgroupUniformLoad(&flag);
+    let k1 = workgroupUniformLoad(&flag2);
     let uo = {uo};
     for (var c = k0; c < {w('pcols')}; c++) {{
-      // the unit vector e_ist with the least weight inside span(P[:, :c])
-      var bv: {T} = {_lit(T, 4.0)};
-      var bi = 0u;
-      for (var i = lid; i < R; i += {wgs}u) {{
+      var att = select(1u, 0u, c < k1);
+      loop {{
+        if (att == 0u) {{
+          for (var i = lid; i < R; i += {wgs}u) {{ w_set(i, {P.format(i='i', j='c')}); }}
+        }} else {{
+          // the unit vector e_ist with the least weight inside span(P[:, :c])
+          var bv: {T} = {_lit(T, 4.0)};
+          var bi = 0u;
+          for (var i = lid; i < R; i += {wgs}u) {{
+            var s2: {T} = {z};
+            for (var j = 0u; j < c; j++) {{ s2 += ab2({P.format(i='i', j='j')}); }}
+            if (s2 < bv) {{ bv = s2; bi = i; }}
+          }}
+          RED[lid] = bv;
+          REDI[lid] = bi;
+          sync();
+          for (var st = {wgs}u / 2u; st > 0u; st >>= 1u) {{
+            if (lid < st && (RED[lid + st] < RED[lid] ||
+                             (RED[lid + st] == RED[lid] && REDI[lid + st] < REDI[lid]))) {{
+              RED[lid] = RED[lid + st];
+              REDI[lid] = REDI[lid + st];
+            }}
+            sync();
+          }}
+          let ist = REDI[0];
+          for (var i = lid; i < R; i += {wgs}u) {{ w_set(i, select({ez}, tov({one}), i == ist)); }}
+        }}
+        ssync();
         var s2: {T} = {z};
-        for (var j = 0u; j < c; j++) {{ s2 += ab2({P.format(i='i', j='j')}); }}
-        if (s2 < bv) {{ bv = s2; bi = i; }}
-      }}
-      RED[lid] = bv;
-      REDI[lid] = bi;
-      sync();
-      for (var st = {wgs}u / 2u; st > 0u; st >>= 1u) {{
-        if (lid < st && (RED[lid + st] < RED[lid] ||
-                         (RED[lid + st] == RED[lid] && REDI[lid + st] < REDI[lid]))) {{
-          RED[lid] = RED[lid + st];
-          REDI[lid] = REDI[lid + st];
+        // Gram-Schmidt twice against P[:, :c]
+{gs}
+{gs}
+        RED[lid] = s2;
+        let q = wsum();
+        if (lid == 0u) {{ fq = q; }}
+        let nq = workgroupUniformLoad(&fq);
+        // a start that kept under half its length was (nearly) inside the span
+        if (att != 0u || nq >= {_lit(T, 0.25)}) {{
+          let rn = {one} / sqrt(nq);
+          for (var i = lid; i < R; i += {wgs}u) {{ {P.format(i='i', j='c')} = w_get(i) * rn; }}
+          break;
         }}
-        sync();
+        att = 1u;
       }}
-      let ist = REDI[0];
-      for (var i = lid; i < R; i += {wgs}u) {{
-        var x = select({ez}, tov({one}), i == ist);
-        for (var j = 0u; j < c; j++) {{
-          x -= mul({P.format(i='i', j='j')}, cj({P.format(i='ist', j='j')}));
-        }}
-        w_set(i, x);
-      }}
-      sync();
-      for (var j = lid; j < c; j += {wgs}u) {{
-        var h: {E} = {ez};
-        for (var i = 0u; i < R; i++) {{ h += mul(cj({P.format(i='i', j='j')}), w_get(i)); }}
-        h_set(j, h);
-      }}
-      sync();
-      var s2: {T} = {z};
-      for (var i = lid; i < R; i += {wgs}u) {{
-        var x = w_get(i);
-        for (var j = 0u; j < c; j++) {{ x -= mul({P.format(i='i', j='j')}, h_get(j)); }}
-        w_set(i, x);
-        s2 += ab2(x);
-      }}
-      RED[lid] = s2;
-      let rn = {one} / sqrt(wsum());
-      for (var i = lid; i < R; i += {wgs}u) {{ {P.format(i='i', j='c')} = w_get(i) * rn; }}
-      sync();
+      ssync();
     }}"""
         else:
             v_init = v_rot = vec_out = complete = ""
@@ -656,6 +673,7 @@ var<workgroup> RS: array<${T}, 256>;
 var<workgroup> RK: atomic<u32>;
 
 const TINYN: ${T} = ${tiny};
+const EPS: ${T} = ${eps};
 
 // descending order on (value, index): NaN first, ties by index (as svd.wgsl)
 fn before(a: ${T}, b: ${T}, ia: u32, ib: u32) -> bool {
@@ -665,7 +683,7 @@ fn before(a: ${T}, b: ${T}, ia: u32, ib: u32) -> bool {
   return a > b || (a == b && ia < ib);
 }
 
-// workgroup (j, b): the norm of column j of matrix b; ZC[b] counts the zero ones
+// workgroup (j, b): the norm of column j of matrix b
 @compute @workgroup_size(256)
 fn norms(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let R = ${R};
@@ -684,8 +702,29 @@ fn norms(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: 
   if (lid == 0u) {
     let nj = sqrt(RS[0]);
     NRM[${NRM_off} + b * C + j] = nj;
-    if (!(nj > TINYN)) { atomicAdd(&ZC[${ZC_off} + b], 1u); }
   }
+}
+
+// workgroup (0, b): ZC[b] counts the columns whose singular value is negligible (as
+// svd.wgsl: s_j <= max(TINYN, R eps s_max)), the ones whose U column needs completing
+@compute @workgroup_size(256)
+fn small(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let R = ${R};
+  let C = ${C};
+  let b = wid.y;
+  let o = ${NRM_off} + b * C;
+  var mx: ${T} = ${zero};
+  for (var k = lid; k < C; k += 256u) { mx = max(mx, NRM[o + k]); }
+  RS[lid] = mx;
+  workgroupBarrier();
+  for (var st = 128u; st > 0u; st >>= 1u) {
+    if (lid < st) { RS[lid] = max(RS[lid], RS[lid + st]); }
+    workgroupBarrier();
+  }
+  let thr = max(TINYN, EPS * ${T}(R) * RS[0]);
+  var c = 0u;
+  for (var k = lid; k < C; k += 256u) { if (!(NRM[o + k] > thr)) { c++; } }
+  if (c > 0u) { atomicAdd(&ZC[${ZC_off} + b], c); }
 }
 
 // workgroup (j, b): the rank of column j, then its singular value and vectors
@@ -716,7 +755,7 @@ class FinishSpec(KernelSpec):
 
     t: WType
     vectors: bool
-    entries = ("norms", "write")
+    entries = ("norms", "small", "write")
 
     def needs(self):
         return _needs(self.t)

@@ -3,17 +3,27 @@
 // of U := X are rotated in round-robin pairs until every pair is orthogonal to
 // tol = sqrt(R) * eps relative to its norms (never through X^T X, which would square the
 // condition number); V accumulates the rotations. Then s_j = ||u_j||, sorted descending,
-// P = U / s and Q = V are written through output strides (the caller maps them to U / Vh),
-// and P's columns for zero singular values (and beyond C when full) are completed with an
-// orthonormal basis: Gram-Schmidt (twice) of the unit vector least inside the span so far.
+// P = U / s and Q = V are written through output strides (the caller maps them to U / Vh).
+// P's columns for negligible singular values (s_j <= R eps s_max: their U columns are
+// rounding residues, not orthogonal to the rest once a GPU flushes subnormals or contracts
+// FMAs differently) and beyond C when full are completed to an orthonormal basis: each is
+// Gram-Schmidt'ed twice against the columns before it, starting from its own normalised
+// column where that keeps most of its length, else from the unit vector least inside the
+// span so far.
 ${layout}
 ${cfns}
 ${store}
 var<workgroup> RED: array<${T}, ${wg}>;
 var<workgroup> REDI: array<u32, ${wg}>;
 var<workgroup> cnt: atomic<u32>;
+var<workgroup> cnt2: atomic<u32>;
 var<workgroup> flag: u32;
+var<workgroup> flag2: u32;
+var<workgroup> fq: ${T};
 var<private> lidp: u32;
+
+// P lives in a storage buffer: its columns written by some threads are read by all
+fn ssync() { storageBarrier(); workgroupBarrier(); }
 
 const EPS: ${T} = ${eps};
 const FLOOR: ${T} = ${floor};
@@ -133,14 +143,17 @@ ${v_rot}
       for (var i = 0u; i < R; i++) { al += ab2(u_get(j * R + i)); }
       n_set(j, sqrt(al));
     }
-    if (lid == 0u) { atomicStore(&cnt, 0u); }
+    if (lid == 0u) { atomicStore(&cnt, 0u); atomicStore(&cnt2, 0u); }
     sync();
     let inv = ${one} / sc;
     for (var j = lid; j < C; j += ${wg}u) {
       let sj = n_get(j);
       var rk = 0u;
+      var smax: ${T} = ${zero};
       for (var k = 0u; k < C; k++) {
-        if (before(n_get(k), sj, k, j)) { rk++; }
+        let sk = n_get(k);
+        smax = max(smax, sk);
+        if (before(sk, sj, k, j)) { rk++; }
       }
       SV[${SV_off} + b * C + rk] = sj * inv;
 ${vec_out}
