@@ -190,3 +190,14 @@ def test_invalid_input(ft):
         xp.fft.fft(r, n=2.5)
     with pytest.raises(InvalidArgument):
         xp.fft.fft(xp.ones(()))
+
+
+def test_freq_default_dtype_is_the_devices(xp):
+    """Without a dtype, fftfreq / rfftfreq take the device's default real floating dtype
+    (float32 on a WebGPU adapter without shader-f64; consumer finding F7)."""
+    info = xp.__array_namespace_info__()
+    for dev in info.devices():
+        want = info.default_dtypes(device=dev)["real floating"]
+        for f in (xp.fft.fftfreq, xp.fft.rfftfreq):
+            r = f(8, device=dev)
+            assert r.dtype == want and r.device == dev

@@ -120,12 +120,13 @@ def build(ctx):
             if d == 0:
                 raise InvalidArgument("d", f"fft.{name}: sample spacing must be non-zero")
             t = ctx.check_dtype(dtype)
-            if t is None:
-                t = ctx.default_float
+            dev = ctx.resolve_device(device)
+            if t is None:  # the device's own default (32-bit on adapters without f64)
+                t = ctx.defaults_for(dev)[0]
             elif t.kind != "f":
                 raise DTypeMismatch(f"fft.{name}: dtype must be a real floating-point dtype, "
                                     f"got {t.name}", t, None)
-            return wrap(be.fft_freq(n, float(d), rfft, t, ctx.resolve_device(device)))
+            return wrap(be.fft_freq(n, float(d), rfft, t, dev))
 
         f.__name__ = f.__qualname__ = name
         return f
