@@ -252,7 +252,7 @@ class SvdSpec(KernelSpec):
     def wg_bytes(self) -> int:
         c = self.cap
         n = c * c + c + c + (c * c + 2 * c if self.vectors else 0)
-        return (n + wg_size(c)) * self.t.itemsize + wg_size(c) * 4 + 8
+        return (n + wg_size(c)) * self.t.itemsize + wg_size(c) * 4 + 16 + self.t.itemsize
 
     @staticmethod
     def scratch(r: int, c: int, vectors: bool) -> int:
