@@ -193,7 +193,12 @@ def test_array_constructor_rejected(xp):
 
 
 def test_numpy_ufunc_does_not_swallow(xp):
-    """NumPy must not treat numr arrays as array-likes in its operators."""
+    """A NumPy ufunc of a numr array and scalars is the namespace's function (the result
+    stays a numr array on x's device); only a NumPy array operand makes it NumPy's."""
     x = xp.asarray([1.0, 2.0])
-    with pytest.raises(TypeError):
-        np.add(x, 1.0)
+    r = np.add(x, 1.0)
+    assert r.__class__ is x.__class__ and r.device == x.device
+    assert_equal(r, np.asarray([2.0, 3.0]))
+    r = np.float32(3.0) - x
+    assert r.__class__ is x.__class__ and r.device == x.device
+    assert_equal(r, np.asarray([2.0, 1.0]))

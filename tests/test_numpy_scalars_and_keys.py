@@ -146,3 +146,23 @@ def test_setitem_keeps_backend_errors_that_are_not_shapes(xp, monkeypatch):
     with pytest.raises(DeviceMismatch) as info:
         a[a > 1] = 0.0
     assert not isinstance(info.value, ShapeMismatch)
+
+
+def test_numpy_ufuncs_see_numr_arrays_as_host_arrays():
+    """NumPy ufuncs called on numr arrays convert them (as they do array-api-strict's) and
+    return NumPy arrays; NumPy-scalar arithmetic stays in numr (consumer finding F3: SciPy's
+    np-only paths call np.isfinite on whatever they are given)."""
+    import numr_array_api.cpu as xp
+    a = xp.asarray([1.0, np.inf, np.nan])
+    r = np.isfinite(a)
+    assert isinstance(r, np.ndarray)
+    np.testing.assert_array_equal(r, [True, False, False])
+    s = np.asarray([1.0, 2.0, 3.0]) + a
+    assert isinstance(s, np.ndarray)
+    assert (np.float64(1.0) + a).__class__ is a.__class__
+    assert (np.int32(2) * a).__class__ is a.__class__
+    out = np.empty(3)
+    np.add(a, 1.0, out=out)
+    np.testing.assert_array_equal(out, [2.0, np.inf, np.nan])
+    with pytest.raises(TypeError):  # NumPy cannot write into a numr array
+        np.add(np.ones(3), 1.0, out=a)

@@ -275,5 +275,45 @@ def _attach_operators(ctx, ns):
     for opname, fname in UNARY_OPERATORS.items():
         fn = ns[fname]
         setattr(A, f"__{opname}__", (lambda f: lambda self: f(self))(fn))
-    # NumPy must not treat numr arrays as array-likes in its ufuncs and operators
-    A.__array_ufunc__ = None
+    A.__array_ufunc__ = _make_array_ufunc(A, ns)
+
+
+# NumPy ufunc name -> namespace function: what a NumPy scalar's operator calls
+# (np.float64(1.5) + x runs np.add(np.float64(1.5), x), which lands in __array_ufunc__)
+_UFUNC_OPERATORS = {
+    "add": "add", "subtract": "subtract", "multiply": "multiply", "true_divide": "divide",
+    "divide": "divide", "floor_divide": "floor_divide", "remainder": "remainder",
+    "power": "pow", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+    "bitwise_xor": "bitwise_xor", "left_shift": "bitwise_left_shift",
+    "right_shift": "bitwise_right_shift", "equal": "equal", "not_equal": "not_equal",
+    "less": "less", "less_equal": "less_equal", "greater": "greater",
+    "greater_equal": "greater_equal",
+}
+
+
+def _make_array_ufunc(A, ns):
+    from .._core.array import Array
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy scalar (op) numr array stays in numr (the namespace's operator, with the
+        NumPy scalar taken as a Python scalar of its kind); any other NumPy ufunc call sees
+        numr arrays as host arrays, as it sees array-api-strict's (np.isfinite(x) returns
+        a NumPy array) on the cpu namespace; on device namespaces that is a TypeError (no
+        implicit host round trip: use x.to_device("cpu") or np.asarray(x) explicitly)."""
+        if method == "__call__" and not kwargs and len(inputs) == 2:
+            fname = _UFUNC_OPERATORS.get(ufunc.__name__)
+            if fname is not None and all(
+                    i.__class__ is A or type(i) in PY_SCALARS or isinstance(i, np.generic)
+                    for i in inputs):
+                return ns[fname](*(i if i.__class__ is A else py_scalar(i) for i in inputs))
+        if not self._ctx.be.host_native:
+            return NotImplemented  # device memory: no implicit trip through NumPy (TypeError)
+        out = kwargs.get("out")
+        if out is not None and any(isinstance(o, Array) for o in
+                                   (out if isinstance(out, tuple) else (out,))):
+            return NotImplemented  # NumPy cannot write into a numr array
+        host = [np.asarray(i) if isinstance(i, Array) else i for i in inputs]
+        return getattr(ufunc, method)(*host, **kwargs)
+
+    __array_ufunc__.__qualname__ = "Array.__array_ufunc__"
+    return __array_ufunc__

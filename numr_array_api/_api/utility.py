@@ -53,6 +53,11 @@ def build(ctx):
                 extra.append(be.full((), v, x._dtype, be.device_of(x._data)))
             else:
                 require_array(ctx, v, "diff", name)
+        # n differences of L values leave max(L - n, 0): beyond L every n means the same, and
+        # the backend loops n times
+        total = x.shape[ax] + builtins.sum(0 if e is None else (e.shape[ax] if e.ndim else 1)
+                                  for e in extra)
+        n = min(n, total) if n else 0
         return wrap(be.diff(x._data, ax, n, extra[0], extra[1]))
 
     return {"all": all, "any": any, "diff": diff}

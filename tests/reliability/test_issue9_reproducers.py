@@ -373,3 +373,14 @@ def test_integer_to_a_negative_integer_power_is_a_numr_error():
                  lambda: cpu.pow(x, -1), lambda: x.__ipow__(-1)):
         with pytest.raises(errors.InvalidArgument, match="pow"):
             call()
+
+
+
+def test_diff_with_n_beyond_the_length_returns_at_once():
+    """webgpu's diff looped n times (n=2**40: a hang); NumPy's result is empty along the axis."""
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for xp in _namespaces():
+        x = xp.asarray(h)
+        for n in (4, 2 ** 40):
+            assert xp.diff(x, n=n).shape == (2, 0)
+            assert xp.diff(x, n=n, append=1.0).shape == (2, 0)
