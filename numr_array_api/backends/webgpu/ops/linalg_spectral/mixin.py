@@ -119,6 +119,13 @@ def _eye_stack(backend, batch, n, dtype, client):
     return z
 
 
+def _completion_loops(R, C, pc, wg):
+    """Worst-case iterations of svd.wgsl's completion loops (per loop statement): columns
+    of negligible singular values (at most C) may take two Gram-Schmidt attempts."""
+    return [pc * pc * _cdiv(R, wg), _cdiv(R, wg) * (pc * pc // 2 + C * pc),
+            _cdiv(R, UNROLL) * (pc + C) * _cdiv(pc, wg)]
+
+
 def _eigh(be, a, vectors):
     client = a.client
     batch, n = tuple(a.shape[:-2]), a.shape[-1]
@@ -326,8 +333,7 @@ def _svd(be, a, vectors, full_matrices):
     cplx = wdt.kind == "c"
     vin, sc = None, 1.0
     single = [(m - 1) * sw * _cdiv(m // 2, wg) * _cdiv(R, UNROLL),
-              (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg), pc * pc * _cdiv(R, wg),
-              2 * R * pc * _cdiv(pc, wg)]
+              (m - 1) * sw * _cdiv(m // 2 * R, UNROLL * wg)] + _completion_loops(R, C, pc, wg)
     rounds = _use_rounds(client, cap, max(single) <= 65000)
     if not rounds:
         _check_loops(client, "svd", f"{M}x{N}", single)
@@ -335,9 +341,8 @@ def _svd(be, a, vectors, full_matrices):
     else:
         # beyond workgroup memory: a dispatch per round over every pair and matrix, then
         # the one-workgroup kernel only orders, writes and completes (resume)
-        _check_loops(client, "svd", f"{M}x{N}", [pc * pc * _cdiv(R, 256),
-                                                  _cdiv(C, 256) * (R + C),
-                                                  2 * R * pc * _cdiv(pc, 256)])
+        _check_loops(client, "svd", f"{M}x{N}", [_cdiv(C, 256) * (R + C)] +
+                     _completion_loops(R, C, pc, 256))
         x, sc = _columns(be, x, tall, cplx)
         vin = _eye_stack(be, (nb,), C, wdt, client) if vectors else None
         _rotate_all(client, t, x, vin, nb, R, C, vectors, sw)

@@ -252,7 +252,7 @@ class SvdSpec(KernelSpec):
     def wg_bytes(self) -> int:
         c = self.cap
         n = c * c + c + c + (c * c + 2 * c if self.vectors else 0)
-        return (n + wg_size(c)) * self.t.itemsize + wg_size(c) * 4 + 8
+        return (n + wg_size(c)) * self.t.itemsize + wg_size(c) * 4 + 16 + self.t.itemsize
 
     @staticmethod
     def scratch(r: int, c: int, vectors: bool) -> int:
@@ -309,9 +309,12 @@ class SvdSpec(KernelSpec):
             # the stored set completes the basis the caller reads. Columns [k0, k1) hold
             # normalised columns of negligible singular values, [k1, pcols) nothing yet.
             P = f"UO[uo + {{i}} * {urs} + {{j}} * {ucs}]"
+            # unrolled: lavapipe's loop budget (mixin._check_loops counts this loop / UNROLL)
+            hsum = unrolled("i", "0u", "R", "1u",
+                            f"h += mul(cj({P.format(i='i', j='j')}), w_get(i));", "          ")
             gs = f"""        for (var j = lid; j < c; j += {wgs}u) {{
           var h: {E} = {ez};
-          for (var i = 0u; i < R; i++) {{ h += mul(cj({P.format(i='i', j='j')}), w_get(i)); }}
+{hsum}
           h_set(j, h);
         }}
         ssync();
