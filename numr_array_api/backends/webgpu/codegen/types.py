@@ -251,3 +251,15 @@ def render_helpers(names, has_int64=True):
             out.append(HELPERS[n + "_noint64"] if n == "nz_f64" and not has_int64 else HELPERS[n])
     return "".join(out)
 
+
+
+def widen(wgsl_type, u32_expr):
+    """``u32_expr`` converted to ``wgsl_type`` without sign extension.
+
+    A u32 -> i64 conversion written ``i64(x)`` came out sign-extended on the NVIDIA driver
+    (an index >= 2^31 became negative: arange / argmax beyond 2^31 elements went wrong on
+    the H100), so it goes through u64, whose widening is unsigned, then a same-width bitcast.
+    """
+    if wgsl_type == "i64":
+        return f"bitcast<i64>(u64({u32_expr}))"
+    return f"{wgsl_type}({u32_expr})"

@@ -8,7 +8,7 @@ adapter has it (as NumPy does) and converted to the result dtype.
 
 
 from ...._core import dtypes as dt
-from ..codegen.types import WTYPES, wtype
+from ..codegen.types import WTYPES, widen, wtype
 from ..kernels.cast import cast as _cast
 from ..kernels.copy import copy as _copy
 from ..kernels.fill import full as _fill
@@ -58,7 +58,7 @@ class CreationMixin:
         t = wtype(ct, client, "arange")
         a, b = _fill((), start, ct, client), _fill((), step, ct, client)
         cv = t.val
-        op = f"fn op(a: {cv}, b: {cv}, e: u32) -> {cv} {{ return a + {cv}(e) * b; }}"
+        op = f"fn op(a: {cv}, b: {cv}, e: u32) -> {cv} {{ return a + {widen(cv, 'e')} * b; }}"
         return launch(client, ("arange",), (a, b), [t, t], t, wtype(dtype, client), op, "",
                       (n,), out)
 

@@ -207,15 +207,16 @@ def shared_cap_env(cdtype, caps):
 
 def cols_mode():
     """NUMR_WEBGPU_FFT_COLS, for A/B timings:
-      tile (default)  four-step steps within cap / 4 (split_cap) and tiled kernels: a
+      tile            four-step steps within cap / 4 (split_cap) and tiled kernels: a
                       workgroup's rows (neighbouring columns) are loaded / stored
                       row-fastest, so a warp touches neighbouring addresses
-      tile2           tiled kernels where the rows allow, splits as wide as the cap
-                      (fewest passes; columns of cap-length rows stay strided)
+      tile2 (default) tiled kernels where the rows allow, splits as wide as the cap
+                      (fewest passes; columns of cap-length rows stay strided); fastest
+                      in the H100 A/B of 2026-11-24 (docs/benchmarks.md)
       strided         the old behaviour: wide splits, each row moved by its own threads,
                       one stride apart (one 32-byte sector per 8-byte element)"""
-    v = os.environ.get("NUMR_WEBGPU_FFT_COLS", "tile")
-    return v if v in ("tile", "tile2", "strided") else "tile"
+    v = os.environ.get("NUMR_WEBGPU_FFT_COLS", "tile2")
+    return v if v in ("tile", "tile2", "strided") else "tile2"
 
 
 def loads_batched():

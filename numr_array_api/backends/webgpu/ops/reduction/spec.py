@@ -30,7 +30,7 @@ from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout, Words
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
-from ...codegen.types import WTYPES, convert, load, render_helpers
+from ...codegen.types import widen, WTYPES, convert, load, render_helpers
 from . import table as T
 
 __all__ = ["ReduceSpec", "variants", "types_of"]
@@ -273,7 +273,7 @@ fn wg_reduce(s0: St, l: u32) -> St {{
         index ``gb + r``) into ``s``."""
         if self.src is None:
             return f"s = comb(s, state_in({j}));"
-        return f"s = fold(s, elem({j}), gb + {t.I}({r}));"
+        return f"s = fold(s, elem({j}), gb + {widen(t.I, r)});"
 
     def _row_main(self, lay, t, caps):
         w = lay.word
@@ -295,7 +295,7 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                  "  var s = ident();"]
         if self.vec:
             def fold4(v, r):
-                return [f"    s = fold(s, cv({v}.{c}), gb + {t.I}({r} + {i}u));"
+                return [f"    s = fold(s, cv({v}.{c}), gb + {widen(t.I, f'{r} + {i}u')});"
                         for i, c in enumerate("xyzw")]
             # two independent vec4 loads per trip: more bytes in flight per thread
             lines += [
@@ -372,13 +372,13 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                       "  for (; r + 1u < hi; r += 2u) {",
                       "    let v = src[(b + red_index(r)) >> 2u];",
                       "    let w = src[(b + red_index(r + 1u)) >> 2u];",
-                      f"    let g = gb + {t.I}(r);"]
+                      f"    let g = gb + {widen(t.I, 'r')};"]
             lines += [f"    s{i} = fold(s{i}, cv(v.{c}), g);" for i, c in enumerate("xyzw")]
             lines += [f"    s{i} = fold(s{i}, cv(w.{c}), g + {T.ONE[t.I]});"
                       for i, c in enumerate("xyzw")]
             lines += ["  }", "  if (r < hi) {",
                       "    let v = src[(b + red_index(r)) >> 2u];",
-                      f"    let g = gb + {t.I}(r);"]
+                      f"    let g = gb + {widen(t.I, 'r')};"]
             lines += [f"    s{i} = fold(s{i}, cv(v.{c}), g);" for i, c in enumerate("xyzw")]
             lines.append("  }")
             lines += [f"  put({self._dest(f'o + {i}u', 'k', lay)}, s{i});" for i in range(4)]
