@@ -31,7 +31,7 @@ def test_elementwise_and_scan_on_10_gib(gpu_xp):
     x = xp.astype(xp.arange(N, dtype=xp.int64) % 1000, xp.float32)
     assert len(x._data.block.segments) >= 3
     y = x + x
-    for i in (0, 1, 2**31 - 1, 2**31, 2**32 + 7, N - 1):
+    for i in (0, 1, 2**31 - 1, 2**31, 2**31 + 7, N - 1):  # N < 2^32: 2.68e9 float32
         assert _at(y, i) == (i % 1000) * 2
     del y
     m = x < 3.0          # 3 of every 1000 elements
@@ -40,7 +40,7 @@ def test_elementwise_and_scan_on_10_gib(gpu_xp):
     np.testing.assert_array_equal(np.asarray(sel[-6:].to_device("cpu")), [0, 1, 2, 0, 1, 2])
     del m, sel
     c = xp.cumulative_sum(xp.astype(x < 1.0, xp.int64))   # counts the zeros so far
-    for i in (0, 999, 1000, 2**32 + 5, N - 1):
+    for i in (0, 999, 1000, 2**31 + 5, N - 1):
         assert _at(c, i) == i // 1000 + 1
     del c, x
 
