@@ -245,7 +245,15 @@ def test_interrupt_before_a_dispatch_keeps_its_buffers_pending(monkeypatch):
         out_blocks.append(b.buffer)
         return b
 
+    real_class = client.pool.allocate_class
+
+    def spy_class(size):  # the launch plans' allocation path (kernels/launch_plan.py)
+        b = real_class(size)
+        out_blocks.append(b.buffer)
+        return b
+
     monkeypatch.setattr(client.pool, "allocate", spy)
+    monkeypatch.setattr(client.pool, "allocate_class", spy_class)
     with pytest.raises(KeyboardInterrupt):
         x + 1
     monkeypatch.undo()
