@@ -34,16 +34,7 @@ sys.path.append(str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 
-def best_of(fn, sync, repeats):
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        sync()
-        best = min(best, time.perf_counter() - t)
-    return best
+from _timing import best_of  # noqa: E402
 
 
 def chain_of(n):

@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import numpy as np
 
@@ -56,16 +55,12 @@ def host_data(shape, dtype):
     return a.astype(dtype)
 
 
+from _timing import best_of as _best_s  # noqa: E402
+
+
 def best_of(fn, sync, repeats):
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        sync()
-        best = min(best, time.perf_counter() - t)
-    return best * 1e3
+    """Milliseconds (see _timing.best_of)."""
+    return _best_s(fn, sync, repeats) * 1e3
 
 
 def numr_case(op, a, repeats):

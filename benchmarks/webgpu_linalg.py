@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -109,16 +108,7 @@ def libraries():
     return libs
 
 
-def best_of(fn, sync, repeats):
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        sync()
-        best = min(best, time.perf_counter() - t)
-    return best
+from _timing import best_of  # noqa: E402
 
 
 def main(argv=None):
