@@ -349,7 +349,15 @@ def _same(got, want, qualname):
     assert ok.all(), f"{qualname}: {g!r} differs from NumPy's {w!r}"
 
 
+# NUMR_FUZZ_TRACE=path appends every call to that file before making it: after a crash or a
+# poisoned device context, the file's last lines name the call that did it
+_TRACE = os.environ.get("NUMR_FUZZ_TRACE")
+
+
 def check_call(qualname, fn, args, kwargs, compare=True):
+    if _TRACE:
+        with open(_TRACE, "a") as f:
+            f.write(f"{os.getpid()} {qualname}{_show(args, kwargs)}\n")
     try:
         inspect.signature(fn).bind(*args, **kwargs)
         binds = True
