@@ -77,6 +77,7 @@ def main():
             setit, setit, lambda x, i, v: setit(np, x.copy(), i, v))
 
     variants = [("sync ept4 spin", dict(check="sync", ept="4", spin=300e-6)),
+                ("sync mask-ranks", dict(check="sync", ept="4", spin=300e-6, mask="ranks")),
                 ("sync ept4 nospin", dict(check="sync", ept="4", spin=0.0)),
                 ("lazy ept1", dict(check="lazy", ept="1", spin=300e-6)),
                 ("lazy ept2", dict(check="lazy", ept="2", spin=300e-6)),
@@ -108,12 +109,18 @@ def main():
         for vname, v in variants:
             if v["check"] == "sync" and v["spin"] == 0.0 and size == "large":
                 continue
+            if v.get("mask") and not name.startswith("x[mask]"):
+                continue
             if v["ept"] != "4" and (size == "small" or name.startswith("x[mask]")
                                     or name.startswith("x[idx] =")):
                 continue
             os.environ["NUMR_WEBGPU_INDEX_CHECK"] = v["check"]
             os.environ["NUMR_WEBGPU_GATHER_EPT"] = v["ept"]
             client.maps.spin_s = v["spin"]
+            if v.get("mask"):
+                os.environ["NUMR_WEBGPU_MASK_BLOCK_MIN"] = str(1 << 40)
+            else:
+                os.environ.pop("NUMR_WEBGPU_MASK_BLOCK_MIN", None)
             got = np.asarray(fn_w(wx, *dev).to_device("cpu"))
             good = np.array_equal(got, want) if not name.startswith("x[idx] =") else True
             reps = 200 if size == "small" else 10

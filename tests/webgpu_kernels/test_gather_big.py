@@ -143,3 +143,43 @@ def test_real_256mb_gather_on_the_adapters_own_limits(wgpu_xp):
     x[xp.asarray(sel)] = xp.asarray(np.array([-1, -2, -3, -4], np.float32))
     np.testing.assert_array_equal(host(x[xp.asarray(sel)]), [-1, -2, -3, -4])
     del x
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex128"])
+def test_mask_block_compaction(wgpu_xp, dtype):
+    """x[mask] of long 1-D data: block counts, their scan, one moving pass (no ranks);
+    offset views, empty / full / sparse masks, blocks cut by the end."""
+    import warnings
+    xp = wgpu_xp
+    rng = np.random.default_rng(5)
+    n = 200_003
+    a = (rng.standard_normal(n + 16) * 100).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for p in (0.0, 0.003, 0.5, 1.0):
+            m = rng.random(n + 16) < p
+            x, mk = xp.asarray(a), xp.asarray(m)
+            np.testing.assert_array_equal(host(x[:n][mk[:n]]), a[:n][m[:n]])
+            for s in (1, 3, 7):
+                np.testing.assert_array_equal(host(x[s:n + s][mk[16 - s:n + 16 - s]]),
+                                              a[s:n + s][m[16 - s:n + 16 - s]])
+
+
+def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
+    xp = wgpu_xp
+    a = np.arange(10.0, dtype=np.float32)
+    x = xp.asarray(a)
+    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "lazy")
+    y = xp.take(x, xp.asarray([1, 10]))        # no error yet: no host round trip
+    with pytest.raises(IndexError, match="earlier"):
+        host(y)
+    np.testing.assert_array_equal(host(xp.take(x, xp.asarray([1, -1]))), [1.0, 9.0])
+    z = x[xp.asarray([0, -11])]
+    with pytest.raises(IndexError):
+        x._data.client.synchronize()
+    del z
+    # a good call after a bad one does not inherit its error
+    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "sync")
+    with pytest.raises(IndexError, match="12"):
+        xp.take(x, xp.asarray([12]))
+    np.testing.assert_array_equal(host(xp.take(x, xp.asarray([2]))), [2.0])

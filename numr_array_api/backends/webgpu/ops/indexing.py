@@ -33,6 +33,7 @@ from ..storage import WgpuStorage, new_output
 from ..primitives import gather as _gx
 from .host_fallback import HostReadWarning, _warned
 
+_ALL = slice(None)
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
 _I32 = WTYPES[dt.int32]
 _U32 = WTYPES[dt.uint32]
@@ -128,7 +129,8 @@ class _Key:
             else:  # an int: applied by the basic view, but an advanced index for placement
                 basic.append(k)
                 adv_pos.append(kp)
-        self.view = data[tuple(basic)]
+        self.view = data if all(b == _ALL for b in basic) and len(basic) == data.ndim \
+            else data[tuple(basic)]
         self.entries = entries
         adjacent = max(adv_pos) - min(adv_pos) + 1 == len(adv_pos)
         first = min(adv_pos)
