@@ -54,6 +54,16 @@ def _memory_limit(info):
     return None
 
 
+def _map_spin(info):
+    """Seconds a host wait polls before sleeping: NUMR_WEBGPU_MAP_SPIN_US, else 0 on CPU
+    adapters (lavapipe runs the work on the host's cores) and 300 us on GPUs."""
+    env = os.environ.get("NUMR_WEBGPU_MAP_SPIN_US", "").strip()
+    if env:
+        return max(0.0, float(env)) * 1e-6
+    cpu = str(info.get("type", "")).lower().replace(" ", "") == "cpu"
+    return 0.0 if cpu else 300e-6
+
+
 class WgpuClient:
     lock = LOCK
 
@@ -92,9 +102,12 @@ class WgpuClient:
         self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
-        self.maps = Mappings(self.device)
+        self.maps = Mappings(self.device, _map_spin(self.info))
         self.recorder = Recorder(self)
         self._kernels = {}  # KernelSpec -> Kernel (codegen/spec.py)
+        # called with the client after every host read and synchronize (deferred error
+        # checks: primitives/gather.py's lazy index check)
+        self.read_hooks = []
 
     def _request_device(self):
         """The adapter's own limits and optional features, else the WebGPU defaults (some
@@ -239,6 +252,11 @@ class WgpuClient:
         except DeviceLost:
             self.lost = True
             raise
+        self._run_read_hooks()
+
+    def _run_read_hooks(self):
+        for hook in self.read_hooks:
+            hook(self)
 
     # ---- host transfer primitives --------------------------------------------------------
     def write(self, block, offset, data):
@@ -273,7 +291,10 @@ class WgpuClient:
         """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work."""
         self.check()
         if nbytes <= self.READ_CHUNK and not isinstance(block, SegmentedBlock):
-            return self._read_one(block, offset, nbytes)
+            out = self._read_one(block, offset, nbytes)
+            if self.read_hooks:
+                self._run_read_hooks()
+            return out
         out = np.empty(nbytes, np.uint8)
         pos, end = offset, offset + nbytes
         while pos < end:
@@ -284,6 +305,8 @@ class WgpuClient:
                 stop = min(stop, base + block.seg_bytes)
             out[pos - offset:stop - offset] = self._read_one(blk, pos - base, stop - pos)
             pos = stop
+        if self.read_hooks:
+            self._run_read_hooks()
         return out
 
     def _read_one(self, block, offset, nbytes):
