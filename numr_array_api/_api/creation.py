@@ -231,6 +231,7 @@ def build(ctx):
         shape = [a.shape[0] for a in arrays]
         if indexing == "xy" and len(arrays) > 1:
             shape[0], shape[1] = shape[1], shape[0]
+        _addressable("meshgrid", tuple(shape), arrays[0]._dtype)
         out = []
         for i, a in enumerate(arrays):
             ax = i

@@ -115,6 +115,17 @@ class WgpuClient:
         unavailable, with wgpu's reason (it never had a device to lose)."""
         feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
         label = f"numr webgpu {self.index}"
+        # wgpu's experimental cooperative matrices (tensor cores; the float16 GEMM of
+        # ops/matmul/coop.py): asked for where listed, and never at the cost of the rest
+        if "cooperative-matrix" in self.adapter.features and \
+                os.environ.get("NUMR_WEBGPU_GEMM_COOP", "0").strip().lower() in \
+                ("1", "on", "auto", "true", "yes"):
+            try:
+                return self.adapter.request_device_sync(
+                    label=label, required_features=feats + ["cooperative-matrix"],
+                    required_limits=dict(self.adapter.limits))
+            except Exception:  # noqa: BLE001 - the device without it, below
+                pass
         try:
             return self.adapter.request_device_sync(label=label, required_features=feats,
                                                     required_limits=dict(self.adapter.limits))
