@@ -31,8 +31,8 @@ def {name}(x1, x2, /):
             if t is x2._dtype and {accept}{samedev}:
                 try:
                     r = kernel(x1._data, x2._data)
-                except ValueError:
-                    return slow(x1, x2)  # re-validated: numr's ShapeMismatch
+                except (ValueError, MemoryError):
+                    return slow(x1, x2)  # re-validated: numr's ShapeMismatch / OutOfMemory
                 if r.__class__ is not P:
                     r = fix(r)
                 a = A()
@@ -42,7 +42,7 @@ def {name}(x1, x2, /):
         elif t in scalar_ok.get(c2, ()):
             try:
                 r = kernel(x1._data, {scalar2})
-            except (OverflowError, ValueError, TypeError):
+            except (OverflowError, ValueError, TypeError, MemoryError):
                 return slow(x1, x2)  # e.g. an int beyond the dtype: numr's OutOfRange
             if r.__class__ is not P:
                 r = fix(r)
@@ -60,7 +60,7 @@ _LEFT_SCALAR = '''    elif x2.__class__ is A:
         if t in scalar_ok.get(x1.__class__, ()):
             try:
                 r = kernel(sop(x1, t), x2._data)
-            except (OverflowError, ValueError, TypeError):
+            except (OverflowError, ValueError, TypeError, MemoryError):
                 return slow(x1, x2)
             if r.__class__ is not P:
                 r = fix(r)

@@ -2,14 +2,13 @@
 
 import math
 import operator
-import sys
 
 import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidArgument, OutOfMemory
-from .._core.shapes import check_shape, as_int
+from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.shapes import check_addressable, check_shape, as_int
 from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
 
 
@@ -93,13 +92,8 @@ def build(ctx):
         return _dtype_arg(dtype) or ctx.defaults_for(dev)[0], dev
 
     def _addressable(fname, shape, d):
-        """OutOfMemory naming the request when it exceeds any address space (NumPy would
-        say ValueError 'array is too big'; a GPU backend its own limit)."""
-        nbytes = math.prod(shape) * d.itemsize
-        if nbytes > sys.maxsize:
-            raise OutOfMemory(be.name, nbytes, f"{fname}: shape {shape} of {d.name} is more "
-                                               f"than any address space")
-        return shape
+        return check_addressable(be.name, fname, shape, d.itemsize,
+                                 f"shape {shape} of {d.name}")
 
     def empty(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
@@ -237,6 +231,7 @@ def build(ctx):
         shape = [a.shape[0] for a in arrays]
         if indexing == "xy" and len(arrays) > 1:
             shape[0], shape[1] = shape[1], shape[0]
+        _addressable("meshgrid", tuple(shape), arrays[0]._dtype)
         out = []
         for i, a in enumerate(arrays):
             ax = i

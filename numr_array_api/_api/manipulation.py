@@ -1,5 +1,8 @@
 """Manipulation functions (views where the backend can make them)."""
 
+import math
+import sys
+
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from .._core.promotion import promote_many
@@ -42,6 +45,10 @@ def build(ctx):
         if target != shape:
             raise ShapeMismatch(f"broadcast_to: 'x' of shape {x.shape} cannot be broadcast to "
                                 f"'shape' {shape}", shape, x.shape)
+        if math.prod(shape) > sys.maxsize:
+            # NumPy's limit too: element counts and flat indices are 64-bit signed everywhere
+            raise InvalidArgument("shape", f"broadcast_to: shape {shape} has more elements than "
+                                           f"a 64-bit index can count")
         return wrap(be.broadcast_to(x._data, shape))
 
     def broadcast_arrays(*arrays):

@@ -2,7 +2,10 @@
 
 import operator
 
-from .errors import InvalidArgument, InvalidIndex, InvalidType, ShapeMismatch
+import math
+import sys
+
+from .errors import InvalidArgument, InvalidIndex, InvalidType, OutOfMemory, ShapeMismatch
 
 __all__ = ["broadcast_shapes", "broadcast_named", "normalize_axis", "normalize_axes", "check_shape", "as_int"]
 
@@ -36,6 +39,18 @@ def check_shape(shape, argname="shape"):
         if s < 0:
             raise InvalidArgument(argname, f"dimensions must be non-negative, got {out}")
     return out
+
+
+def check_addressable(backend, fname, shape, itemsize, what=None):
+    """OutOfMemory naming the request when ``shape`` of ``itemsize``-byte elements exceeds any
+    address space. Checked before a backend allocates: NumPy says MemoryError / ValueError
+    itself, but CuPy computes the byte count in a wrapping 64-bit integer and would allocate a
+    tiny block for it and then write past its end."""
+    nbytes = math.prod(shape) * itemsize
+    if nbytes > sys.maxsize:
+        raise OutOfMemory(backend, nbytes, f"{fname}: {what or f'shape {tuple(shape)}'} is more "
+                                           f"than any address space")
+    return shape
 
 
 def broadcast_shapes(*shapes):

@@ -10,6 +10,7 @@ K panels whose partial products accumulate into C (the epilogue applies on the l
 from __future__ import annotations
 
 from ....._core.shapes import broadcast_shapes
+from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.nary import joint_collapse
 from ...primitives.slabs import MAX_BOX_ELEMS
@@ -80,7 +81,7 @@ def _split_k(client, t, a, b, epilogue):
     N = b.shape[-1]
     if K < SPLIT_K_MIN:
         return 1
-    cfg = choose(t.val, t.name, M, N, K)
+    cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage)
     tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
     pieces = min(K // SPLIT_K_DEPTH, -(-SPLIT_K_GROUPS // tiles))
     if pieces < 4:
@@ -134,7 +135,7 @@ def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
     more row or column tiles than one grid dimension holds (65535) is cut into panels."""
     M = ab.shape[-2]
     N = bb.shape[-1]
-    cfg = choose(t.val, t.name, M, N, ab.shape[-1])
+    cfg = choose(t.val, t.name, M, N, ab.shape[-1], Caps.of(client).workgroup_storage)
     rows, cols = client.max_groups * cfg.bm, client.max_groups * cfg.bn
     if M > rows or N > cols:
         if epilogue is not None and out.ndim > 2:
@@ -161,8 +162,16 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
     nb = 1
     for n in batch:
         nb *= n
+    if t.name == "float16" and not accumulate and epilogue is None:
+        from . import coop
+        cc = coop.COOP_CONFIGS[coop.config_name()]
+        if coop.eligible(ab, bb, out, K, N, M, sa, sb, cc, accumulate, epilogue) and \
+                coop.status(client) == "on":
+            coop.launch(client, ab, bb, out, bshape, sa, sb, cc)
+            return
+    vload = cfg.db and _vec_aligned(ab, bb, K, N, sa, sb)
     spec = GemmSpec(t, out_t, len(bshape), cfg,
-                    None if epilogue is None else epilogue.spec, accumulate)
+                    None if epilogue is None else epilogue.spec, accumulate, vload)
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):
@@ -177,6 +186,18 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         args.update(epilogue.args())
     grid = (-(-N // cfg.bn), -(-M // cfg.bm), max(1, min(nb, client.max_groups)))
     k.launch(grid, **args)
+
+
+def _vec_aligned(a, b, K, N, sa, sb):
+    """Whether A and B can be read 4 elements at a time: rows contiguous, every row start
+    (offsets, row and batch strides) a multiple of 4 elements, K and N multiples of 4."""
+    if a.strides[-1] != 1 or b.strides[-1] != 1 or K % 4 or N % 4:
+        return False
+    if a.shape[-2] > 1 and a.strides[-2] % 4 or b.strides[-2] % 4:
+        return False
+    if any(s % 4 for s in sa) or any(s % 4 for s in sb):
+        return False
+    return a.binding()[3] % 4 == 0 and b.binding()[3] % 4 == 0
 
 
 def _panels(client, t, out_t, a, b, c, epilogue, accumulate=False):
