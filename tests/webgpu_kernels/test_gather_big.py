@@ -183,3 +183,38 @@ def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
     with pytest.raises(IndexError, match="12"):
         xp.take(x, xp.asarray([12]))
     np.testing.assert_array_equal(host(xp.take(x, xp.asarray([2]))), [2.0])
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_gpu_gather_scatter_on_10_gib(wgpu_xp):
+    """Issue 9 on the GPU machine: a 10 GiB uint32 array (several 2 GiB buffers, beyond the
+    binding): x[idx], take, take_along_axis and x[idx] = v, across every buffer boundary."""
+    xp = wgpu_xp
+    client = xp.asarray([0.0])._data.client
+    if client.info.get("type") == "CPU":
+        pytest.skip("10 GiB on a CPU adapter: GPU machine only")
+    n = 10 * 2 ** 30 // 4
+    x = xp.arange(n, dtype=xp.uint32)
+    assert len(x._data.block.segments) >= 3
+    rng = np.random.default_rng(6)
+    marks = [0, 1, n - 1, -1, -n]
+    for b in range(1 << 29, n, 1 << 29):
+        marks += [b - 1, b, b + 1]
+    idx = np.array(marks + list(rng.integers(-n, n, 20000)), np.int64)
+    want = (idx % n).astype(np.uint32)
+    np.testing.assert_array_equal(host(x[xp.asarray(idx)]), want)
+    np.testing.assert_array_equal(host(xp.take(x, xp.asarray(idx))), want)
+    with pytest.raises(IndexError, match=str(n)):
+        x[xp.asarray(np.array([3, n], np.int64))]
+    rows = n // 4096
+    x2 = xp.reshape(x, (rows, 4096))
+    ti = rng.integers(0, 4096, (rows, 1))
+    got = host(xp.take_along_axis(x2, xp.asarray(ti), axis=1))
+    np.testing.assert_array_equal(got[:, 0], (np.arange(rows) * 4096 + ti[:, 0]).astype(np.uint32))
+    sel = np.unique(idx % n)[:5000]
+    x[xp.asarray(sel)] = xp.asarray(np.full(sel.size, 7, np.uint32))
+    np.testing.assert_array_equal(host(x[xp.asarray(sel)]), np.full(sel.size, 7, np.uint32))
+    np.testing.assert_array_equal(host(x[xp.asarray(np.array([2], np.int64))]),
+                                  [7 if 2 in sel else 2])
+    del x, x2

@@ -370,7 +370,7 @@ def _windows(view):
     lo, hi = view.extent()
     block = view.block
     client = view.client
-    limit = (client.max_binding - 512) // 256 * 256
+    limit = client.max_binding // 256 * 256  # a whole segment when it fits a binding
     segs = getattr(block, "segments", None)
     span = (hi - lo) // isz
     wins = []
