@@ -62,7 +62,9 @@ CASES = {
     "small_64": ((64, 64), (64, 64), "float32",
                  [(c, {"cfg": c}) for c in ("4x4k16v", "db4x4k8", "db4x4k16")]),
     "f16_4096": ((4096, 4096), (4096, 4096), "float16",
-                 [("f32-compute", {"coop": "0"})] +
+                 [("f32-compute", {"coop": "0"}),
+                  ("db8x8k8 f32-compute", {"coop": "0", "cfg": "db8x8k8"}),
+                  ("db8x8k16 f32-compute", {"coop": "0", "cfg": "db8x8k16"})] +
                  [(c, {"coop": "1", "coop_cfg": c}) for c in
                   ("c128x128k32w2x4", "c128x128k32w2x2", "c128x128k16w2x4", "c64x64k32w2x2")]),
     "f16_2048": ((2048, 2048), (2048, 2048), "float16",

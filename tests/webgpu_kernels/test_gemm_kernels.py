@@ -71,11 +71,11 @@ def pinned():
 
 def _db_names(dtype):
     wgs = Caps.of(_client()).workgroup_storage
-    val = "f64" if dtype == "float64" else "f32"
+    val = "f64" if dtype == "float64" else "f32"   # float16 computes in f32
     return [n for n, c in configs.CONFIGS.items() if configs.db_fits(c, val, wgs)]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 @pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16"])
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[0] + s[1:])))
 def test_db_kernels_match_numpy(dtype, cfg, shape, pinned):
@@ -166,12 +166,16 @@ def test_choose_respects_workgroup_memory():
     try:
         assert configs.choose("f32", "float32", 512, 512, 512, 32768).name != "db8x8k16"
         assert configs.choose("f32", "float32", 512, 512, 512, 49152).name == "db8x8k16"
-        # a db config never goes to float16 / complex / ints
+        # float16 (f32 compute) may take a db config; complex / ints never
         configs.force("float16", "db8x8k8")
-        assert not configs.choose("f32", "float16", 512, 512, 512, 49152).db
+        assert configs.choose("f32", "float16", 512, 512, 512, 49152).db
+        configs.force("complex64", "db8x8k8")
+        assert not configs.choose("vec2<f32>", "complex64", 512, 512, 512, 49152).db
+        configs.force("int32", "db8x8k8")
+        assert not configs.choose("i32", "int32", 512, 512, 512, 49152).db
     finally:
-        configs.force("float32", None)
-        configs.force("float16", None)
+        for d in ("float32", "float16", "complex64", "int32"):
+            configs.force(d, None)
 
 
 # ---- cooperative matrices (float16 on tensor cores): host-side logic -------------------
@@ -274,3 +278,35 @@ def test_coop_eligibility():
 def test_lavapipe_caps_have_no_coop():
     assert not LAVAPIPE.coop and NVIDIA.coop
     assert not Caps.of(_client()).coop or "cooperative-matrix" in _client().features
+
+
+def test_launch_plan_repeats_products_exactly(pinned):
+    """A repeated product of one signature takes its launch plan: same results, operands at
+    other offsets (same alignment) and fresh outputs each time; pinning a configuration
+    retires the plans (configs.EPOCH)."""
+    rng = np.random.default_rng(6)
+    buf = rng.standard_normal(8 * 40 * 24 + 64).astype(np.float32)
+    b = rng.standard_normal((24, 33)).astype(np.float32)
+    B = xp.asarray(b)
+    X = xp.asarray(buf)
+    outs = []
+    for off in (0, 8, 16, 0, 8):   # same alignment mod 8: one signature
+        a = buf[off:off + 40 * 24].reshape(40, 24)
+        A = xp.reshape(X[off:off + 40 * 24], (40, 24))
+        r = xp.matmul(A, B)
+        outs.append(r)
+        _check(_host(r), a, b, "float32")
+    assert len({id(o._data.block) for o in outs}) == len(outs)  # fresh outputs
+    sig_plans = [p for p in G._PLANS.values() if p is not None]
+    assert sig_plans, "no launch plan recorded"
+    for off in (3, 5):   # other alignments: their own signatures (scalar loads)
+        a = buf[off:off + 40 * 24].reshape(40, 24)
+        _check(_host(xp.matmul(xp.reshape(X[off:off + 40 * 24], (40, 24)), B)), a, b,
+               "float32")
+    pinned("float32", "db4x4k8")
+    a = buf[:40 * 24].reshape(40, 24)
+    _check(_host(xp.matmul(xp.reshape(X[:40 * 24], (40, 24)), B)), a, b, "float32")
+    # split-K, batched-broadcast and float16 products are not planned but stay right
+    a3 = rng.standard_normal((2, 5, 24)).astype(np.float32)
+    _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
+    _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
