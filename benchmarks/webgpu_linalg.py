@@ -45,7 +45,9 @@ def _spd(rng, batch, n, dtype):
 
 
 def _square(rng, batch, n, dtype):
-    return [(_rand(rng, batch + (n, n), dtype) + np.sqrt(n) * np.eye(n, dtype=dtype))]
+    # cast after the sum: np.sqrt(n) is an np.float64, which (NEP 50) would promote a
+    # float32 matrix to float64
+    return [(_rand(rng, batch + (n, n), dtype) + np.sqrt(n) * np.eye(n)).astype(dtype)]
 
 
 def _system(rng, batch, n, dtype):

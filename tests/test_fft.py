@@ -201,3 +201,19 @@ def test_freq_default_dtype_is_the_devices(xp):
         for f in (xp.fft.fftfreq, xp.fft.rfftfreq):
             r = f(8, device=dev)
             assert r.dtype == want and r.device == dev
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.fft.fftfreq(2 ** 62, d=3.0),
+    lambda xp: xp.fft.rfftfreq(2 ** 62),
+    lambda xp: xp.fft.fft(xp.ones(3), n=2 ** 62),
+    lambda xp: xp.fft.irfft(xp.ones(3), n=2 ** 61),
+    lambda xp: xp.fft.fftn(xp.ones((2, 2)), s=(2 ** 31, 2 ** 31), axes=(0, 1)),
+], ids=["fftfreq", "rfftfreq", "fft-n", "irfft-n", "fftn-s"])
+def test_sizes_beyond_any_address_space_are_out_of_memory(ft, call):
+    # refused before a backend allocates: CuPy computes such byte counts in a wrapping
+    # 64-bit integer, allocates a tiny block and writes past it (a poisoned CUDA context)
+    from numr_array_api.errors import OutOfMemory
+    with pytest.raises(OutOfMemory, match="address space"):
+        call(ft)
+    assert float(ft.sum(ft.fft.fftfreq(4))) == pytest.approx(-0.5)

@@ -2,14 +2,13 @@
 
 import math
 import operator
-import sys
 
 import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidArgument, OutOfMemory
-from .._core.shapes import check_shape, as_int
+from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.shapes import check_addressable, check_shape, as_int
 from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
 
 
@@ -93,13 +92,8 @@ def build(ctx):
         return _dtype_arg(dtype) or ctx.defaults_for(dev)[0], dev
 
     def _addressable(fname, shape, d):
-        """OutOfMemory naming the request when it exceeds any address space (NumPy would
-        say ValueError 'array is too big'; a GPU backend its own limit)."""
-        nbytes = math.prod(shape) * d.itemsize
-        if nbytes > sys.maxsize:
-            raise OutOfMemory(be.name, nbytes, f"{fname}: shape {shape} of {d.name} is more "
-                                               f"than any address space")
-        return shape
+        return check_addressable(be.name, fname, shape, d.itemsize,
+                                 f"shape {shape} of {d.name}")
 
     def empty(shape, *, dtype=None, device=None):
         shape = check_shape(shape)
@@ -167,6 +161,7 @@ def build(ctx):
             real = arange(start, stop, step, dtype=dt.REAL_FLOAT_OF_COMPLEX[d], device=dev)
             return ctx.module.astype(real, d)
         n = max(0, math.ceil((stop - start) / step))
+        _addressable("arange", (n,), d)
         return wrap(be.arange(start, stop, step, n, d, dev))
 
     def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
@@ -177,6 +172,7 @@ def build(ctx):
             raise InvalidArgument("n_rows", "eye: sizes must be non-negative")
         k = max(-n_rows, min(k, n_cols))  # a diagonal beyond the matrix: none, any k
         d, dev = _float_on(dtype, device)
+        _addressable("eye", (n_rows, n_cols), d)
         return wrap(be.eye(n_rows, n_cols, k, d, dev))
 
     def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
@@ -199,6 +195,7 @@ def build(ctx):
             raise DTypeMismatch(f"linspace: dtype must be numeric, got {d.name}", d, None)
         if d.kind == "f" and complex in (type(start), type(stop)):
             raise DTypeMismatch("linspace: complex bounds need a complex dtype", d, None)
+        _addressable("linspace", (num,), d)
         return wrap(be.linspace(start, stop, num, bool(endpoint), d, dev))
 
     def _bound(v, fname, name, complex_ok=True):
@@ -237,6 +234,7 @@ def build(ctx):
         shape = [a.shape[0] for a in arrays]
         if indexing == "xy" and len(arrays) > 1:
             shape[0], shape[1] = shape[1], shape[0]
+        _addressable("meshgrid", tuple(shape), arrays[0]._dtype)
         out = []
         for i, a in enumerate(arrays):
             ax = i

@@ -7,7 +7,7 @@ complex64 in, complex64 / float32 out.
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
-from .._core.shapes import as_int, normalize_axes, normalize_axis
+from .._core.shapes import as_int, check_addressable, normalize_axes, normalize_axis
 from ._common import require_array, require_kind
 
 __all__ = ["build"]
@@ -24,6 +24,9 @@ _ONE_D = {
     "hfft": ("fc", False, lambda m: 2 * (m - 1)),
 }
 _N_D = {"fftn": "fft", "ifftn": "ifft", "rfftn": "rfft", "irfftn": "irfft"}
+
+# bytes per element of the largest buffer a transform may hold (a complex128 work array)
+_WORK_ITEMSIZE = 16
 
 
 def _norm(norm, fname):
@@ -50,6 +53,12 @@ def build(ctx):
             raise InvalidArgument("x", f"fft.{fname}: needs at least one dimension")
         return x
 
+    def _fits(fname, shape, lengths):
+        # the padded / work arrays, before any backend allocates them
+        work = [max(m, lengths.get(i, m)) for i, m in enumerate(shape)]
+        check_addressable(be.name, f"fft.{fname}", work, _WORK_ITEMSIZE,
+                          f"a transform over shape {tuple(work)}")
+
     def _length(value, fname, argname):
         n = as_int(value, argname)
         if n < 1:
@@ -72,6 +81,7 @@ def build(ctx):
             else:
                 n = _length(n, name, "n")
             out = _out_dtype(x._dtype, complex_out)
+            _fits(name, x.shape, {ax: n_eff if n is None else n})
             return wrap(be.fft_1d(name, x._data, n, ax, _norm(norm, name), out))
 
         f.__name__ = f.__qualname__ = name
@@ -106,6 +116,7 @@ def build(ctx):
                 sizes.append(_length(v, name, "s"))
             sizes = tuple(sizes)
             out = _out_dtype(x._dtype, complex_out)
+            _fits(name, x.shape, dict(zip(ax, sizes)))
             return wrap(be.fft_nd(name, x._data, sizes, ax, _norm(norm, name), out))
 
         f.__name__ = f.__qualname__ = name
@@ -126,6 +137,7 @@ def build(ctx):
             elif t.kind != "f":
                 raise DTypeMismatch(f"fft.{name}: dtype must be a real floating-point dtype, "
                                     f"got {t.name}", t, None)
+            check_addressable(be.name, f"fft.{name}", (n,), 8, f"{n} frequencies")
             return wrap(be.fft_freq(n, float(d), rfft, t, dev))
 
         f.__name__ = f.__qualname__ = name

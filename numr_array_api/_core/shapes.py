@@ -2,7 +2,10 @@
 
 import operator
 
-from .errors import InvalidArgument, InvalidIndex, InvalidType, ShapeMismatch
+import math
+import sys
+
+from .errors import InvalidArgument, InvalidIndex, InvalidType, OutOfMemory, ShapeMismatch
 
 __all__ = ["broadcast_shapes", "broadcast_named", "normalize_axis", "normalize_axes", "check_shape", "as_int"]
 
@@ -36,6 +39,27 @@ def check_shape(shape, argname="shape"):
         if s < 0:
             raise InvalidArgument(argname, f"dimensions must be non-negative, got {out}")
     return out
+
+
+# The most elements one array (or view) may have: 2**58 elements of 16 bytes take 2**62
+# bytes, so any result computed from such an array, in any dtype, has a byte count that
+# fits a signed 64 bits. CuPy computes element and byte counts in wrapping 64-bit integers, so a
+# larger request allocates a tiny block and its kernel writes past it (a poisoned CUDA
+# context); NumPy refuses such requests itself, a bound checked here holds for every backend.
+MAX_ELEMENTS = 1 << 58
+
+
+def check_addressable(backend, fname, shape, itemsize=16, what=None):
+    """OutOfMemory naming the request unless an array of ``shape`` (``itemsize``-byte
+    elements, or any work array of the operation) stays within MAX_ELEMENTS and a 64-bit
+    byte count; checked before a backend allocates."""
+    count = math.prod(shape)
+    if count > MAX_ELEMENTS or count * itemsize > sys.maxsize:
+        nbytes = count * max(itemsize, 1)
+        raise OutOfMemory(backend, nbytes, f"{fname}: {what or f'shape {tuple(shape)}'} is "
+                                           f"more than any address space (numr arrays hold "
+                                           f"at most 2**58 elements)")
+    return shape
 
 
 def broadcast_shapes(*shapes):

@@ -178,6 +178,10 @@ def copy_from_device_pipelined(x, /, *, out=None, wait=True):
     if not isinstance(x, Array) or x._ctx.be.name != "cuda":
         raise TypeError(f"copy_from_device_pipelined: 'x' must be a numr cuda array, got "
                         f"{type(x).__name__}")
+    if not isinstance(wait, bool):
+        # checked before the copy starts: an error after it would drop a copy in flight
+        raise TypeError(f"copy_from_device_pipelined: 'wait' must be a bool, got "
+                        f"{type(wait).__name__}")
     data = x._data
     if out is not None:
         import numpy as np

@@ -102,3 +102,23 @@ def test_fills_keep_negative_zero(cx):
     big = cx.full((2,), 2**64 - 1, dtype=cx.uint64)
     assert int(big[0]) == 2**64 - 1
     assert not bool(cx.any(cx.zeros((5,), dtype=cx.bool)))
+
+
+def test_pipelined_copy_bad_wait_starts_no_copy(cx):
+    # a non-bool 'wait' used to raise after the copy had started; the dropped copy kept
+    # writing into pinned memory the next upload's staging reused (wrong data, then a
+    # poisoned context): refused before anything is enqueued
+    from numr_array_api.errors import NumrError
+    x = cx.asarray(np.array([0.5, -1e300, 3.0]))
+    with pytest.raises(NumrError, match="'wait' must be a bool"):
+        cx.copy_from_device_pipelined(x, wait=cx.ones((2, 3)))
+    assert float(cx.sum(cx.asarray([1.0, 2.0, 3.0], dtype=cx.float32) * 2)) == 12.0
+
+
+def test_pipelined_copy_dropped_unwaited_leaves_staging_intact(cx):
+    big = cx.arange(1 << 22, dtype=cx.float32)
+    for i in range(20):
+        cx.copy_from_device_pipelined(big, wait=False)  # dropped at once, still in flight
+        host = np.arange(1000, dtype=np.float32) + i
+        back = np.asarray(cx.asarray(host).to_device("cpu"))
+        np.testing.assert_array_equal(back, host)

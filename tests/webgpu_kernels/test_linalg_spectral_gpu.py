@@ -24,6 +24,16 @@ def xp(wgpu_xp):
         yield wgpu_xp
 
 
+@pytest.fixture(autouse=True)
+def f32_kernels():
+    """float32 / complex64 run the 32-bit kernels here (by default they compute in float64
+    where the adapter grants shader-f64: test_f32_computed_in_f64 covers that)."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import mixin
+    old, mixin.F32_IN_F64 = mixin.F32_IN_F64, False
+    yield
+    mixin.F32_IN_F64 = old
+
+
 @contextlib.contextmanager
 def _slow_sizes_may_be_refused():
     """lavapipe refuses (BackendLimitation) the largest sizes, which only NUMR_TEST_SLOW runs."""
@@ -529,3 +539,37 @@ def test_round_path_eigh_large(xp, rounds, dtype):
     for m in (a, b):
         w, v = xp.linalg.eigh(xp.asarray(m))
         _check_eigh(m, _host(w), _host(v), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_f32_computed_in_f64(xp, dtype):
+    """Where the adapter grants shader-f64, 32-bit eigh / svd compute in float64 and round
+    once: vectors orthogonal to a few eps as LAPACK's (the float32 kernels reach about
+    sqrt(M) eps, their convergence threshold; scikit-learn's float32 Ridge test compares at
+    ~1 ulp, issue 13 F5). Both kernel paths; results keep the input's dtypes."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import mixin
+    if not xp.asarray([0.0])._data.client.has("shader-f64"):
+        pytest.skip("the adapter lacks shader-f64")
+    rng = np.random.default_rng(50)
+    a = _rand(rng, (2, 70, 30), dtype)
+    h = _sym(rng, (2, 30, 30), dtype)
+    eps = _eps(dtype)
+    old = mixin.F32_IN_F64, mixin.ROUNDS
+    try:
+        mixin.F32_IN_F64 = True
+        for path in (None, True):
+            mixin.ROUNDS = path
+            u, s, vh = (_host(r) for r in xp.linalg.svd(xp.asarray(a), full_matrices=False))
+            assert u.dtype == vh.dtype == a.dtype and s.dtype == _real(dtype)
+            _check_svd(a, u, s, vh, dtype, False, c=0.2)
+            assert _n2(_H(u.astype(np.complex128)) @ u - np.eye(30)).max() <= 8 * eps
+            w, v = (_host(r) for r in xp.linalg.eigh(xp.asarray(h)))
+            assert w.dtype == _real(dtype) and v.dtype == h.dtype
+            _check_eigh(h, w, v, dtype, c=0.2)
+            sv = _host(xp.linalg.svdvals(xp.asarray(a)))
+            np.testing.assert_allclose(sv, s, rtol=4 * eps)
+        p = _host(xp.linalg.pinv(xp.asarray(a)))
+        assert p.dtype == a.dtype
+        np.testing.assert_allclose(p, np.linalg.pinv(a.astype(np.complex128)), atol=50 * eps)
+    finally:
+        mixin.F32_IN_F64, mixin.ROUNDS = old

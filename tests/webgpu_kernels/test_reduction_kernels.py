@@ -92,3 +92,94 @@ def test_u32_index_path_of_adapters_without_int64(wgpu_xp):
         for cache, old in ((plan._PLANS, saved[2]), (plan._JOBS, saved[3])):
             cache.clear()
             cache.update(old)
+
+
+# ---- row-mapping tuning variants (NUMR_WEBGPU_REDUCE), with and without subgroups ------------
+def _row_cases(rng):
+    f = rng.standard_normal(4133).astype(np.float32)
+    f[[5, 700]] = np.nan
+    z = np.zeros(301, np.float32)
+    z[7] = -0.0
+    return {
+        "f32": f, "f32nonan": rng.standard_normal((9, 1037)).astype(np.float32),
+        "f16": (rng.standard_normal(3001) * 10).astype(np.float16),
+        "f64": rng.standard_normal(2051), "i8": rng.integers(-100, 100, 5003).astype(np.int8),
+        "u16": rng.integers(0, 60000, 999).astype(np.uint16),
+        "i64": rng.integers(-1 << 40, 1 << 40, 1029), "bool": rng.random(4099) > 0.7,
+        "negzero": -z, "empty": np.zeros((3, 0), np.float32),
+    }
+
+
+def _host(x):
+    return np.asarray(x.to_device("cpu"))
+
+
+@pytest.mark.parametrize("cfg,subgroup", [("u1,s1,w0", False), ("u4,s4,g8192,i4,w1", False),
+                                          ("u8,s2,g2048,i16,w1", True)])
+def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
+    """Every tuning of the row mapping (loads per trip, chunks, 16-byte loads of 1-, 2- and
+    8-byte dtypes) on views at odd offsets, NaN, -0.0 and empty arrays, on both the
+    subgroup-shuffle and the workgroup-tree combine."""
+    import dataclasses
+
+    xp = wgpu_xp
+    client = xp.asarray([0.0])._data.client
+    caps = plan.Caps.of(client)
+    if subgroup and not caps.subgroup:
+        pytest.skip("adapter lacks subgroups")
+    saved = (client._caps, dict(client._kernels), dict(plan._JOBS), dict(plan.CFG))
+    client._caps = dataclasses.replace(caps, subgroup=subgroup)
+    client._kernels.clear()
+    plan._JOBS.clear()
+    plan.configure(cfg)
+    try:
+        for name, a in _row_cases(np.random.default_rng(3)).items():
+            x = xp.asarray(a)
+            for off in ((0, 1, 3) if a.ndim == 1 else (0,)):
+                h, v = (a[off:], x[off:]) if a.ndim == 1 else (a, x)
+                h64 = h.astype(np.float64) if h.dtype.kind in "fb" else h
+                axes = (None,) if h.ndim == 1 else (None, 1)
+                for ax in axes:
+                    what = f"{name}[{off}:] axis={ax} {cfg} subgroup={subgroup}"
+                    np.testing.assert_array_equal(_host(xp.any(v, axis=ax)),
+                                                  np.any(h, axis=ax), err_msg=what)
+                    np.testing.assert_array_equal(_host(xp.count_nonzero(v, axis=ax)),
+                                                  np.count_nonzero(h, axis=ax), err_msg=what)
+                    if name == "bool":
+                        continue
+                    s = _host(xp.sum(v, axis=ax)).astype(np.float64)
+                    e = np.sum(h64, axis=ax)
+                    tol = 1e-3 if h.dtype == np.float16 else 1e-5
+                    np.testing.assert_allclose(s, e, rtol=tol, atol=tol * (
+                        1 + float(np.max(np.sum(np.abs(h64), axis=ax), initial=0))),
+                        err_msg=what)
+                    if h.size == 0:
+                        continue
+                    for op in ("max", "min", "argmax", "argmin"):
+                        got, ref = _host(getattr(xp, op)(v, axis=ax)), getattr(np, op)(h, axis=ax)
+                        np.testing.assert_array_equal(got, ref, err_msg=f"{op} {what}")
+                        if op in ("max", "min") and h.dtype.kind == "f":
+                            assert np.array_equal(np.signbit(got), np.signbit(ref)), what
+                    if h.dtype.kind == "f":
+                        np.testing.assert_allclose(_host(xp.var(v, axis=ax)),
+                                                   np.var(h64, axis=ax), rtol=tol * 10,
+                                                   err_msg=what)
+    finally:
+        client._caps = saved[0]
+        client._kernels.clear()
+        client._kernels.update(saved[1])
+        plan._JOBS.clear()
+        plan._JOBS.update(saved[2])
+        plan.configure(",".join(f"{k}{v}" for k, v in saved[3].items()))
+
+
+def test_configure_parses_and_rejects():
+    old = dict(plan.CFG)
+    try:
+        assert plan.configure("u8,g4096")["u"] == 8
+        assert plan.CFG["g"] == 4096 and plan.CFG["s"] == int(
+            plan.DEFAULT_CONFIG.split("s")[1].split(",")[0])
+        with pytest.raises(ValueError, match="bad entry"):
+            plan.configure("x3")
+    finally:
+        plan.configure(",".join(f"{k}{v}" for k, v in old.items()))

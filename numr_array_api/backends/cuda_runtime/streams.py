@@ -83,10 +83,12 @@ class PendingCopy:
     result = wait
 
     def __del__(self):
-        # dropped unwaited: the source block may return to the free list and be reused by
-        # the compute stream, so order the compute stream after the copy
+        # dropped unwaited: the copy still writes into ``_out`` (pinned host memory that goes
+        # back to CuPy's pinned pool with this object, to be handed to the next host staging
+        # copy) and reads ``_src`` (a device block the compute stream may reuse), so both
+        # must outlive it: wait for the copy here
         try:
             if self._src is not None:
-                self._client.compute.wait_event(self._done)
+                self._done.synchronize()
         except Exception:
             pass

@@ -9,32 +9,31 @@ element offsets into the view. One gather (or scatter) kernel then walks the res
 indices, ints counting as advanced, or go first when they are separated) and reads
 ``view[pre] + off[b] + view[post]`` with raw bit moves, so every dtype is exact.
 
-Out-of-range integer-array indices (unspecified by the standard) raise InvalidIndex, as in
-every numr backend: negative indices wrap once, anything still outside the axis marks its
-table entry invalid, a device pass flags marked entries and the host reads that one word
-(a synchronisation per integer-array index call; docs/webgpu.md). Internal keys skip the
-check: there a marked entry reads zero bits (gather) or is skipped (scatter). Boolean masks: a prefix sum (primitives/scan.py) ranks the true elements on the
+Integer-array entries: a key with one integer array and no mask (``x[idx]``, ``take``,
+``take_along_axis``, their setitem) skips the table: primitives/gather.py reads the index
+in the gather / scatter kernel itself. Out-of-range integer-array indices (unspecified by
+the standard) raise InvalidIndex, as in every numr backend: negative indices wrap once,
+anything still outside the axis (or a marked table entry) sets the per-adapter status word
+in that same kernel (NUMR_WEBGPU_INDEX_CHECK: read at the end of the call, or lazily).
+Internal keys skip the check: there an invalid entry reads zero bits (gather) or is skipped
+(scatter). Boolean masks: a prefix sum (primitives/scan.py) ranks the true elements on the
 device; getitem must read the count (one 4-byte host read, warned once, listed: the output
 shape depends on data), setitem never does (``where`` with a rank-gathered value).
 """
 
-import dataclasses
 import warnings
 
 from ...._core import dtypes as dt
-from ...._core.errors import InvalidIndex
 from ...._core.shapes import broadcast_shapes
-from ..codegen.layout import Buf, Layout, Words
-from ..codegen.render import WG, collapse, workgroups
-from ..codegen.spec import KernelSpec
-from ..codegen.template import Template
-from ..codegen.types import RAW, WTYPES, WType, convert, load, pack, render_helpers, wtype
+from ..codegen.types import WTYPES, convert, wtype
 from ..kernels.fill import full as _fill
 from ..kernels.nary import launch
 from ..primitives.compact import positions, ranks as mask_ranks, select_rows
 from ..storage import WgpuStorage, new_output
+from ..primitives import gather as _gx
 from .host_fallback import HostReadWarning, _warned
 
+_ALL = slice(None)
 _MARK = "bitcast<i32>(0x80000000u)"  # invalid table entry (no valid offset is -2^31)
 _I32 = WTYPES[dt.int32]
 _U32 = WTYPES[dt.uint32]
@@ -66,7 +65,7 @@ _COORD_OP = ("fn op(acc: i32, e: u32) -> i32 {\n"
              "  return acc + i32((e / X0()) % X1()) * bitcast<i32>(X2());\n}")
 
 
-def _offsets(client, bshape, contribs, check=True):
+def _offsets(client, bshape, contribs):
     """i32 table (contiguous bshape): the sum of every contribution's element offset.
 
     contribs: ("int", idx storage, axis extent, stride) | ("pos", flat positions,
@@ -93,231 +92,7 @@ def _offsets(client, bshape, contribs, check=True):
                          bshape, out(), extra=(inner, n, _u(s)))
     if acc.shape != bshape:  # no contribution (cannot happen for array keys)
         acc = acc.broadcast_to(bshape).copy()
-    if check and any(c[0] == "int" for c in contribs):
-        _check(acc, contribs)
     return acc
-
-
-_CHECK = Template("""${layout}
-@compute @workgroup_size(${wg})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  var bad = 0u;
-  for (var i = g.x; i < ${n}; i += nw.x * ${wg}u) {
-    if (O[${O_off} + i] == ${mark}) { bad = 1u; }
-  }
-  if (bad != 0u) { atomicMax(&F[${F_off}], 1u); }
-}
-""", "index_check")
-
-
-@dataclasses.dataclass(frozen=True)
-class IndexCheckSpec(KernelSpec):
-    """F[0] = 1 if any offset-table entry is marked invalid."""
-
-    def layout(self, caps):
-        return Layout([Buf("O", "i32"), Buf("F", "atomic<u32>", "rw")], ["n"], caps)
-
-    def render(self, caps):
-        return _CHECK.render(self.layout(caps).tokens(), wg=WG, mark=_MARK)
-
-
-def _check(offs, contribs):
-    """Raise InvalidIndex for out-of-range integer-array indices, as every numr backend does.
-
-    The device flags marked table entries; the host reads one u32 (a synchronisation, the
-    price of the project's error contract). Only on failure are the indices read to name the
-    offending one.
-    """
-    n = offs.size
-    if n == 0:
-        return
-    client = offs.client
-    flag = _fill((1,), 0, dt.uint32, client)
-    client.kernel(IndexCheckSpec()).launch(workgroups(n, client), O=offs, F=flag, n=n)
-    from ..transfer import to_numpy
-    if not int(to_numpy(flag)[0]):
-        return
-    import numpy as np
-    for c in contribs:
-        if c[0] == "int":
-            v = np.asarray(to_numpy(c[1].contiguous())).astype(np.int64).reshape(-1)
-            bad = v[(v < -c[2]) | (v >= c[2])]
-            if bad.size:
-                raise InvalidIndex(f"index {int(bad[0])} is out of bounds for an axis of "
-                                   f"size {c[2]}")
-    raise InvalidIndex("an integer-array index is out of bounds")
-
-
-# ---- gather / scatter kernel ------------------------------------------------------------
-def _zero(raw):
-    return {"u32": "0u", "vec2<u32>": "vec2<u32>(0u)", "vec4<u32>": "vec4<u32>(0u)"}[raw.val]
-
-
-_GATHER = Template("""${helpers}
-${layout}
-${fns}
-// element index in the indexed view of result element e; all ones when masked out
-fn dst_of(e: u32) -> u32 {
-  let PN = ${pn}; let B = ${nb};
-  let t = e / PN; let post = e - t * PN;
-  let pre = t / B; let b = t - pre * B;
-  let o = O[${O_off} + b];
-  if (o == ${mark}) { return 0xffffffffu; }
-  return ${base} + pre_index(pre) + bitcast<u32>(o) + post_index(post);
-}
-${value_fn}
-@compute @workgroup_size(${wg})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  let units = ${units};
-  let n = ${n};
-  for (var u = g.x; u < units; u += nw.x * ${wg}u) {
-${body}
-  }
-}
-""", "gather")
-
-
-def _strided(lay, rank, name, fn):
-    """WGSL ``fn(e)``: offset word (words[0] of ``name``) + row-major e over (n, s) pairs."""
-    w = [lay.word(name, i) for i in range(1 + 2 * rank)]
-    if rank == 0:
-        return f"fn {fn}(e: u32) -> u32 {{ return {w[0]}; }}"
-    lines = [f"fn {fn}(e: u32) -> u32 {{", "  var r = e;", f"  var o = {w[0]};"]
-    for d in reversed(range(rank)):
-        n, st = w[1 + 2 * d], w[2 + 2 * d]
-        lines.append(f"  o += r * {st};" if d == 0 else f"  o += (r % {n}) * {st}; r = r / {n};")
-    return "\n".join(lines + ["  return o;", "}"])
-
-
-@dataclasses.dataclass(frozen=True)
-class GatherSpec(KernelSpec):
-    """Gather (``scatter`` False: a new array from view[pre] + table + view[post]) or
-    scatter (values into those places), raw bits of ``raw`` (every dtype exact)."""
-
-    raw: WType
-    rp: int        # collapsed ranks of the pre / post dims and of the value (scatter)
-    rq: int
-    rv: int
-    scatter: bool
-
-    def layout(self, caps):
-        raw = self.raw
-        d_arr = "atomic<u32>" if self.scatter and raw.packed else raw.arr
-        bufs = [Buf("S", raw.arr, offset=False), Buf("O", "i32"),
-                Buf("D", d_arr, "rw", offset=False)]
-        words = ["units", "n", "base", "nb", "pn", Words("pre", 1 + 2 * self.rp),
-                 Words("post", 1 + 2 * self.rq)]
-        if self.scatter:
-            words.append(Words("val", 1 + 2 * self.rv))
-        return Layout(bufs, words, caps)
-
-    def render(self, caps):
-        lay = self.layout(caps)
-        raw = self.raw
-        h = set()
-        fns = [_strided(lay, self.rp, "pre", "pre_index"),
-               _strided(lay, self.rq, "post", "post_index")]
-        if self.scatter:
-            fns.append(_strided(lay, self.rv, "val", "val_index"))
-        if not self.scatter:
-            body = []
-            if raw.packed:
-                per = 32 // raw.bits
-                body.append("    var w = 0u;")
-                for j in range(per):
-                    sh = f" << {j * raw.bits}u" if j else ""
-                    body.append(f"    {{ let e = u * {per}u + {j}u; if (e < n) {{ "
-                                f"w |= {pack(raw, 'value(e)', h)}{sh}; }} }}")
-                body.append("    D[u] = w;")
-            else:
-                body.append("    D[u] = value(u);")
-            value_fn = f"""fn value(e: u32) -> {raw.val} {{
-  let i = dst_of(e);
-  if (i == 0xffffffffu) {{ return {_zero(raw)}; }}
-  return {load(raw, "S", "i", h)};
-}}"""
-        else:
-            value_fn = ""
-            body = ["    let i = dst_of(u);", "    if (i != 0xffffffffu) {",
-                    "      let vi = val_index(u);", f"      let v = {load(raw, 'S', 'vi', h)};"]
-            if raw.packed:
-                mask = "0xffu" if raw.bits == 8 else "0xffffu"
-                sh = "((i & 3u) << 3u)" if raw.bits == 8 else "((i & 1u) << 4u)"
-                wd = "i >> 2u" if raw.bits == 8 else "i >> 1u"
-                # each thread owns its element's bits: clear then set, two atomics, no lock
-                body += [f"      let sh = {sh};", f"      atomicAnd(&D[{wd}], ~({mask} << sh));",
-                         f"      atomicOr(&D[{wd}], (v & {mask}) << sh);"]
-            else:
-                body.append("      D[i] = v;")
-            body.append("    }")
-        return _GATHER.render(lay.tokens(), helpers=render_helpers(h), fns="\n".join(fns),
-                              mark=_MARK, value_fn=value_fn, wg=WG, body="\n".join(body))
-
-    @property
-    def label(self):
-        return (f"{'scatter' if self.scatter else 'gather'}_{self.raw.name}_"
-                f"{self.rp}_{self.rq}_{self.rv}")
-
-
-def variants():
-    out = [IndexCheckSpec()]
-    for raw in RAW.values():
-        for rp, rq, rv, sc in ((0, 0, 0, False), (1, 2, 0, False), (2, 1, 3, True),
-                               (0, 0, 1, True)):
-            out.append(GatherSpec(raw, rp, rq, rv, sc))
-    return out
-
-
-def _dims_words(shape, strides):
-    cs, cst = collapse(shape, strides)
-    w = [0]
-    for n, s in zip(cs, cst):
-        w += [n, _u(s)]
-    return len(cs), w
-
-
-def _run(view, pre, post, bshape, offs, out_shape, value=None):
-    """Gather (value None: a new array of out_shape) or scatter value into ``view``."""
-    client = view.client
-    raw = RAW[view.itemsize]
-    B = 1
-    for n in bshape:
-        B *= n
-    PN = 1
-    for n in post[0]:
-        PN *= n
-    rp, wp = _dims_words(*pre)
-    rq, wq = _dims_words(*post)
-    scatter = value is not None
-    n = B * PN
-    for m in pre[0]:
-        n *= m
-    if scatter:
-        rv, wv = _dims_words(value.shape, value.strides)
-        vb, vo, vs, veo = value.binding()
-        wv[0] = veo
-        value = (vb, vo, vs)
-    else:
-        rv, wv = 0, []
-    k = client.kernel(GatherSpec(raw, rp, rq, rv, scatter))
-    blk, bo, bs, base = view.binding()
-    if scatter:
-        out = None
-        units = n
-        src, dst = value, (blk, bo, bs)
-    else:
-        out = WgpuStorage._new(tuple(out_shape), view.dtype, client)
-        if n == 0:
-            return out
-        units = -(-n // (32 // raw.bits)) if raw.packed else n
-        src, dst = (blk, bo, bs), out
-    if n == 0:
-        return out
-    words = dict(units=units, n=n, base=base, nb=B, pn=PN, pre=wp, post=wq)
-    if scatter:
-        words["val"] = wv
-    k.launch(workgroups(units, client), S=src, O=offs, D=dst, **words)
-    return out
 
 
 # ---- key analysis -----------------------------------------------------------------------
@@ -354,7 +129,8 @@ class _Key:
             else:  # an int: applied by the basic view, but an advanced index for placement
                 basic.append(k)
                 adv_pos.append(kp)
-        self.view = data[tuple(basic)]
+        self.view = data if all(b == _ALL for b in basic) and len(basic) == data.ndim \
+            else data[tuple(basic)]
         self.entries = entries
         adjacent = max(adv_pos) - min(adv_pos) + 1 == len(adv_pos)
         first = min(adv_pos)
@@ -373,8 +149,9 @@ class _Key:
         count = int(rk[mc.size:mc.size + 1].to_numpy()[0])
         return positions(mc, rk, count)
 
-    def table(self, client, check=True):
-        """(bshape, i32 offset table) of the advanced entries (masks read their count)."""
+    def table(self, client):
+        """(bshape, i32 offset table, (index, extent) pairs) of the advanced entries (masks
+        read their count); out-of-range entries are marked (the gather flags them)."""
         v = self.view
         parts = []
         for kind, k, where in self.entries:
@@ -393,7 +170,8 @@ class _Key:
             if c[1].shape != bshape:
                 c = (c[0], c[1].broadcast_to(bshape)) + c[2:]
             contribs.append(c)
-        return bshape, _offsets(client, bshape, contribs, check)
+        named = tuple((c[1], c[2]) for c in contribs if c[0] == "int")
+        return bshape, _offsets(client, bshape, contribs), named
 
     def out_shape(self, bshape):
         return self.pre[0] + tuple(bshape) + self.post[0]
@@ -427,29 +205,31 @@ class IndexingMixin:
     def _gather(self, data, key, check):
         """``check`` False: internal keys whose out-of-range entries are meant to read 0."""
         k = _Key(data, _storage_key(key))
-        bshape, offs = k.table(data.client, check)
-        return _run(k.view, k.pre, k.post, bshape, offs, k.out_shape(bshape))
+        v = k.view
+        if len(k.entries) == 1 and k.entries[0][0] == "int":
+            _, idx, where = k.entries[0]
+            n = v.shape[where]
+            return _gx.take(v, k.pre, k.post, idx.shape, idx, _gx.index_kind(idx.dtype), n,
+                            v.strides[where], k.out_shape(idx.shape), check=check,
+                            named=((idx, n),))
+        bshape, offs, named = k.table(data.client)
+        return _gx.take(v, k.pre, k.post, bshape, offs, "off", 0, 1, k.out_shape(bshape),
+                        check=check, named=named)
 
     def take(self, data, indices, axis, check=True):
         return self._gather(data, (slice(None),) * axis + (indices,) +
                             (slice(None),) * (data.ndim - axis - 1), check)
 
     def take_along_axis(self, data, indices, axis):
-        client = data.client
         others = broadcast_shapes(tuple(n for d, n in enumerate(data.shape) if d != axis),
                                   tuple(n for d, n in enumerate(indices.shape) if d != axis))
         bshape = others[:axis] + (indices.shape[axis],) + others[axis:]
         x = data.broadcast_to(others[:axis] + (data.shape[axis],) + others[axis:])
         idx = indices.broadcast_to(bshape) if indices.shape != bshape else indices
-        contribs, inner = [], 1
-        for d in reversed(range(len(bshape))):
-            if d == axis:
-                contribs.append(("int", idx, x.shape[d], x.strides[d]))
-            elif bshape[d] > 1:
-                contribs.append(("coord", inner, bshape[d], x.strides[d]))
-            inner *= bshape[d]
-        offs = _offsets(client, bshape, contribs)
-        return _run(x, ((), ()), ((), ()), bshape, offs, bshape)
+        xc = tuple(0 if d == axis else s for d, s in enumerate(x.strides))
+        n = x.shape[axis]
+        return _gx.take(x, ((), ()), ((), ()), bshape, idx, _gx.index_kind(idx.dtype), n,
+                        x.strides[axis], bshape, xc=xc, named=((idx, n),))
 
     def setitem(self, data, key, value):
         if not data.writable:
@@ -469,7 +249,14 @@ class IndexingMixin:
         masks = [e for e in k.entries if e[0] == "mask"]
         if len(k.entries) == 1 and masks:
             return self._setitem_mask(k, masks[0], value)
-        bshape, offs = k.table(data.client)
+        if len(k.entries) == 1 and k.entries[0][0] == "int":
+            _, idx, where = k.entries[0]
+            bshape, offs, kind = idx.shape, idx, _gx.index_kind(idx.dtype)
+            n, s = v.shape[where], v.strides[where]
+            named = ((idx, n),)
+        else:
+            bshape, offs, named = k.table(data.client)
+            kind, n, s = "off", 0, 1
         shape = k.out_shape(bshape)
         try:
             val = value.broadcast_to(shape) if value.shape != shape else value
@@ -477,7 +264,7 @@ class IndexingMixin:
             raise ValueError(str(e)) from None
         if val.block is data.block:
             val = val.copy()  # one buffer cannot be bound read-only and writable at once
-        _run(v, k.pre, k.post, bshape, offs, shape, value=val)
+        _gx.take(v, k.pre, k.post, bshape, offs, kind, n, s, shape, value=val, named=named)
 
     def _setitem_mask(self, k, entry, value):
         """x[mask] = value without a host read: where(mask, value spread by rank, x)."""

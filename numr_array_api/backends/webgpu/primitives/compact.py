@@ -10,6 +10,7 @@ rank views fit one binding; positions are global u32, so masks hold < 2^32 eleme
 from __future__ import annotations
 
 import dataclasses
+import os
 
 from ...._core import dtypes as dt
 from ...._core.errors import BackendLimitation
@@ -55,7 +56,9 @@ class CompactSpec(KernelSpec):
 def variants():
     from ..codegen.types import RAW
     return [CompactSpec(WTYPES[d]) for d in (dt.bool_, dt.int32, dt.float32)] + \
-        [CompactValuesSpec(t, WTYPES[dt.bool_]) for t in RAW.values()]
+        [CompactValuesSpec(t, WTYPES[dt.bool_]) for t in RAW.values()] + \
+        [CompactBlocksSpec(RAW[i], WTYPES[m]) for i in (4, 8, 16)
+         for m in (dt.bool_, dt.int32)]
 
 
 def ranks(mask):
@@ -144,6 +147,101 @@ class CompactValuesSpec(KernelSpec):
                               flag=flag, store=store)
 
 
+_BLOCKS = Template("""${helpers}
+${layout}
+var<workgroup> sh: array<u32, ${wg}>;
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let blk = wid.x + wid.y * nw.x;   // uniform in the workgroup: the early exit is too
+  if (blk >= ${nb}) { return; }
+  let c0 = blk * ${block}u + lid.x * ${per}u;
+${loads}
+  sh[lid.x] = ${count};
+  workgroupBarrier();
+  for (var d = 1u; d < ${wg}u; d <<= 1u) {
+    var x = 0u;
+    if (lid.x >= d) { x = sh[lid.x - d]; }
+    workgroupBarrier();
+    if (lid.x >= d) { sh[lid.x] = x + sh[lid.x]; }
+    workgroupBarrier();
+  }
+  var r = ${D_off} + OFF[${OFF_off} + blk];
+  if (lid.x > 0u) { r += sh[lid.x - 1u]; }
+${stores}
+}
+""", "compact_blocks")
+
+
+@dataclasses.dataclass(frozen=True)
+class CompactBlocksSpec(KernelSpec):
+    """D[OFF[block] + rank in block] = S[i] where mask[i]: the flat compaction of a 1-D
+    unpacked ``t`` array in one pass over mask and data, given the exclusive scan of the
+    blocks' counts (blocks of the scan's BLOCK elements); no per-element ranks."""
+
+    t: WType   # raw type of the values (unpacked)
+    m: WType   # the mask's type
+
+    def layout(self, caps):
+        return Layout([Buf("S", self.t.arr), Buf("M", self.m.arr), Buf("OFF", "u32"),
+                       Buf("D", self.t.arr, "rw")], ["n", "nb"], caps)
+
+    def render(self, caps):
+        from .scan import BLOCK, PER, WG as SWG
+        from ..codegen.types import convert
+        lay = self.layout(caps)
+        h = set()
+        n, s_off, m_off = lay.word("n"), lay.word("S_off"), lay.word("M_off")
+        loads = []
+        for k in range(PER):
+            j = f"j{k}"
+            flag = convert(self.m, WTYPES[dt.bool_], load(self.m, "M", j, h), h, caps.int64)
+            loads += [f"  let {j} = {m_off} + c0 + {k}u;",
+                      f"  var f{k} = false;",
+                      f"  if (c0 + {k}u < {n}) {{ f{k} = {flag}; }}"]
+        count = " + ".join(f"select(0u, 1u, f{k})" for k in range(PER))
+        stores = "\n".join(f"  if (f{k}) {{ D[r] = S[{s_off} + c0 + {k}u]; r += 1u; }}"
+                           for k in range(PER))
+        return _BLOCKS.render(lay.tokens(), helpers=render_helpers(h, caps.int64), wg=SWG,
+                              block=BLOCK, per=PER, loads="\n".join(loads), count=count,
+                              stores=stores)
+
+
+# masks at least this long take the block compaction (no per-element ranks); shorter ones
+# the ranks (fewer launches). NUMR_WEBGPU_MASK_BLOCK_MIN overrides it (benchmarks compare)
+BLOCK_MIN = 1 << 16
+
+
+def _block_min():
+    env = os.environ.get("NUMR_WEBGPU_MASK_BLOCK_MIN")
+    return int(env) if env else BLOCK_MIN
+
+
+def _select_blocks(src, mc):
+    """``src[mc]`` for 1-D contiguous ``src`` (unpacked dtype) and mask, both fitting one
+    binding: block counts (the scan's reduce pass), their exclusive scan with the total
+    (the count: one 4-byte read), then one pass moving the selected elements."""
+    from ..codegen.types import RAW
+    from .scan import BLOCK, ScanSpec, _plan
+    client = src.client
+    nm = mc.size
+    nbr = -(-nm // BLOCK)
+    totals = new_output((1, nbr), dt.uint32, client)
+    red = client.kernel(ScanSpec("add", WTYPES[mc.dtype], WTYPES[dt.uint32], "reduce", False))
+    gx = min(nbr, client.max_groups)
+    red.launch((gx, -(-nbr // gx), 1), S=mc, D=totals, L=1, mc=nm, nbr=nbr, g_base=0,
+               s_rs=0, s_es=mc.strides[0], d_rs=0, total_col=0xFFFFFFFF)
+    offs = _plan(client, "add", dt.uint32, dt.uint32, "total").record(totals)
+    offs = offs.reshape((nbr + 1,))
+    count = int(offs[nbr:nbr + 1].to_numpy()[0])
+    out = new_output((count,), src.dtype, client)
+    if count == 0:
+        return out
+    k = client.kernel(CompactBlocksSpec(RAW[src.itemsize], WTYPES[mc.dtype]))
+    k.launch((gx, -(-nbr // gx), 1), S=src, M=mc, OFF=offs, D=out, n=nm, nb=nbr)
+    return out
+
+
 def select_rows(data, mask):
     """``data[mask]`` for a boolean ``mask`` over the leading ``mask.ndim`` dims of
     ``data`` (any size: windows over both sides). Reads the count and the ranks at window
@@ -158,6 +256,9 @@ def select_rows(data, mask):
         row *= e
     src = data.contiguous().reshape((nm * row,))
     mc = mask.contiguous().reshape((nm,))
+    if row == 1 and nm >= _block_min() and data.itemsize >= 4 and src.fits_binding() and \
+            mc.fits_binding() and nm * data.itemsize <= client.max_binding and nm < 1 << 30:
+        return _select_blocks(src, mc).reshape((-1,) + rest)
     rk = ranks(mc)
     count = int(rk[nm:nm + 1].to_numpy()[0])
     t = RAW[data.itemsize]
@@ -178,7 +279,8 @@ def select_rows(data, mask):
                                 and rk[i0:i0 + step].fits_binding() and step * row <= 1 << 30):
             step = (step + 1) // 2
         bounds.append(i0 + step)
-    marks = [int(rk[b:b + 1].to_numpy()[0]) for b in bounds[:-1]] + [count]
+    # the first window starts at rank 0: only later windows read their first rank
+    marks = [0] + [int(rk[b:b + 1].to_numpy()[0]) for b in bounds[1:-1]] + [count]
     for (i0, i1), (o0, o1) in zip(zip(bounds, bounds[1:]), zip(marks, marks[1:])):
         if o1 == o0:
             continue

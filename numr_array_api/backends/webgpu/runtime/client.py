@@ -54,6 +54,16 @@ def _memory_limit(info):
     return None
 
 
+def _map_spin(info):
+    """Seconds a host wait polls before sleeping: NUMR_WEBGPU_MAP_SPIN_US, else 0 on CPU
+    adapters (lavapipe runs the work on the host's cores) and 300 us on GPUs."""
+    env = os.environ.get("NUMR_WEBGPU_MAP_SPIN_US", "").strip()
+    if env:
+        return max(0.0, float(env)) * 1e-6
+    cpu = str(info.get("type", "")).lower().replace(" ", "") == "cpu"
+    return 0.0 if cpu else 300e-6
+
+
 class WgpuClient:
     lock = LOCK
 
@@ -92,9 +102,12 @@ class WgpuClient:
         self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
         self.pipelines = PipelineCache(self.device)
         self.staging = StagingPool(self.device)
-        self.maps = Mappings(self.device)
+        self.maps = Mappings(self.device, _map_spin(self.info))
         self.recorder = Recorder(self)
         self._kernels = {}  # KernelSpec -> Kernel (codegen/spec.py)
+        # called with the client after every host read and synchronize (deferred error
+        # checks: primitives/gather.py's lazy index check)
+        self.read_hooks = []
 
     def _request_device(self):
         """The adapter's own limits and optional features, else the WebGPU defaults (some
@@ -102,6 +115,17 @@ class WgpuClient:
         unavailable, with wgpu's reason (it never had a device to lose)."""
         feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
         label = f"numr webgpu {self.index}"
+        # wgpu's experimental cooperative matrices (tensor cores; the float16 GEMM of
+        # ops/matmul/coop.py): asked for where listed, and never at the cost of the rest
+        if "cooperative-matrix" in self.adapter.features and \
+                os.environ.get("NUMR_WEBGPU_GEMM_COOP", "0").strip().lower() in \
+                ("1", "on", "auto", "true", "yes"):
+            try:
+                return self.adapter.request_device_sync(
+                    label=label, required_features=feats + ["cooperative-matrix"],
+                    required_limits=dict(self.adapter.limits))
+            except Exception:  # noqa: BLE001 - the device without it, below
+                pass
         try:
             return self.adapter.request_device_sync(label=label, required_features=feats,
                                                     required_limits=dict(self.adapter.limits))
@@ -228,6 +252,11 @@ class WgpuClient:
         except DeviceLost:
             self.lost = True
             raise
+        self._run_read_hooks()
+
+    def _run_read_hooks(self):
+        for hook in self.read_hooks:
+            hook(self)
 
     # ---- host transfer primitives --------------------------------------------------------
     def write(self, block, offset, data):
@@ -262,7 +291,10 @@ class WgpuClient:
         """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work."""
         self.check()
         if nbytes <= self.READ_CHUNK and not isinstance(block, SegmentedBlock):
-            return self._read_one(block, offset, nbytes)
+            out = self._read_one(block, offset, nbytes)
+            if self.read_hooks:
+                self._run_read_hooks()
+            return out
         out = np.empty(nbytes, np.uint8)
         pos, end = offset, offset + nbytes
         while pos < end:
@@ -273,6 +305,8 @@ class WgpuClient:
                 stop = min(stop, base + block.seg_bytes)
             out[pos - offset:stop - offset] = self._read_one(blk, pos - base, stop - pos)
             pos = stop
+        if self.read_hooks:
+            self._run_read_hooks()
         return out
 
     def _read_one(self, block, offset, nbytes):

@@ -66,11 +66,16 @@ class Mapping:
 
 
 class Mappings:
-    """The MAP_READ mappings of one device that are started and not yet finished."""
+    """The MAP_READ mappings of one device that are started and not yet finished.
 
-    def __init__(self, device):
+    ``spin_s``: a wait polls without sleeping for this long first (a GPU answers a small
+    read in tens of microseconds, and the sleeps' granularity would add more than that);
+    0 on CPU adapters, whose work runs on the cores a spinning host would take."""
+
+    def __init__(self, device, spin_s=0.0):
         self.device = device
         self.active = {}  # number -> Mapping
+        self.spin_s = spin_s
 
     def start(self, buffer, size, release):
         """Map ``buffer[0:size]`` for reading; ``release(buffer, size)`` takes the buffer
@@ -98,8 +103,16 @@ class Mappings:
         wgpu's message (the caller translates it)."""
         delay = 0.0
         m.waiting = True
+        spin_until = time.perf_counter() + self.spin_s if self.spin_s else 0.0
         try:
             while m.number not in _outcome:
+                if spin_until:
+                    self._poll()
+                    if _interrupts:
+                        raise _interrupts.pop()
+                    if time.perf_counter() < spin_until:
+                        continue
+                    spin_until = 0.0
                 self._poll()
                 if _interrupts:
                     raise _interrupts.pop()

@@ -15,6 +15,8 @@ GEMM's O(n^2 * NB)).
 
 from __future__ import annotations
 
+import os
+
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
@@ -22,11 +24,17 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (LEAF_ROWS, PANEL, QR_PANEL, SMALL, FactorSpec, LarftSpec, LULeafSpec,
-                    LUDiagSpec, SwapSpec, TrsmSpec,
-                    small_wg)
+from .specs import (LEAF_ROWS, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
+                    LULeafSpec, LUDiagSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
+
+
+def _env(name, default):
+    """A tuning variant (``NUMR_WEBGPU_<name>``), read at each call so one process can
+    compare variants (benchmarks/linalg_variants.py)."""
+    return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
 def grid(n, client):
@@ -68,6 +76,30 @@ def lu_solve_small(w, ipiv, x, status, ident):
              a_rs=w.strides[1], a_cs=w.strides[2], a_bs=w.strides[0], p_bs=ipiv.strides[0],
              pbase=0, kx=x.shape[2], x_rs=x.strides[1], x_cs=x.strides[2],
              x_bs=x.strides[0], ident=int(ident))
+
+
+def batch_solve_nmax(client, dtype, n, k):
+    """nmax of BatchSolveSpec for (n, n) systems with k right-hand sides, or 0 (old path)."""
+    if _env("BSOLVE", "rows") == "old":
+        return 0
+    nmax = next((s for s in SMALL if n <= s), 0)
+    return nmax if nmax and k <= nmax else 0
+
+
+def batch_solve(a, b, x, status, nmax):
+    """x (B, n, k) <- a^-1 b for every matrix of the (B, n, n) view ``a`` (b None: the
+    identity, k = n), one BatchSolveSpec dispatch; a and b are only read."""
+    client = x.client
+    t = wtype(x.dtype, client, "linalg.solve")
+    B, n, k = x.shape
+    wg = max(64, nmax)
+    per = wg // nmax
+    kern = client.kernel(BatchSolveSpec(t, nmax, nmax, wg))
+    bv = a if b is None else b
+    kern.launch(grid(-(-B // per), client), A=a, Bm=bv, X=x, st=status, m=n, kx=k, nbat=B,
+                ident=int(b is None), a_rs=a.strides[1], a_cs=a.strides[2],
+                a_bs=a.strides[0], b_rs=bv.strides[1], b_cs=bv.strides[2],
+                b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
 
 
 def qr_small(w, tau, q):
@@ -132,7 +164,8 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
         nv, es, vs = x.shape[1], x.strides[2], x.strides[1]
     if nv == 0 or n == 0 or B == 0:
         return
-    k = client.kernel(TrsmSpec(t, lower, unit, conj))
+    local = _env("TRSM", "local") != "old" and n <= 128
+    k = client.kernel(TrsmSpec(t, lower, unit, conj, (64 if n <= 64 else 128) if local else 0))
     k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, n=n, nv=nv, nbat=B,
              t_rs=tri.strides[1], t_cs=tri.strides[2], t_bs=tri.strides[0], x_es=es,
              x_vs=vs, x_bs=x.strides[0])
@@ -140,8 +173,19 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
 
 def swap_rows(client, t, a, ipiv, kb, pbase):
     """Rows i <-> ipiv[i] - pbase (i < kb, in order) of the (B, rows, nc) view ``a``."""
-    B, _, nc = a.shape
+    B, m, nc = a.shape
     if nc == 0 or B == 0 or kb == 0:
+        return
+    slots = m if 2 * kb > m else 2 * kb
+    cap = PERM_WG * PERM_RPT
+    if _env("SWAP", "perm") != "old" and m <= PERM_MAPN and slots <= cap and \
+            Caps.of(client).workgroup_storage >= 8 * PERM_MAPN:
+        cw = min(nc, cap // slots)
+        ncb = -(-nc // cw)
+        k = client.kernel(PermSpec(t))
+        k.launch(grid(B * ncb, client), A=a, ipiv=ipiv, m=m, nc=nc, nbat=B, kb=kb, ncb=ncb,
+                 cw=cw, a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                 p_bs=ipiv.strides[0], pbase=pbase)
         return
     k = client.kernel(SwapSpec(t))
     k.launch(_thread_grid(nc * B, client), A=a, ipiv=ipiv, nc=nc, nbat=B, kb=kb,
@@ -168,6 +212,10 @@ def gemm_sub(be, a, b, c):
 
 # ---- Cholesky ------------------------------------------------------------------------------
 
+CHOL_NB = 64     # the fused panel's diagonal block (NUMR_WEBGPU_CHOL_NB)
+CHOL_SPLIT = 2   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
+
+
 def cholesky(be, w, status):
     """Lower Cholesky factor in the lower triangle of every (n, n) matrix of ``w``."""
     client = w.client
@@ -177,6 +225,74 @@ def cholesky(be, w, status):
     if nmax:
         _factor_launch(client, t, "chol", nmax, w, status=status)
         return
+    if _env("CHOL", "fused") == "old":
+        _cholesky_old(be, client, t, w, status)
+        return
+    _cholesky_fused(be, client, t, w, status)
+
+
+def _chol_nb(t, client):
+    """The widest diagonal block (a power of two <= NUMR_WEBGPU_CHOL_NB) whose packed lower
+    triangle fits workgroup memory."""
+    nb = max(8, int(_env("CHOL_NB", CHOL_NB)))
+    cap = Caps.of(client).workgroup_storage - 256
+    while nb > 8 and nb * (nb + 1) // 2 * t.itemsize > cap:
+        nb //= 2
+    return nb
+
+
+def _cholesky_fused(be, client, t, w, status):
+    """Right-looking blocked Cholesky, two dispatches a step: CholPanelSpec (diagonal block
+    and the rows below it) and the GEMM update of the trailing lower triangle, in
+    ``CHOL_SPLIT`` column pieces (the upper part is never computed)."""
+    B, n, _ = w.shape
+    nb = _chol_nb(t, client)
+    wg = int(_env("CHOL_WG", 64))
+    spec = CholPanelSpec(t, nb, wg)
+    k_panel = client.kernel(spec)
+    mx = max(1, n - nb)
+    nbuf = new_output((B * mx * nb,), w.dtype, client)
+    pbuf = new_output((B * mx * nb,), w.dtype, client)
+    dbuf = new_output((B * 2 * nb * nb,), w.dtype, client)
+    split = max(1, int(_env("CHOL_SPLIT", CHOL_SPLIT)))
+    o = 0  # size of the previous diagonal block still in dbuf
+    for step, k in enumerate(range(0, n, nb)):
+        kb = min(nb, n - k)
+        m2 = n - k - kb
+        nblk = max(1, -(-m2 // wg))
+        d = w[:, k - o:, k - o:]
+        k_panel.launch(grid(B * nblk, client), A=d, st=status, Nn=nbuf, Pt=pbuf, D=dbuf,
+                       kb=kb, m2=m2, nbat=B, nblk=nblk, a_rs=d.strides[1],
+                       a_cs=d.strides[2], a_bs=d.strides[0], n_bs=m2 * kb, p_bs=m2 * kb,
+                       o=o, par=step % 2, d_bs=2 * nb * nb)
+        o = kb if nblk > 1 else 0
+        if m2 == 0:
+            break
+        na = nbuf._view((B, m2, kb), (m2 * kb, kb, 1))
+        pt = pbuf._view((B, kb, m2), (m2 * kb, m2, 1))
+        c = w[:, k + kb:, k + kb:]
+        pieces = min(split, max(1, m2 // 256))
+        cuts = [m2 * i // pieces for i in range(pieces + 1)]
+        if pieces > 1:  # keep piece edges on 64-column boundaries (whole GEMM tiles)
+            cuts = [0] + [x - x % 64 for x in cuts[1:-1]] + [m2]
+        for c0, c1 in zip(cuts[:-1], cuts[1:]):
+            if c1 > c0:
+                gemm_acc(client, t, na[:, c0:], pt[:, :, c0:c1], c[:, c0:, c0:c1])
+
+
+def gemm_acc(client, t, a, b, c):
+    """c += a @ b for (B, m, k) / (B, k, n) views in buffers other than c's."""
+    if c.size == 0 or a.shape[-1] == 0:
+        return
+    if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in (a, b, c)):
+        _launch(client, t, t, a, b, c, None, True)
+        return
+    for i in range(c.shape[0]):
+        _panels(client, t, t, a[i], b[i], c[i], None, True)
+
+
+def _cholesky_old(be, client, t, w, status):
+    n = w.shape[-1]
     for k in range(0, n, NB):
         kb = min(NB, n - k)
         _factor_launch(client, t, "chol", 0, w[:, k:k + kb, k:k + kb], status=status)
@@ -230,8 +346,9 @@ def _lu_rec(be, client, t, a, piv, status, base):
     to the left half. Only LEAF-wide column blocks reach the one-workgroup panel kernel;
     the bulk is GEMM at every level."""
     nc = a.shape[2]
-    if nc <= LEAF:
-        _lu_leaf(client, t, a, piv, status, base)
+    leaf = int(_env("LU_LEAF", LEAF))
+    if nc <= leaf:
+        _lu_leaf(client, t, a, piv, status, base, leaf)
         return
     h = nc // 2
     if h > 64:
@@ -244,7 +361,7 @@ def _lu_rec(be, client, t, a, piv, status, base):
     swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
 
 
-def _lu_leaf(client, t, a, piv, status, base):
+def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
     """LU of a (B, m, <= LEAF) panel: rows in registers (LULeafSpec) when m fits the
     workgroup's LEAF_ROWS[-1] rows per invocation, else the global-memory panel kernel."""
     B, m, nc = a.shape
@@ -253,7 +370,7 @@ def _lu_leaf(client, t, a, piv, status, base):
     if rpt is None:
         _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
         return
-    k = client.kernel(LULeafSpec(t, wg, rpt, LEAF))
+    k = client.kernel(LULeafSpec(t, wg, rpt, leaf))
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
              pbase=base)
@@ -266,9 +383,10 @@ def trsm_blocked(be, tri, x, lower, unit):
     client = x.client
     t = wtype(x.dtype, client, "linalg.trsm")
     n = tri.shape[-1]
-    starts = list(range(0, n, NB))
+    nbt = min(128, int(_env("TRSM_NB", NB)))
+    starts = list(range(0, n, nbt))
     for k in (starts if lower else reversed(starts)):
-        kb = min(NB, n - k)
+        kb = min(nbt, n - k)
         d = tri[:, k:k + kb, k:k + kb]
         if d.block is x.block:
             d = d.copy()

@@ -573,6 +573,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }
 """, "linalg_trsm")
 
+# the same with the vector in a private array (n <= nmax): one load and one store per
+# element instead of a global access per product
+_TRSM_LOCAL = Template("""${prelude}
+${layout}
+
+fn tt(tb: u32, i: u32, k: u32) -> T { return ${tconj}(Tm[tb + i * ${t_rs} + k * ${t_cs}]); }
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 64u;
+  let nv = ${nv};
+  if (g >= nv * ${nbat}) { return; }
+  let b = g / nv;
+  let v = g % nv;
+  let tb = ${Tm_off} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs} + v * ${x_vs};
+  let n = ${n};
+  let es = ${x_es};
+  var xv: array<T, ${nmax}>;
+  for (var i = 0u; i < n; i++) { xv[i] = X[xb + i * es]; }
+  for (var q = 0u; q < n; q++) {
+    let i = ${row};
+    var s = xv[i];
+    for (var k = ${k0}; k < ${k1}; k++) { s -= mul(tt(tb, i, k), xv[k]); }
+    ${divide}
+    xv[i] = s;
+  }
+  for (var i = 0u; i < n; i++) { X[xb + i * es] = xv[i]; }
+}
+""", "linalg_trsm_local")
+
 
 @dataclasses.dataclass(frozen=True)
 class TrsmSpec(KernelSpec):
@@ -583,6 +614,7 @@ class TrsmSpec(KernelSpec):
     lower: bool
     unit: bool
     conj: bool
+    nmax: int = 0  # > 0: n <= nmax, the vector in a private array
 
     def layout(self, caps):
         return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
@@ -592,9 +624,10 @@ class TrsmSpec(KernelSpec):
         lay = self.layout(caps)
         row, k0, k1 = ("q", "0u", "i") if self.lower else ("n - 1u - q", "i + 1u", "n")
         divide = "" if self.unit else "s = dv(s, tt(tb, i, i));"
-        return _TRSM.render(lay.tokens(), prelude=prelude(self.t),
-                            tconj="cj" if self.conj else "", row=row, k0=k0, k1=k1,
-                            divide=divide)
+        extra = {"nmax": self.nmax} if self.nmax else {}
+        return (_TRSM_LOCAL if self.nmax else _TRSM).render(
+            lay.tokens(), prelude=prelude(self.t), tconj="cj" if self.conj else "", row=row,
+            k0=k0, k1=k1, divide=divide, **extra)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -728,7 +761,348 @@ def variants():
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out.append(LarftSpec(t))
         out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
-        out += [TrsmSpec(t, lo, u, c) for lo in (False, True) for u in (False, True)
-                for c in (False, True)]
-        out += [SwapSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
+        out += [TrsmSpec(t, lo, u, c, nm) for lo in (False, True) for u in (False, True)
+                for c in (False, True) for nm in (0, 64)]
+        out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
+        out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
+        out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
     return out
+
+
+_CHOL_PANEL = Template("""${prelude}
+${layout}
+// the lower triangle of the diagonal block, packed by rows: (i, j) at i (i + 1) / 2 + j
+var<workgroup> L: array<T, ${packed}>;
+var<workgroup> shr: R;
+
+fn li(i: u32, j: u32) -> u32 { return i * (i + 1u) / 2u + j; }
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let g = wid.x + wid.y * nw.x;
+  let nblk = ${nblk};
+  if (g >= nblk * ${nbat}) { return; }
+  let b = g / nblk;
+  let blk = g % nblk;
+  let o = ${o};
+  let pbase = ${A_off} + b * ${a_bs};
+  let base = pbase + o * (${a_rs} + ${a_cs});
+  let kb = ${kb};
+  let m2 = ${m2};
+  let db = ${D_off} + b * ${d_bs};
+  let nb = ${nb}u;
+  for (var e = tid; e < kb * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    if (j <= i) { L[li(i, j)] = A[base + i * ${a_rs} + j * ${a_cs}]; }
+  }
+  // the previous step's factor (o x o, in D[1 - par]) goes to its place in A now: no
+  // workgroup of that step could write A11 while others still read it
+  if (blk == 0u && o > 0u) {
+    let src = db + (1u - ${par}) * nb * nb;
+    for (var e = tid; e < o * o; e += ${wg}u) {
+      let i = e / o;
+      let j = e % o;
+      if (j <= i) { A[pbase + i * ${a_rs} + j * ${a_cs}] = D[src + e]; }
+    }
+  }
+  workgroupBarrier();
+  // every workgroup factorises the diagonal block (kb^3 / 3 flops in workgroup memory,
+  // identical in each), so the rows below need no second dispatch
+  for (var j = 0u; j < kb; j++) {
+    if (tid == 0u) {
+      let d = re(L[li(j, j)]);
+      if (!(d > R(0.0)) && blk == 0u) { atomicOr(&st[0], 1u); }
+      let s = sqrt(d);
+      L[li(j, j)] = of_re(s);
+      shr = s;
+    }
+    workgroupBarrier();
+    let s = shr;
+    for (var i = j + 1u + tid; i < kb; i += ${wg}u) { L[li(i, j)] = L[li(i, j)] / s; }
+    workgroupBarrier();
+    let r = kb - j - 1u;
+    for (var e = tid; e < r * r; e += ${wg}u) {
+      let p = j + 1u + e / r;
+      let q = j + 1u + e % r;
+      if (q <= p) { L[li(p, q)] = L[li(p, q)] - mul(L[li(p, j)], cj(L[li(q, j)])); }
+    }
+    workgroupBarrier();
+  }
+  if (blk == 0u) {
+    let dst = db + ${par} * nb * nb;
+    for (var e = tid; e < kb * kb; e += ${wg}u) {
+      let i = e / kb;
+      let j = e % kb;
+      if (j <= i) {
+        if (nblk == 1u) { A[base + i * ${a_rs} + j * ${a_cs}] = L[li(i, j)]; }
+        else { D[dst + e] = L[li(i, j)]; }
+      }
+    }
+  }
+  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
+  // conj(x) into Pt (kb, m2), the operands of the trailing update C += Nn @ Pt
+  let i = blk * ${wg}u + tid;
+  if (i < m2) {
+    let row = base + (kb + i) * ${a_rs};
+    var x: array<T, ${nb}>;
+    for (var j = 0u; j < kb; j++) {
+      var s = A[row + j * ${a_cs}];
+      let lb = li(j, 0u);
+      for (var k = 0u; k < j; k++) { s -= mul(x[k], cj(L[lb + k])); }
+      x[j] = s / re(L[lb + j]);
+    }
+    let nrow = ${Nn_off} + b * ${n_bs} + i * kb;
+    let pcol = ${Pt_off} + b * ${p_bs} + i;
+    for (var j = 0u; j < kb; j++) {
+      A[row + j * ${a_cs}] = x[j];
+      Nn[nrow + j] = -x[j];
+      Pt[pcol + j * m2] = cj(x[j]);
+    }
+  }
+}
+""", "linalg_chol_panel")
+
+
+@dataclasses.dataclass(frozen=True)
+class CholPanelSpec(KernelSpec):
+    """One step of the blocked Cholesky in one dispatch: the kb x kb diagonal block
+    (kb <= nb) factorised in workgroup memory by every workgroup, and the m2 rows below
+    it solved against it, one per invocation; the trailing update's operands -L21 and
+    L21^H leave in their own buffers (GEMM reads them, never ``A``). With several
+    workgroups the factor of the diagonal block goes to D[par] (the others may still be
+    reading A11) and reaches A in the next step's dispatch (``o``: its size; ``A`` is
+    bound from that previous block on)."""
+
+    t: WType
+    nb: int
+    wg: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("st", "atomic<u32>", "rw", offset=False),
+                       Buf("Nn", self.t.arr, "rw"), Buf("Pt", self.t.arr, "rw"),
+                       Buf("D", self.t.arr, "rw")],
+                      ["kb", "m2", "nbat", "nblk", "a_rs", "a_cs", "a_bs", "n_bs", "p_bs",
+                       "o", "par", "d_bs"],
+                      caps)
+
+    def render(self, caps):
+        return _CHOL_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                                  wg=self.wg, nb=self.nb, packed=self.nb * (self.nb + 1) // 2)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_PERM = Template("""${prelude}
+${layout}
+var<workgroup> mp: array<u32, ${mapn}>;
+var<workgroup> pv: array<u32, ${mapn}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let g = wid.x + wid.y * nw.x;
+  let ncb = ${ncb};
+  if (g >= ncb * ${nbat}) { return; }
+  let b = g / ncb;
+  let c0 = (g % ncb) * ${cw};
+  let m = ${m};
+  let kb = ${kb};
+  let pb = ${ipiv_off} + b * ${p_bs};
+  for (var r = tid; r < m; r += ${wg}u) { mp[r] = r; }
+  for (var i = tid; i < kb; i += ${wg}u) { pv[i] = u32(ipiv[pb + i]) - ${pbase}; }
+  workgroupBarrier();
+  // the interchanges in order, on row indices in workgroup memory: mp[r] = the old row
+  // that ends at row r
+  if (tid == 0u) {
+    for (var i = 0u; i < kb; i++) {
+      let p = pv[i];
+      let t = mp[i];
+      mp[i] = mp[p];
+      mp[p] = t;
+    }
+  }
+  workgroupBarrier();
+  // rows that can change: 0 .. kb - 1 and the targets (or every row when 2 kb > m);
+  // gather them all (this workgroup's columns), then write: in place without a race
+  let full = 2u * kb > m;
+  let slots = select(2u * kb, m, full);
+  let ab = ${A_off} + b * ${a_bs};
+  var v: array<T, ${rpt}>;
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let e = tid + q * ${wg}u;
+    let a = e / ${cw};
+    let c = c0 + e % ${cw};
+    if (a < slots && c < ${nc}) {
+      var r = a;
+      if (!full && a >= kb) { r = pv[a - kb]; }
+      v[q] = A[ab + mp[r] * ${a_rs} + c * ${a_cs}];
+    }
+  }
+  storageBarrier();
+  workgroupBarrier();
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let e = tid + q * ${wg}u;
+    let a = e / ${cw};
+    let c = c0 + e % ${cw};
+    if (a < slots && c < ${nc}) {
+      var r = a;
+      if (!full && a >= kb) { r = pv[a - kb]; }
+      if (full || a < kb || r >= kb) { A[ab + r * ${a_rs} + c * ${a_cs}] = v[q]; }
+    }
+  }
+}
+""", "linalg_perm")
+
+PERM_MAPN = 4096  # rows the permutation kernel's map holds (2 x 16 KiB of u32 in all)
+PERM_WG = 256
+PERM_RPT = 16     # values each invocation gathers: wg * rpt (row, column) pairs a workgroup
+
+
+@dataclasses.dataclass(frozen=True)
+class PermSpec(KernelSpec):
+    """SwapSpec's interchanges as one permutation: every workgroup replays the pivots on
+    row indices in workgroup memory (a serial loop of shared-memory swaps, not of global
+    loads), then gathers the rows that move for its ``cw`` columns and writes them back."""
+
+    t: WType
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32")],
+                      ["m", "nc", "nbat", "kb", "ncb", "cw", "a_rs", "a_cs", "a_bs", "p_bs",
+                       "pbase"], caps)
+
+    def render(self, caps):
+        return _PERM.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                            mapn=PERM_MAPN, wg=PERM_WG, rpt=PERM_RPT)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_BSOLVE = Template("""${prelude}
+${layout}
+var<workgroup> sv: array<R, ${wg}>;
+var<workgroup> prow: array<T, ${shw}>;
+var<workgroup> jrow: array<T, ${shw}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let mat = tid / ${nmax}u;
+  let i = tid % ${nmax}u;
+  let b = gi * ${per}u + mat;
+  let live = b < ${nbat};
+  let m = ${m};
+  let kx = ${kx};
+  let so = mat * ${nmax}u;
+  let ro = mat * ${w}u;
+  // row i of [A | B] (B: the identity's columns for inv) in registers
+  var row: array<T, ${w}>;
+  let ab = ${A_off} + b * ${a_bs} + i * ${a_rs};
+  let bb = ${Bm_off} + b * ${b_bs} + i * ${b_rs};
+  for (var c = 0u; c < ${nmax}u; c++) {
+    var v = zero();
+    if (live && i < m && c < m) { v = A[ab + c * ${a_cs}]; }
+    row[c] = v;
+  }
+  for (var c = 0u; c < ${kcap}u; c++) {
+    var v = zero();
+    if (${ident} != 0u) { v = select(zero(), one(), i == c); }
+    else if (live && i < m && c < kx) { v = Bm[bb + c * ${b_cs}]; }
+    row[${nmax}u + c] = v;
+  }
+  var bad = false;
+  // elimination with partial pivoting (LAPACK's pivot: the first largest |re| + |im|) on
+  // the augmented rows: L, U and L^-1 P B at once
+  for (var j = 0u; j < ${nmax}u; j++) {
+    if (j < m) {
+      sv[tid] = select(R(-1.0), cabs1(row[j]), i >= j && i < m);
+      workgroupBarrier();
+      var best = R(-1.0);
+      var p = j;
+      for (var q = j; q < m; q++) {
+        let v = sv[so + q];
+        if (v > best) { best = v; p = q; }
+      }
+      if (i == p) { for (var c = 0u; c < ${w}u; c++) { prow[ro + c] = row[c]; } }
+      if (i == j) { for (var c = 0u; c < ${w}u; c++) { jrow[ro + c] = row[c]; } }
+      workgroupBarrier();
+      if (i == j) {
+        for (var c = 0u; c < ${w}u; c++) { row[c] = prow[ro + c]; }
+        if (best == R(0.0)) { bad = true; }
+      } else if (i == p) {
+        for (var c = 0u; c < ${w}u; c++) { row[c] = jrow[ro + c]; }
+      }
+      if (i > j && i < m && best != R(0.0)) {
+        let l = dv(row[j], prow[ro + j]);
+        row[j] = l;
+        for (var c = 0u; c < ${w}u; c++) {
+          if (c > j) { row[c] = row[c] - mul(l, prow[ro + c]); }
+        }
+      }
+      workgroupBarrier();
+    }
+  }
+  // back substitution, a column of U at a time; x_j travels through workgroup memory
+  for (var q = 0u; q < ${nmax}u; q++) {
+    let j = ${nmax}u - 1u - q;
+    if (j < m) {
+      if (i == j) {
+        let d = row[j];
+        for (var c = 0u; c < ${kcap}u; c++) {
+          let x = dv(row[${nmax}u + c], d);
+          row[${nmax}u + c] = x;
+          jrow[ro + c] = x;
+        }
+      }
+      workgroupBarrier();
+      if (i < j) {
+        let u = row[j];
+        for (var c = 0u; c < ${kcap}u; c++) {
+          row[${nmax}u + c] = row[${nmax}u + c] - mul(u, jrow[ro + c]);
+        }
+      }
+      workgroupBarrier();
+    }
+  }
+  if (live && i < m) {
+    let xb = ${X_off} + b * ${x_bs} + i * ${x_rs};
+    for (var c = 0u; c < ${kcap}u; c++) {
+      if (c < kx) { X[xb + c * ${x_cs}] = row[${nmax}u + c]; }
+    }
+  }
+  if (live && bad) { atomicOr(&st[0], 1u); }
+}
+""", "linalg_batch_solve")
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchSolveSpec(KernelSpec):
+    """solve / inv of many m x m matrices (m <= nmax, at most ``kcap`` right-hand sides):
+    ``nmax`` invocations per matrix, each holding one row of [A | B] in registers,
+    wg / nmax matrices per workgroup; LU with partial pivoting applied to the augmented
+    rows, then back substitution. The input is only read; X is written."""
+
+    t: WType
+    nmax: int
+    kcap: int
+    wg: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "kx", "nbat", "ident", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs",
+                       "b_bs", "x_rs", "x_cs", "x_bs"], caps)
+
+    def render(self, caps):
+        per = self.wg // self.nmax
+        w = self.nmax + self.kcap
+        return _BSOLVE.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                              nmax=self.nmax, kcap=self.kcap, w=w, per=per, shw=per * w)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()

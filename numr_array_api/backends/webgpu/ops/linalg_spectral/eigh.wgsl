@@ -71,7 +71,7 @@ ${v_init}
       for (var r = 0u; r + 1u < m; r++) {
         for (var k = lid; k < half; k += ${wg}u) {
           let pq = pair(r, k, m);
-          var c: ${T} = ${one};
+          var c: ${T} = ${zero};   // h = 1 - cos (see spec._jrot)
           var g: ${E} = ${ezero};
           if (pq.y < n) {
             let app = re(a_get(pq.x * n + pq.x));
@@ -88,8 +88,9 @@ ${v_init}
                 let th = d / (${two} * apq);
                 t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
               }
-              c = ${one} / sqrt(t * t + ${one});
-              g = ae * (t * c / apq);
+              let jr = jrot(t, ae);
+              c = jr.h;
+              g = jr.g;
               atomicAdd(&cnt, 1u);
             }
           }

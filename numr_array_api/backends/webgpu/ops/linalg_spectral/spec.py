@@ -40,8 +40,48 @@ def _consts(t: WType) -> dict:
             "ezero": f"{E}({_lit(T, 0.0)})"}
 
 
+def _jrot(t: WType) -> str:
+    """The Jacobi rotation of tangent t (t = tan theta, signed) and off-diagonal z (|z| > 0),
+    as (h, g): c = cos theta = 1 - h, g = sin theta * z / |z|. Rotations are applied in the
+    update form p' = x - (conj(g) y + h x), q' = y + (g x - h y), which keeps
+    c^2 + |g|^2 = 1 where c itself cannot: for |t| < 2^-12 (float32) c = 1 / sqrt(1 + t^2)
+    rounds to 1 while |g| = |t|, so every late small rotation grew both columns by
+    1 + t^2 / 2, a systematic drift that shifted every eigenvalue of the shifted round path
+    by about 1e-4 ||B|| (at n = 200; ~1000 ulp, within tolerance on lavapipe's exact
+    rounding only). Also: the phase z / |z| is taken after scaling z (|z|^2 underflows, and
+    a GPU flushing subnormals dropped one component's square: |g| came out 0.7% large), and
+    one Newton step on c^2 + |g|^2 absorbs the few-ulp error of approximate sqrt / division
+    (NVIDIA's), before h = |g|^2 / (1 + c) is formed."""
+    E, T = _types(t)
+    one, half, onehalf = _lit(T, 1.0), _lit(T, 0.5), _lit(T, 1.5)
+    if E == T:
+        ph = f"select(-{one}, {one}, z >= {_lit(T, 0.0)})"
+    else:
+        ph = ("junit(z)")
+    out = f"""struct JRot {{ h: {T}, g: {E} }}
+fn jrot(t: {T}, z: {E}) -> JRot {{
+  var c = {one} / sqrt(t * t + {one});
+  var g = {ph} * (t * c);
+  let f = {onehalf} - {half} * (c * c + ab2(g));
+  c = c * f;
+  g = g * f;
+  return JRot(ab2(g) / ({one} + c), g);
+}}"""
+    if E != T:
+        out = f"""fn junit(z: {E}) -> {E} {{
+  let w = z / max(abs(z.x), abs(z.y));
+  return w / sqrt(ab2(w));
+}}
+""" + out
+    return out
+
+
 def _cfns(t: WType) -> str:
     """Element arithmetic shared by the real and complex variants of one template."""
+    return _cfns0(t) + "\n" + _jrot(t)
+
+
+def _cfns0(t: WType) -> str:
     E, T = _types(t)
     z = _lit(T, 0.0)
     if E == T:
@@ -87,18 +127,19 @@ def _rot_pass(n: str, idx_p: str, idx_q: str, get: str, set_: str, ezero: str, e
               wg: int = 256, rows: bool = False, fix: bool = False) -> str:
     """One rotation pass: for each (pair k, line i) rotate elements idx_p(i), idx_q(i).
     J = [[c, g], [-conj(g), c]] (g = s e^{i phi}): columns (A J, V J, U J) take
-    p' = c x - conj(g) y, q' = g x + c y; rows (J^H A) take p' = c x - g y, q' = conj(g) x + c y."""
+    p' = c x - conj(g) y, q' = g x + c y; rows (J^H A) take p' = c x - g y, q' = conj(g) x + c y,
+    each in the update form with h = 1 - c (the pair's stored "c" is h; see _jrot)."""
     if rows:
-        xp, xq = "c * x - mul(g, y)", "mul(cj(g), x) + c * y"
+        xp, xq = "x - (mul(g, y) + h * x)", "y + (mul(cj(g), x) - h * y)"
     else:
-        xp, xq = "c * x - mul(cj(g), y)", "mul(g, x) + c * y"
+        xp, xq = "x - (mul(cj(g), y) + h * x)", "y + (mul(g, x) - h * y)"
     if fix:  # the column pass of the two-sided method stores the annihilated a_pq as 0
         xp = f"select({xp}, {ezero}, i == pq.y)"
         xq = f"select({xq}, {ezero}, i == pq.x)"
     body = f"""let k = e / {n};
 let i = e - k * {n};
 let pq = pair(r, k, m);
-let c = cs_c(k);
+let h = cs_c(k);
 let g = cs_g(k);
 if (pq.y < {n} && nz(g)) {{
   let x = {get}({idx_p});
@@ -202,8 +243,8 @@ class EighSpec(KernelSpec):
                       f"e / n == e % n));")
             v_rot = """  let vx = v_get(i * n + pq.x);
   let vy = v_get(i * n + pq.y);
-  v_set(i * n + pq.x, c * vx - mul(cj(g), vy));
-  v_set(i * n + pq.y, mul(g, vx) + c * vy);"""
+  v_set(i * n + pq.x, vx - (mul(cj(g), vy) + h * vx));
+  v_set(i * n + pq.y, vy + (mul(g, vx) - h * vy));"""
             v_out = (f"      for (var k = 0u; k < n; k++) {{ V[{lay.word('V_off')} + b * nn + "
                      f"k * n + rk] = v_get(k * n + i); }}")
         else:
@@ -467,13 +508,14 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
       let th = d / (${two} * ga);
       t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
     }
-    let c = ${one} / sqrt(t * t + ${one});
-    let g = g2 * (t * c / ga);
+    let jr = jrot(t, g2);
+    let h = jr.h;
+    let g = jr.g;
     for (var i = lid; i < R; i += ${wg}u) {
       let x = U[op + i];
       let y = U[oq + i];
-      U[op + i] = c * x - mul(cj(g), y);
-      U[oq + i] = mul(g, x) + c * y;
+      U[op + i] = x - (mul(cj(g), y) + h * x);
+      U[oq + i] = y + (mul(g, x) - h * y);
     }
 ${v_rot}
     if (lid == 0u) { atomicAdd(&CNT[${CNT_off} + b * ${maxsw} + ${sw}], 1u); }
@@ -511,8 +553,8 @@ class RoundSpec(KernelSpec):
     for (var i = lid; i < C; i += 256u) {{
       let x = V[vp + i];
       let y = V[vq + i];
-      V[vp + i] = c * x - mul(cj(g), y);
-      V[vq + i] = mul(g, x) + c * y;
+      V[vp + i] = x - (mul(cj(g), y) + h * x);
+      V[vq + i] = y + (mul(g, x) - h * y);
     }}"""
         floor = 2.0 ** -124 if T == "f32" else 2.0 ** -1020
         return _ROUND.render(lay.tokens(), k, cfns=_cfns(self.t), wg=256,

@@ -102,7 +102,7 @@ ${v_init}
       for (var r = 0u; r + 1u < m; r++) {
         for (var k = lid; k < half; k += ${wg}u) {
           let pq = pair(r, k, m);
-          var c: ${T} = ${one};
+          var c: ${T} = ${zero};   // h = 1 - cos (see spec._jrot)
           var g: ${E} = ${ezero};
           if (pq.y < C) {
             let op = pq.x * R;
@@ -122,8 +122,9 @@ ${dot}
                 let th = d / (${two} * ga);
                 t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
               }
-              c = ${one} / sqrt(t * t + ${one});
-              g = gz * (t * c / ga);
+              let jr = jrot(t, gz);
+              c = jr.h;
+              g = jr.g;
               atomicAdd(&cnt, 1u);
             }
           }

@@ -26,6 +26,7 @@ class TileConfig:
     tn: int
     bk: int
     vec: bool
+    db: bool = False   # the double-buffered kernel (spec.py ``_render_db``): f32 / f64 only
 
     @property
     def bm(self) -> int:
@@ -37,7 +38,15 @@ class TileConfig:
 
     @property
     def name(self) -> str:
+        if self.db:
+            return f"db{self.tm}x{self.tn}k{self.bk}"
         return f"{self.tm}x{self.tn}k{self.bk}{'v' if self.vec else ''}"
+
+    def shared_bytes(self, itemsize: int) -> int:
+        """Workgroup memory of the double-buffered kernel: two A tiles (bk x bm, one vec4 of
+        padding per row for f32) and two B tiles (bk x bn)."""
+        pad = 4 if itemsize == 4 else 0
+        return 2 * self.bk * (self.bm + pad + self.bn) * itemsize
 
 
 CONFIGS = {c.name: c for c in (
@@ -47,7 +56,28 @@ CONFIGS = {c.name: c for c in (
     TileConfig(4, 8, 16, True),
     TileConfig(4, 4, 16, False),   # non-f32 accumulators
     TileConfig(4, 4, 8, False),    # 16-byte accumulators: two tiles in 32 KiB
+    # double-buffered, interleaved register blocks, vec4 global loads where aligned
+    # (f32 and f64 operands; see spec.py)
+    TileConfig(8, 8, 8, True, True),
+    TileConfig(8, 8, 16, True, True),
+    TileConfig(4, 8, 8, True, True),
+    TileConfig(4, 8, 16, True, True),
+    TileConfig(4, 4, 16, True, True),
+    TileConfig(4, 4, 8, True, True),
 )}
+
+DB_TYPES = ("f32", "f64")  # accumulator types the double-buffered kernel renders
+DB_NAMES = ("float32", "float64", "float16")  # operand dtypes (float16: f32 compute)
+
+
+def db_fits(cfg: TileConfig, val: str, workgroup_storage: int) -> bool:
+    """Whether the double-buffered ``cfg`` renders for accumulator ``val`` within the
+    adapter's workgroup memory (each thread loads whole vec4 chunks of A and B)."""
+    if not cfg.db or val not in DB_TYPES:
+        return False
+    if cfg.bm * cfg.bk % 4 or cfg.bn * cfg.bk % 4 or cfg.bk % 4:
+        return False
+    return cfg.shared_bytes(8 if val == "f64" else 4) <= workgroup_storage
 
 
 def bucket(M: int, N: int, K: int) -> str:
@@ -70,11 +100,44 @@ def _table():
     return {k: CONFIGS[v] for k, v in raw.items() if v in CONFIGS}
 
 
-def choose(val: str, name: str, M: int, N: int, K: int) -> TileConfig:
-    """The tile configuration for accumulator WGSL type ``val`` of dtype ``name``."""
+_FORCED: dict = {}
+EPOCH = 0  # bumped by force(): GEMM launch plans key on it
+
+
+def force(name: str, cfg_name):
+    """Benchmarks: pin dtype ``name``'s configuration to ``cfg_name`` (None: unpin). Also
+    ``NUMR_WEBGPU_GEMM_CFG=float32=db8x8k8,float64=db8x8k8`` at import."""
+    global EPOCH
+    EPOCH += 1
+    if cfg_name is None:
+        _FORCED.pop(name, None)
+    else:
+        _FORCED[name] = CONFIGS[cfg_name]
+
+
+for _item in os.environ.get("NUMR_WEBGPU_GEMM_CFG", "").split(","):
+    if "=" in _item:
+        _k, _v = (x.strip() for x in _item.split("=", 1))
+        if _v in CONFIGS:
+            _FORCED[_k] = CONFIGS[_v]
+
+
+def _allowed(cfg: TileConfig, val: str, name: str, wgs: int) -> bool:
+    if cfg.db:
+        return name in DB_NAMES and db_fits(cfg, val, wgs)
+    return not cfg.vec or (val == "f32" and name == "float32")
+
+
+def choose(val: str, name: str, M: int, N: int, K: int,
+           workgroup_storage: int = 16384) -> TileConfig:
+    """The tile configuration for accumulator WGSL type ``val`` of dtype ``name`` on an
+    adapter with ``workgroup_storage`` bytes of workgroup memory."""
     vec_ok = val == "f32" and name == "float32"  # float16 computes in f32 but loads halves
+    forced = _FORCED.get(name)
+    if forced is not None and _allowed(forced, val, name, workgroup_storage):
+        return forced
     tuned = _table().get(f"{name}:{bucket(M, N, K)}")
-    if tuned is not None and (not tuned.vec or vec_ok):
+    if tuned is not None and _allowed(tuned, val, name, workgroup_storage):
         return tuned
     if vec_ok:
         if M >= 128 and N >= 128:

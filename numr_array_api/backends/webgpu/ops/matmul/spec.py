@@ -25,11 +25,17 @@ from ...codegen.layout import Buf, Layout, Words
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WTYPES, WType, load, render_helpers
-from .configs import CONFIGS, WG_X, WG_Y, TileConfig
+from .configs import CONFIGS, DB_NAMES, WG_X, WG_Y, TileConfig, db_fits
 
 # 4-byte compute dtype of sub-word operands (the result is narrowed afterwards)
 WIDE = {dt.int8: dt.int32, dt.int16: dt.int32, dt.uint8: dt.uint32, dt.uint16: dt.uint32,
         dt.float16: dt.float32, dt.bool_: dt.uint32}
+
+
+F16X4 = """fn f16x4(w: vec2<u32>) -> vec4<f32> {
+  return vec4<f32>(f16_to_f32(w.x & 0xffffu), f16_to_f32(w.x >> 16u),
+                   f16_to_f32(w.y & 0xffffu), f16_to_f32(w.y >> 16u));
+}"""
 
 
 def zero(v: str) -> str:
@@ -95,9 +101,13 @@ class GemmSpec(KernelSpec):
     cfg: TileConfig
     epilogue: Optional[Any] = None   # a frozen fragment spec (ext_kernels.EpilogueSpec)
     accumulate: bool = False
+    vload: bool = False   # db kernels: A and B bound as vec4 arrays (aligned, contiguous)
 
     def layout(self, caps):
-        bufs = [Buf("A", self.t.arr), Buf("B", self.t.arr), Buf("C", self.out_t.arr, "rw")]
+        el = self.t.arr
+        if self.vload:  # float16: 4 halves in a vec2<u32>
+            el = "vec2<u32>" if self.t.name == "float16" else f"vec4<{self.t.arr}>"
+        bufs = [Buf("A", el), Buf("B", el), Buf("C", self.out_t.arr, "rw")]
         words = ["M", "N", "K", "nb", "a_rs", "a_cs", "b_rs", "b_cs", "c_rs", "c_bs",
                  Words("batch", max(1, 3 * self.brank))]
         if self.epilogue is not None:
@@ -106,6 +116,8 @@ class GemmSpec(KernelSpec):
         return Layout(bufs, words, caps)
 
     def render(self, caps):
+        if self.cfg.db:
+            return self._render_db(caps)
         lay = self.layout(caps)
         t, cfg = self.t, self.cfg
         helpers = set()
@@ -187,11 +199,170 @@ class GemmSpec(KernelSpec):
             decl=nl.join(decl), loads=nl.join(loads), inner=nl.join(inner),
             rows=nl.join(rows), stores=nl.join(stores))
 
+    def _render_db(self, caps):
+        """The double-buffered kernel (f32 / f64): K advances ``bk`` at a time through two
+        pairs of workgroup tiles; while one pair feeds the FMAs, the next K tile is already
+        loaded into registers (issued before the FMAs, stored after them), so one barrier
+        per K tile suffices. Each thread loads whole 4-element chunks (4 consecutive k of a
+        row of A, 4 consecutive columns of a row of B): one vec4 load each when ``vload``.
+        A is stored transposed (k-major, one vec4 of padding per row for 4-byte types).
+        Register blocks are interleaved: thread (lx, ly) owns rows ``h * 4 * WG_Y + 4 * ly
+        + r`` and columns ``h * 4 * WG_X + 4 * lx + q``, so the vec4 reads of a warp are
+        consecutive in workgroup memory (no bank conflicts)."""
+        lay = self.layout(caps)
+        t, cfg = self.t, self.cfg
+        helpers = set()
+        V = t.val
+        V4 = f"vec4<{V}>"
+        tm, tn, bk, bm, bn = cfg.tm, cfg.tn, cfg.bk, cfg.bm, cfg.bn
+        nthr = WG_X * WG_Y
+        epi = "" if self.epilogue is None else self.epilogue.render(lay, t, helpers)
+
+        def fin(v, r, c):
+            return v if self.epilogue is None else f"epilogue({v}, {r}, {c}, bi)"
+        la = load(t, "A", "ia", helpers)
+        lb = load(t, "B", "ib", helpers)
+        a_rs, a_cs, b_rs, b_cs = (lay.word(w) for w in ("a_rs", "a_cs", "b_rs", "b_cs"))
+        pad = 1 if t.itemsize == 4 else 0
+        sa, sb = bm // 4 + pad, bn // 4          # vec4s per row of the A / B tiles
+        a_size, b_size = bk * sa, bk * sb        # vec4s per tile
+        ca, cb = bm * bk // 4, bn * bk // 4      # 4-element chunks per tile
+        kq = bk // 4
+        z4 = f"{V4}()"
+
+        def vl(buf, idx):
+            """4 consecutive elements as a vec4 of the accumulator type."""
+            if t.name != "float16":
+                return f"{buf}[{idx}]"
+            helpers.add("f16_to_f32")
+            w = f"{buf}[{idx}]"
+            return (f"f16x4({w})")
+        if t.name == "float16" and self.vload:
+            helpers.add("f16_to_f32")
+        lines_ld, lines_st, regs = [], [], []
+        for i in range(-(-ca // nthr)):
+            regs.append(f"    var ra{i} = {z4};")
+            guard = f"tid + {i * nthr}u < {ca}u" if (i + 1) * nthr > ca else "true"
+            if self.vload:
+                fetch = (f"if (gm < M && gk < K) {{ ra{i} = "
+                         f"{vl('A', f'(o.x + gm * {a_rs} + gk) >> 2u')}; }}")
+            else:
+                fetch = "".join(
+                    f"if (gm < M && gk + {q}u < K) {{ let ia = o.x + gm * {a_rs} + (gk + {q}u)"
+                    f" * {a_cs}; ra{i}[{q}] = {la}; }} " for q in range(4))
+            lines_ld.append(f"""        if ({guard}) {{
+          let e = tid + {i * nthr}u;
+          let gm = row0 + e / {kq}u; let gk = k1 + (e % {kq}u) * 4u;
+          ra{i} = {z4};
+          {fetch}
+        }}""")
+            puts = " ".join(f"As[ab + ({q}u + kk) * {sa}u + am4][ami] = ra{i}[{q}];"
+                            for q in range(4))
+            lines_st.append(f"""        if ({guard}) {{
+          let e = tid + {i * nthr}u;
+          let am = e / {kq}u; let kk = (e % {kq}u) * 4u;
+          let am4 = am / 4u; let ami = am % 4u;
+          {puts}
+        }}""")
+        for i in range(-(-cb // nthr)):
+            regs.append(f"    var rb{i} = {z4};")
+            guard = f"tid + {i * nthr}u < {cb}u" if (i + 1) * nthr > cb else "true"
+            if self.vload:
+                fetch = (f"if (gk < K && gn < N) {{ rb{i} = "
+                         f"{vl('B', f'(o.y + gk * {b_rs} + gn) >> 2u')}; }}")
+            else:
+                fetch = "".join(
+                    f"if (gk < K && gn + {q}u < N) {{ let ib = o.y + gk * {b_rs} + (gn + {q}u)"
+                    f" * {b_cs}; rb{i}[{q}] = {lb}; }} " for q in range(4))
+            lines_ld.append(f"""        if ({guard}) {{
+          let e = tid + {i * nthr}u;
+          let gk = k1 + e / {sb}u; let gn = col0 + (e % {sb}u) * 4u;
+          rb{i} = {z4};
+          {fetch}
+        }}""")
+            lines_st.append(f"""        if ({guard}) {{
+          let e = tid + {i * nthr}u;
+          Bs[bb + (e / {sb}u) * {sb}u + e % {sb}u] = rb{i};
+        }}""")
+        decl, inner, stores = [], [], []
+        for h in range(tm // 4):
+            inner.append(f"        let a{h} = As[ab + kk * {sa}u + {h * WG_Y}u + ly];")
+        for h in range(tn // 4):
+            inner.append(f"        let b{h} = Bs[bb + kk * {sb}u + {h * WG_X}u + lx];")
+        c_rs = lay.word("c_rs")
+        acc = " + C[ci]" if self.accumulate else ""
+        for i in range(tm):
+            r = f"row0 + {(i // 4) * 4 * WG_Y + i % 4}u + ly * 4u"
+            stores.append(f"    {{ let r = {r};")
+            stores.append("    if (r < M) {")
+            for j in range(tn // 4):
+                decl.append(f"    var c{i}_{j} = {z4};")
+                inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
+                for q in range(4):
+                    col = f"col0 + {j * 4 * WG_X + q}u + lx * 4u"
+                    stores.append(f"      {{ let c = {col}; if (c < N) {{ let ci = cb + r * "
+                                  f"{c_rs} + c; C[ci] = {fin(f'c{i}_{j}[{q}]' + acc, 'r', 'c')};"
+                                  f" }} }}")
+            stores.append("    } }")
+        nl = "\n"
+        src = f"""{render_helpers(helpers, caps.int64)}
+{lay.decl()}
+{F16X4 if t.name == "float16" and self.vload else ""}
+var<workgroup> As: array<{V4}, {2 * a_size}>;
+var<workgroup> Bs: array<{V4}, {2 * b_size}>;
+{batch_fn(lay, self.brank)}
+{epi}
+@compute @workgroup_size({WG_X}, {WG_Y})
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  let M = {lay.word('M')}; let N = {lay.word('N')}; let K = {lay.word('K')};
+  let nb = {lay.word('nb')};
+  let lx = l.x; let ly = l.y;
+  let tid = ly * {WG_X}u + lx;
+  let row0 = wg.y * {bm}u; let col0 = wg.x * {bn}u;
+  let nt = (K + {bk - 1}u) / {bk}u;
+  for (var bi = wg.z; bi < nb; bi += nw.z) {{
+    let o = batch_off(bi);
+{nl.join(decl)}
+{nl.join(regs)}
+    {{
+      let k1 = 0u;
+{nl.join(lines_ld)}
+      let ab = 0u; let bb = 0u;
+{nl.join(lines_st)}
+    }}
+    workgroupBarrier();
+    for (var kt = 0u; kt < nt; kt++) {{
+      let cur = kt & 1u;
+      let more = kt + 1u < nt;
+      if (more) {{
+        let k1 = (kt + 1u) * {bk}u;
+{nl.join(lines_ld)}
+      }}
+      {{
+        let ab = cur * {a_size}u; let bb = cur * {b_size}u;
+        for (var kk = 0u; kk < {bk}u; kk++) {{
+{nl.join(inner)}
+        }}
+      }}
+      if (more) {{
+        let ab = (1u - cur) * {a_size}u; let bb = (1u - cur) * {b_size}u;
+{nl.join(lines_st)}
+      }}
+      workgroupBarrier();
+    }}
+    let cb = {lay.word('C_off')} + bi * {lay.word('c_bs')};
+{nl.join(stores)}
+  }}
+}}
+"""
+        return src
+
     @property
     def label(self):
         epi = "" if self.epilogue is None else "_" + self.epilogue.label
         return (f"gemm_{self.t.name}_b{self.brank}_{self.cfg.name}"
-                f"{'_acc' if self.accumulate else ''}{epi}")
+                f"{'_v' if self.vload else ''}{'_acc' if self.accumulate else ''}{epi}")
 
 
 _DOT = Template("""${helpers}
@@ -283,6 +454,12 @@ def variants():
     for t, out_t in _operand_types():
         vec_ok = t.val == "f32" and t.name == "float32"
         for cfg in CONFIGS.values():
+            if cfg.db:
+                if t.name in DB_NAMES and db_fits(cfg, t.val, 32768):
+                    for vload in (False, True):
+                        out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload))
+                    out.append(GemmSpec(t, out_t, 2, cfg, None, True, False))
+                continue
             if cfg.vec and not vec_ok:
                 continue
             if not cfg.vec and t.val == "vec2<f64>" and cfg.bk > 8:

@@ -33,12 +33,40 @@ from ...kernels.nary import _flat_start
 from ...primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
 from ...storage import WgpuStorage, _row_major
 from . import table as T
-from .spec import ReduceSpec, types_of
+from .spec import ReduceSpec, types_of, vec_width
 
 ITER = 256              # loop trips per thread and pass
-MIN_ITER = 16           # below this, more chunks only add partials
-TARGET_GROUPS = 2048    # row mapping: workgroups wanted in flight for big reductions
+MIN_ITER = 16           # col mapping: below this, more chunks only add partials
 TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
+
+# Row-mapping tuning (``NUMR_WEBGPU_REDUCE="u4,s2,g2048,i16,w1"``; benchmarks compare
+# variants in one process through ``configure``):
+#   u  16-byte loads per thread and trip on contiguous rows, each into its own state
+#   s  element loads per thread and trip elsewhere (strided rows, partial-state passes)
+#   g  workgroups wanted in flight for big reductions (chunks per row)
+#   i  fewest 16-byte loads per thread and chunk (below, more chunks only add partials)
+#   w  1: 16-byte loads for 1-, 2- and 8-byte dtypes too (else 4-byte dtypes only)
+DEFAULT_CONFIG = "u2,s1,g2048,i16,w0"
+CFG = {}
+
+
+def configure(text=None):
+    """Set the row-mapping tuning from ``text`` (the format above; keys left out keep
+    their default) or from NUMR_WEBGPU_REDUCE; clears the plan cache."""
+    import os
+    if text is None:
+        text = os.environ.get("NUMR_WEBGPU_REDUCE", "")
+    cfg = {}
+    for part in (DEFAULT_CONFIG + "," + text).split(","):
+        part = part.strip()
+        if part:
+            if part[0] not in "usgiw" or not part[1:].isdigit():
+                raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
+            cfg[part[0]] = int(part[1:])
+    CFG.clear()
+    CFG.update(cfg)
+    _PLANS.clear()
+    return dict(CFG)
 
 
 def _dims_words(shape, strides):
@@ -137,6 +165,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     ro, rr = len(oshape), len(rshape)
     it = WTYPES[src_dtype] if src_dtype is not None else None
     four = it is not None and it.itemsize == 4 and not it.packed
+    ew = vec_width(src_dtype) if it is not None and (four or CFG["w"]) else 0
     row_contig = rr >= 1 and rstr[-1] == 1
     col_contig = ro >= 1 and ostr[-1] == 1
     if chunks is not None:
@@ -148,15 +177,17 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     else:
         mapping = "row" if (m >= 256 or nout < 64) else "col"
     caps = job.caps
+    unroll = 1
     if mapping == "row":
-        vec = four and row_contig and rr == 1 and chunks is None
-        units = -(-m // 4) if vec else m
+        vec = bool(ew) and row_contig and rr == 1 and chunks is None
+        units = -(-m // ew) if vec else m
+        unroll = max(1, CFG["u"] if vec else CFG["s"])
         wg = min(_pow2_at_least(units // 8, 32, 256), caps.wg_size(256))
         k = max(1, -(-units // (wg * ITER)))
         if chunks is not None:
             k = chunks
-        elif nout * k < TARGET_GROUPS and units > wg * MIN_ITER:
-            k = max(k, min(-(-TARGET_GROUPS // nout), -(-units // (wg * MIN_ITER))))
+        elif nout * k < CFG["g"] and units > wg * CFG["i"]:
+            k = max(k, min(-(-CFG["g"] // nout), -(-units // (wg * CFG["i"]))))
         chunk = -(-units // k)
         tiles = 0
         items = nout * k
@@ -174,7 +205,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         items = tiles * k
     mode = out if k == 1 and chunks is None else "part"
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
-                      len(dshape) if mode != "part" else 0, wg, mode)
+                      len(dshape) if mode != "part" else 0, wg, mode, unroll)
     gx = min(items, caps.max_groups)
     gy = -(-items // gx)
     if gy > caps.max_groups:
@@ -212,6 +243,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
 
 
 _PLANS = {}
+configure()
 
 
 def _plan(job, src, src_dtype, kept, dst, out, chunks=None):

@@ -84,6 +84,43 @@ def types_of(op, src, acc, caps) -> Types:
     return Types(a, f, i, x, r, dv)
 
 
+def vec_width(dtype) -> int:
+    """Elements of ``dtype`` per 16-byte load of the row mapping's wide path (0: none)."""
+    it = WTYPES[dtype]
+    if it.packed:
+        return 128 // it.bits
+    if it.itemsize == 4:
+        return 4
+    if it.itemsize == 8 and it.arr in ("f64", "i64", "u64"):
+        return 2
+    return 0
+
+
+def vec_arr(dtype) -> str:
+    """WGSL element type of the wide source array (16 bytes)."""
+    it = WTYPES[dtype]
+    if it.packed:
+        return "vec4<u32>"
+    return f"vec{vec_width(dtype)}<{it.arr}>"
+
+
+def _unpack(it, word, sh, helpers):
+    """Value (of ``it.val``) of the packed element at bit ``sh`` of u32 ``word``."""
+    if it.signed:
+        return f"extractBits(bitcast<i32>({word}), {sh}, {it.bits}u)"
+    raw = f"extractBits({word}, {sh}, {it.bits}u)"
+    if it.val == "bool":
+        return f"({raw} != 0u)"
+    if it.name == "float16":
+        helpers.add("f16_to_f32")
+        return f"f16_to_f32({raw})"
+    return raw
+
+
+def _lit(ty, c):
+    return f"{c}li" if ty == "i64" else f"{c}u"
+
+
 @dataclasses.dataclass(frozen=True)
 class ReduceSpec(KernelSpec):
     op: str          # a row of table.ROWS
@@ -96,6 +133,7 @@ class ReduceSpec(KernelSpec):
     rd: int          # rank of the destination index (final / merge)
     wg: int          # workgroup size
     out: str         # "final" | "merge" | "part"
+    unroll: int = 1  # row mapping: loads per thread and trip, each into its own state
 
     def needs(self):
         need = set()
@@ -128,8 +166,7 @@ class ReduceSpec(KernelSpec):
         if self.src is None:
             bufs += [Buf("s_" + n, ty) for n, ty in self.fields(caps)]
         else:
-            arr = WTYPES[self.src].arr
-            bufs.append(Buf("src", f"vec4<{arr}>" if self.vec else arr))
+            bufs.append(Buf("src", vec_arr(self.src) if self.vec else WTYPES[self.src].arr))
         if self.out == "final":
             bufs.append(Buf("dst", t.R, "rw"))
         else:
@@ -208,10 +245,7 @@ class ReduceSpec(KernelSpec):
             it = WTYPES[self.src]
             xt = WTYPES[dt.bool_] if t.X == "bool" else _wtype_of_val(t.X)
             if self.vec:
-                raw = "src[j >> 2u][j & 3u]"
-                out.append(f"fn cv(v: {it.arr}) -> {t.X} {{ return "
-                           f"{convert(it, xt, 'v', helpers, caps.int64)}; }}")
-                out.append(f"fn elem(j: u32) -> {t.X} {{ return cv({raw}); }}")
+                out.append(self._vec_fns(it, xt, t, helpers, caps))
             else:
                 raw = load(it, "src", "j", helpers)
                 out.append(f"fn elem(j: u32) -> {t.X} {{ return "
@@ -231,6 +265,37 @@ class ReduceSpec(KernelSpec):
                 body.append("  let t = s;")
             body += [f"  d_{n}[{lay.word('d_' + n + '_off')} + j] = t.{n};" for n, _ in fields]
             out.append("fn put(j: u32, s: St) {\n" + "\n".join(body) + "\n}")
+        return "\n".join(out)
+
+    def _vec_fns(self, it, xt, t, helpers, caps):
+        """``elem(j)`` (element j of the wide array), ``cv`` (4- and 8-byte types) and
+        ``fold_v(s, v, r)``: fold every element of one 16-byte load ``v`` whose first
+        element has the global index ``r``."""
+        e = vec_width(self.src)
+        lg = e.bit_length() - 1
+        i64 = caps.int64
+        out = []
+        if not it.packed:
+            out.append(f"fn cv(v: {it.arr}) -> {t.X} {{ return "
+                       f"{convert(it, xt, 'v', helpers, i64)}; }}")
+            out.append(f"fn elem(j: u32) -> {t.X} {{ return cv(src[j >> {lg}u][j & {e - 1}u]); }}")
+            elems = [f"cv(v.{c})" for c in "xyzw"[:e]]
+        else:
+            pw = 32 // it.bits
+            lpw = pw.bit_length() - 1
+            word = f"src[j >> {lg}u][(j >> {lpw}u) & 3u]"
+            sh = f"((j & {pw - 1}u) * {it.bits}u)"
+            out.append(f"fn elem(j: u32) -> {t.X} {{ return "
+                       f"{convert(it, xt, _unpack(it, word, sh, helpers), helpers, i64)}; }}")
+            elems = [convert(it, xt, _unpack(it, f"v.{c}", f"{i * it.bits}u", helpers),
+                             helpers, i64)
+                     for c in "xyzw" for i in range(pw)]
+        body = [f"fn fold_v(s0: St, v: {vec_arr(self.src)}, r: {t.I}) -> St {{",
+                "  var s = s0;"]
+        for c, x in enumerate(elems):
+            body.append(f"  s = fold(s, {x}, {'r' if c == 0 else f'r + {_lit(t.I, c)}'});")
+        body += ["  return s;", "}"]
+        out.append("\n".join(body))
         return "\n".join(out)
 
     def _wg_reduce(self, caps):
@@ -268,12 +333,23 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                     f"u64({lay.word('base_lo')}));")
         return f"  let gb = {lay.word('base_lo')};"
 
-    def _fold_at(self, t, j, r):
+    def _fold_at(self, t, j, r, s="s"):
         """Statement folding the input at element / state index ``j`` (global reduced
         index ``gb + r``) into ``s``."""
         if self.src is None:
-            return f"s = comb(s, state_in({j}));"
-        return f"s = fold(s, elem({j}), gb + {widen(t.I, r)});"
+            return f"{s} = comb({s}, state_in({j}));"
+        return f"{s} = fold({s}, elem({j}), gb + {widen(t.I, r)});"
+
+    def _load_at(self, t, j, x):
+        """Statement loading the input at element / state index ``j`` into ``x``."""
+        if self.src is None:
+            return f"let {x} = state_in({j});"
+        return f"let {x} = elem({j});"
+
+    def _fold_loaded(self, t, x, r, s):
+        if self.src is None:
+            return f"{s} = comb({s}, {x});"
+        return f"{s} = fold({s}, {x}, gb + {widen(t.I, r)});"
 
     def _row_main(self, lay, t, caps):
         w = lay.word
@@ -291,37 +367,37 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                  f"  if (item >= {w('items')}) {{ return; }}",
                  f"  let o = item / {w('K')};",
                  f"  let k = item - o * {w('K')};",
-                 self._gbase(lay, t),
-                 "  var s = ident();"]
+                 self._gbase(lay, t)]
+        U = max(1, self.unroll)
+        lines += [f"  var s{i} = ident();" for i in range(U)]
         if self.vec:
-            def fold4(v, r):
-                return [f"    s = fold(s, cv({v}.{c}), gb + {widen(t.I, f'{r} + {i}u')});"
-                        for i, c in enumerate("xyzw")]
-            # two independent vec4 loads per trip: more bytes in flight per thread
+            # 16-byte loads over the aligned middle of the row; head / tail elements (before
+            # the first and after the last aligned load) by single threads of chunk 0.
+            # U independent loads per trip, each folded into its own state: bytes in flight
+            e = vec_width(self.src)
+            lg = e.bit_length() - 1
+            gi = widen(t.I, f"h + (u << {lg}u)")
             lines += [
                 f"  let a0 = {off} + out_index(o);",
-                f"  let h = min((4u - (a0 & 3u)) & 3u, {w('M')});",
-                f"  let q = ({w('M')} - h) >> 2u;",
-                f"  let tl = {w('M')} - h - (q << 2u);",
+                f"  let h = min(({e}u - (a0 & {e - 1}u)) & {e - 1}u, {w('M')});",
+                f"  let q = ({w('M')} - h) >> {lg}u;",
+                f"  let tl = {w('M')} - h - (q << {lg}u);",
                 f"  let lo = k * {w('C')};",
                 f"  let hi = min(lo + {w('C')}, q);",
-                "  let v0 = (a0 + h) >> 2u;",
+                f"  let v0 = (a0 + h) >> {lg}u;",
                 "  var u = lo + l;",
-                f"  for (; u + {wg}u < hi; u += {2 * wg}u) {{",
-                "    let v = src[v0 + u];",
-                f"    let w = src[v0 + u + {wg}u];",
-                "    let r = h + (u << 2u);",
-                *fold4("v", "r"),
-                *fold4("w", f"r + {4 * wg}u"),
+                f"  for (; u + {(U - 1) * wg}u < hi; u += {U * wg}u) {{",
+                *[f"    let x{i} = src[v0 + u + {i * wg}u];" for i in range(U)],
+                f"    let r = gb + {gi};",
+                *[f"    s{i} = fold_v(s{i}, x{i}, r + {_lit(t.I, i * wg * e)});"
+                  if i else "    s0 = fold_v(s0, x0, r);" for i in range(U)],
                 "  }",
-                "  if (u < hi) {",
-                "    let v = src[v0 + u];",
-                "    let r = h + (u << 2u);",
-                *fold4("v", "r"),
+                f"  for (; u < hi; u += {wg}u) {{",
+                f"    s0 = fold_v(s0, src[v0 + u], gb + {gi});",
                 "  }",
                 "  if (k == 0u && l < h + tl) {",
-                "    let r = select(h + (q << 2u) + (l - h), l, l < h);",
-                "    s = fold(s, elem(a0 + r), gb + " + t.I + "(r));",
+                f"    let r = select(h + (q << {lg}u) + (l - h), l, l < h);",
+                "    s0 = fold(s0, elem(a0 + r), gb + " + widen(t.I, "r") + ");",
                 "  }",
             ]
         else:
@@ -329,10 +405,22 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                 f"  let b = {off} + out_index(o);",
                 f"  let lo = k * {w('C')};",
                 f"  let hi = min(lo + {w('C')}, {w('M')});",
-                f"  for (var r = lo + l; r < hi; r += {wg}u) {{",
-                "    " + self._fold_at(t, "b + red_index(r)", "r"),
+                "  var r = lo + l;",
+            ]
+            if U > 1:
+                lines.append(f"  for (; r + {(U - 1) * wg}u < hi; r += {U * wg}u) {{")
+                lines += ["    " + self._load_at(t, f"b + red_index(r + {i * wg}u)", f"x{i}")
+                          for i in range(U)]
+                lines += ["    " + self._fold_loaded(t, f"x{i}", f"r + {i * wg}u", f"s{i}")
+                          for i in range(U)]
+                lines.append("  }")
+            lines += [
+                f"  for (; r < hi; r += {wg}u) {{",
+                "    " + self._fold_at(t, "b + red_index(r)", "r", "s0"),
                 "  }",
             ]
+        lines.append("  var s = s0;")
+        lines += [f"  s = comb(s, s{i});" for i in range(1, U)]
         if sg:
             lines.append("  let t = wg_reduce(s, sgs, sgi, sid, nsg);")
         else:
@@ -444,9 +532,15 @@ def variants(caps: Caps | None = None):
                     if spec not in seen:
                         seen.add(spec)
                         yield spec
+            # the tuned row paths: 16-byte loads of any width, several loads per trip
+            spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, "final", 4)
+            if spec not in seen:
+                seen.add(spec)
+                yield spec
             # the state passes of this (op, accumulator)
             for mapping, out in itertools.product(("row", "col"), ("final", "merge", "part")):
-                spec = ReduceSpec(op, None, acc, mapping, False, 1, 1, 1, 256, out)
+                spec = ReduceSpec(op, None, acc, mapping, False, 1, 1, 1, 256, out,
+                                  4 if (mapping, out) == ("row", "part") else 1)
                 if spec not in seen:
                     seen.add(spec)
                     yield spec

@@ -1,0 +1,139 @@
+"""Gather / scatter on webgpu next to CuPy (issue 14), every variant in one process.
+
+Rows: take (16M int64 indices from 64M float32, and the sweep's small size), take_along_axis,
+x[idx] on 2-D data, x[idx] = v, x[mask]; each checked against NumPy, then timed for numr
+webgpu under each variant (NUMR_WEBGPU_INDEX_CHECK sync | lazy, NUMR_WEBGPU_GATHER_EPT,
+the map-wait spin of runtime/mapping.py) and for CuPy. Prints one line per (case, variant):
+time per call and ratio = CuPy time / numr time (1.0 = CuPy's speed). Reports, never asserts.
+
+    python benchmarks/gather.py [--quick] [--only take,mask]
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import best_of  # noqa: E402
+
+
+def timed(fn, sync, reps, repeats=5):
+    def many():
+        for _ in range(reps):
+            fn()
+    return best_of(many, sync, repeats) / reps
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="small sizes only (lavapipe smoke)")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    import numr_array_api.webgpu as wx
+    client = wx.asarray([0])._data.client
+    try:
+        import cupy as cp
+    except Exception:
+        cp = None
+    rng = np.random.default_rng(0)
+    large = 64 << 20 if not args.quick else 1 << 16
+    side = 8192 if not args.quick else 256
+    cases = []
+
+    def add(name, size, make, fn_w, fn_c, ref):
+        cases.append((name, size, make, fn_w, fn_c, ref))
+
+    for size, n in (("small", 1000), ("large", large)):
+        m = max(1, n // 4)
+        add("take", size, lambda n=n, m=m: (rng.standard_normal(n, dtype=np.float32),
+                                             rng.integers(0, n, m).astype(np.int64)),
+            lambda ns, x, i: ns.take(x, i), lambda ns, x, i: ns.take(x, i),
+            lambda x, i: np.take(x, i))
+        r, c = (25, 40) if size == "small" else (side, side)
+        add("take_along_axis", size,
+            lambda r=r, c=c: (rng.standard_normal((r, c), dtype=np.float32),
+                              rng.integers(-c, c, (r, c)).astype(np.int64)),
+            lambda ns, x, i: ns.take_along_axis(x, i, axis=1),
+            lambda ns, x, i: ns.take_along_axis(x, i % c, axis=1),
+            lambda x, i: np.take_along_axis(x, i % x.shape[1], axis=1))
+        add("x[idx,:] 2-D", size,
+            lambda r=r, c=c: (rng.standard_normal((r, c), dtype=np.float32),
+                              rng.integers(-r, r, r // 2).astype(np.int64)),
+            lambda ns, x, i: x[i, :], lambda ns, x, i: x[i % x.shape[0], :],
+            lambda x, i: x[i, :])
+        add("x[mask]", size, lambda n=n: (rng.standard_normal(n, dtype=np.float32),
+                                          rng.random(n) < 0.5),
+            lambda ns, x, b: x[b], lambda ns, x, b: x[b], lambda x, b: x[b])
+
+        def setit(ns, x, i, v):
+            x[i] = v
+            return x
+        add("x[idx] = v", size, lambda n=n, m=m: (rng.standard_normal(n, dtype=np.float32),
+                                                   rng.permutation(n)[:m].astype(np.int64),
+                                                   rng.standard_normal(m, dtype=np.float32)),
+            setit, setit, lambda x, i, v: setit(np, x.copy(), i, v))
+
+    variants = [("sync ept4 spin", dict(check="sync", ept="4", spin=300e-6)),
+                ("sync mask-ranks", dict(check="sync", ept="4", spin=300e-6, mask="ranks")),
+                ("sync ept4 nospin", dict(check="sync", ept="4", spin=0.0)),
+                ("lazy ept1", dict(check="lazy", ept="1", spin=300e-6)),
+                ("lazy ept2", dict(check="lazy", ept="2", spin=300e-6)),
+                ("lazy ept4", dict(check="lazy", ept="4", spin=300e-6)),
+                ("lazy ept8", dict(check="lazy", ept="8", spin=300e-6))]
+    only = set(filter(None, args.only.split(",")))
+    print(f"adapter: {client.info['name']} ({client.info['backend']}); cupy: "
+          f"{cp.cuda.runtime.getDeviceProperties(0)['name'].decode() if cp else 'absent'}")
+    print(f"{'case':18s} {'size':6s} {'variant':18s} {'time':>10s} {'cupy':>10s} {'ratio':>6s}")
+    for name, size, make, fn_w, fn_c, ref in cases:
+        if only and not any(o in name for o in only):
+            continue
+        t0 = time.perf_counter()
+        host = make()
+        want = ref(*host)
+        dev = [wx.asarray(h) for h in host]
+        got = np.asarray(fn_w(wx, *dev).to_device("cpu"))
+        ok = np.array_equal(got, want)
+        tc = None
+        if cp is not None:
+            cdev = [cp.asarray(h) for h in host]
+            cok = np.array_equal(cp.asnumpy(fn_c(cp, *cdev)), want)
+            reps = 200 if size == "small" else 10
+            tc = timed(lambda: fn_c(cp, *cdev), cp.cuda.get_current_stream().synchronize,
+                       reps)
+            if not cok:
+                print(f"  (cupy result differs from NumPy for {name} {size})")
+        print(f"{name:18s} {size:6s} {'correct' if ok else 'WRONG':18s}", flush=True)
+        for vname, v in variants:
+            if v["check"] == "sync" and v["spin"] == 0.0 and size == "large":
+                continue
+            if v.get("mask") and not name.startswith("x[mask]"):
+                continue
+            if v["ept"] != "4" and (size == "small" or name.startswith("x[mask]")
+                                    or name.startswith("x[idx] =")):
+                continue
+            os.environ["NUMR_WEBGPU_INDEX_CHECK"] = v["check"]
+            os.environ["NUMR_WEBGPU_GATHER_EPT"] = v["ept"]
+            client.maps.spin_s = v["spin"]
+            if v.get("mask"):
+                os.environ["NUMR_WEBGPU_MASK_BLOCK_MIN"] = str(1 << 40)
+            else:
+                os.environ.pop("NUMR_WEBGPU_MASK_BLOCK_MIN", None)
+            got = np.asarray(fn_w(wx, *dev).to_device("cpu"))
+            good = np.array_equal(got, want) if not name.startswith("x[idx] =") else True
+            reps = 200 if size == "small" else 10
+            tw = timed(lambda: fn_w(wx, *dev), wx.synchronize if hasattr(wx, "synchronize")
+                       else client.synchronize, reps)
+            ratio = f"{tc / tw:6.2f}" if tc else "   -  "
+            tcs = f"{tc * 1e6:8.1f}us" if tc else "      -   "
+            print(f"{'':18s} {'':6s} {vname:18s} {tw * 1e6:8.1f}us {tcs} {ratio}"
+                  f"{'' if good else '  WRONG'}", flush=True)
+        print(f"  ({time.perf_counter() - t0:.1f} s)", flush=True)
+        del dev
+    os.environ.pop("NUMR_WEBGPU_INDEX_CHECK", None)
+
+
+if __name__ == "__main__":
+    main()

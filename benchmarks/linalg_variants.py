@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Where the time of numr's webgpu factorisations goes, and tuning variants side by side
+with CuPy (cuSOLVER) in one process (issue 11's performance goals).
+
+    python benchmarks/linalg_variants.py --cases solve:4096:float32,cholesky:2048:float64
+        [--variants "default;CHOL=old;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
+        [--profile] [--check] [--small]
+
+A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py; N 'BxN' for a stack). A
+variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
+("default": none). Per case and variant it prints the time (best of --repeats after a
+warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
+for the first variant: the host's share (the same call with every dispatch dropped:
+Python, allocation, recording) and each kernel family's share (the call without that
+family's dispatches: results are then wrong, only the time counts). --check prints the
+backward error of each variant's result against the NumPy input (n <= 2048).
+"""
+
+import argparse
+import collections
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+import webgpu_linalg as wl  # noqa: E402
+from _timing import best_of  # noqa: E402
+
+from numr_array_api.backends.webgpu.runtime import submit as _submit  # noqa: E402
+
+_orig_dispatch = _submit.Recorder.dispatch
+SKIP = set()
+COUNT = collections.Counter()
+DROP_ALL = [False]
+
+
+def family(label):
+    return str(label or "?").split(":")[0].split("(")[0][:40]
+
+
+def _dispatch(self, pipe, *a, **k):
+    f = family(getattr(pipe, "label", "?"))
+    COUNT[f] += 1
+    if DROP_ALL[0] or f in SKIP:
+        return None
+    return _orig_dispatch(self, pipe, *a, **k)
+
+
+_submit.Recorder.dispatch = _dispatch
+
+
+def set_variant(v):
+    for k in [k for k in os.environ if k.startswith("NUMR_WEBGPU_") and k[12:] in KNOWN]:
+        del os.environ[k]
+    if v != "default":
+        for kv in v.split(","):
+            name, val = kv.split("=")
+            KNOWN.add(name)
+            os.environ["NUMR_WEBGPU_" + name] = val
+
+
+KNOWN = set()
+
+
+def backward(row, host, res):
+    """||A - factors|| / ||A|| (cholesky, qr) or the residual of solve / inv."""
+    a = host[0].astype(np.float64)
+    if row == "cholesky":
+        l_ = np.asarray(res.to_device("cpu")).astype(np.float64)
+        return np.linalg.norm(a - l_ @ np.swapaxes(l_, -1, -2)) / np.linalg.norm(a)
+    if row == "qr":
+        q, r = (np.asarray(x.to_device("cpu")).astype(np.float64) for x in res)
+        return np.linalg.norm(a - q @ r) / np.linalg.norm(a)
+    x = np.asarray(res.to_device("cpu")).astype(np.float64)
+    b = host[1].astype(np.float64) if row == "solve" else np.eye(a.shape[-1])
+    return np.linalg.norm(a @ x - b) / (np.linalg.norm(a) * np.linalg.norm(x))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--cases", required=True)
+    p.add_argument("--variants", default="default")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--profile", action="store_true")
+    p.add_argument("--check", action="store_true")
+    p.add_argument("--no-cupy", action="store_true")
+    args = p.parse_args()
+    libs = wl.libraries()
+    xp, up, sync, dev = libs["numr"]
+    print(f"numr device: {dev}", flush=True)
+    rng = np.random.default_rng(0)
+    variants = args.variants.split(";")
+    for case in args.cases.split(","):
+        row, size, dtype = case.split(":")
+        dims = [int(s) for s in size.split("x")]
+        batch, n = tuple(dims[:-1]), dims[-1]
+        r = wl.ROWS[row]
+        host = r.make(rng, batch, n, dtype)
+        ct = None
+        if "cupy" in libs and not args.no_cupy:
+            cp, cup, csync, _ = libs["cupy"]
+            dv = [cup(h) for h in host]
+            ct = best_of(lambda: r.call["cupy"](cp, *dv), csync, args.repeats)
+            dv = None
+        dv = [up(h) for h in host]
+        sync()
+        fn = r.call["numr"]
+        print(f"== {case}  cupy {'-' if ct is None else f'{ct * 1e3:.3f} ms'}", flush=True)
+        for vi, v in enumerate(variants):
+            set_variant(v)
+            try:
+                t = best_of(lambda: fn(xp, *dv), sync, args.repeats)
+            except Exception as e:
+                print(f"  {v:36s} error {type(e).__name__}: {str(e)[:150]}", flush=True)
+                continue
+            rec = dv[0]._data.client.recorder
+            d0, s0 = rec.dispatches, rec.submits
+            COUNT.clear()
+            res = fn(xp, *dv)
+            sync()
+            nd, ns = rec.dispatches - d0, rec.submits - s0
+            fams = dict(COUNT)
+            extra = ""
+            if args.check and n <= 2048:
+                extra = f" berr {backward(row, host, res):.2e}"
+            res = None
+            ratio = f"{t / ct:6.2f}x" if ct else "   -"
+            print(f"  {v:36s} {t * 1e3:10.3f} ms  numr/cupy {ratio}  dispatches {nd:5d}"
+                  f"  submits {ns:3d}{extra}", flush=True)
+            if args.profile and vi == 0:
+                DROP_ALL[0] = True
+                th = best_of(lambda: fn(xp, *dv), sync, args.repeats)
+                DROP_ALL[0] = False
+                print(f"    host only (every dispatch dropped): {th * 1e3:.3f} ms", flush=True)
+                for f, cnt in sorted(fams.items(), key=lambda kv: -kv[1]):
+                    SKIP.add(f)
+                    try:
+                        ts = best_of(lambda: fn(xp, *dv), sync, args.repeats)
+                    except Exception as e:
+                        ts = float("nan")
+                        print(f"    ({f}: {type(e).__name__} {str(e)[:80]})")
+                    SKIP.discard(f)
+                    print(f"    {f:34s} x{cnt:5d}  without it {ts * 1e3:9.3f} ms  "
+                          f"share {(t - ts) * 1e3:9.3f} ms", flush=True)
+        set_variant("default")
+        dv = None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""The GEMM kernels of ops/matmul, variant by variant, against NumPy in float64.
+
+Every tile configuration (pinned through configs.force), with odd shapes (edges in M, N
+and K, K shorter than a tile, one-row / one-column products), batches, transposed and
+strided operands (the scalar-load path) next to contiguous aligned ones (the vec4-load
+path), accumulation into C, the fused epilogue, split-K; the cooperative-matrix float16
+path's host-side logic (eligibility, the honest feature detection and self-test, the
+fallback), since no CPU adapter grants the feature. Errors are measured in units of
+sum_k |a_ik| |b_kj|, the scale that bounds a dot product's rounding error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+xp = pytest.importorskip("numr_array_api.webgpu")
+if not xp.__array_namespace_info__().devices():
+    pytest.skip("no WebGPU adapter", allow_module_level=True)
+
+from numr_array_api.backends.webgpu.codegen.caps import LAVAPIPE, NVIDIA, Caps  # noqa: E402
+from numr_array_api.backends.webgpu.ops.matmul import coop, configs  # noqa: E402
+import importlib  # noqa: E402
+
+G = importlib.import_module("numr_array_api.backends.webgpu.ops.matmul.gemm")
+
+pytestmark = pytest.mark.webgpu
+
+TOL = {"float32": 2e-6, "float64": 1e-14, "float16": 1e-3}
+SHAPES = [  # (batch, M, K, N)
+    ((), 1, 1, 1),
+    ((), 3, 5, 7),
+    ((), 17, 33, 9),
+    ((), 64, 64, 64),
+    ((), 129, 67, 131),
+    ((), 1, 300, 129),
+    ((), 200, 1, 5),
+    ((3,), 33, 20, 40),
+]
+
+
+def _client():
+    return xp.asarray([0.0])._data.client
+
+
+def _host(x):
+    return np.asarray(x._data.to_numpy())
+
+
+def _check(got, a, b, dtype):
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    ref = a64 @ b64
+    scale = np.abs(a64) @ np.abs(b64)
+    err = np.max(np.abs(got.astype(np.float64) - ref) / np.maximum(scale, 1e-300)) \
+        if ref.size else 0.0
+    assert got.shape == ref.shape
+    assert err <= TOL[dtype], f"error {err:.3e} > {TOL[dtype]:.1e}"
+
+
+@pytest.fixture
+def pinned():
+    done = []
+
+    def pin(dtype, name):
+        configs.force(dtype, name)
+        done.append(dtype)
+    yield pin
+    for d in done:
+        configs.force(d, None)
+
+
+def _db_names(dtype):
+    wgs = Caps.of(_client()).workgroup_storage
+    val = "f64" if dtype == "float64" else "f32"   # float16 computes in f32
+    return [n for n, c in configs.CONFIGS.items() if configs.db_fits(c, val, wgs)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16"])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[0] + s[1:])))
+def test_db_kernels_match_numpy(dtype, cfg, shape, pinned):
+    if cfg not in _db_names(dtype):
+        pytest.skip(f"{cfg} does not fit this adapter's workgroup memory for {dtype}")
+    pinned(dtype, cfg)
+    batch, M, K, N = shape
+    rng = np.random.default_rng(M * 1000 + K * 10 + N)
+    a = rng.standard_normal(batch + (M, K)).astype(dtype)
+    b = rng.standard_normal(batch + (K, N)).astype(dtype)
+    # contiguous (vec4 loads where aligned)
+    _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, dtype)
+    # transposed A, reversed-column B: strided scalar loads
+    at = xp.matrix_transpose(xp.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))))
+    br = xp.flip(xp.asarray(np.ascontiguousarray(b[..., ::-1])), axis=-1)
+    _check(_host(xp.matmul(at, br)), a, b, dtype)
+
+
+@pytest.mark.parametrize("cfg", ["db8x8k8", "8x8k8v"])
+def test_vec4_path_taken_only_when_aligned(cfg, pinned):
+    pinned("float32", cfg)
+    c = _client()
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((40, 64)).astype(np.float32)
+    b = rng.standard_normal((64, 36)).astype(np.float32)
+    before = {s.label for s in c._kernels}
+    _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+    # offset view: A starts one element into its buffer -> scalar loads
+    big = rng.standard_normal(40 * 64 + 1).astype(np.float32)
+    av = xp.reshape(xp.asarray(big)[1:], (40, 64))
+    _check(_host(xp.matmul(av, xp.asarray(b))), big[1:].reshape(40, 64), b, "float32")
+    new = {s.label for s in c._kernels} - before
+    if cfg.startswith("db"):
+        assert any(lb.startswith("gemm_float32_b0_db8x8k8_v") for lb in new | before)
+        assert any(lb.startswith("gemm_float32_b0_db8x8k8") and "_v" not in lb
+                   for lb in new | before)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_db_accumulate_into_c(dtype, pinned):
+    """The K-panel / factorisation path: C += A @ B (linalg's trailing updates)."""
+    pinned(dtype, "db4x4k8")
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((70, 45)).astype(dtype)
+    b = rng.standard_normal((45, 66)).astype(dtype)
+    c0 = rng.standard_normal((70, 66)).astype(dtype)
+    A, B, C = xp.asarray(a), xp.asarray(b), xp.asarray(c0)
+    from numr_array_api.backends.webgpu.codegen.types import wtype
+    cl = _client()
+    t = wtype(A._data.dtype, cl)
+    G._launch(cl, t, t, A._data, B._data, C._data, None, True)
+    got = _host(C)
+    ref = c0.astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
+    scale = np.abs(c0) + np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))
+    assert np.max(np.abs(got - ref) / scale) <= TOL[dtype]
+
+
+def test_db_split_k_skinny(pinned):
+    pinned("float32", "db4x4k16")
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((20, 4100)).astype(np.float32)   # K not a multiple of pieces
+    b = rng.standard_normal((4100, 24)).astype(np.float32)
+    assert G._split_k(_client(), G.wtype(xp.asarray(a)._data.dtype), xp.asarray(a)._data,
+                      xp.asarray(b)._data, None) > 1
+    _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+
+
+def test_db_with_fused_epilogue(pinned):
+    ext = pytest.importorskip("numr_array_api.ext")
+    pinned("float32", "db8x8k8")
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((33, 70)).astype(np.float32)
+    b = rng.standard_normal((70, 130)).astype(np.float32)
+    bias = rng.standard_normal(130).astype(np.float32)
+    got = _host(ext.linalg.gemm_epilogue(xp.asarray(a), xp.asarray(b), bias=xp.asarray(bias),
+                                         activation="relu"))
+    ref = np.maximum(a.astype(np.float64) @ b + bias, 0)
+    assert np.allclose(got, ref, rtol=1e-5, atol=1e-4)
+
+
+def test_choose_respects_workgroup_memory():
+    big = configs.CONFIGS["db8x8k16"]
+    assert big.shared_bytes(4) > 32768
+    assert not configs.db_fits(big, "f32", 32768) and configs.db_fits(big, "f32", 49152)
+    assert configs.db_fits(configs.CONFIGS["db8x8k8"], "f64", 32768)
+    assert not configs.db_fits(configs.CONFIGS["db8x8k8"], "vec2<f32>", 49152)
+    configs.force("float32", "db8x8k16")
+    try:
+        assert configs.choose("f32", "float32", 512, 512, 512, 32768).name != "db8x8k16"
+        assert configs.choose("f32", "float32", 512, 512, 512, 49152).name == "db8x8k16"
+        # float16 (f32 compute) may take a db config; complex / ints never
+        configs.force("float16", "db8x8k8")
+        assert configs.choose("f32", "float16", 512, 512, 512, 49152).db
+        configs.force("complex64", "db8x8k8")
+        assert not configs.choose("vec2<f32>", "complex64", 512, 512, 512, 49152).db
+        configs.force("int32", "db8x8k8")
+        assert not configs.choose("i32", "int32", 512, 512, 512, 49152).db
+    finally:
+        for d in ("float32", "float16", "complex64", "int32"):
+            configs.force(d, None)
+
+
+# ---- cooperative matrices (float16 on tensor cores): host-side logic -------------------
+
+def test_coop_renders_column_major_only():
+    spec = coop.CoopSpec(1, coop.COOP_CONFIGS[coop.DEFAULT])
+    assert spec.needs() == ("f16", "coop")
+    src = spec.source(NVIDIA)
+    assert "enable wgpu_cooperative_matrix;" in src and "enable f16;" in src
+    assert "coopLoadT" not in src and "coopStoreT" not in src
+    assert src.count("coopMultiplyAdd") == 8 * (32 // 16)
+    alt = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4t"]).source(NVIDIA)
+    assert "coopLoad<" not in alt and alt.count("coopLoadT<") == 2 * 6
+    assert alt.count("coopStoreT(") == 8 and alt.count("coopMultiplyAdd") == 16
+    dec = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4d"]).source(NVIDIA)
+    assert "var acc0_0: coop_mat16x16<f32, C>;" in dec
+    f32 = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k16w2x4_f32"]).source(NVIDIA)
+    assert "coop_mat8x8<f32, A>" in f32 and "array<f32, " in f32 and "coop_mat16" not in f32
+    assert f32.count("coopMultiplyAdd") == 32 * 2 and f32.count("coopStore(") == 32
+    for cfg in coop.COOP_CONFIGS.values():
+        assert cfg.shared_bytes() <= NVIDIA.workgroup_storage
+        assert cfg.threads <= NVIDIA.invocations
+
+
+def test_coop_float16_products_match_numpy(monkeypatch):
+    """lavapipe lists no cooperative-matrix: the path reports itself unavailable (or off)
+    and float16 products take the f32-compute kernels. On an adapter that grants it (the
+    GPU machine, NUMR_WEBGPU_GEMM_COOP=1 before the device exists) the eligible products
+    below run on the coop kernel: both are checked against NumPy."""
+    c = _client()
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
+    if "cooperative-matrix" not in c.features:
+        assert coop.status(c) == "unavailable"
+    else:
+        print(f"coop status on this adapter: {coop.status(c)}")
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "0")
+    assert coop.status(c) == "off"
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    rng = np.random.default_rng(5)
+    for batch, M, K, N in (((), 128, 64, 128), ((), 130, 24, 77), ((), 1, 8, 8),
+                           ((3,), 256, 104, 384), ((), 128, 8, 256)):
+        a = rng.standard_normal(batch + (M, K)).astype(np.float16)
+        b = rng.standard_normal(batch + (K, N)).astype(np.float16)
+        got = _host(xp.matmul(xp.asarray(a), xp.asarray(b)))
+        assert got.dtype == np.float16
+        _check(got, a, b, "float16")
+
+
+class _FakeClient:
+    def __init__(self, features):
+        self.features = frozenset(features)
+
+
+def test_coop_status_self_test_caching(monkeypatch):
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
+    calls = []
+
+    def ok(client, cfg):
+        calls.append(cfg.name)
+        return "on"
+    monkeypatch.setattr(coop, "_self_test", ok)
+    fc = _FakeClient({"cooperative-matrix", "shader-f16"})
+    assert coop.status(fc) == f"on {coop.DEFAULT}" and coop.select(fc)[0].name == coop.DEFAULT
+    assert calls == [coop.DEFAULT]   # cached
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP_CFG", "c64x64k32w2x2")
+    assert coop.status(fc) == "on c64x64k32w2x2" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
+    assert coop.status(_FakeClient({"cooperative-matrix"})) == "unavailable"  # no f16
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG")
+
+    # the first candidates fail (compile error, wrong result): the next one is used
+    def picky(client, cfg):
+        calls.append(cfg.name)
+        if cfg.name == coop.DEFAULT:
+            raise RuntimeError("naga: unknown type coop_mat16x16")
+        if cfg.name == coop.PREFERENCE[1]:
+            return "self-test wrong: 5 of 16384 differ"
+        return "on"
+    monkeypatch.setattr(coop, "_self_test", picky)
+    calls.clear()
+    fc2 = _FakeClient({"cooperative-matrix", "shader-f16"})
+    cfg, st = coop.select(fc2)
+    assert cfg.name == coop.PREFERENCE[2] and st == f"on {cfg.name}"
+    assert calls == list(coop.PREFERENCE[:3])
+    coop.select(fc2)
+    assert calls == list(coop.PREFERENCE[:3])   # not retried
+
+    def boom(client, cfg):
+        raise RuntimeError("naga: unknown type coop_mat16x16")
+    monkeypatch.setattr(coop, "_self_test", boom)
+    fc3 = _FakeClient({"cooperative-matrix", "shader-f16"})
+    cfg, st = coop.select(fc3)
+    assert cfg is None and st.count("self-test failed") == len(coop.PREFERENCE)
+    assert "naga" in st
+
+
+class _V:
+    """A stand-in view: shape, strides and the element offset of its binding."""
+
+    def __init__(self, shape, strides, eoff=0):
+        self.shape, self.strides, self.ndim, self._eoff = shape, strides, len(shape), eoff
+
+    def binding(self):
+        return None, 0, 0, self._eoff
+
+
+def test_coop_eligibility():
+    cfg = coop.COOP_CONFIGS["c128x128k32w2x4"]
+    a = _V((256, 64), (64, 1))
+    b = _V((64, 128), (128, 1))
+    c = _V((256, 128), (128, 1))
+    assert coop.eligible(a, b, c, 64, 128, 256, [], [], cfg, False, None)
+    assert not coop.eligible(a, b, c, 64, 128, 256, [], [], cfg, True, None)     # accumulate
+    assert not coop.eligible(a, b, c, 64, 128, 256, [], [], cfg, False, object())  # epilogue
+    assert not coop.eligible(_V((200, 64), (64, 1)), b, _V((200, 128), (128, 1)), 64, 128,
+                             200, [], [], cfg, False, None)                      # M edge
+    assert not coop.eligible(_V((256, 60), (60, 1)), _V((60, 128), (128, 1)), c, 60, 128,
+                             256, [], [], cfg, False, None)                      # K % 8
+    assert not coop.eligible(_V((256, 64), (1, 256)), b, c, 64, 128, 256, [], [], cfg,
+                             False, None)                                        # transposed
+    assert not coop.eligible(_V((256, 64), (64, 1), 4), b, c, 64, 128, 256, [], [], cfg,
+                             False, None)                                        # offset
+    assert not coop.eligible(a, b, c, 64, 128, 256, [12], [0], cfg, False, None)  # batch
+    assert coop.eligible(a, b, c, 64, 128, 256, [16384], [0], cfg, False, None)
+
+
+def test_lavapipe_caps_have_no_coop():
+    assert not LAVAPIPE.coop and NVIDIA.coop
+    assert not Caps.of(_client()).coop or "cooperative-matrix" in _client().features
+
+
+def test_launch_plan_repeats_products_exactly(pinned):
+    """A repeated product of one signature takes its launch plan: same results, operands at
+    other offsets (same alignment) and fresh outputs each time; pinning a configuration
+    retires the plans (configs.EPOCH)."""
+    rng = np.random.default_rng(6)
+    buf = rng.standard_normal(8 * 40 * 24 + 64).astype(np.float32)
+    b = rng.standard_normal((24, 33)).astype(np.float32)
+    B = xp.asarray(b)
+    X = xp.asarray(buf)
+    outs = []
+    for off in (0, 8, 16, 0, 8):   # same alignment mod 8: one signature
+        a = buf[off:off + 40 * 24].reshape(40, 24)
+        A = xp.reshape(X[off:off + 40 * 24], (40, 24))
+        r = xp.matmul(A, B)
+        outs.append(r)
+        _check(_host(r), a, b, "float32")
+    assert len({id(o._data.block) for o in outs}) == len(outs)  # fresh outputs
+    sig_plans = [p for p in G._PLANS.values() if p is not None]
+    assert sig_plans, "no launch plan recorded"
+    for off in (3, 5):   # other alignments: their own signatures (scalar loads)
+        a = buf[off:off + 40 * 24].reshape(40, 24)
+        _check(_host(xp.matmul(xp.reshape(X[off:off + 40 * 24], (40, 24)), B)), a, b,
+               "float32")
+    pinned("float32", "db4x4k8")
+    a = buf[:40 * 24].reshape(40, 24)
+    _check(_host(xp.matmul(xp.reshape(X[:40 * 24], (40, 24)), B)), a, b, "float32")
+    # split-K, batched-broadcast and float16 products are not planned but stay right
+    a3 = rng.standard_normal((2, 5, 24)).astype(np.float32)
+    _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
+    _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
