@@ -517,7 +517,8 @@ def _launch_chunks(k, wins, chunks, words, scatter, per, ept, ifit, idx, vfit, v
             dv = out if ofit else out.reshape((n,))[e0:e1]
             blk, bo, bs, eoff = dv.binding()
             dtrip = (blk, bo, bs)
-            words["D_off"] = eoff // per
+            # the kernel writes D[D_off + u], u counted from the chunk's first element
+            words["D_off"] = (eoff + e0 if ofit else eoff) // per
         units = e1 - e0
         if per > 1:
             units = -(-units // per)
