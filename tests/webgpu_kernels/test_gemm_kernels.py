@@ -187,6 +187,14 @@ def test_coop_renders_column_major_only():
     assert "enable wgpu_cooperative_matrix;" in src and "enable f16;" in src
     assert "coopLoadT" not in src and "coopStoreT" not in src
     assert src.count("coopMultiplyAdd") == 8 * (32 // 16)
+    alt = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4t"]).source(NVIDIA)
+    assert "coopLoad<" not in alt and alt.count("coopLoadT<") == 2 * 6
+    assert alt.count("coopStoreT(") == 8 and alt.count("coopMultiplyAdd") == 16
+    dec = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4d"]).source(NVIDIA)
+    assert "var acc0_0: coop_mat16x16<f32, C>;" in dec
+    f32 = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k16w2x4_f32"]).source(NVIDIA)
+    assert "coop_mat8x8<f32, A>" in f32 and "array<f32, " in f32 and "coop_mat16" not in f32
+    assert f32.count("coopMultiplyAdd") == 32 * 2 and f32.count("coopStore(") == 32
     for cfg in coop.COOP_CONFIGS.values():
         assert cfg.shared_bytes() <= NVIDIA.workgroup_storage
         assert cfg.threads <= NVIDIA.invocations
@@ -199,6 +207,7 @@ def test_coop_float16_products_match_numpy(monkeypatch):
     below run on the coop kernel: both are checked against NumPy."""
     c = _client()
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
     if "cooperative-matrix" not in c.features:
         assert coop.status(c) == "unavailable"
     else:
@@ -223,6 +232,7 @@ class _FakeClient:
 
 def test_coop_status_self_test_caching(monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
     calls = []
 
     def ok(client, cfg):
@@ -230,19 +240,37 @@ def test_coop_status_self_test_caching(monkeypatch):
         return "on"
     monkeypatch.setattr(coop, "_self_test", ok)
     fc = _FakeClient({"cooperative-matrix", "shader-f16"})
-    assert coop.status(fc) == "on" and coop.status(fc) == "on"
-    assert calls == [coop.DEFAULT]
+    assert coop.status(fc) == f"on {coop.DEFAULT}" and coop.select(fc)[0].name == coop.DEFAULT
+    assert calls == [coop.DEFAULT]   # cached
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP_CFG", "c64x64k32w2x2")
-    assert coop.status(fc) == "on" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
+    assert coop.status(fc) == "on c64x64k32w2x2" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
     assert coop.status(_FakeClient({"cooperative-matrix"})) == "unavailable"  # no f16
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG")
+
+    # the first candidates fail (compile error, wrong result): the next one is used
+    def picky(client, cfg):
+        calls.append(cfg.name)
+        if cfg.name == coop.DEFAULT:
+            raise RuntimeError("naga: unknown type coop_mat16x16")
+        if cfg.name == coop.PREFERENCE[1]:
+            return "self-test wrong: 5 of 16384 differ"
+        return "on"
+    monkeypatch.setattr(coop, "_self_test", picky)
+    calls.clear()
+    fc2 = _FakeClient({"cooperative-matrix", "shader-f16"})
+    cfg, st = coop.select(fc2)
+    assert cfg.name == coop.PREFERENCE[2] and st == f"on {cfg.name}"
+    assert calls == list(coop.PREFERENCE[:3])
+    coop.select(fc2)
+    assert calls == list(coop.PREFERENCE[:3])   # not retried
 
     def boom(client, cfg):
         raise RuntimeError("naga: unknown type coop_mat16x16")
     monkeypatch.setattr(coop, "_self_test", boom)
-    fc2 = _FakeClient({"cooperative-matrix", "shader-f16"})
-    st = coop.status(fc2)
-    assert st.startswith("self-test failed") and "naga" in st
-    assert coop.status(fc2) == st   # not retried
+    fc3 = _FakeClient({"cooperative-matrix", "shader-f16"})
+    cfg, st = coop.select(fc3)
+    assert cfg is None and st.count("self-test failed") == len(coop.PREFERENCE)
+    assert "naga" in st
 
 
 class _V:

@@ -224,9 +224,9 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         nb *= n
     if t.name == "float16" and not accumulate and epilogue is None:
         from . import coop
-        cc = coop.COOP_CONFIGS[coop.config_name()]
-        if coop.eligible(ab, bb, out, K, N, M, sa, sb, cc, accumulate, epilogue) and \
-                coop.status(client) == "on":
+        cc = coop.select(client)[0] if coop.mode() != "off" else None
+        if cc is not None and coop.eligible(ab, bb, out, K, N, M, sa, sb, cc, accumulate,
+                                            epilogue):
             coop.launch(client, ab, bb, out, bshape, sa, sb, cc)
             if _record is not None:
                 _record.append(None)  # not planned
