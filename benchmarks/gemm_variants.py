@@ -62,9 +62,12 @@ CASES = {
     "small_64": ((64, 64), (64, 64), "float32",
                  [(c, {"cfg": c}) for c in ("4x4k16v", "db4x4k8", "db4x4k16")]),
     "f16_4096": ((4096, 4096), (4096, 4096), "float16",
-                 [("f32-compute", {"coop": "0"})] +
+                 [("f32-compute", {"coop": "0"}),
+                  ("db8x8k8 f32-compute", {"coop": "0", "cfg": "db8x8k8"}),
+                  ("db8x8k16 f32-compute", {"coop": "0", "cfg": "db8x8k16"})] +
                  [(c, {"coop": "1", "coop_cfg": c}) for c in
-                  ("c128x128k32w2x4", "c128x128k32w2x2", "c128x128k16w2x4", "c64x64k32w2x2")]),
+                  ("c128x128k32w2x4", "c128x128k32w2x2", "c128x128k16w2x4", "c64x64k32w2x2",
+                   "c128x128k32w2x4t", "c128x128k32w2x4d", "c128x128k16w2x4_f32")]),
     "f16_2048": ((2048, 2048), (2048, 2048), "float16",
                  [(c, {"coop": "1", "coop_cfg": c}) for c in
                   ("c128x128k32w2x4", "c64x64k32w2x2")]),
@@ -82,14 +85,19 @@ def _apply(settings, dtype):
     G.SPLIT_K_GROUPS, G.SPLIT_K_DEPTH = groups, depth
 
 
-def _error(r, a, b, rows):
-    """max |r - ref| / (|a| @ |b|) over the sampled rows (of every batch matrix)."""
+def _reference(a, b, rows):
+    """float64 products of the sampled rows (of every batch matrix) and their error scale
+    |a| @ |b|."""
     a64 = a[..., rows, :].astype(np.float64)
     b64 = b.astype(np.float64)
-    ref = a64 @ b64
-    scale = np.abs(a64) @ np.abs(b64)
+    return a64 @ b64, np.abs(a64) @ np.abs(b64)
+
+
+def _error(r, ref, rows):
+    """max |r - ref| / (|a| @ |b|) over the sampled rows."""
+    want, scale = ref
     got = np.asarray(r)[..., rows, :].astype(np.float64)
-    return float(np.max(np.abs(got - ref) / np.maximum(scale, 1e-300)))
+    return float(np.max(np.abs(got - want) / np.maximum(scale, 1e-300)))
 
 
 def main():
@@ -133,12 +141,13 @@ def main():
         flops = 2.0 * nb * M * N * K
         rows = np.unique(np.linspace(0, M - 1, min(M, 48)).astype(int))
         reps = args.repeats if flops > 1e9 else 4 * args.repeats
+        ref = _reference(a, b, rows)
         t_cp = None
         if cp is not None:
             ca, cb_ = cp.asarray(a), cp.asarray(b)
             sync = cp.cuda.get_current_stream().synchronize
             t_cp = best_of(lambda: ca @ cb_, sync, reps)
-            e_cp = _error(cp.asnumpy(ca @ cb_), a, b, rows)
+            e_cp = _error(cp.asnumpy(ca @ cb_), ref, rows)
             print(f"{name:16s} {'cupy':28s} {t_cp * 1e3:9.3f} ms {flops / t_cp / 1e12:7.2f} "
                   f"TFLOP/s  ratio 1.00  err {e_cp:.2e}")
             del ca, cb_
@@ -150,7 +159,7 @@ def main():
                 r = ga @ gb
                 xp.synchronize()
                 first = time.perf_counter() - t0
-                err = _error(np.asarray(r), a, b, rows)
+                err = _error(np.asarray(r), ref, rows)
                 t = best_of(lambda: ga @ gb, xp.synchronize, reps)
             except Exception as exc:  # noqa: BLE001 - report and go on
                 print(f"{name:16s} {label:28s} FAILED {type(exc).__name__}: {str(exc)[:300]}")

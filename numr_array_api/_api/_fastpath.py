@@ -12,7 +12,10 @@ def {name}(x, /):
     if x.__class__ is A:
         t = x._dtype
         if {accept}:
-            r = kernel(x._data)
+            try:
+                r = kernel(x._data)
+            except MemoryError:
+                return slow(x)  # numr's OutOfMemory
             if r.__class__ is not P:
                 r = fix(r)
             a = A()
@@ -88,11 +91,14 @@ def _accept(ok, supported, bool_dtype):
     return "t in ok"
 
 
-def render(kind, name, trusted, same, supported, single_device=True, **bound):
+def render(kind, name, trusted, same, supported, single_device=True, size_guard=False,
+           **bound):
     """The function ``name`` of ``kind`` ('unary' | 'binary') bound to ``bound`` names;
     ``bound['ok']`` (the accepted dtypes) is a subset of ``supported``. Unless the backend
     has a single device, binary operands on different devices take the slow path, which
-    raises DeviceMismatch (``bound['dev']``: the backend's device_of)."""
+    raises DeviceMismatch (``bound['dev']``: the backend's device_of). ``size_guard``: two
+    arrays whose broadcast could exceed ``bound['MAX_ELEMENTS']`` take the slow path, which
+    refuses it (for a wrapped module that computes sizes in wrapping integers: CuPy)."""
     from .._core.dtypes import bool_
     from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
@@ -103,8 +109,10 @@ def render(kind, name, trusted, same, supported, single_device=True, **bound):
     source = template.format(name=name, stamp=stamp, scalar2="sop(x2, t)" if sop else "x2",
                              left_scalar=_LEFT_SCALAR.format(stamp=stamp) if sop else "",
                              accept=_accept(bound["ok"], supported, bool_),
-                             samedev="" if single_device else
-                             " and dev(x1._data) is dev(x2._data)")
+                             samedev=("" if single_device else
+                                      " and dev(x1._data) is dev(x2._data)") +
+                             (" and x1._data.size * x2._data.size <= MAX_ELEMENTS"
+                              if size_guard else ""))
     bound["B"] = bool_
     code = _CACHE.get(source)
     if code is None:

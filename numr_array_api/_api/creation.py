@@ -161,6 +161,7 @@ def build(ctx):
             real = arange(start, stop, step, dtype=dt.REAL_FLOAT_OF_COMPLEX[d], device=dev)
             return ctx.module.astype(real, d)
         n = max(0, math.ceil((stop - start) / step))
+        _addressable("arange", (n,), d)
         return wrap(be.arange(start, stop, step, n, d, dev))
 
     def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
@@ -171,6 +172,7 @@ def build(ctx):
             raise InvalidArgument("n_rows", "eye: sizes must be non-negative")
         k = max(-n_rows, min(k, n_cols))  # a diagonal beyond the matrix: none, any k
         d, dev = _float_on(dtype, device)
+        _addressable("eye", (n_rows, n_cols), d)
         return wrap(be.eye(n_rows, n_cols, k, d, dev))
 
     def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
@@ -193,6 +195,7 @@ def build(ctx):
             raise DTypeMismatch(f"linspace: dtype must be numeric, got {d.name}", d, None)
         if d.kind == "f" and complex in (type(start), type(stop)):
             raise DTypeMismatch("linspace: complex bounds need a complex dtype", d, None)
+        _addressable("linspace", (num,), d)
         return wrap(be.linspace(start, stop, num, bool(endpoint), d, dev))
 
     def _bound(v, fname, name, complex_ok=True):

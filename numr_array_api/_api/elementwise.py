@@ -11,7 +11,7 @@ from .._core import dtypes as dt
 from .._core.array import Array
 from .._core.errors import DTypeMismatch, InvalidType, ShapeMismatch, from_builtin
 from .._core.promotion import TABLE
-from .._core.shapes import broadcast_named, broadcast_shapes
+from .._core.shapes import MAX_ELEMENTS, broadcast_named, broadcast_shapes, check_addressable
 from .._core.functions import BINARY, UNARY, result_dtype
 from ._fastpath import render
 from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, require_array, require_kind,
@@ -91,7 +91,8 @@ def build(ctx):
                 if t not in ok:
                     raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
                                         f"{t1.name} ('x1') and {t2.name} ('x2')", t1, t2)
-                broadcast_named(name, x1=x1._data.shape, x2=x2._data.shape)
+                shape = broadcast_named(name, x1=x1._data.shape, x2=x2._data.shape)
+                check_addressable(be.name, name, shape)
                 d1 = x1._data if t1 is t else be.astype(x1._data, t)
                 d2 = x2._data if t2 is t else be.astype(x2._data, t)
                 return d1, d2, t
@@ -145,7 +146,9 @@ def build(ctx):
             extra = {"sop": be.scalar_operand}
         res = {t: _result_dtype(ctx, rule, t) for t in ok}
         fn = render("binary", name, stamp, rule == "same", supported_set,
-                    single_device=ctx.single_device, dev=be.device_of, A=A, ok=ok,
+                    single_device=ctx.single_device,
+                    size_guard=getattr(be, "wrapping_byte_counts", False),
+                    MAX_ELEMENTS=MAX_ELEMENTS, dev=be.device_of, A=A, ok=ok,
                     kernel=kernel, P=P,
                     fix=fix, res=res, DT=DT, slow=slow, scalar_ok=scalar_ok, **extra)
 
@@ -302,6 +305,10 @@ def _make_array_ufunc(A, ns):
         implicit host round trip: use x.to_device("cpu") or np.asarray(x) explicitly)."""
         if method == "__call__" and not kwargs and len(inputs) == 2:
             fname = _UFUNC_OPERATORS.get(ufunc.__name__)
+            # NumPy hands a scalar operand over as a 0-d ndarray (np.float64(x) == a): the
+            # same value, so the same rule
+            inputs = tuple(i[()] if isinstance(i, np.ndarray) and i.ndim == 0 else i
+                           for i in inputs)
             if fname is not None and all(
                     i.__class__ is A or type(i) in PY_SCALARS or isinstance(i, np.generic)
                     for i in inputs):

@@ -1,12 +1,11 @@
 """Manipulation functions (views where the backend can make them)."""
 
 import math
-import sys
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from .._core.promotion import promote_many
-from .._core.shapes import (as_int, broadcast_shapes as _broadcast_shapes, check_shape,
+from .._core.shapes import (MAX_ELEMENTS, as_int, check_addressable, broadcast_shapes as _broadcast_shapes, check_shape,
                             normalize_axes, normalize_axis)
 from ._common import require_array, require_same_device
 
@@ -45,10 +44,10 @@ def build(ctx):
         if target != shape:
             raise ShapeMismatch(f"broadcast_to: 'x' of shape {x.shape} cannot be broadcast to "
                                 f"'shape' {shape}", shape, x.shape)
-        if math.prod(shape) > sys.maxsize:
-            # NumPy's limit too: element counts and flat indices are 64-bit signed everywhere
-            raise InvalidArgument("shape", f"broadcast_to: shape {shape} has more elements than "
-                                           f"a 64-bit index can count")
+        if math.prod(shape) > MAX_ELEMENTS:
+            # any result computed from the view must stay addressable (shapes.MAX_ELEMENTS)
+            raise InvalidArgument("shape", f"broadcast_to: shape {shape} has more than 2**58 "
+                                           f"elements, the most a numr array may have")
         return wrap(be.broadcast_to(x._data, shape))
 
     def broadcast_arrays(*arrays):
@@ -188,6 +187,9 @@ def build(ctx):
             rep = as_int(repeats, "repeats")
             if rep < 0:
                 raise InvalidArgument("repeats", f"repeat: must be non-negative, got {rep}")
+            n = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
+            check_addressable(be.name, "repeat", (x.size // max(n, 1) if n else 0, n, rep),
+                              x._dtype.itemsize)
         data = x._data
         if axis is None:
             data = be.reshape(data, (-1,), copy=None)
@@ -203,6 +205,9 @@ def build(ctx):
         reps = tuple(as_int(r, "repetitions") for r in repetitions)
         if any(r < 0 for r in reps):
             raise InvalidArgument("repetitions", "tile: repetitions must be non-negative")
+        out = (1,) * (len(reps) - x.ndim) + x.shape
+        out = tuple(m * r for m, r in zip(out, (1,) * (x.ndim - len(reps)) + reps))
+        check_addressable(be.name, "tile", out, x._dtype.itemsize)
         return wrap(be.tile(x._data, reps))
 
     def unstack(x, /, *, axis=0):

@@ -41,15 +41,24 @@ def check_shape(shape, argname="shape"):
     return out
 
 
-def check_addressable(backend, fname, shape, itemsize, what=None):
-    """OutOfMemory naming the request when ``shape`` of ``itemsize``-byte elements exceeds any
-    address space. Checked before a backend allocates: NumPy says MemoryError / ValueError
-    itself, but CuPy computes the byte count in a wrapping 64-bit integer and would allocate a
-    tiny block for it and then write past its end."""
-    nbytes = math.prod(shape) * itemsize
-    if nbytes > sys.maxsize:
-        raise OutOfMemory(backend, nbytes, f"{fname}: {what or f'shape {tuple(shape)}'} is more "
-                                           f"than any address space")
+# The most elements one array (or view) may have: 2**58 elements of 16 bytes take 2**62
+# bytes, so any result computed from such an array, in any dtype, has a byte count that
+# fits a signed 64 bits. CuPy computes element and byte counts in wrapping 64-bit integers, so a
+# larger request allocates a tiny block and its kernel writes past it (a poisoned CUDA
+# context); NumPy refuses such requests itself, a bound checked here holds for every backend.
+MAX_ELEMENTS = 1 << 58
+
+
+def check_addressable(backend, fname, shape, itemsize=16, what=None):
+    """OutOfMemory naming the request unless an array of ``shape`` (``itemsize``-byte
+    elements, or any work array of the operation) stays within MAX_ELEMENTS and a 64-bit
+    byte count; checked before a backend allocates."""
+    count = math.prod(shape)
+    if count > MAX_ELEMENTS or count * itemsize > sys.maxsize:
+        nbytes = count * max(itemsize, 1)
+        raise OutOfMemory(backend, nbytes, f"{fname}: {what or f'shape {tuple(shape)}'} is "
+                                           f"more than any address space (numr arrays hold "
+                                           f"at most 2**58 elements)")
     return shape
 
 

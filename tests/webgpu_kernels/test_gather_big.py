@@ -166,10 +166,11 @@ def test_mask_block_compaction(wgpu_xp, dtype):
 
 
 def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
+    from numr_array_api.backends.webgpu.primitives import gather as G
     xp = wgpu_xp
     a = np.arange(10.0, dtype=np.float32)
     x = xp.asarray(a)
-    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "lazy")
+    monkeypatch.setattr(G, "CHECK", "lazy")
     y = xp.take(x, xp.asarray([1, 10]))        # no error yet: no host round trip
     with pytest.raises(IndexError, match="earlier"):
         host(y)
@@ -179,7 +180,7 @@ def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
         x._data.client.synchronize()
     del z
     # a good call after a bad one does not inherit its error
-    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "sync")
+    monkeypatch.setattr(G, "CHECK", "sync")
     with pytest.raises(IndexError, match="12"):
         xp.take(x, xp.asarray([12]))
     np.testing.assert_array_equal(host(xp.take(x, xp.asarray([2]))), [2.0])
@@ -218,3 +219,52 @@ def test_gpu_gather_scatter_on_10_gib(wgpu_xp):
     np.testing.assert_array_equal(host(x[xp.asarray(np.array([2], np.int64))]),
                                   [7 if 2 in sel else 2])
     del x, x2
+
+
+@pytest.mark.parametrize("dtype", ["int8", "bool", "complex128"])
+def test_index_value_and_result_chunks(wgpu_xp, small_limits, dtype):
+    """Index arrays, scatter values and results beyond one binding are walked in chunks of
+    result elements (within one row of the leading dims when the index does not fit)."""
+    xp = wgpu_xp
+    rng = np.random.default_rng(8)
+    a = (rng.standard_normal(2_400_000) * 50).astype(dtype)
+    with small_limits():
+        idx = rng.integers(-a.size, a.size, 1_500_001)
+        np.testing.assert_array_equal(host(xp.asarray(a)[xp.asarray(idx)]), a[idx])
+        b = a.reshape(3, 800_000)
+        i2 = rng.integers(0, 800_000, 200_000)
+        np.testing.assert_array_equal(host(xp.take(xp.asarray(b), xp.asarray(i2), axis=1)),
+                                      np.take(b, i2, axis=1))
+        c = a.copy()
+        x = xp.asarray(c)
+        u = np.unique(rng.integers(0, a.size, 1_000_000))
+        v = (rng.standard_normal(u.size) * 50).astype(dtype)
+        x[xp.asarray(u)] = xp.asarray(v)
+        c[u] = v
+        np.testing.assert_array_equal(host(x), c)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int8"])
+def test_many_chunks_of_a_result_that_fits(wgpu_xp, monkeypatch, dtype):
+    """A launch walks at most _MAX_UNITS elements (2^30; shrunk here): later chunks of a
+    result that fits one binding write from their own first element."""
+    from numr_array_api.backends.webgpu.primitives import gather as G
+    xp = wgpu_xp
+    monkeypatch.setattr(G, "_MAX_UNITS", 1 << 14)
+    rng = np.random.default_rng(9)
+    a = (rng.standard_normal((300, 400)) * 50).astype(dtype)
+    x = xp.asarray(a)
+    i = rng.integers(-300, 300, 500)
+    np.testing.assert_array_equal(host(x[xp.asarray(i)]), a[i])
+    j = rng.integers(-400, 400, 70_000)
+    np.testing.assert_array_equal(host(xp.take(xp.asarray(a.reshape(-1)), xp.asarray(j))),
+                                  a.reshape(-1)[j])
+    t = rng.integers(0, 400, (300, 400))
+    np.testing.assert_array_equal(host(xp.take_along_axis(x, xp.asarray(t), axis=1)),
+                                  np.take_along_axis(a, t, axis=1))
+    c = a.copy()
+    u = np.unique(rng.integers(0, 300, 200))
+    v = (rng.standard_normal((u.size, 400)) * 50).astype(dtype)
+    x[xp.asarray(u)] = xp.asarray(v)
+    c[u] = v
+    np.testing.assert_array_equal(host(x), c)

@@ -71,11 +71,11 @@ def pinned():
 
 def _db_names(dtype):
     wgs = Caps.of(_client()).workgroup_storage
-    val = "f64" if dtype == "float64" else "f32"
+    val = "f64" if dtype == "float64" else "f32"   # float16 computes in f32
     return [n for n, c in configs.CONFIGS.items() if configs.db_fits(c, val, wgs)]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 @pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16"])
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[0] + s[1:])))
 def test_db_kernels_match_numpy(dtype, cfg, shape, pinned):
@@ -166,12 +166,16 @@ def test_choose_respects_workgroup_memory():
     try:
         assert configs.choose("f32", "float32", 512, 512, 512, 32768).name != "db8x8k16"
         assert configs.choose("f32", "float32", 512, 512, 512, 49152).name == "db8x8k16"
-        # a db config never goes to float16 / complex / ints
+        # float16 (f32 compute) may take a db config; complex / ints never
         configs.force("float16", "db8x8k8")
-        assert not configs.choose("f32", "float16", 512, 512, 512, 49152).db
+        assert configs.choose("f32", "float16", 512, 512, 512, 49152).db
+        configs.force("complex64", "db8x8k8")
+        assert not configs.choose("vec2<f32>", "complex64", 512, 512, 512, 49152).db
+        configs.force("int32", "db8x8k8")
+        assert not configs.choose("i32", "int32", 512, 512, 512, 49152).db
     finally:
-        configs.force("float32", None)
-        configs.force("float16", None)
+        for d in ("float32", "float16", "complex64", "int32"):
+            configs.force(d, None)
 
 
 # ---- cooperative matrices (float16 on tensor cores): host-side logic -------------------
@@ -183,6 +187,14 @@ def test_coop_renders_column_major_only():
     assert "enable wgpu_cooperative_matrix;" in src and "enable f16;" in src
     assert "coopLoadT" not in src and "coopStoreT" not in src
     assert src.count("coopMultiplyAdd") == 8 * (32 // 16)
+    alt = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4t"]).source(NVIDIA)
+    assert "coopLoad<" not in alt and alt.count("coopLoadT<") == 2 * 6
+    assert alt.count("coopStoreT(") == 8 and alt.count("coopMultiplyAdd") == 16
+    dec = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4d"]).source(NVIDIA)
+    assert "var acc0_0: coop_mat16x16<f32, C>;" in dec
+    f32 = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k16w2x4_f32"]).source(NVIDIA)
+    assert "coop_mat8x8<f32, A>" in f32 and "array<f32, " in f32 and "coop_mat16" not in f32
+    assert f32.count("coopMultiplyAdd") == 32 * 2 and f32.count("coopStore(") == 32
     for cfg in coop.COOP_CONFIGS.values():
         assert cfg.shared_bytes() <= NVIDIA.workgroup_storage
         assert cfg.threads <= NVIDIA.invocations
@@ -195,6 +207,7 @@ def test_coop_float16_products_match_numpy(monkeypatch):
     below run on the coop kernel: both are checked against NumPy."""
     c = _client()
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
     if "cooperative-matrix" not in c.features:
         assert coop.status(c) == "unavailable"
     else:
@@ -219,6 +232,7 @@ class _FakeClient:
 
 def test_coop_status_self_test_caching(monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
     calls = []
 
     def ok(client, cfg):
@@ -226,19 +240,37 @@ def test_coop_status_self_test_caching(monkeypatch):
         return "on"
     monkeypatch.setattr(coop, "_self_test", ok)
     fc = _FakeClient({"cooperative-matrix", "shader-f16"})
-    assert coop.status(fc) == "on" and coop.status(fc) == "on"
-    assert calls == [coop.DEFAULT]
+    assert coop.status(fc) == f"on {coop.DEFAULT}" and coop.select(fc)[0].name == coop.DEFAULT
+    assert calls == [coop.DEFAULT]   # cached
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP_CFG", "c64x64k32w2x2")
-    assert coop.status(fc) == "on" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
+    assert coop.status(fc) == "on c64x64k32w2x2" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
     assert coop.status(_FakeClient({"cooperative-matrix"})) == "unavailable"  # no f16
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG")
+
+    # the first candidates fail (compile error, wrong result): the next one is used
+    def picky(client, cfg):
+        calls.append(cfg.name)
+        if cfg.name == coop.DEFAULT:
+            raise RuntimeError("naga: unknown type coop_mat16x16")
+        if cfg.name == coop.PREFERENCE[1]:
+            return "self-test wrong: 5 of 16384 differ"
+        return "on"
+    monkeypatch.setattr(coop, "_self_test", picky)
+    calls.clear()
+    fc2 = _FakeClient({"cooperative-matrix", "shader-f16"})
+    cfg, st = coop.select(fc2)
+    assert cfg.name == coop.PREFERENCE[2] and st == f"on {cfg.name}"
+    assert calls == list(coop.PREFERENCE[:3])
+    coop.select(fc2)
+    assert calls == list(coop.PREFERENCE[:3])   # not retried
 
     def boom(client, cfg):
         raise RuntimeError("naga: unknown type coop_mat16x16")
     monkeypatch.setattr(coop, "_self_test", boom)
-    fc2 = _FakeClient({"cooperative-matrix", "shader-f16"})
-    st = coop.status(fc2)
-    assert st.startswith("self-test failed") and "naga" in st
-    assert coop.status(fc2) == st   # not retried
+    fc3 = _FakeClient({"cooperative-matrix", "shader-f16"})
+    cfg, st = coop.select(fc3)
+    assert cfg is None and st.count("self-test failed") == len(coop.PREFERENCE)
+    assert "naga" in st
 
 
 class _V:
@@ -274,3 +306,35 @@ def test_coop_eligibility():
 def test_lavapipe_caps_have_no_coop():
     assert not LAVAPIPE.coop and NVIDIA.coop
     assert not Caps.of(_client()).coop or "cooperative-matrix" in _client().features
+
+
+def test_launch_plan_repeats_products_exactly(pinned):
+    """A repeated product of one signature takes its launch plan: same results, operands at
+    other offsets (same alignment) and fresh outputs each time; pinning a configuration
+    retires the plans (configs.EPOCH)."""
+    rng = np.random.default_rng(6)
+    buf = rng.standard_normal(8 * 40 * 24 + 64).astype(np.float32)
+    b = rng.standard_normal((24, 33)).astype(np.float32)
+    B = xp.asarray(b)
+    X = xp.asarray(buf)
+    outs = []
+    for off in (0, 8, 16, 0, 8):   # same alignment mod 8: one signature
+        a = buf[off:off + 40 * 24].reshape(40, 24)
+        A = xp.reshape(X[off:off + 40 * 24], (40, 24))
+        r = xp.matmul(A, B)
+        outs.append(r)
+        _check(_host(r), a, b, "float32")
+    assert len({id(o._data.block) for o in outs}) == len(outs)  # fresh outputs
+    sig_plans = [p for p in G._PLANS.values() if p is not None]
+    assert sig_plans, "no launch plan recorded"
+    for off in (3, 5):   # other alignments: their own signatures (scalar loads)
+        a = buf[off:off + 40 * 24].reshape(40, 24)
+        _check(_host(xp.matmul(xp.reshape(X[off:off + 40 * 24], (40, 24)), B)), a, b,
+               "float32")
+    pinned("float32", "db4x4k8")
+    a = buf[:40 * 24].reshape(40, 24)
+    _check(_host(xp.matmul(xp.reshape(X[:40 * 24], (40, 24)), B)), a, b, "float32")
+    # split-K, batched-broadcast and float16 products are not planned but stay right
+    a3 = rng.standard_normal((2, 5, 24)).astype(np.float32)
+    _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
+    _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")

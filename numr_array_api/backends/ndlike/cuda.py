@@ -74,6 +74,10 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
     device_kind = "cuda"
     host_native = False
     _c2r_clears_edge_bins = True  # cuFFT's C2R reads the DC / Nyquist imaginary parts
+    # CuPy computes element and byte counts in wrapping 64-bit integers (a request beyond
+    # them allocates a tiny block and writes past it): the elementwise fast paths check the
+    # operands' sizes before calling it (_api/_fastpath.py)
+    wrapping_byte_counts = True
 
     def __init__(self):
         rt = self.rt = _get_runtime()

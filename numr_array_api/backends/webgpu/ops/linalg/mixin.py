@@ -56,6 +56,17 @@ class LinalgMixin(SimpleLinalgMixin):
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
+        nmax = factor.batch_chol_nmax(n)
+        if nmax:
+            B = _prod(a.shape[:-2])
+            a3 = a.reshape((B, n, n))
+            out = new_output((B, n, n), a.dtype, client)
+            st = factor.status_word(client)
+            for sl in _chunks(B, n * n * a.itemsize, client):
+                factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper)
+            if _status_set(st):
+                raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
+            return self._back(out.reshape(a.shape), dtype)
         w, B = self._stack(a, n, n)
         st = factor.status_word(client)
         for sl in _chunks(B, n * n * a.itemsize, client):
@@ -103,6 +114,15 @@ class LinalgMixin(SimpleLinalgMixin):
         if a.size == 0 or b.size == 0:
             r = new_output(b.shape, dtype, client)
             return r.squeeze(r.ndim - 1) if vector else r
+        B = _prod(batch)
+        nmax = factor.batch_solve_nmax(client, a.dtype, n, k)
+        if nmax:
+            x = new_output((B, n, k), a.dtype, client)
+            st = self._batch_solve(a, b, x, B, n, k, nmax)
+            if _status_set(st):
+                raise InvalidArgument("x1", "linalg.solve: Singular matrix")
+            r = self._back(x.reshape(b.shape), dtype)
+            return r.squeeze(r.ndim - 1) if vector else r
         w, B = self._stack(a, n, n)
         x, _ = self._stack(b, n, k)
         if factor.small_path(w):
@@ -122,6 +142,14 @@ class LinalgMixin(SimpleLinalgMixin):
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
+        B = _prod(a.shape[:-2])
+        nmax = factor.batch_solve_nmax(client, a.dtype, n, n)
+        if nmax:
+            x = new_output((B, n, n), a.dtype, client)
+            st = self._batch_solve(a, None, x, B, n, n, nmax)
+            if _status_set(st):
+                raise InvalidArgument("x", "linalg.inv: Singular matrix")
+            return self._back(x.reshape(a.shape), dtype)
         w, B = self._stack(a, n, n)
         if factor.small_path(w):
             x = new_output((B, n, n), a.dtype, client)
@@ -134,6 +162,17 @@ class LinalgMixin(SimpleLinalgMixin):
         if _status_set(st):
             raise InvalidArgument("x", "linalg.inv: Singular matrix")
         return self._back(x.reshape(a.shape), dtype)
+
+    def _batch_solve(self, a, b, x, B, n, k, nmax):
+        """x <- a^-1 b (b None: a^-1) for stacks of small systems, inputs read in place
+        (a contiguous copy only of views that are not)."""
+        client = x.client
+        a3 = a.reshape((B, n, n))
+        b3 = None if b is None else b.reshape((B, n, k))
+        st = factor.status_word(client)
+        for sl in _chunks(B, max(n * n, n * k) * x.itemsize, client):
+            factor.batch_solve(a3[sl], None if b3 is None else b3[sl], x[sl], st, nmax)
+        return st
 
     def _lu_only(self, a):
         n = a.shape[-1]

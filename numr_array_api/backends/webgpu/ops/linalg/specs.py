@@ -765,6 +765,8 @@ def variants():
                 for c in (False, True) for nm in (0, 64)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
+        out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
+        out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
     return out
 
 
@@ -976,6 +978,218 @@ class PermSpec(KernelSpec):
     def render(self, caps):
         return _PERM.render(self.layout(caps).tokens(), prelude=prelude(self.t),
                             mapn=PERM_MAPN, wg=PERM_WG, rpt=PERM_RPT)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_BSOLVE = Template("""${prelude}
+${layout}
+var<workgroup> sv: array<R, ${wg}>;
+var<workgroup> prow: array<T, ${shw}>;
+var<workgroup> jrow: array<T, ${shw}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let mat = tid / ${nmax}u;
+  let i = tid % ${nmax}u;
+  let b = gi * ${per}u + mat;
+  let live = b < ${nbat};
+  let m = ${m};
+  let kx = ${kx};
+  let so = mat * ${nmax}u;
+  let ro = mat * ${w}u;
+  // row i of [A | B] (B: the identity's columns for inv) in registers
+  var row: array<T, ${w}>;
+  let ab = ${A_off} + b * ${a_bs} + i * ${a_rs};
+  let bb = ${Bm_off} + b * ${b_bs} + i * ${b_rs};
+  for (var c = 0u; c < ${nmax}u; c++) {
+    var v = zero();
+    if (live && i < m && c < m) { v = A[ab + c * ${a_cs}]; }
+    row[c] = v;
+  }
+  for (var c = 0u; c < ${kcap}u; c++) {
+    var v = zero();
+    if (${ident} != 0u) { v = select(zero(), one(), i == c); }
+    else if (live && i < m && c < kx) { v = Bm[bb + c * ${b_cs}]; }
+    row[${nmax}u + c] = v;
+  }
+  var bad = false;
+  // elimination with partial pivoting (LAPACK's pivot: the first largest |re| + |im|) on
+  // the augmented rows: L, U and L^-1 P B at once
+  for (var j = 0u; j < ${nmax}u; j++) {
+    if (j < m) {
+      sv[tid] = select(R(-1.0), cabs1(row[j]), i >= j && i < m);
+      workgroupBarrier();
+      var best = R(-1.0);
+      var p = j;
+      for (var q = j; q < m; q++) {
+        let v = sv[so + q];
+        if (v > best) { best = v; p = q; }
+      }
+      if (i == p) { for (var c = 0u; c < ${w}u; c++) { prow[ro + c] = row[c]; } }
+      if (i == j) { for (var c = 0u; c < ${w}u; c++) { jrow[ro + c] = row[c]; } }
+      workgroupBarrier();
+      if (i == j) {
+        for (var c = 0u; c < ${w}u; c++) { row[c] = prow[ro + c]; }
+        if (best == R(0.0)) { bad = true; }
+      } else if (i == p) {
+        for (var c = 0u; c < ${w}u; c++) { row[c] = jrow[ro + c]; }
+      }
+      if (i > j && i < m && best != R(0.0)) {
+        let l = dv(row[j], prow[ro + j]);
+        row[j] = l;
+        for (var c = 0u; c < ${w}u; c++) {
+          if (c > j) { row[c] = row[c] - mul(l, prow[ro + c]); }
+        }
+      }
+      workgroupBarrier();
+    }
+  }
+  // back substitution, a column of U at a time; x_j travels through workgroup memory
+  for (var q = 0u; q < ${nmax}u; q++) {
+    let j = ${nmax}u - 1u - q;
+    if (j < m) {
+      if (i == j) {
+        let d = row[j];
+        for (var c = 0u; c < ${kcap}u; c++) {
+          let x = dv(row[${nmax}u + c], d);
+          row[${nmax}u + c] = x;
+          jrow[ro + c] = x;
+        }
+      }
+      workgroupBarrier();
+      if (i < j) {
+        let u = row[j];
+        for (var c = 0u; c < ${kcap}u; c++) {
+          row[${nmax}u + c] = row[${nmax}u + c] - mul(u, jrow[ro + c]);
+        }
+      }
+      workgroupBarrier();
+    }
+  }
+  if (live && i < m) {
+    let xb = ${X_off} + b * ${x_bs} + i * ${x_rs};
+    for (var c = 0u; c < ${kcap}u; c++) {
+      if (c < kx) { X[xb + c * ${x_cs}] = row[${nmax}u + c]; }
+    }
+  }
+  if (live && bad) { atomicOr(&st[0], 1u); }
+}
+""", "linalg_batch_solve")
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchSolveSpec(KernelSpec):
+    """solve / inv of many m x m matrices (m <= nmax, at most ``kcap`` right-hand sides):
+    ``nmax`` invocations per matrix, each holding one row of [A | B] in registers,
+    wg / nmax matrices per workgroup; LU with partial pivoting applied to the augmented
+    rows, then back substitution. The input is only read; X is written."""
+
+    t: WType
+    nmax: int
+    kcap: int
+    wg: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "kx", "nbat", "ident", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs",
+                       "b_bs", "x_rs", "x_cs", "x_bs"], caps)
+
+    def render(self, caps):
+        per = self.wg // self.nmax
+        w = self.nmax + self.kcap
+        return _BSOLVE.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                              nmax=self.nmax, kcap=self.kcap, w=w, per=per, shw=per * w)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_BCHOL = Template("""${prelude}
+${layout}
+var<workgroup> col: array<T, ${wg}>;
+var<workgroup> dg: array<R, ${per}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let mat = tid / ${nmax}u;
+  let i = tid % ${nmax}u;
+  let b = gi * ${per}u + mat;
+  let live = b < ${nbat};
+  let m = ${m};
+  let so = mat * ${nmax}u;
+  // row i of the lower triangle in registers
+  var row: array<T, ${nmax}>;
+  let ab = ${A_off} + b * ${a_bs} + i * ${a_rs};
+  for (var c = 0u; c < ${nmax}u; c++) {
+    var v = zero();
+    if (live && i < m && c <= i) { v = A[ab + c * ${a_cs}]; }
+    row[c] = v;
+  }
+  var bad = false;
+  for (var j = 0u; j < ${nmax}u; j++) {
+    if (j < m) {
+      if (i == j) {
+        let d = re(row[j]);
+        if (!(d > R(0.0))) { bad = true; }
+        let s = sqrt(d);
+        row[j] = of_re(s);
+        dg[mat] = s;
+      }
+      workgroupBarrier();
+      if (i > j && i < m) {
+        let l = row[j] / dg[mat];
+        row[j] = l;
+        col[tid] = l;
+      }
+      workgroupBarrier();
+      if (i > j && i < m) {
+        let l = row[j];
+        for (var c = 0u; c < ${nmax}u; c++) {
+          if (c > j && c <= i) { row[c] = row[c] - mul(l, cj(col[so + c])); }
+        }
+      }
+    }
+  }
+  if (live && i < m) {
+    let ob = ${L_off} + b * ${l_bs};
+    for (var c = 0u; c < ${nmax}u; c++) {
+      if (c < m) {
+        let v = select(zero(), row[c], c <= i);
+        if (${upper} != 0u) { L[ob + c * ${l_rs} + i] = cj(v); }
+        else { L[ob + i * ${l_rs} + c] = v; }
+      }
+    }
+  }
+  if (live && bad) { atomicOr(&st[0], 1u); }
+}
+""", "linalg_batch_chol")
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchCholSpec(KernelSpec):
+    """Cholesky of many m x m matrices (m <= nmax): one invocation per row in registers,
+    wg / nmax matrices per workgroup; reads the input in place and writes the factor with
+    its zeros (L, or U = L^H when ``upper``) into a contiguous output."""
+
+    t: WType
+    nmax: int
+    wg: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
+
+    def render(self, caps):
+        return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                             nmax=self.nmax, per=self.wg // self.nmax)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()

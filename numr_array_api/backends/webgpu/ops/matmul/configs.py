@@ -67,6 +67,7 @@ CONFIGS = {c.name: c for c in (
 )}
 
 DB_TYPES = ("f32", "f64")  # accumulator types the double-buffered kernel renders
+DB_NAMES = ("float32", "float64", "float16")  # operand dtypes (float16: f32 compute)
 
 
 def db_fits(cfg: TileConfig, val: str, workgroup_storage: int) -> bool:
@@ -100,11 +101,14 @@ def _table():
 
 
 _FORCED: dict = {}
+EPOCH = 0  # bumped by force(): GEMM launch plans key on it
 
 
 def force(name: str, cfg_name):
     """Benchmarks: pin dtype ``name``'s configuration to ``cfg_name`` (None: unpin). Also
     ``NUMR_WEBGPU_GEMM_CFG=float32=db8x8k8,float64=db8x8k8`` at import."""
+    global EPOCH
+    EPOCH += 1
     if cfg_name is None:
         _FORCED.pop(name, None)
     else:
@@ -120,7 +124,7 @@ for _item in os.environ.get("NUMR_WEBGPU_GEMM_CFG", "").split(","):
 
 def _allowed(cfg: TileConfig, val: str, name: str, wgs: int) -> bool:
     if cfg.db:
-        return name in ("float32", "float64") and db_fits(cfg, val, wgs)
+        return name in DB_NAMES and db_fits(cfg, val, wgs)
     return not cfg.vec or (val == "f32" and name == "float32")
 
 

@@ -12,7 +12,8 @@ halves), loaded as vec4<u32> (8 halves) per thread into registers one K tile ahe
 barrier per K tile). Only column-major loads are used, and they read the row-major tiles
 as transposes: the product computed is ``C^T = B^T A^T``, and a column-major store of C^T
 is a row-major C. So the kernel relies on nothing but the documented column-major
-``coopLoad`` / ``coopStore``.
+``coopLoad`` / ``coopStore`` (a ``rowmajor`` variant uses coopLoadT / coopStoreT on the
+row-major tiles directly).
 
 Honest detection: the path runs only where the device was granted ``cooperative-matrix``
 and ``shader-f16``, and only after a self-test on the device (a 128 x 96 @ 96 x 128 product
@@ -34,7 +35,6 @@ from ...codegen.spec import KernelSpec
 from .spec import batch_fn
 
 SUBGROUP = 32
-PAD = 8  # halves of padding per tile row (16 bytes: keeps every row 16-byte aligned)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,17 +44,33 @@ class CoopConfig:
     bk: int
     wm: int   # subgroups along M
     wn: int   # subgroups along N
+    rowmajor: bool = False   # coopLoadT / coopStoreT (row-major memory) instead of the
+    #                          transposed product through column-major loads
+    decl_init: bool = False  # accumulators zeroed by declaration, not the constructor
+    elem: str = "f16"        # A / B fragments: f16 (16x16) or f32 (8x8: float16 values
+    #                          are exact in f32 and in TF32, so still f16 x f16 products)
+
+    @property
+    def frag(self):
+        return 16 if self.elem == "f16" else 8
+
+    @property
+    def pad(self):
+        return 8 if self.elem == "f16" else 4   # 16 bytes per tile row
 
     @property
     def name(self):
-        return f"c{self.bm}x{self.bn}k{self.bk}w{self.wm}x{self.wn}"
+        return (f"c{self.bm}x{self.bn}k{self.bk}w{self.wm}x{self.wn}"
+                f"{'t' if self.rowmajor else ''}{'d' if self.decl_init else ''}"
+                f"{'' if self.elem == 'f16' else '_' + self.elem}")
 
     @property
     def threads(self):
         return SUBGROUP * self.wm * self.wn
 
     def shared_bytes(self):
-        return 2 * 2 * (self.bm * (self.bk + PAD) + self.bk * (self.bn + PAD))
+        size = 2 if self.elem == "f16" else 4
+        return 2 * size * (self.bm * (self.bk + self.pad) + self.bk * (self.bn + self.pad))
 
 
 COOP_CONFIGS = {c.name: c for c in (
@@ -62,8 +78,16 @@ COOP_CONFIGS = {c.name: c for c in (
     CoopConfig(128, 128, 32, 2, 2),   # 4 subgroups of 64 x 64: 16 accumulators each
     CoopConfig(128, 128, 16, 2, 4),
     CoopConfig(64, 64, 32, 2, 2),     # small outputs: more workgroups
+    # the same tile spelled differently, in case the naga / driver pair refuses a form
+    CoopConfig(128, 128, 32, 2, 4, rowmajor=True),
+    CoopConfig(128, 128, 32, 2, 4, decl_init=True),
+    # f32 8x8 fragments: where the adapter's only configuration is 8x8x8 f32
+    CoopConfig(128, 128, 16, 2, 4, elem="f32"),
 )}
 DEFAULT = "c128x128k32w2x4"
+# tried in this order until one passes the self-test (the same tile spelled differently,
+# then f32 8x8 fragments)
+PREFERENCE = (DEFAULT, "c128x128k32w2x4t", "c128x128k32w2x4d", "c128x128k16w2x4_f32")
 
 
 ENABLE = ("1", "on", "auto", "true", "yes")
@@ -77,9 +101,11 @@ def mode() -> str:
     return "auto" if v in ENABLE else "off"
 
 
-def config_name() -> str:
+def config_names() -> list:
+    """NUMR_WEBGPU_GEMM_COOP_CFG (one name), else PREFERENCE: the first that passes its
+    self-test on the device is used."""
     name = os.environ.get("NUMR_WEBGPU_GEMM_COOP_CFG", "").strip()
-    return name if name in COOP_CONFIGS else DEFAULT
+    return [name] if name in COOP_CONFIGS else list(PREFERENCE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,11 +125,13 @@ class CoopSpec(KernelSpec):
         lay = self.layout(caps)
         c = self.cfg
         nthr = c.threads
-        sa, sb = c.bk + PAD, c.bn + PAD
+        sa, sb = c.bk + c.pad, c.bn + c.pad
+        F, E = c.frag, c.elem
+        conv = "f16" if E == "f16" else ""
         a_size, b_size = c.bm * sa, c.bk * sb
         ca, cb = c.bm * c.bk // 8, c.bk * c.bn // 8   # 8-half chunks per tile
         ka, nbq = c.bk // 8, c.bn // 8
-        tm, tn = c.bm // c.wm // 16, c.bn // c.wn // 16   # 16x16 blocks per subgroup
+        tm, tn = c.bm // c.wm // F, c.bn // c.wn // F   # F x F blocks per subgroup
         a_rs, b_rs, c_rs = lay.word("a_rs"), lay.word("b_rs"), lay.word("c_rs")
         ld, st, regs = [], [], []
 
@@ -112,8 +140,8 @@ class CoopSpec(KernelSpec):
             for w, comp in enumerate("xyzw"):
                 out.append(f"let h{w} = unpack2x16float({reg}.{comp});")
             for w in range(4):
-                out.append(f"{base.format(2 * w)} = f16(h{w}.x); "
-                           f"{base.format(2 * w + 1)} = f16(h{w}.y);")
+                out.append(f"{base.format(2 * w)} = {conv}(h{w}.x); "
+                           f"{base.format(2 * w + 1)} = {conv}(h{w}.y);")
             return " ".join(out)
 
         for i in range(-(-ca // nthr)):
@@ -147,28 +175,41 @@ class CoopSpec(KernelSpec):
         decl, inner, stores = [], [], []
         for i in range(tm):
             for j in range(tn):
-                decl.append(f"    var acc{i}_{j} = coop_mat16x16<f32, C>();")
-        for ks in range(c.bk // 16):
+                decl.append(f"    var acc{i}_{j}: coop_mat{F}x{F}<f32, C>;" if c.decl_init else
+                            f"    var acc{i}_{j} = coop_mat{F}x{F}<f32, C>();")
+        for ks in range(c.bk // F if not c.rowmajor else 0):
             for i in range(tm):   # A^T blocks: role B (16 k x 16 m)
-                inner.append(f"        let y{ks}_{i} = coopLoad<coop_mat16x16<f16, B>>("
-                             f"&sa[ab + (wm0 + {16 * i}u) * {sa}u + {16 * ks}u], {sa}u);")
+                inner.append(f"        let y{ks}_{i} = coopLoad<coop_mat{F}x{F}<{E}, B>>("
+                             f"&sa[ab + (wm0 + {F * i}u) * {sa}u + {F * ks}u], {sa}u);")
             for j in range(tn):   # B^T blocks: role A (16 n x 16 k)
-                inner.append(f"        let x{ks}_{j} = coopLoad<coop_mat16x16<f16, A>>("
-                             f"&sb[bb + {16 * ks}u * {sb}u + wn0 + {16 * j}u], {sb}u);")
+                inner.append(f"        let x{ks}_{j} = coopLoad<coop_mat{F}x{F}<{E}, A>>("
+                             f"&sb[bb + {F * ks}u * {sb}u + wn0 + {F * j}u], {sb}u);")
             for i in range(tm):
                 for j in range(tn):
                     inner.append(f"        acc{i}_{j} = coopMultiplyAdd(x{ks}_{j}, y{ks}_{i}, "
                                  f"acc{i}_{j});")
+        for ks in range(c.bk // F if c.rowmajor else 0):
+            for i in range(tm):   # A blocks, row-major: role A (16 m x 16 k)
+                inner.append(f"        let a{ks}_{i} = coopLoadT<coop_mat{F}x{F}<{E}, A>>("
+                             f"&sa[ab + (wm0 + {F * i}u) * {sa}u + {F * ks}u], {sa}u);")
+            for j in range(tn):   # B blocks, row-major: role B (16 k x 16 n)
+                inner.append(f"        let b{ks}_{j} = coopLoadT<coop_mat{F}x{F}<{E}, B>>("
+                             f"&sb[bb + {F * ks}u * {sb}u + wn0 + {F * j}u], {sb}u);")
+            for i in range(tm):
+                for j in range(tn):
+                    inner.append(f"        acc{i}_{j} = coopMultiplyAdd(a{ks}_{i}, b{ks}_{j}, "
+                                 f"acc{i}_{j});")
+        store = "coopStoreT" if c.rowmajor else "coopStore"
         for i in range(tm):
             for j in range(tn):
-                stores.append(f"    coopStore(acc{i}_{j}, &C[cb + (row0 + wm0 + {16 * i}u) * "
-                              f"{c_rs} + col0 + wn0 + {16 * j}u], {c_rs});")
+                stores.append(f"    {store}(acc{i}_{j}, &C[cb + (row0 + wm0 + {F * i}u) * "
+                              f"{c_rs} + col0 + wn0 + {F * j}u], {c_rs});")
         nl = "\n"
         return f"""enable f16;
 enable wgpu_cooperative_matrix;
 {lay.decl()}
-var<workgroup> sa: array<f16, {2 * a_size}>;
-var<workgroup> sb: array<f16, {2 * b_size}>;
+var<workgroup> sa: array<{E}, {2 * a_size}>;
+var<workgroup> sb: array<{E}, {2 * b_size}>;
 {batch_fn(lay, self.brank)}
 @compute @workgroup_size({nthr})
 fn main(@builtin(local_invocation_index) tid: u32, @builtin(workgroup_id) wg: vec3<u32>,
@@ -237,22 +278,31 @@ def eligible(a, b, c, K, N, M, sa, sb, cfg, accumulate, epilogue):
             and c.binding()[3] % 4 == 0)
 
 
-def status(client):
-    """'on', 'off' (the environment), 'unavailable' (feature not granted) or the reason the
-    self-test failed; the self-test of the configured tile runs on first call."""
+def select(client):
+    """(the CoopConfig to use or None, a status line): 'on <name>', 'off' (the
+    environment), 'unavailable' (feature not granted), or why every candidate's self-test
+    failed. Self-tests run once per client and configuration, on first use."""
     if mode() == "off":
-        return "off"
+        return None, "off"
     if "cooperative-matrix" not in client.features or "shader-f16" not in client.features:
-        return "unavailable"
-    name = config_name()
+        return None, "unavailable"
     cache = client.__dict__.setdefault("_numr_coop", {})
-    if name not in cache:
-        cache[name] = "testing"
-        try:
-            cache[name] = _self_test(client, COOP_CONFIGS[name])
-        except Exception as exc:  # noqa: BLE001 - any failure: the f32-compute path
-            cache[name] = f"self-test failed: {type(exc).__name__}: {str(exc)[:300]}"
-    return cache[name]
+    fails = []
+    for name in config_names():
+        if name not in cache:
+            cache[name] = "testing"
+            try:
+                cache[name] = _self_test(client, COOP_CONFIGS[name])
+            except Exception as exc:  # noqa: BLE001 - any failure: the next, or f32 compute
+                cache[name] = f"self-test failed: {type(exc).__name__}: {str(exc)[:300]}"
+        if cache[name] == "on":
+            return COOP_CONFIGS[name], f"on {name}"
+        fails.append(f"{name}: {cache[name]}")
+    return None, "; ".join(fails)
+
+
+def status(client):
+    return select(client)[1]
 
 
 def _self_test(client, cfg):

@@ -25,11 +25,17 @@ from ...codegen.layout import Buf, Layout, Words
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WTYPES, WType, load, render_helpers
-from .configs import CONFIGS, WG_X, WG_Y, TileConfig, db_fits
+from .configs import CONFIGS, DB_NAMES, WG_X, WG_Y, TileConfig, db_fits
 
 # 4-byte compute dtype of sub-word operands (the result is narrowed afterwards)
 WIDE = {dt.int8: dt.int32, dt.int16: dt.int32, dt.uint8: dt.uint32, dt.uint16: dt.uint32,
         dt.float16: dt.float32, dt.bool_: dt.uint32}
+
+
+F16X4 = """fn f16x4(w: vec2<u32>) -> vec4<f32> {
+  return vec4<f32>(f16_to_f32(w.x & 0xffffu), f16_to_f32(w.x >> 16u),
+                   f16_to_f32(w.y & 0xffffu), f16_to_f32(w.y >> 16u));
+}"""
 
 
 def zero(v: str) -> str:
@@ -98,7 +104,9 @@ class GemmSpec(KernelSpec):
     vload: bool = False   # db kernels: A and B bound as vec4 arrays (aligned, contiguous)
 
     def layout(self, caps):
-        el = f"vec4<{self.t.arr}>" if self.vload else self.t.arr
+        el = self.t.arr
+        if self.vload:  # float16: 4 halves in a vec2<u32>
+            el = "vec2<u32>" if self.t.name == "float16" else f"vec4<{self.t.arr}>"
         bufs = [Buf("A", el), Buf("B", el), Buf("C", self.out_t.arr, "rw")]
         words = ["M", "N", "K", "nb", "a_rs", "a_cs", "b_rs", "b_cs", "c_rs", "c_bs",
                  Words("batch", max(1, 3 * self.brank))]
@@ -221,12 +229,23 @@ class GemmSpec(KernelSpec):
         ca, cb = bm * bk // 4, bn * bk // 4      # 4-element chunks per tile
         kq = bk // 4
         z4 = f"{V4}()"
+
+        def vl(buf, idx):
+            """4 consecutive elements as a vec4 of the accumulator type."""
+            if t.name != "float16":
+                return f"{buf}[{idx}]"
+            helpers.add("f16_to_f32")
+            w = f"{buf}[{idx}]"
+            return (f"f16x4({w})")
+        if t.name == "float16" and self.vload:
+            helpers.add("f16_to_f32")
         lines_ld, lines_st, regs = [], [], []
         for i in range(-(-ca // nthr)):
             regs.append(f"    var ra{i} = {z4};")
             guard = f"tid + {i * nthr}u < {ca}u" if (i + 1) * nthr > ca else "true"
             if self.vload:
-                fetch = (f"if (gm < M && gk < K) {{ ra{i} = A[(o.x + gm * {a_rs} + gk) >> 2u]; }}")
+                fetch = (f"if (gm < M && gk < K) {{ ra{i} = "
+                         f"{vl('A', f'(o.x + gm * {a_rs} + gk) >> 2u')}; }}")
             else:
                 fetch = "".join(
                     f"if (gm < M && gk + {q}u < K) {{ let ia = o.x + gm * {a_rs} + (gk + {q}u)"
@@ -249,7 +268,8 @@ class GemmSpec(KernelSpec):
             regs.append(f"    var rb{i} = {z4};")
             guard = f"tid + {i * nthr}u < {cb}u" if (i + 1) * nthr > cb else "true"
             if self.vload:
-                fetch = (f"if (gk < K && gn < N) {{ rb{i} = B[(o.y + gk * {b_rs} + gn) >> 2u]; }}")
+                fetch = (f"if (gk < K && gn < N) {{ rb{i} = "
+                         f"{vl('B', f'(o.y + gk * {b_rs} + gn) >> 2u')}; }}")
             else:
                 fetch = "".join(
                     f"if (gk < K && gn + {q}u < N) {{ let ib = o.y + gk * {b_rs} + (gn + {q}u)"
@@ -287,6 +307,7 @@ class GemmSpec(KernelSpec):
         nl = "\n"
         src = f"""{render_helpers(helpers, caps.int64)}
 {lay.decl()}
+{F16X4 if t.name == "float16" and self.vload else ""}
 var<workgroup> As: array<{V4}, {2 * a_size}>;
 var<workgroup> Bs: array<{V4}, {2 * b_size}>;
 {batch_fn(lay, self.brank)}
@@ -434,7 +455,7 @@ def variants():
         vec_ok = t.val == "f32" and t.name == "float32"
         for cfg in CONFIGS.values():
             if cfg.db:
-                if t.name in ("float32", "float64") and db_fits(cfg, t.val, 32768):
+                if t.name in DB_NAMES and db_fits(cfg, t.val, 32768):
                     for vload in (False, True):
                         out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload))
                     out.append(GemmSpec(t, out_t, 2, cfg, None, True, False))
