@@ -63,23 +63,88 @@ def best_of(fn, sync, repeats):
     return _best_s(fn, sync, repeats) * 1e3
 
 
-def numr_case(op, a, repeats):
+def chained(fn, sync, repeats, k):
+    """Milliseconds per call of ``k`` calls recorded back to back, one synchronisation
+    (best of ``repeats``): the GPU time of one call with the host's per-call overhead and
+    the submit / wait round trip overlapped."""
+    def many():
+        for _ in range(k):
+            fn()
+    return best_of(many, sync, repeats) / k
+
+
+def reference(op, a):
+    return np.fft.fft(a.astype(np.complex128)) if op == "fft" else \
+        np.fft.rfftn(a.astype(np.float64), axes=(0, 1))
+
+
+def numr_case(op, a, repeats, chain=0, ref=None):
     import numr_array_api.webgpu as xp
     x = xp.asarray(a)
     fn = (lambda: xp.fft.fft(x)) if op == "fft" else (lambda: xp.fft.rfftn(x, axes=(0, 1)))
     ms = best_of(fn, xp.synchronize, repeats)
+    if chain:
+        numr_case.chain_ms = chained(fn, xp.synchronize, max(repeats // 4, 2), chain)
     got = np.asarray(fn().to_device("cpu"))
-    ref = np.fft.fft(a.astype(np.complex128)) if op == "fft" else \
-        np.fft.rfftn(a.astype(np.float64), axes=(0, 1))
+    if ref is None:
+        ref = reference(op, a)
     err = float(np.linalg.norm(got - ref) / np.linalg.norm(ref))
     return ms, err
 
 
-def cupy_case(op, a, repeats):
+def cupy_case(op, a, repeats, chain=0):
     import cupy as cp
     x = cp.asarray(a)
     fn = (lambda: cp.fft.fft(x)) if op == "fft" else (lambda: cp.fft.rfftn(x, axes=(0, 1)))
-    return best_of(fn, cp.cuda.Device().synchronize, repeats)
+    sync = cp.cuda.Device().synchronize
+    if chain:
+        cupy_case.chain_ms = chained(fn, sync, max(repeats // 4, 2), chain)
+    return best_of(fn, sync, repeats)
+
+
+def check(small):
+    """Relative L2 errors of numr's transforms against NumPy's float64 ones over lengths
+    that reach every kernel path of the current switches (each line: error / bound)."""
+    import math
+    import numr_array_api.webgpu as xp
+    rng = np.random.default_rng(1)
+    lengths = [1, 2, 3, 5, 7, 8, 12, 16, 60, 64, 97, 128, 1000, 1024, 2048, 4096, 6144,
+               8192, 1 << 14, 1 << 16, 3 * 4096 + 3]
+    if not small:
+        lengths += [1 << 20, (1 << 20) + 7, 1 << 22]
+    worst, fails = 0.0, 0
+    for cd in ("complex64", "complex128"):
+        for n in lengths:
+            if cd == "complex128" and n > 1 << 20:
+                continue
+            for name, shape, axis in (("fft", (2, n), -1), ("ifft", (n, 3), 0),
+                                      ("rfft", (2, n), -1), ("irfft", (3, n // 2 + 1), -1),
+                                      ("fft", (n, 20), 0)):
+                if n > 1 << 16 and shape[0] != 2:
+                    continue
+                a = rng.standard_normal(shape)
+                if name != "rfft":
+                    a = a + 1j * rng.standard_normal(shape)
+                a = a.astype(cd if name != "rfft" else ("float32" if cd == "complex64"
+                                                        else "float64"))
+                kw = {"n": n} if name == "irfft" else {}
+                try:
+                    got = np.asarray(getattr(xp.fft, name)(xp.asarray(a), axis=axis,
+                                                           **kw).to_device("cpu"))
+                except Exception as e:
+                    print(f"check {name} {shape} {cd}: {type(e).__name__}: {e}")
+                    fails += 1
+                    continue
+                ref = getattr(np.fft, name)(a.astype(np.complex128 if a.dtype.kind == "c"
+                                                     else np.float64), axis=axis, **kw)
+                err = float(np.linalg.norm(got - ref) / max(np.linalg.norm(ref), 1e-300))
+                tol = (1e-6 if cd == "complex64" else 1e-14) * max(math.log2(max(n, 2)), 1)
+                worst = max(worst, err / tol)
+                if err > tol:
+                    fails += 1
+                    print(f"check FAIL {name} {shape} axis={axis} {cd}: {err:.3g} > {tol:.3g}")
+    print(f"check: {fails} failures, worst error / bound {worst:.3f}")
+    return fails
 
 
 def torch_case(op, a, repeats):
@@ -96,6 +161,14 @@ def main(argv=None):
     p.add_argument("--small", action="store_true", help="small sizes (CPU machines)")
     p.add_argument("--repeats", type=int, default=10)
     p.add_argument("--json", help="write the results here")
+    p.add_argument("--chain", type=int, default=0,
+                   help="also time K calls per synchronisation (GPU time per call)")
+    p.add_argument("--check", action="store_true",
+                   help="only check errors against NumPy over many lengths (exit 1 on any)")
+    p.add_argument("--variants", default="",
+                   help="'name:KEY=V,KEY=V;name2:...': time numr once per variant in this "
+                        "process, each with NUMR_WEBGPU_FFT_<KEY>=V set (plans are cached "
+                        "per switch setting), the references once per case")
     p.add_argument("--libs", default="cupy,torch",
                    help="reference libraries to time next to numr (comma list; '' for none)")
     args = p.parse_args(argv)
@@ -109,39 +182,76 @@ def main(argv=None):
         print(f"numr webgpu unavailable: {e}")
         return 1
     print(f"numr webgpu on {out['adapter']}")
-    print(f"{'case':<14}{'numr ms':>10}{'rel err':>10}{'cupy ms':>10}{'torch ms':>10}"
-          f"{'numr/cupy':>11}{'numr/torch':>11}")
+    switches = {k: v for k, v in os.environ.items() if k.startswith("NUMR_WEBGPU_FFT")}
+    out["switches"] = switches
+    print("switches:", " ".join(f"{k[16:]}={v}" for k, v in sorted(switches.items())) or
+          "defaults")
+    if args.check:
+        return 1 if check(args.small) else 0
+    variants = [("", {})]
+    if args.variants:
+        variants = []
+        for part in args.variants.split(";"):
+            vname, _, kvs = part.partition(":")
+            env = dict(kv.split("=", 1) for kv in kvs.split(",") if kv)
+            variants.append((vname.strip(), {f"NUMR_WEBGPU_FFT_{k.strip()}": v.strip()
+                                             for k, v in env.items()}))
+    base_env = dict(os.environ)
+    print(f"{'case':<14}{'variant':<12}{'numr ms':>10}{'rel err':>10}{'cupy ms':>10}"
+          f"{'torch ms':>10}{'numr/cupy':>11}{'numr/torch':>11}")
     for name, op, shape, dtype in cases(args.small):
         a = host_data(shape, dtype)
-        row = {"shape": shape, "dtype": dtype, "op": op}
-        try:
-            row["numr_ms"], row["rel_err"] = numr_case(op, a, args.repeats)
-        except Exception as e:  # e.g. complex128 without shader-f64
-            row["numr"] = f"{type(e).__name__}: {e}"
+        ref = reference(op, a)
+        refs = {}
         for lib, fn in (("cupy", cupy_case), ("torch", torch_case)):
             if lib not in args.libs.split(","):
                 continue
             try:
-                r = fn(op, a, args.repeats)
                 if lib == "torch":
-                    row["torch_ms"], row["torch_device"] = r
+                    refs["torch_ms"], refs["torch_device"] = fn(op, a, args.repeats)
                 else:
-                    row["cupy_ms"] = r
+                    refs["cupy_ms"] = fn(op, a, args.repeats, args.chain)
+                    if args.chain:
+                        refs["cupy_chain_ms"] = cupy_case.chain_ms
             except Exception as e:
-                row[lib] = f"unavailable: {type(e).__name__}: {str(e)[:80]}"
-        for lib in ("cupy", "torch"):
-            if "numr_ms" in row and f"{lib}_ms" in row:
-                row[f"numr_over_{lib}"] = row["numr_ms"] / row[f"{lib}_ms"]
-        out["cases"][name] = row
+                refs[lib] = f"unavailable: {type(e).__name__}: {str(e)[:80]}"
+        for vname, env in variants:
+            for k in [k for k in os.environ if k.startswith("NUMR_WEBGPU_FFT")]:
+                if k not in base_env:
+                    del os.environ[k]
+            os.environ.update({k: v for k, v in base_env.items()
+                               if k.startswith("NUMR_WEBGPU_FFT")})
+            os.environ.update(env)
+            row = {"shape": shape, "dtype": dtype, "op": op, "variant": vname,
+                   "switches": env, **refs}
+            try:
+                row["numr_ms"], row["rel_err"] = numr_case(op, a, args.repeats, args.chain,
+                                                           ref)
+                if args.chain:
+                    row["numr_chain_ms"] = numr_case.chain_ms
+            except Exception as e:  # e.g. complex128 without shader-f64
+                row["numr"] = f"{type(e).__name__}: {e}"
+            for lib in ("cupy", "torch"):
+                if "numr_ms" in row and f"{lib}_ms" in row:
+                    row[f"numr_over_{lib}"] = row["numr_ms"] / row[f"{lib}_ms"]
+            if args.chain and "numr_chain_ms" in row and "cupy_chain_ms" in row:
+                row["chain_numr_over_cupy"] = row["numr_chain_ms"] / row["cupy_chain_ms"]
+            out["cases"][name + (f"/{vname}" if vname else "")] = row
 
-        def f(k, fmt):
-            return format(row[k], fmt) if k in row else "-".rjust(int(fmt.split(".")[0]))
-        print(f"{name:<14}{f('numr_ms', '10.3f')}{f('rel_err', '10.1e')}"
-              f"{f('cupy_ms', '10.3f')}{f('torch_ms', '10.3f')}"
-              f"{f('numr_over_cupy', '11.1f')}{f('numr_over_torch', '11.1f')}")
-        if "numr" in row:
-            print(f"  numr: {row['numr']}")
-        sys.stdout.flush()
+            def f(k, fmt, row=row):
+                return format(row[k], fmt) if k in row else "-".rjust(int(fmt.split(".")[0]))
+            print(f"{name:<14}{vname:<12}{f('numr_ms', '10.3f')}{f('rel_err', '10.1e')}"
+                  f"{f('cupy_ms', '10.3f')}{f('torch_ms', '10.3f')}"
+                  f"{f('numr_over_cupy', '11.1f')}{f('numr_over_torch', '11.1f')}")
+            if args.chain:
+                print(f"  chained x{args.chain}: numr {f('numr_chain_ms', '9.3f')} ms/call, "
+                      f"cupy {f('cupy_chain_ms', '9.3f')} ms/call, "
+                      f"ratio {f('chain_numr_over_cupy', '5.1f')}")
+            if "numr" in row:
+                print(f"  numr: {row['numr']}")
+            sys.stdout.flush()
+    os.environ.clear()
+    os.environ.update(base_env)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)

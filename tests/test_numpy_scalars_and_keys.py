@@ -166,3 +166,14 @@ def test_numpy_ufuncs_see_numr_arrays_as_host_arrays():
     np.testing.assert_array_equal(out, [2.0, np.inf, np.nan])
     with pytest.raises(TypeError):  # NumPy cannot write into a numr array
         np.add(np.ones(3), 1.0, out=a)
+
+
+def test_numpy_scalar_compared_with_a_0d_array(xp):
+    # scipy's test__broadcast_concatenate: `a[i, j] == c[i, j]` with a NumPy array `a` and a
+    # numr array `c`; NumPy passes its scalar as a 0-d ndarray into __array_ufunc__
+    c = xp.asarray([0.25, 0.5], dtype=xp.float64)
+    a = np.asarray([0.25, 0.75])
+    assert bool(a[0] == c[0]) and not bool(a[1] == c[1])
+    r = np.equal(np.asarray(0.5), c[1])
+    assert r.__class__ is c.__class__ and bool(r)
+    assert bool(np.float64(1.0) + c[1] == 1.5)

@@ -305,6 +305,10 @@ def _make_array_ufunc(A, ns):
         implicit host round trip: use x.to_device("cpu") or np.asarray(x) explicitly)."""
         if method == "__call__" and not kwargs and len(inputs) == 2:
             fname = _UFUNC_OPERATORS.get(ufunc.__name__)
+            # NumPy hands a scalar operand over as a 0-d ndarray (np.float64(x) == a): the
+            # same value, so the same rule
+            inputs = tuple(i[()] if isinstance(i, np.ndarray) and i.ndim == 0 else i
+                           for i in inputs)
             if fname is not None and all(
                     i.__class__ is A or type(i) in PY_SCALARS or isinstance(i, np.generic)
                     for i in inputs):

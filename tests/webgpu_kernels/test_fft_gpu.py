@@ -259,6 +259,8 @@ def test_tile_policy_plans(wgpu_xp, monkeypatch):
         assert p.method == "shared", p.method
         return [(p.n, p.rpw)]
     n = 1 << 22
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_KERNEL", "loop")
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_SPLIT", "sqrt")
     monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "tile")
     st = steps(plan(client, n, "complex64", False))
     assert math.prod(m for m, _ in st) == n and all(r >= 4 for _, r in st), st
@@ -304,6 +306,35 @@ def test_switches_keep_results(wgpu_xp, monkeypatch, deep, wg, cols):
     for n in (8, 16, 48, 512, 97, 2160):
         _check(wgpu_xp, "fft", "complex64", (5, n))
         _check(wgpu_xp, "ihfft", "complex64", (n, 3), axis=0)
+
+
+# NUMR_WEBGPU_FFT_KERNEL=fast (FastSpec: one unrolled kernel per length) with its own
+# switches: SPLIT (sqrt / wide four-step splits), STRIDED (strided rows too long for 4 a
+# workgroup as a four-step), POST (the real post-processing fused into the row kernel),
+# PAD (workgroup-memory padding); CAP lowers the cap so that four-steps run at small n
+@pytest.mark.parametrize("cap,split,strided,post,pad", [
+    ("", "sqrt", "one", "pass", "3"), ("", "wide", "split", "fused", "3"),
+    ("16", "wide", "split", "fused", "0"), ("64", "sqrt", "split", "fused", "2")])
+def test_fast_kernel_switches(wgpu_xp, monkeypatch, cap, split, strided, post, pad):
+    from numr_array_api.backends.webgpu.ops.fft.plan import plan
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_KERNEL", "fast")
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_SPLIT", split)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_STRIDED", strided)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_POST", post)
+    monkeypatch.setenv("NUMR_WEBGPU_FFT_PAD", pad)
+    if cap:
+        monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", cap)
+    client = wgpu_xp.asarray([0])._data.client
+    assert plan(client, 8, "complex64", False).fast
+    for n in (1, 2, 3, 8, 12, 16, 60, 97, 512, 1024, 2160, 4096):
+        for cd in ("complex64", "complex128"):
+            _check(wgpu_xp, "fft", cd, (5, n))
+            _check(wgpu_xp, "ifft", cd, (n, 3), axis=0, norm="ortho")
+            _check(wgpu_xp, "rfft", cd, (3, n))
+            _check(wgpu_xp, "ihfft", cd, (n, 3), axis=0, norm="forward")
+            _check(wgpu_xp, "irfft", cd, (3, n // 2 + 1), n=n)
+        _check(wgpu_xp, "fft", "complex64", (n, 4), axis=0, view=lambda v: v[:, ::2])
+        _check(wgpu_xp, "rfft", "complex64", (2, n + 3), n=n + 1)
 
 
 def test_beyond_one_binding_is_refused(wgpu_xp, small_limits):

@@ -36,7 +36,8 @@ from ...codegen.caps import Caps
 from ...codegen.render import workgroups
 from ...storage import WgpuStorage
 from . import wgsl as W
-from .specs import ChirpSpec, PointMulSpec, SharedSpec, StockhamSpec, shared_cap
+from .specs import (ChirpSpec, FastSpec, PointMulSpec, SharedSpec, StockhamSpec, fast_pitch,
+                    shared_cap)
 
 __all__ = ["Side", "plan", "table", "check_fits", "scratch"]
 
@@ -183,8 +184,30 @@ def split_cap(cap):
     return cap // 4 if cols_mode() == "tile" and cap >= 32 else cap
 
 
+def split_mode():
+    """NUMR_WEBGPU_FFT_SPLIT, for A/B timings: ``sqrt`` (n2 the smallest divisor >=
+    sqrt(n)) or ``wide`` (n2 the largest divisor <= cap whose n1 = n / n2 is within the
+    cap too: short columns, so the column step holds several neighbouring columns per
+    workgroup; 2^22 complex64 with the fast kernel: 1024 x 4096)."""
+    v = os.environ.get("NUMR_WEBGPU_FFT_SPLIT", "sqrt")
+    return v if v in ("sqrt", "wide") else "sqrt"
+
+
+def wide_split(n, cap):
+    if n <= cap:
+        return None
+    for d in range(min(cap, n // 2), 1, -1):
+        if n % d == 0:
+            return (n // d, d) if n // d <= cap else None
+    return None
+
+
 def four_split(n, cap):
     """(n1, n2) of the four-step for n > cap under the current policy, or None."""
+    if split_mode() == "wide":
+        w = wide_split(n, cap)
+        if w:
+            return w
     sc = split_cap(cap)
     # no tile-friendly split (or DEEP=0 beyond sc^2): the widest one
     return split(n, sc) or deep_split(n, sc) or split(n, cap) or deep_split(n, cap)
@@ -195,10 +218,52 @@ def fast_length(m, cap):
     return factor(m)[1] == 1 and (m <= cap or bool(four_split(m, cap)))
 
 
+def kernel_mode():
+    """NUMR_WEBGPU_FFT_KERNEL, for A/B timings: ``fast`` (FastSpec: one kernel per length
+    with unrolled stages, one padded workgroup buffer, so twice the cap: 4096 complex64 /
+    2048 complex128 on 48 KiB) or ``loop`` (SharedSpec: one kernel for every length, its
+    stages a loop over radix words, two buffers)."""
+    v = os.environ.get("NUMR_WEBGPU_FFT_KERNEL", "loop")
+    return v if v in ("fast", "loop") else "loop"
+
+
+def fast_pad():
+    """NUMR_WEBGPU_FFT_PAD: FastSpec's workgroup-memory padding shift (ph(i) = i + i >>
+    pad; 0: none)."""
+    try:
+        return max(0, min(int(os.environ.get("NUMR_WEBGPU_FFT_PAD", "3")), 8))
+    except ValueError:
+        return 3
+
+
+def fast_cap(cdtype, caps):
+    """Largest power-of-two length FastSpec takes on ``caps`` (one padded row in workgroup
+    memory, n / 8 threads)."""
+    item = 8 if cdtype == "complex64" else 16
+    pad = fast_pad()
+    cap = 8
+    while (cap < 4096 and fast_pitch(2 * cap, pad, 1) * item <= caps.workgroup_storage
+           and 2 * cap // 8 <= caps.invocations):
+        cap *= 2
+    return cap
+
+
+def fast_radices(radices):
+    """factor()'s radices with a lone 2 merged into a trailing 8 (8 2 -> 4 4): no stage
+    of n / 2 butterflies."""
+    r = list(radices)
+    if 2 in r and 8 in r:
+        r.remove(2)
+        r.remove(8)
+        r += [4, 4]
+    return tuple(sorted(r, key=lambda x: -x if x in (8, 4, 2) else x))
+
+
 def shared_cap_env(cdtype, caps):
-    """shared_cap, lowered by NUMR_WEBGPU_FFT_CAP (a power of two; tests use it to reach
-    the four-step and nested four-step methods at small lengths)."""
-    cap = shared_cap(cdtype, caps)
+    """shared_cap (fast_cap with NUMR_WEBGPU_FFT_KERNEL=fast), lowered by
+    NUMR_WEBGPU_FFT_CAP (a power of two; tests use it to reach the four-step and nested
+    four-step methods at small lengths)."""
+    cap = fast_cap(cdtype, caps) if kernel_mode() == "fast" else shared_cap(cdtype, caps)
     lim = os.environ.get("NUMR_WEBGPU_FFT_CAP")
     if lim:
         cap = max(8, min(cap, 1 << (int(lim).bit_length() - 1)))
@@ -257,10 +322,34 @@ def bluestein_length(n, cap):
     return best
 
 
+def _t4(client, n, n1, n2, cdtype):
+    lo = np.exp(-2j * np.pi * np.arange(n2, dtype=np.float64) / n)
+    hi = np.exp(-2j * np.pi * (np.arange(n1, dtype=np.float64) * n2) / n)
+    return _upload(np.concatenate([lo, hi]), cdtype, client)
+
+
+def strided_mode():
+    """NUMR_WEBGPU_FFT_STRIDED (fast kernel), for A/B timings: ``split`` runs strided rows
+    of a length within the cap but too long for 4 rows a workgroup (rfft2's columns of
+    4096) as a four-step of short tiled steps (two coalesced passes); ``one`` keeps one
+    pass whose column loads are a stride apart."""
+    v = os.environ.get("NUMR_WEBGPU_FFT_STRIDED", "one")
+    return v if v in ("one", "split") else "one"
+
+
+def post_mode():
+    """NUMR_WEBGPU_FFT_POST (fast kernel), for A/B timings: ``fused`` applies the real
+    transform's post-processing (rfft / ihfft of even n) in the row kernel's last phase;
+    ``pass`` runs it as its own pass (HalfSpec) over a scratch copy."""
+    v = os.environ.get("NUMR_WEBGPU_FFT_POST", "pass")
+    return v if v in ("fused", "pass") else "pass"
+
+
 def plan(client, n, cdtype, inverse):
     # the env switches are part of the key: an A/B run in one process gets both plans
     key = ("plan", n, cdtype, inverse, shared_cap_env(cdtype, Caps.of(client)),
-           deep_enabled(), wg_fit(), cols_mode())
+           deep_enabled(), wg_fit(), cols_mode(), kernel_mode(), fast_pad(), split_mode(),
+           strided_mode())
     return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
@@ -290,6 +379,9 @@ class Plan:
                     # workgroup, half of it waiting at every barrier and holding slots
                     # that another workgroup's row could use
                     self.wg = max(self.tpr * self.rpw, 1)
+                self.fast = kernel_mode() == "fast" and n > 1
+                if self.fast:
+                    self._fast_params(caps, cdtype)
                 codes = [0, 0]
                 for s, r in enumerate(radices):
                     codes[s // 8] |= r << (4 * (s % 8))
@@ -303,9 +395,7 @@ class Plan:
                 self.n1, self.n2 = n1, n2
                 self.p1 = plan(client, n1, cdtype, inverse)
                 self.p2 = plan(client, n2, cdtype, inverse)
-                lo = np.exp(-2j * np.pi * np.arange(n2, dtype=np.float64) / n)
-                hi = np.exp(-2j * np.pi * (np.arange(n1, dtype=np.float64) * n2) / n)
-                self.t4 = _upload(np.concatenate([lo, hi]), cdtype, client)
+                self.t4 = _t4(client, n, n1, n2, cdtype)
             else:
                 self.method = "stockham"
         else:
@@ -321,15 +411,68 @@ class Plan:
             self.fwd = plan(client, m, cdtype, False)
             self.inv = plan(client, m, cdtype, True)
 
+    def _fast_params(self, caps, cdtype):
+        # n / 8 threads a row (one radix-8 butterfly each), rows per workgroup up to 256
+        # threads; rpw_t (tiled sides: strided rows that are neighbouring columns) >= 4
+        # rows where workgroup memory allows, so a warp's loads cover 32-byte sectors
+        n = self.n
+        item = 8 if cdtype == "complex64" else 16
+        pad = fast_pad()
+        self.frad = fast_radices(self.radices)
+        t = 1
+        while t * 8 < n:
+            t *= 2
+        self.ftpr = t = min(t, caps.invocations)
+
+        def fits(r):
+            return (r * t <= caps.invocations
+                    and r * fast_pitch(n, pad, r) * item <= caps.workgroup_storage)
+        r = max(1, 256 // t)
+        while r > 1 and not fits(r):
+            r //= 2
+        self.frpw = r
+        rt = max(r, 4)
+        while rt > 1 and not fits(rt):
+            rt //= 2
+        self.frpw_t = max(r, rt)
+
     def run(self, src, dst, rows, inner, scale):
         """Record the transform of ``rows`` rows from ``src`` to ``dst`` (Sides), every
         stored value multiplied by ``scale``."""
         if rows == 0:
             return
+        if (self.method == "shared" and self.fast and self.frpw_t < 4
+                and (src.se != 1 or dst.se != 1) and strided_mode() == "split"
+                and src.mode in ("c", "r") and src.length == self.n
+                and dst.mode == "c" and dst.length == self.n):
+            fs = self._strided_plan()
+            if fs is not None:
+                return fs._fourstep(src, dst, rows, inner, scale)
         getattr(self, "_" + self.method)(src, dst, rows, inner, scale)
+
+    def _strided_plan(self):
+        """A four-step of this length whose steps hold >= 4 rows a workgroup (None if n
+        has no such split); cached on the plan."""
+        fs = getattr(self, "_fs", False)
+        if fs is False:
+            fs = None
+            sp = split(self.n, max(self.cap // 4, 8))
+            if sp:
+                fs = object.__new__(Plan)
+                fs.__dict__.update(client=self.client, n=self.n, cdtype=self.cdtype,
+                                   inverse=self.inverse, _kernels={}, radices=self.radices,
+                                   method="fourstep", n1=sp[0], n2=sp[1])
+                fs.p1 = plan(self.client, sp[0], self.cdtype, self.inverse)
+                fs.p2 = plan(self.client, sp[1], self.cdtype, self.inverse)
+                fs.t4 = _t4(self.client, self.n, sp[0], sp[1], self.cdtype)
+                fs.tw = self.tw
+            self._fs = fs
+        return fs
 
     def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None):
         client = self.client
+        if self.fast:
+            return self._fast(src, dst, rows, inner, scale, t4, mid)
         tile = self.rpw > 1 and cols_mode() != "strided"
         key = (src.mode, dst.mode, t4 is not None, mid is not None, tile and src.se != 1,
                tile and dst.se != 1, loads_batched())
@@ -344,6 +487,29 @@ class Plan:
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
                  nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
                  rpw=self.rpw, tpr=self.tpr, **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
+
+    def _fast(self, src, dst, rows, inner, scale, t4, mid, post=None):
+        """FastSpec over ``rows`` rows; ``post``: the length-2n table, to fuse the real
+        transform's post-processing (dst then takes n + 1 outputs a row)."""
+        client = self.client
+        strided = cols_mode() != "strided" and (src.se != 1 or dst.se != 1)
+        rpw = self.frpw_t if strided else self.frpw
+        tile = rpw > 1 and cols_mode() != "strided"
+        key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
+               tile and src.se != 1, tile and dst.se != 1, post is not None, rpw)
+        k = self._kernels.get(key)
+        if k is None:
+            k = self._kernels[key] = client.kernel(FastSpec(
+                self.cdtype, self.inverse, src.mode, dst.mode, self.n, self.frad,
+                self.ftpr, rpw, fast_pad(), *key[3:8]))
+        groups = (max(1, min(-(-rows // rpw), client.max_groups)), 1, 1)
+        extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
+        if post is not None:
+            extra["tw2"] = post
+        if mid is not None:
+            extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
+        k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
+                 **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
 
     def _fourstep(self, src, dst, rows, inner, scale):
         # x[n2 j1 + j2] -> X[k1 + n1 k2]: n2 sub-rows (j2) of length n1 per row, then n1

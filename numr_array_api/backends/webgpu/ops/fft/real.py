@@ -23,7 +23,7 @@ import math
 from ....._core import dtypes as dt
 from ...codegen.render import collapse, workgroups
 from ...storage import WgpuStorage
-from .plan import Side, check_fits, io_words, plan, scratch, table
+from .plan import Side, check_fits, io_words, plan, post_mode, scratch, table
 from .specs import HalfSpec
 
 __all__ = ["one_d", "n_d"]
@@ -226,10 +226,16 @@ class _Job:
             dst = Side(out, "c", oso, osi, ose, out_len)
             if n % 2 == 0:
                 h = n // 2
-                z = _scratch_side(client, rows, inner, h, cd)
                 src = _pairs(src_buf, so, si, se, in_len, rows, inner, "ld") or \
                     Side(src_buf, "rp", so, si, se, in_len)
-                plan(client, h, cd, inverse).run(src, z, rows, inner, 1.0)
+                p = plan(client, h, cd, inverse)
+                if post_mode() == "fused" and p.method == "shared" and p.fast:
+                    # one kernel: the half-length transform stays in workgroup memory
+                    p._fast(src, dst, rows, inner, scale, None, None,
+                            post=table(client, n, cd))
+                    return
+                z = _scratch_side(client, rows, inner, h, cd)
+                p.run(src, z, rows, inner, 1.0)
                 k = client.kernel(HalfSpec(cd, inverse, True))
                 k.launch(workgroups(rows * (h + 1), client), x=z.buf, y=out,
                          tw=table(client, n, cd), h=h, count=h + 1,

@@ -23,7 +23,7 @@ from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from . import wgsl as W
 
-__all__ = ["StockhamSpec", "SharedSpec", "ChirpSpec", "PointMulSpec", "HalfSpec",
+__all__ = ["StockhamSpec", "SharedSpec", "FastSpec", "fast_pitch", "ChirpSpec", "PointMulSpec", "HalfSpec",
            "FreqSpec", "variants", "WG", "shared_cap"]
 
 WG = 256
@@ -493,8 +493,213 @@ def variants():
                                       False, True))
             out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True, True, True, True))
             out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False, True))
+            # FastSpec: lone stage, every radix, tiled sides, four-step twiddles, the
+            # fused real post-processing, the 4096-point (512-thread) rows of NVIDIA
+            out.append(FastSpec(cd, inv, "c", "c", 8, (8,), 1, 32))
+            out.append(FastSpec(cd, inv, "r", "c", 4, (4,), 1, 16, 3, False, False, True))
+            out.append(FastSpec(cd, inv, "c", "c", 1680, (8, 2, 3, 5, 7), 256, 1))
+            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, 3, True, True, True,
+                                True))
+            out.append(FastSpec(cd, inv, "rp", "c", 512, (8, 8, 8), 64, 4, 0, False, False,
+                                False, True, True))
+            out.append(FastSpec(cd, inv, "h", "re", 96, (8, 4, 3), 16, 4, 2))
+            if cd == "complex64":
+                out.append(FastSpec(cd, inv, "c", "c", 4096, (8, 8, 8, 8), 512, 1))
             out.append(PointMulSpec(cd, inv))
             out.append(HalfSpec(cd, inv, True))
             out.append(HalfSpec(cd, inv, False))
     out += [FreqSpec("float32", True), FreqSpec("float32", False), FreqSpec("float64", True)]
     return out
+
+
+def fast_pitch(n, pad, rpw):
+    """Workgroup-memory words (complex elements) one row of FastSpec takes: ph(n - 1) + 1,
+    odd when several rows share the workgroup (their columns then fall in other banks)."""
+    p = (n - 1) + (((n - 1) >> pad) if pad else 0) + 1
+    if rpw > 1 and p % 2 == 0:
+        p += 1
+    return p
+
+
+@dataclasses.dataclass(frozen=True)
+class FastSpec(KernelSpec):
+    """Whole transforms of one length ``n`` in workgroup memory, every size a constant:
+    the stages (``radices``) are unrolled, radix 2 / 4 / 8 butterflies decomposed
+    (wgsl.fast_bfly), one buffer (ph(i) = i + i >> pad spreads the stride-r accesses over
+    the banks), the first stage reads its inputs straight from global memory and the last
+    one writes its outputs straight to it (coalesced: element i + t nb of the row by item
+    i). ``tpr`` threads per row, ``rpw`` rows per workgroup; ``tld`` / ``tst``: the first /
+    last stage's items run row-fastest (the rows are neighbouring columns: a warp then
+    touches neighbouring addresses). Same launch words as SharedSpec."""
+
+    cdtype: str
+    inverse: bool
+    ld: str
+    st: str
+    n: int
+    radices: tuple
+    tpr: int
+    rpw: int
+    pad: int = 3
+    tw4: bool = False
+    three: bool = False
+    tld: bool = False
+    tst: bool = False
+    # the real-transform post-processing (HalfSpec post) fused in: the length-n complex
+    # transform Z of the packed real row of 2n stays in workgroup memory and the n + 1
+    # outputs X[k] = E + W_2n^k O are stored (twiddles: table tw2 of length 2n)
+    post: bool = False
+
+    def needs(self):
+        return _need(self.cdtype)
+
+    def layout(self, caps):
+        C, _, _ = W.types(self.cdtype)
+        bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
+        bufs += [Buf("tw2", C)] if self.post else []
+        words = ["n", "nst", "codes0", "codes1", "rpw", "tpr"] + (["t4b"] if self.tw4 else [])
+        if self.three:
+            words += ["mid", "in_sm", "out_sm"]
+        return _io_layout(self, caps, words, bufs)
+
+    def render(self, caps):
+        C, R, suf = W.types(self.cdtype)
+        lay = self.layout(caps)
+        tok = lay.tokens()
+        n, RP, T = self.n, self.rpw, self.tpr
+        WGS = T * RP
+        rad = tuple(self.radices)
+        S = len(rad)
+        pitch = fast_pitch(n, self.pad, RP)
+        rows = lay.word("rows")
+        fns = "".join(W.fast_bfly(r, C, suf, self.inverse) for r in sorted(set(rad)))
+        ph = (f"fn ph(x: u32) -> u32 {{ return x + (x >> {self.pad}u); }}\n" if self.pad
+              else "fn ph(x: u32) -> u32 { return x; }\n")
+        fns += ph
+        if self.tw4:
+            conj = "vec2(w.x, -w.y)" if self.inverse else "w"
+            fns += (f"fn tw4f(e: u32) -> {C} {{\n"
+                    f"  let b = {lay.word('t4b')};\n"
+                    f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
+                    f"t4[{lay.word('t4_off')} + b + e / b]);\n"
+                    f"  return {conj};\n}}\n")
+        # the last stage stores straight to global memory unless a lone stage must load
+        # and store with different item orders
+        direct_last = not (S == 1 and self.tld != self.tst) and not self.post
+        if self.post:
+            conj = "vec2(w.x, -w.y)" if self.inverse else "w"
+            fns += (f"fn twid2(e: u32) -> {C} {{ let w = tw2[{lay.word('tw2_off')} + e]; "
+                    f"return {conj}; }}\n")
+        body = []
+        B = body.append
+
+        def sidx(sub, x):
+            return f"{sub} * {pitch}u + ph({x})"
+
+        p = 1
+        for s_, r in enumerate(rad):
+            nb = n // r
+            tws = n // (p * r)
+            last = s_ == S - 1
+            tiled = self.tld if s_ == 0 else (self.tst if last and direct_last else False)
+            items = RP * nb
+            Q = -(-items // WGS)
+            B(f"    // stage {s_}: radix {r}, p = {p}, {Q} item(s) per thread")
+            for q in range(Q):
+                g = f"s{s_}q{q}"
+                B(f"    let f{g} = l.x + {q * WGS}u;")
+                if tiled:
+                    B(f"    let sub{g} = f{g} % {RP}u;")
+                    B(f"    let i{g} = min(f{g} / {RP}u, {nb - 1}u);")
+                else:
+                    B(f"    let sub{g} = min(f{g} / {nb}u, {RP - 1}u);")
+                    B(f"    let i{g} = f{g} % {nb}u;")
+                B(f"    let ok{g} = f{g} < {items}u;")
+                B(f"    let row{g} = row0 + sub{g};")
+                B(f"    var u{g}: array<{C}, 8>;")
+                if s_ == 0:
+                    B(f"    let rc{g} = min(row{g}, {rows} - 1u);")
+                    B(f"    let ib{g} = rowbase_in(rc{g});")
+                    if self.tw4:
+                        k1 = (f"((rc{g} / {lay.word('inner')}) % {lay.word('mid')})"
+                              if self.three else f"(rc{g} % {lay.word('inner')})")
+                        B(f"    let k1{g} = {k1};")
+                    for t in range(r):
+                        idx = f"i{g} + {t * nb}u"
+                        v = f"ld(ib{g}, {idx})"
+                        if self.tw4:
+                            v = f"cmul({v}, tw4f(k1{g} * ({idx})))"
+                        B(f"    u{g}[{t}] = {v};")
+                else:
+                    B(f"    let e{g} = (i{g} % {p}u) * {tws}u;")
+                    base = f"sub{g} * {pitch}u"
+                    for t in range(r):
+                        v = f"s[{base} + ph(i{g} + {t * nb}u)]"
+                        if t:
+                            v = f"cmul({v}, twid({t}u * e{g}))"
+                        B(f"    u{g}[{t}] = {v};")
+                B(f"    bfly{r}(&u{g});")
+            if last and direct_last:
+                for q in range(Q):
+                    g = f"s{s_}q{q}"
+                    B(f"    if (ok{g} && row{g} < {rows}) {{")
+                    B(f"      let ob = rowbase_out(row{g});")
+                    for t in range(r):
+                        B(f"      st(ob, i{g} + {t * p}u, u{g}[{t}]);")
+                    B("    }")
+            else:
+                B("    workgroupBarrier();")
+                for q in range(Q):
+                    g = f"s{s_}q{q}"
+                    B(f"    if (ok{g}) {{")
+                    B(f"      let j = (i{g} - i{g} % {p}u) * {r}u + i{g} % {p}u;")
+                    for t in range(r):
+                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = u{g}[{t}];")
+                    B("    }")
+                B("    workgroupBarrier();")
+            p *= r
+        if self.post:
+            m = n + 1
+            if self.tst:
+                sub, idx = f"f % {RP}u", f"f / {RP}u"
+            else:
+                sub, idx = f"f / {m}u", f"f % {m}u"
+            B(f"    for (var f = l.x; f < {RP * m}u; f += {WGS}u) {{")
+            B(f"      let sub = {sub};")
+            B(f"      let k = {idx};")
+            B("      let row = row0 + sub;")
+            B(f"      if (row < {rows}) {{")
+            B(f"        let zk = s[{sidx('sub', f'k % {n}u')}];")
+            B(f"        let zr = s[{sidx('sub', f'({n}u - k) % {n}u')}];")
+            B("        let zc = vec2(zr.x, -zr.y);")
+            B("        let ev = (zk + zc) * 0.5;")
+            B("        let d = (zk - zc) * 0.5;")
+            B("        let od = vec2(d.y, -d.x);")
+            B("        st(rowbase_out(row), k, ev + cmul(twid2(k), od));")
+            B("      }")
+            B("    }")
+            B("    workgroupBarrier();")
+        elif not direct_last:
+            if self.tst:
+                sub, idx = f"f % {RP}u", f"f / {RP}u"
+            else:
+                sub, idx = f"f / {n}u", f"f % {n}u"
+            B(f"    for (var f = l.x; f < {RP * n}u; f += {WGS}u) {{")
+            B(f"      let sub = {sub};")
+            B(f"      let idx = {idx};")
+            B("      let row = row0 + sub;")
+            B(f"      if (row < {rows}) {{ st(rowbase_out(row), idx, s[{sidx('sub', 'idx')}]); }}")
+            B("    }")
+            B("    workgroupBarrier();")
+        src = f"""{tok['layout']}
+{Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok)}
+{Template(W.io(C, R, self.ld, self.st, self.three)).render(tok)}
+{fns}
+var<workgroup> s: array<{C}, {RP * pitch}>;
+
+@compute @workgroup_size({WGS})
+fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+  for (var row0 = wid.x * {RP}u; row0 < {rows}; row0 += nw.x * {RP}u) {{
+""" + "\n".join(body) + "\n  }\n}\n"
+        return src

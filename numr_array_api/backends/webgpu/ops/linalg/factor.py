@@ -24,7 +24,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (LEAF_ROWS, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
+from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
@@ -100,6 +100,26 @@ def batch_solve(a, b, x, status, nmax):
                 ident=int(b is None), a_rs=a.strides[1], a_cs=a.strides[2],
                 a_bs=a.strides[0], b_rs=bv.strides[1], b_cs=bv.strides[2],
                 b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+
+
+def batch_chol_nmax(n):
+    if _env("BCHOL", "rows") == "old":
+        return 0
+    return next((s for s in SMALL if n <= s), 0)
+
+
+def batch_cholesky(a, out, status, nmax, upper):
+    """out (B, n, n) <- L (or L^H) of every matrix of the (B, n, n) view ``a`` (only read),
+    one BatchCholSpec dispatch."""
+    client = out.client
+    t = wtype(out.dtype, client, "linalg.cholesky")
+    B, n, _ = out.shape
+    wg = max(64, nmax)
+    per = wg // nmax
+    kern = client.kernel(BatchCholSpec(t, nmax, wg))
+    kern.launch(grid(-(-B // per), client), A=a, L=out, st=status, m=n, nbat=B,
+                upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                l_rs=out.strides[1], l_bs=out.strides[0])
 
 
 def qr_small(w, tau, q):

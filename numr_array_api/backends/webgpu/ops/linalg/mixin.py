@@ -56,6 +56,17 @@ class LinalgMixin(SimpleLinalgMixin):
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
+        nmax = factor.batch_chol_nmax(n)
+        if nmax:
+            B = _prod(a.shape[:-2])
+            a3 = a.reshape((B, n, n))
+            out = new_output((B, n, n), a.dtype, client)
+            st = factor.status_word(client)
+            for sl in _chunks(B, n * n * a.itemsize, client):
+                factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper)
+            if _status_set(st):
+                raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
+            return self._back(out.reshape(a.shape), dtype)
         w, B = self._stack(a, n, n)
         st = factor.status_word(client)
         for sl in _chunks(B, n * n * a.itemsize, client):

@@ -766,6 +766,7 @@ def variants():
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
+        out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
     return out
 
 
@@ -1103,6 +1104,92 @@ class BatchSolveSpec(KernelSpec):
         w = self.nmax + self.kcap
         return _BSOLVE.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
                               nmax=self.nmax, kcap=self.kcap, w=w, per=per, shw=per * w)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_BCHOL = Template("""${prelude}
+${layout}
+var<workgroup> col: array<T, ${wg}>;
+var<workgroup> dg: array<R, ${per}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let mat = tid / ${nmax}u;
+  let i = tid % ${nmax}u;
+  let b = gi * ${per}u + mat;
+  let live = b < ${nbat};
+  let m = ${m};
+  let so = mat * ${nmax}u;
+  // row i of the lower triangle in registers
+  var row: array<T, ${nmax}>;
+  let ab = ${A_off} + b * ${a_bs} + i * ${a_rs};
+  for (var c = 0u; c < ${nmax}u; c++) {
+    var v = zero();
+    if (live && i < m && c <= i) { v = A[ab + c * ${a_cs}]; }
+    row[c] = v;
+  }
+  var bad = false;
+  for (var j = 0u; j < ${nmax}u; j++) {
+    if (j < m) {
+      if (i == j) {
+        let d = re(row[j]);
+        if (!(d > R(0.0))) { bad = true; }
+        let s = sqrt(d);
+        row[j] = of_re(s);
+        dg[mat] = s;
+      }
+      workgroupBarrier();
+      if (i > j && i < m) {
+        let l = row[j] / dg[mat];
+        row[j] = l;
+        col[tid] = l;
+      }
+      workgroupBarrier();
+      if (i > j && i < m) {
+        let l = row[j];
+        for (var c = 0u; c < ${nmax}u; c++) {
+          if (c > j && c <= i) { row[c] = row[c] - mul(l, cj(col[so + c])); }
+        }
+      }
+    }
+  }
+  if (live && i < m) {
+    let ob = ${L_off} + b * ${l_bs};
+    for (var c = 0u; c < ${nmax}u; c++) {
+      if (c < m) {
+        let v = select(zero(), row[c], c <= i);
+        if (${upper} != 0u) { L[ob + c * ${l_rs} + i] = cj(v); }
+        else { L[ob + i * ${l_rs} + c] = v; }
+      }
+    }
+  }
+  if (live && bad) { atomicOr(&st[0], 1u); }
+}
+""", "linalg_batch_chol")
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchCholSpec(KernelSpec):
+    """Cholesky of many m x m matrices (m <= nmax): one invocation per row in registers,
+    wg / nmax matrices per workgroup; reads the input in place and writes the factor with
+    its zeros (L, or U = L^H when ``upper``) into a contiguous output."""
+
+    t: WType
+    nmax: int
+    wg: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
+
+    def render(self, caps):
+        return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                             nmax=self.nmax, per=self.wg // self.nmax)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
