@@ -166,10 +166,11 @@ def test_mask_block_compaction(wgpu_xp, dtype):
 
 
 def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
+    from numr_array_api.backends.webgpu.primitives import gather as G
     xp = wgpu_xp
     a = np.arange(10.0, dtype=np.float32)
     x = xp.asarray(a)
-    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "lazy")
+    monkeypatch.setattr(G, "CHECK", "lazy")
     y = xp.take(x, xp.asarray([1, 10]))        # no error yet: no host round trip
     with pytest.raises(IndexError, match="earlier"):
         host(y)
@@ -179,7 +180,7 @@ def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
         x._data.client.synchronize()
     del z
     # a good call after a bad one does not inherit its error
-    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "sync")
+    monkeypatch.setattr(G, "CHECK", "sync")
     with pytest.raises(IndexError, match="12"):
         xp.take(x, xp.asarray([12]))
     np.testing.assert_array_equal(host(xp.take(x, xp.asarray([2]))), [2.0])
