@@ -18,7 +18,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from . import configs
 from .configs import choose
-from .spec import WIDE, DotSpec, GemmSpec
+from .spec import WIDE, DotSpec, GemmSpec, PieceSumSpec
 
 
 def _fits(*views):
@@ -163,9 +163,18 @@ def _gemm_split_k(client, t, out_t, wide, a, b, pieces):
                      b.dtype, b.client)
     partial = new_output((pieces, M, N), wide, client)
     _split(client, t, out_t, av, bv, partial, None)
-    out = reduce_run("sum", partial, (0,), wide)
-    if out.dtype is not wide:
-        out = out.astype(wide)
+    n = M * N
+    if out_t.val in ("f32", "f64") and _fits(partial) and n <= client.max_groups * 256 * 64:
+        # the pieces summed in order by one small kernel (fewer host layers than a reduction)
+        out = new_output((M, N), wide, client)
+        groups = -(-n // 256)
+        gx = min(groups, client.max_groups)
+        client.kernel(PieceSumSpec(out_t)).launch((gx, -(-groups // gx), 1), Parts=partial,
+                                                  C=out, n=n, pieces=pieces)
+    else:
+        out = reduce_run("sum", partial, (0,), wide)
+        if out.dtype is not wide:
+            out = out.astype(wide)
     rest = K - pieces * ks
     if rest:
         _panels(client, t, out_t, a[:, K - rest:], b[K - rest:], out, None, True)

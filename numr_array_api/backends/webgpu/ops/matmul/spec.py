@@ -365,6 +365,39 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
                 f"{'_v' if self.vload else ''}{'_acc' if self.accumulate else ''}{epi}")
 
 
+@dataclasses.dataclass(frozen=True)
+class PieceSumSpec(KernelSpec):
+    """C[i] = sum over p of Parts[p * n + i], in order p = 0, 1, ...: the partial products of a
+    split-K GEMM summed (one thread per output element; deterministic)."""
+    out_t: WType
+
+    def needs(self):
+        return ("f64",) if self.out_t.val == "f64" else ()
+
+    def layout(self, caps):
+        return Layout([Buf("Parts", self.out_t.arr), Buf("C", self.out_t.arr, "rw")],
+                      ["n", "pieces"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        return f"""{lay.decl()}
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let n = {lay.word('n')}; let pieces = {lay.word('pieces')};
+  let i = g.x + g.y * nw.x * 256u;
+  if (i >= n) {{ return; }}
+  let p0 = {lay.word('Parts_off')} + i;
+  var s = Parts[p0];
+  for (var p = 1u; p < pieces; p++) {{ s += Parts[p0 + p * n]; }}
+  C[{lay.word('C_off')} + i] = s;
+}}
+"""
+
+    @property
+    def label(self):
+        return f"gemm_piecesum_{self.out_t.name}"
+
+
 _DOT = Template("""${helpers}
 ${layout}
 ${shared}
@@ -471,4 +504,6 @@ def variants():
             out.append(GemmSpec(t, out_t, brank, cfg, None, acc))
         for wide in (False, True):
             out.append(DotSpec(t, out_t, 1, wide))
+        if out_t.val in ("f32", "f64"):
+            out.append(PieceSumSpec(out_t))
     return out
