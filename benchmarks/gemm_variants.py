@@ -40,7 +40,7 @@ def _log_coop():
     lg.setLevel(logging.DEBUG)
 
 
-F32_BIG = ["8x8k8v", "db8x8k8", "db8x8k16", "db4x8k16", "db4x8k8"]
+F32_BIG = ["8x8k8v", "db8x8k8", "db8x8k16", "db8x16k8", "db4x8k16", "db4x8k8"]
 CASES = {
     # name: (a shape, b shape, dtype, [(variant label, settings)])
     "f32_4096": ((4096, 4096), (4096, 4096), "float32", [(c, {"cfg": c}) for c in F32_BIG]),

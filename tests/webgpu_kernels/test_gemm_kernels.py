@@ -76,7 +76,7 @@ def _db_names(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
-@pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16"])
+@pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16", "db8x16k8"])
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[0] + s[1:])))
 def test_db_kernels_match_numpy(dtype, cfg, shape, pinned):
     if cfg not in _db_names(dtype):
@@ -114,14 +114,15 @@ def test_vec4_path_taken_only_when_aligned(cfg, pinned):
                    for lb in new | before)
 
 
+@pytest.mark.parametrize("N", [66, 64])   # scalar / vec4 stores
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_db_accumulate_into_c(dtype, pinned):
+def test_db_accumulate_into_c(dtype, N, pinned):
     """The K-panel / factorisation path: C += A @ B (linalg's trailing updates)."""
     pinned(dtype, "db4x4k8")
     rng = np.random.default_rng(2)
     a = rng.standard_normal((70, 45)).astype(dtype)
-    b = rng.standard_normal((45, 66)).astype(dtype)
-    c0 = rng.standard_normal((70, 66)).astype(dtype)
+    b = rng.standard_normal((45, N)).astype(dtype)
+    c0 = rng.standard_normal((70, N)).astype(dtype)
     A, B, C = xp.asarray(a), xp.asarray(b), xp.asarray(c0)
     from numr_array_api.backends.webgpu.codegen.types import wtype
     cl = _client()
@@ -143,13 +144,14 @@ def test_db_split_k_skinny(pinned):
     _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
 
 
-def test_db_with_fused_epilogue(pinned):
+@pytest.mark.parametrize("N", [130, 128])   # scalar / vec4 stores
+def test_db_with_fused_epilogue(N, pinned):
     ext = pytest.importorskip("numr_array_api.ext")
     pinned("float32", "db8x8k8")
     rng = np.random.default_rng(4)
     a = rng.standard_normal((33, 70)).astype(np.float32)
-    b = rng.standard_normal((70, 130)).astype(np.float32)
-    bias = rng.standard_normal(130).astype(np.float32)
+    b = rng.standard_normal((70, N)).astype(np.float32)
+    bias = rng.standard_normal(N).astype(np.float32)
     got = _host(ext.linalg.gemm_epilogue(xp.asarray(a), xp.asarray(b), bias=xp.asarray(bias),
                                          activation="relu"))
     ref = np.maximum(a.astype(np.float64) @ b + bias, 0)

@@ -60,6 +60,7 @@ CONFIGS = {c.name: c for c in (
     # (f32 and f64 operands; see spec.py)
     TileConfig(8, 8, 8, True, True),
     TileConfig(8, 8, 16, True, True),
+    TileConfig(8, 16, 8, True, True),   # 128 x 256 tiles
     TileConfig(4, 8, 8, True, True),
     TileConfig(4, 8, 16, True, True),
     TileConfig(4, 4, 16, True, True),

@@ -9,6 +9,8 @@ K panels whose partial products accumulate into C (the epilogue applies on the l
 
 from __future__ import annotations
 
+import os
+
 from ....._core.shapes import broadcast_shapes
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
@@ -32,6 +34,7 @@ def _epi_views(epilogue):
 # Launch plans (kernels/launch_plan.py) of products that took one dispatch into a fresh
 # output: a repeated product of the same shapes / strides / alignment skips the layers
 # below (a small matmul's cost is mostly host time)
+_VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
 _PLANS = {}
 _NO_PLAN = object()
 _record = None
@@ -242,8 +245,11 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
                 _record.append(None)
             return
     vload = cfg.db and _vec_aligned(ab, bb, K, N, sa, sb)
+    vstore = cfg.db and _VSTORE and N % 4 == 0 and out.strides[-1] == 1 and \
+        out.strides[-2] % 4 == 0 and (not batch or out.strides[-3] % 4 == 0) and \
+        out.binding()[3] % 4 == 0
     spec = GemmSpec(t, out_t, len(bshape), cfg,
-                    None if epilogue is None else epilogue.spec, accumulate, vload)
+                    None if epilogue is None else epilogue.spec, accumulate, vload, vstore)
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):
