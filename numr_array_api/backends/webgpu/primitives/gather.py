@@ -438,6 +438,14 @@ def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, v
     if ax_n >= _U32 or n >= _U32:
         raise BackendLimitation("webgpu", f"indexing with {n} results along an axis of "
                                 f"{ax_n}", "element numbers and indices are u32")
+    if kind == "off":
+        lo, hi = view.extent()
+        if (hi - lo) // view.itemsize >= 1 << 31:
+            # an i32 offset of 2^31 would read as the table's invalid mark
+            raise BackendLimitation("webgpu", f"indexing a view of {view.shape} with "
+                                    "several index arrays or a mask and an index array",
+                                    "the offset table is i32: views span fewer than 2^31 "
+                                    "elements (one integer array has no such limit)")
     wins, windowed = _windows(view)
     out = None
     if not scatter:
