@@ -340,3 +340,32 @@ def test_launch_plan_repeats_products_exactly(pinned):
     a3 = rng.standard_normal((2, 5, 24)).astype(np.float32)
     _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
     _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
+
+
+def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
+    """tune.py times the candidates on the device, checks them against NumPy and caches
+    the fastest per (dtype, bucket) in the adapter's table; choose() then returns it."""
+    from numr_array_api.backends.webgpu.ops.matmul import tune
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_TABLE", raising=False)
+    monkeypatch.setenv("NUMR_CACHE_DIR", str(tmp_path))
+    configs.reload_tables()
+    c = _client()
+    lines = []
+    try:
+        found = tune.tune(c, shapes=[(40, 24, 36)], dtypes=("float32",), repeats=1,
+                          log=lines.append)
+        key = f"float32:{configs.bucket(40, 36, 24)}"
+        assert key in found and found[key] in tune.candidates(c, "float32")
+        path = configs.table_path(G.adapter_key(c))
+        assert path.startswith(str(tmp_path)) and (tmp_path / "numr").exists()
+        wgs = Caps.of(c).workgroup_storage
+        assert configs.choose("f32", "float32", 40, 36, 24, wgs, G.adapter_key(c)).name == \
+            found[key]
+        a = np.random.default_rng(8).standard_normal((40, 24)).astype(np.float32)
+        b = np.random.default_rng(9).standard_normal((24, 36)).astype(np.float32)
+        _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+        # another adapter's key reads another (absent) table
+        assert configs._table("some other adapter") == {}
+    finally:
+        monkeypatch.setenv("NUMR_WEBGPU_GEMM_TABLE", "off")
+        configs.reload_tables()

@@ -23,6 +23,14 @@ from .configs import choose
 from .spec import WIDE, DotSpec, GemmSpec, PieceSumSpec
 
 
+def adapter_key(client):
+    """Adapter name and backend: the tuned tables' key (configs.table_path)."""
+    key = client.__dict__.get("_numr_gemm_key")
+    if key is None:
+        key = client._numr_gemm_key = f"{client.info.get('name')} {client.info.get('backend')}"
+    return key
+
+
 def _fits(*views):
     return all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in views)
 
@@ -144,7 +152,8 @@ def _split_k(client, t, a, b, epilogue):
     N = b.shape[-1]
     if K < SPLIT_K_MIN:
         return 1
-    cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage)
+    cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage,
+                 adapter_key(client))
     tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
     pieces = min(K // SPLIT_K_DEPTH, -(-SPLIT_K_GROUPS // tiles))
     if pieces < 4:
@@ -207,7 +216,8 @@ def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
     more row or column tiles than one grid dimension holds (65535) is cut into panels."""
     M = ab.shape[-2]
     N = bb.shape[-1]
-    cfg = choose(t.val, t.name, M, N, ab.shape[-1], Caps.of(client).workgroup_storage)
+    cfg = choose(t.val, t.name, M, N, ab.shape[-1], Caps.of(client).workgroup_storage,
+                 adapter_key(client))
     rows, cols = client.max_groups * cfg.bm, client.max_groups * cfg.bn
     if M > rows or N > cols:
         if epilogue is not None and out.ndim > 2:
