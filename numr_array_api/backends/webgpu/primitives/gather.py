@@ -344,8 +344,8 @@ def _name_error(bad_indices):
     import numpy as np
     from ..transfer import to_numpy
     for idx, n in bad_indices:
-        v = np.asarray(to_numpy(idx.contiguous())).astype(np.int64).reshape(-1)
-        bad = v[(v < -n) | (v >= n)]
+        v = np.asarray(to_numpy(idx.contiguous())).reshape(-1)
+        bad = v[v >= n] if v.dtype.kind == "u" else v[(v < -n) | (v >= n)]
         if bad.size:
             return InvalidIndex(f"index {int(bad[0])} is out of bounds for an axis of size {n}")
     return InvalidIndex("an integer-array index is out of bounds")
@@ -438,6 +438,14 @@ def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, v
     if ax_n >= _U32 or n >= _U32:
         raise BackendLimitation("webgpu", f"indexing with {n} results along an axis of "
                                 f"{ax_n}", "element numbers and indices are u32")
+    if kind == "off":
+        lo, hi = view.extent()
+        if (hi - lo) // view.itemsize >= 1 << 31:
+            # an i32 offset of 2^31 would read as the table's invalid mark
+            raise BackendLimitation("webgpu", f"indexing a view of {view.shape} with "
+                                    "several index arrays or a mask and an index array",
+                                    "the offset table is i32: views span fewer than 2^31 "
+                                    "elements (one integer array has no such limit)")
     wins, windowed = _windows(view)
     out = None
     if not scatter:
