@@ -344,8 +344,8 @@ def _name_error(bad_indices):
     import numpy as np
     from ..transfer import to_numpy
     for idx, n in bad_indices:
-        v = np.asarray(to_numpy(idx.contiguous())).astype(np.int64).reshape(-1)
-        bad = v[(v < -n) | (v >= n)]
+        v = np.asarray(to_numpy(idx.contiguous())).reshape(-1)
+        bad = v[v >= n] if v.dtype.kind == "u" else v[(v < -n) | (v >= n)]
         if bad.size:
             return InvalidIndex(f"index {int(bad[0])} is out of bounds for an axis of size {n}")
     return InvalidIndex("an integer-array index is out of bounds")

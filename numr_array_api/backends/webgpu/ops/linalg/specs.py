@@ -615,19 +615,26 @@ class TrsmSpec(KernelSpec):
     unit: bool
     conj: bool
     nmax: int = 0  # > 0: n <= nmax, the vector in a private array
+    same: bool = False  # the triangle lives in X's buffer (element offset t_off): no copy
 
     def layout(self, caps):
-        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
-                      ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"], caps)
+        words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
+        if self.same:
+            return Layout([Buf("X", self.t.arr, "rw")], words + ["t_off"], caps)
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")], words, caps)
 
     def render(self, caps):
         lay = self.layout(caps)
         row, k0, k1 = ("q", "0u", "i") if self.lower else ("n - 1u - q", "i + 1u", "n")
         divide = "" if self.unit else "s = dv(s, tt(tb, i, i));"
         extra = {"nmax": self.nmax} if self.nmax else {}
-        return (_TRSM_LOCAL if self.nmax else _TRSM).render(
-            lay.tokens(), prelude=prelude(self.t), tconj="cj" if self.conj else "", row=row,
+        tk = lay.tokens()
+        if self.same:
+            tk["Tm_off"] = tk["t_off"]
+        text = (_TRSM_LOCAL if self.nmax else _TRSM).render(
+            tk, prelude=prelude(self.t), tconj="cj" if self.conj else "", row=row,
             k0=k0, k1=k1, divide=divide, **extra)
+        return text.replace("Tm[", "X[") if self.same else text
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -761,12 +768,13 @@ def variants():
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out.append(LarftSpec(t))
         out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
-        out += [TrsmSpec(t, lo, u, c, nm) for lo in (False, True) for u in (False, True)
-                for c in (False, True) for nm in (0, 64)]
+        out += [TrsmSpec(t, lo, u, c, nm, sm) for lo in (False, True) for u in (False, True)
+                for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
+        out.append(NegCopySpec(t))
     return out
 
 
@@ -1190,6 +1198,50 @@ class BatchCholSpec(KernelSpec):
     def render(self, caps):
         return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
                              nmax=self.nmax, per=self.wg // self.nmax)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_NEGCOPY = Template("""${prelude}
+${layout}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 256u;
+  let ar = ${ar};
+  let ac = ${ac};
+  if (g < ${nbat} * ar * ac) {
+    let bi = g / (ar * ac);
+    let e = g % (ar * ac);
+    N[${N_off} + g] = -Sa[${Sa_off} + bi * ${a_bs} + (e / ac) * ${a_rs} + (e % ac) * ${a_cs}];
+  }
+  let br = ${br};
+  let bc = ${bc};
+  if (g < ${nbat} * br * bc) {
+    let bi = g / (br * bc);
+    let e = g % (br * bc);
+    Pc[${Pc_off} + g] = Sb[${Sb_off} + bi * ${b_bs} + (e / bc) * ${b_rs} + (e % bc) * ${b_cs}];
+  }
+}
+""", "linalg_neg_copy")
+
+
+@dataclasses.dataclass(frozen=True)
+class NegCopySpec(KernelSpec):
+    """The GEMM update's operands in one dispatch: N = -A and Pc = B as contiguous copies
+    (A and B may be views of the buffer the update writes, which a GEMM cannot bind)."""
+
+    t: WType
+
+    def layout(self, caps):
+        return Layout([Buf("Sa", self.t.arr), Buf("Sb", self.t.arr), Buf("N", self.t.arr, "rw"),
+                       Buf("Pc", self.t.arr, "rw")],
+                      ["nbat", "ar", "ac", "a_rs", "a_cs", "a_bs", "br", "bc", "b_rs", "b_cs",
+                       "b_bs"], caps)
+
+    def render(self, caps):
+        return _NEGCOPY.render(self.layout(caps).tokens(), prelude=prelude(self.t))
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
