@@ -2,7 +2,8 @@
 
 Rows: take (16M int64 indices from 64M float32, and the sweep's small size), take_along_axis,
 x[idx] on 2-D data, x[idx] = v, x[mask]; each checked against NumPy, then timed for numr
-webgpu under each variant (NUMR_WEBGPU_INDEX_CHECK sync | lazy, NUMR_WEBGPU_GATHER_EPT,
+webgpu under each variant (index check sync | lazy, elements per thread: primitives/gather.py's
+CHECK / EPT, set from NUMR_WEBGPU_INDEX_CHECK / NUMR_WEBGPU_GATHER_EPT at import;
 the map-wait spin of runtime/mapping.py) and for CuPy. Prints one line per (case, variant):
 time per call and ratio = CuPy time / numr time (1.0 = CuPy's speed). Reports, never asserts.
 
@@ -33,6 +34,7 @@ def main():
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     import numr_array_api.webgpu as wx
+    from numr_array_api.backends.webgpu.primitives import gather as G
     client = wx.asarray([0])._data.client
     try:
         import cupy as cp
@@ -114,8 +116,8 @@ def main():
             if v["ept"] != "4" and (size == "small" or name.startswith("x[mask]")
                                     or name.startswith("x[idx] =")):
                 continue
-            os.environ["NUMR_WEBGPU_INDEX_CHECK"] = v["check"]
-            os.environ["NUMR_WEBGPU_GATHER_EPT"] = v["ept"]
+            G.CHECK = v["check"]
+            G.EPT = int(v["ept"])
             client.maps.spin_s = v["spin"]
             if v.get("mask"):
                 os.environ["NUMR_WEBGPU_MASK_BLOCK_MIN"] = str(1 << 40)
@@ -132,7 +134,7 @@ def main():
                   f"{'' if good else '  WRONG'}", flush=True)
         print(f"  ({time.perf_counter() - t0:.1f} s)", flush=True)
         del dev
-    os.environ.pop("NUMR_WEBGPU_INDEX_CHECK", None)
+    G.CHECK = "sync"
 
 
 if __name__ == "__main__":

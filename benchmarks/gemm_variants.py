@@ -40,15 +40,17 @@ def _log_coop():
     lg.setLevel(logging.DEBUG)
 
 
-F32_BIG = ["8x8k8v", "db8x8k8", "db8x8k16", "db4x8k16", "db4x8k8"]
+F32_BIG = ["8x8k8v", "db8x8k8", "db8x8k16", "db8x16k8", "db4x8k16"]
 CASES = {
     # name: (a shape, b shape, dtype, [(variant label, settings)])
-    "f32_4096": ((4096, 4096), (4096, 4096), "float32", [(c, {"cfg": c}) for c in F32_BIG]),
+    "f32_4096": ((4096, 4096), (4096, 4096), "float32", [(c, {"cfg": c}) for c in F32_BIG]
+                 + [(f"db8x8k8 style {st}", {"cfg": "db8x8k8", "style": st})
+                    for st in ("u", "uf", "f")]),
     "f32_2048": ((2048, 2048), (2048, 2048), "float32", [(c, {"cfg": c}) for c in F32_BIG]),
     "f64_2048": ((2048, 2048), (2048, 2048), "float64",
-                 [(c, {"cfg": c}) for c in ("4x4k8", "db8x8k8", "db4x8k8", "db4x4k8")]),
+                 [(c, {"cfg": c}) for c in ("4x4k8", "db8x8k8", "db4x8k8", "db8x16k8")]),
     "skinny_wide": ((16384, 64), (64, 16384), "float32",
-                    [(c, {"cfg": c}) for c in ("8x8k8v", "db8x8k8", "db4x8k8", "db8x8k16")]),
+                    [(c, {"cfg": c}) for c in ("8x8k8v", "db8x8k8", "db8x16k8")]),
     "skinny_deep": ((64, 16384), (16384, 64), "float32",
                     [("4x4k16v split512/256", {"cfg": "4x4k16v"}),
                      ("db4x4k8 split512/256", {"cfg": "db4x4k8"}),
@@ -57,8 +59,7 @@ CASES = {
                      ("db4x4k16 split256/512", {"cfg": "db4x4k16", "split": (256, 512)}),
                      ("db4x4k16 nosplit", {"cfg": "db4x4k16", "split": (0, 1 << 30)})]),
     "batched_1000x64": ((1000, 64, 64), (1000, 64, 64), "float32",
-                        [(c, {"cfg": c}) for c in ("4x4k16v", "db4x4k8", "db4x4k16",
-                                                   "db4x8k8")]),
+                        [(c, {"cfg": c}) for c in ("4x4k16v", "db4x4k8", "db4x4k16")]),
     "small_64": ((64, 64), (64, 64), "float32",
                  [(c, {"cfg": c}) for c in ("4x4k16v", "db4x4k8", "db4x4k16")]),
     "f16_4096": ((4096, 4096), (4096, 4096), "float16",
@@ -83,6 +84,7 @@ def _apply(settings, dtype):
     os.environ["NUMR_WEBGPU_GEMM_COOP_CFG"] = settings.get("coop_cfg", "")
     groups, depth = settings.get("split", (512, 256))
     G.SPLIT_K_GROUPS, G.SPLIT_K_DEPTH = groups, depth
+    G.STYLE = settings.get("style", "")
 
 
 def _reference(a, b, rows):

@@ -10,7 +10,8 @@ A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py; N 'BxN' for a stack
 variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
 ("default": none). Per case and variant it prints the time (best of --repeats after a
 warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
-for the first variant: the host's share (the same call with every dispatch dropped:
+for the first variant, with plans off (NUMR_WEBGPU_LINALG_PLAN=0: every dispatch recorded
+by Python): that time, the host's share (the same call with every dispatch dropped:
 Python, allocation, recording) and each kernel family's share (the call without that
 family's dispatches: results are then wrong, only the time counts). --check prints the
 backward error of each variant's result against the NumPy input (n <= 2048).
@@ -120,11 +121,9 @@ def main():
                 continue
             rec = dv[0]._data.client.recorder
             d0, s0 = rec.dispatches, rec.submits
-            COUNT.clear()
             res = fn(xp, *dv)
             sync()
             nd, ns = rec.dispatches - d0, rec.submits - s0
-            fams = dict(COUNT)
             extra = ""
             if args.check and n <= 2048:
                 extra = f" berr {backward(row, host, res):.2e}"
@@ -133,6 +132,17 @@ def main():
             print(f"  {v:36s} {t * 1e3:10.3f} ms  numr/cupy {ratio}  dispatches {nd:5d}"
                   f"  submits {ns:3d}{extra}", flush=True)
             if args.profile and vi == 0:
+                # plans (ops/linalg/plan.py) replay without Recorder.dispatch: profile
+                # the recording path
+                plan = os.environ.get("NUMR_WEBGPU_LINALG_PLAN")
+                os.environ["NUMR_WEBGPU_LINALG_PLAN"] = "0"
+                COUNT.clear()
+                fn(xp, *dv)
+                sync()
+                fams = dict(COUNT)
+                tr = best_of(lambda: fn(xp, *dv), sync, args.repeats)
+                print(f"    without plans: {tr * 1e3:.3f} ms", flush=True)
+                t = tr
                 DROP_ALL[0] = True
                 th = best_of(lambda: fn(xp, *dv), sync, args.repeats)
                 DROP_ALL[0] = False
@@ -147,6 +157,10 @@ def main():
                     SKIP.discard(f)
                     print(f"    {f:34s} x{cnt:5d}  without it {ts * 1e3:9.3f} ms  "
                           f"share {(t - ts) * 1e3:9.3f} ms", flush=True)
+                if plan is None:
+                    del os.environ["NUMR_WEBGPU_LINALG_PLAN"]
+                else:
+                    os.environ["NUMR_WEBGPU_LINALG_PLAN"] = plan
         set_variant("default")
         dv = None
 

@@ -172,6 +172,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="n <= 100 only (lavapipe)")
     ap.add_argument("--no-time", action="store_true")
+    ap.add_argument("--time-only", action="store_true")
     ap.add_argument("--modes", default="f32,f64")
     args = ap.parse_args()
     from numr_array_api._core.config import host_conversion
@@ -181,7 +182,7 @@ def main():
     print("adapter:", getattr(xp, "__name__", "webgpu"), flush=True)
     sizes = (40, 100) if args.quick else (128, 200)
     shapes = [(40, 30)] if args.quick else [(200, 150)]
-    for mode in args.modes.split(","):
+    for mode in ([] if args.time_only else args.modes.split(",")):
         mixin.F32_IN_F64 = mode == "f64"
         for rounds in ((None, True) if args.quick else (None,)):
             mixin.ROUNDS = rounds

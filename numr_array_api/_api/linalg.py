@@ -19,7 +19,8 @@ def build(ctx):
         if x1.__class__ is A and x2.__class__ is A and x1._dtype is x2._dtype \
                 and x1._dtype.kind in "iufc" and (single or dev(x1._data) is dev(x2._data)):
             s1, s2 = x1._data.shape, x2._data.shape
-            if len(s1) == 2 and len(s2) == 2 and s1[1] == s2[0]:
+            # matrices, or stacks of them with equal batch shapes: nothing left to validate
+            if len(s1) == len(s2) >= 2 and s1[-1] == s2[-2] and s1[:-2] == s2[:-2]:
                 return wrap(be.matmul(x1._data, x2._data))
         d1, d2, t = promote_pair(ctx, "matmul", x1, x2)
         s1, s2 = x1.shape, x2.shape

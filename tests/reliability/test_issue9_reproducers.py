@@ -109,12 +109,11 @@ def test_reproducer_5_192_mb_array_every_listed_function():
     assert host(r[2_500_007]).tolist() == [float(a[2_500_007 * 16:2_500_008 * 16].sum())] * 2
     sel = x[x > 999.5]
     assert host(sel).tolist() == [5000.0]
-    idx = xp.asarray(np.array([0, 40_000_123, n - 1], dtype=np.int64))
-    try:
-        got = host(x[idx])
-    except BackendLimitation as e:  # a clear error, never a wrong answer; see docs
-        pytest.xfail(f"integer-array gather from an array beyond one binding: {e}")
-    assert got.tolist() == [a[0], a[40_000_123], a[n - 1]]
+    idx = xp.asarray(np.array([0, 40_000_123, n - 1, -1], dtype=np.int64))
+    assert host(x[idx]).tolist() == [a[0], a[40_000_123], a[n - 1], a[n - 1]]
+    assert host(xp.take(x, idx)).tolist() == [a[0], a[40_000_123], a[n - 1], a[n - 1]]
+    x[idx[1:2]] = -7.0
+    assert float(xp.min(x)) == -7.0 and int(xp.argmin(x)) == 40_000_123
 
 
 def test_reproducer_5_300_mb_cumulative_sum_and_mask():

@@ -126,7 +126,8 @@ def test_out_of_range_beyond_binding(wgpu_xp, small_limits):
 
 
 def test_real_256mb_gather_on_the_adapters_own_limits(wgpu_xp):
-    """Twice lavapipe's 128 MiB binding (one buffer): take, x[idx], x[idx] = v, both ends."""
+    """Twice lavapipe's 128 MiB binding (one buffer): take, x[idx], take_along_axis,
+    x[i, j], x[mask], x[idx] = v, at both ends and around the binding boundary."""
     xp = wgpu_xp
     n = 64 << 20  # 256 MiB of float32
     x = xp.arange(n, dtype=xp.float32)
@@ -139,10 +140,28 @@ def test_real_256mb_gather_on_the_adapters_own_limits(wgpu_xp):
     np.testing.assert_array_equal(host(xp.take(x, xp.asarray(idx.astype(np.int32)))), want)
     with pytest.raises(IndexError, match=str(n)):
         xp.take(x, xp.asarray(np.array([n], np.int64)))
+    # take_along_axis and a two-array key over the same 256 MiB
+    x2 = xp.reshape(x, (4, n // 4))
+    ti = rng.integers(-(n // 4), n // 4, (4, 300))
+    np.testing.assert_array_equal(host(xp.take_along_axis(x2, xp.asarray(ti), axis=1)),
+                                  np.arange(n, dtype=np.float32).reshape(4, -1)[
+                                      np.arange(4)[:, None], ti % (n // 4)])
+    r, c = np.array([0, 3, 1, 2]), np.array([0, -1, n // 8, n // 4 - 2])
+    np.testing.assert_array_equal(host(x2[xp.asarray(r), xp.asarray(c)]),
+                                  np.arange(n, dtype=np.float32).reshape(4, -1)[r, c])
+    # x[mask] over the whole array (windows on both sides)
+    import warnings
+    m = np.zeros(n, bool)
+    where = np.r_[0:5, half - 2:half + 2, n - 3:n]
+    m[where] = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = host(x[xp.asarray(m)])
+    np.testing.assert_array_equal(got, np.arange(n, dtype=np.float32)[where])
     sel = np.array([0, half - 1, half, n - 1], np.int64)
     x[xp.asarray(sel)] = xp.asarray(np.array([-1, -2, -3, -4], np.float32))
     np.testing.assert_array_equal(host(x[xp.asarray(sel)]), [-1, -2, -3, -4])
-    del x
+    del x, x2
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int64", "complex128"])
@@ -166,10 +185,11 @@ def test_mask_block_compaction(wgpu_xp, dtype):
 
 
 def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
+    from numr_array_api.backends.webgpu.primitives import gather as G
     xp = wgpu_xp
     a = np.arange(10.0, dtype=np.float32)
     x = xp.asarray(a)
-    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "lazy")
+    monkeypatch.setattr(G, "CHECK", "lazy")
     y = xp.take(x, xp.asarray([1, 10]))        # no error yet: no host round trip
     with pytest.raises(IndexError, match="earlier"):
         host(y)
@@ -179,7 +199,7 @@ def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
         x._data.client.synchronize()
     del z
     # a good call after a bad one does not inherit its error
-    monkeypatch.setenv("NUMR_WEBGPU_INDEX_CHECK", "sync")
+    monkeypatch.setattr(G, "CHECK", "sync")
     with pytest.raises(IndexError, match="12"):
         xp.take(x, xp.asarray([12]))
     np.testing.assert_array_equal(host(xp.take(x, xp.asarray([2]))), [2.0])

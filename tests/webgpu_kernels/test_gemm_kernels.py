@@ -76,7 +76,7 @@ def _db_names(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
-@pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16"])
+@pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16", "db8x16k8"])
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[0] + s[1:])))
 def test_db_kernels_match_numpy(dtype, cfg, shape, pinned):
     if cfg not in _db_names(dtype):
@@ -114,14 +114,15 @@ def test_vec4_path_taken_only_when_aligned(cfg, pinned):
                    for lb in new | before)
 
 
+@pytest.mark.parametrize("N", [66, 64])   # scalar / vec4 stores
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_db_accumulate_into_c(dtype, pinned):
+def test_db_accumulate_into_c(dtype, N, pinned):
     """The K-panel / factorisation path: C += A @ B (linalg's trailing updates)."""
     pinned(dtype, "db4x4k8")
     rng = np.random.default_rng(2)
     a = rng.standard_normal((70, 45)).astype(dtype)
-    b = rng.standard_normal((45, 66)).astype(dtype)
-    c0 = rng.standard_normal((70, 66)).astype(dtype)
+    b = rng.standard_normal((45, N)).astype(dtype)
+    c0 = rng.standard_normal((70, N)).astype(dtype)
     A, B, C = xp.asarray(a), xp.asarray(b), xp.asarray(c0)
     from numr_array_api.backends.webgpu.codegen.types import wtype
     cl = _client()
@@ -143,13 +144,14 @@ def test_db_split_k_skinny(pinned):
     _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
 
 
-def test_db_with_fused_epilogue(pinned):
+@pytest.mark.parametrize("N", [130, 128])   # scalar / vec4 stores
+def test_db_with_fused_epilogue(N, pinned):
     ext = pytest.importorskip("numr_array_api.ext")
     pinned("float32", "db8x8k8")
     rng = np.random.default_rng(4)
     a = rng.standard_normal((33, 70)).astype(np.float32)
-    b = rng.standard_normal((70, 130)).astype(np.float32)
-    bias = rng.standard_normal(130).astype(np.float32)
+    b = rng.standard_normal((70, N)).astype(np.float32)
+    bias = rng.standard_normal(N).astype(np.float32)
     got = _host(ext.linalg.gemm_epilogue(xp.asarray(a), xp.asarray(b), bias=xp.asarray(bias),
                                          activation="relu"))
     ref = np.maximum(a.astype(np.float64) @ b + bias, 0)
@@ -338,3 +340,46 @@ def test_launch_plan_repeats_products_exactly(pinned):
     a3 = rng.standard_normal((2, 5, 24)).astype(np.float32)
     _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
     _check(_host(xp.matmul(xp.asarray(a3), B)), a3, b, "float32")
+
+
+def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
+    """tune.py times the candidates on the device, checks them against NumPy and caches
+    the fastest per (dtype, bucket) in the adapter's table; choose() then returns it."""
+    from numr_array_api.backends.webgpu.ops.matmul import tune
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_TABLE", raising=False)
+    monkeypatch.setenv("NUMR_CACHE_DIR", str(tmp_path))
+    configs.reload_tables()
+    c = _client()
+    lines = []
+    try:
+        found = tune.tune(c, shapes=[(40, 24, 36)], dtypes=("float32",), repeats=1,
+                          log=lines.append)
+        key = f"float32:{configs.bucket(40, 36, 24)}"
+        assert key in found and found[key] in tune.candidates(c, "float32")
+        path = configs.table_path(G.adapter_key(c))
+        assert path.startswith(str(tmp_path)) and (tmp_path / "numr").exists()
+        wgs = Caps.of(c).workgroup_storage
+        assert configs.choose("f32", "float32", 40, 36, 24, wgs, G.adapter_key(c)).name == \
+            found[key]
+        a = np.random.default_rng(8).standard_normal((40, 24)).astype(np.float32)
+        b = np.random.default_rng(9).standard_normal((24, 36)).astype(np.float32)
+        _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+        # another adapter's key reads another (absent) table
+        assert configs._table("some other adapter") == {}
+    finally:
+        monkeypatch.setenv("NUMR_WEBGPU_GEMM_TABLE", "off")
+        configs.reload_tables()
+
+
+@pytest.mark.parametrize("style", ["u", "uf", "f"])
+def test_db_code_styles(style, pinned, monkeypatch):
+    """The unrolled / explicit-fma spellings of the db kernel (GPU benchmark variants)."""
+    pinned("float32", "db8x8k8")
+    monkeypatch.setattr(G, "STYLE", style)
+    rng = np.random.default_rng(10)
+    for M, K, N in ((129, 67, 131), (128, 64, 128)):
+        a = rng.standard_normal((M, K)).astype(np.float32)
+        b = rng.standard_normal((K, N)).astype(np.float32)
+        _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+    assert any(s.label.endswith("_" + style) for s in _client()._kernels
+               if s.label.startswith("gemm_float32"))

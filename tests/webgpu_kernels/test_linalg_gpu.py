@@ -421,3 +421,35 @@ def test_no_host_fallback(xp, name, dtype):
         r = FUNCS[name](xp, a)
         for x in (r if isinstance(r, (list, tuple)) else [r]):
             host(x)
+
+
+def test_plans_replay_with_new_data(xp):
+    """Blocked factorisations replay a recorded plan from the second call of a shape on
+    (ops/linalg/plan.py): new inputs give their own results, earlier results survive,
+    and a failure is still reported on a replay."""
+    rng = np.random.default_rng(11)
+    n = 70
+    mats = [random(rng, (n, n), "float32") + 9 * np.eye(n, dtype=np.float32) for _ in range(2)]
+    rhs = random(rng, (n, 3), "float32")
+    outs = []
+    for a in mats:
+        ga = xp.asarray(a)
+        outs.append((xp.linalg.cholesky(xp.asarray(spd(a))), xp.linalg.solve(ga, xp.asarray(rhs)),
+                     xp.linalg.inv(ga), xp.linalg.qr(ga)))
+    for a, (low, x, inv, (q, r)) in zip(mats, outs):
+        s, ra = ref(spd(a)), ref(a)
+        lo = ref(host(low))
+        assert np.abs(s - lo @ ct(lo)).max() / np.abs(s).max() <= bound(n, "float32")
+        np.testing.assert_allclose(ref(host(x)), np.linalg.solve(ra, ref(rhs)), rtol=1e-3,
+                                   atol=1e-4)
+        np.testing.assert_allclose(ref(host(inv)), np.linalg.inv(ra), rtol=1e-3, atol=1e-4)
+        assert np.abs(ra - ref(host(q)) @ ref(host(r))).max() / np.abs(ra).max() <= \
+            bound(n, "float32")
+    bad = mats[0].copy()
+    bad[:, 5] = 0
+    with pytest.raises(InvalidArgument):
+        xp.linalg.solve(xp.asarray(bad), xp.asarray(rhs))
+    with pytest.raises(InvalidArgument):
+        xp.linalg.inv(xp.asarray(bad))
+    with pytest.raises(InvalidArgument):
+        xp.linalg.cholesky(xp.asarray(-spd(mats[1])))

@@ -217,8 +217,14 @@ class IndexingMixin:
                         check=check, named=named)
 
     def take(self, data, indices, axis, check=True):
-        return self._gather(data, (slice(None),) * axis + (indices,) +
-                            (slice(None),) * (data.ndim - axis - 1), check)
+        # the key (:, ..., indices, :, ...) without its analysis: pre / post are the dims
+        # before / after the axis
+        n = data.shape[axis]
+        sh, st = data.shape, data.strides
+        return _gx.take(data, (sh[:axis], st[:axis]), (sh[axis + 1:], st[axis + 1:]),
+                        indices.shape, indices, _gx.index_kind(indices.dtype), n, st[axis],
+                        sh[:axis] + indices.shape + sh[axis + 1:], check=check,
+                        named=((indices, n),))
 
     def take_along_axis(self, data, indices, axis):
         others = broadcast_shapes(tuple(n for d, n in enumerate(data.shape) if d != axis),

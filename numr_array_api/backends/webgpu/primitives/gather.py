@@ -14,7 +14,8 @@ is the same walk writing a value into those places.
 
 Bounds check: an invalid index sets word 0 of a small per-client status buffer and reads
 zero bits (gather) or is skipped (scatter); no separate pass. ``NUMR_WEBGPU_INDEX_CHECK``
-says when the host looks at that word: ``sync`` (default) reads it at the end of the call
+(read at import into ``CHECK``) says when the host looks at that word: ``sync`` (default)
+reads it at the end of the call
 (one 4-byte read, so the call raises ``InvalidIndex`` itself, as every numr backend does),
 ``lazy`` at the next host read or ``synchronize`` of the adapter (the error then surfaces
 there; no round trip per call).
@@ -61,17 +62,31 @@ def index_kind(dtype):
     return _KINDS[dtype]
 
 
-def check_mode():
-    """``sync`` | ``lazy`` (NUMR_WEBGPU_INDEX_CHECK, read per call)."""
-    m = os.environ.get("NUMR_WEBGPU_INDEX_CHECK", "sync").strip().lower() or "sync"
+def _env_check():
+    m = os.environ.get("NUMR_WEBGPU_INDEX_CHECK", "sync").strip().lower()
     return "lazy" if m == "lazy" else "sync"
 
 
-def _ept():
+def _env_ept():
     try:
         return max(1, min(8, int(os.environ.get("NUMR_WEBGPU_GATHER_EPT", "4"))))
     except ValueError:
         return 4
+
+
+# read once at import (NUMR_WEBGPU_INDEX_CHECK, NUMR_WEBGPU_GATHER_EPT); benchmarks and tests
+# set these module attributes to switch at run time
+CHECK = _env_check()
+EPT = _env_ept()
+
+
+def check_mode():
+    """``sync`` | ``lazy``."""
+    return CHECK
+
+
+def _ept():
+    return EPT
 
 
 _FRAME = Template("""${helpers}
@@ -286,6 +301,8 @@ def variants():
 
 # ---- host side ----------------------------------------------------------------------------
 def _dims_words(shape, strides):
+    if not shape:
+        return 0, [0]
     cs, cst = collapse(shape, strides)
     w = [0]
     for n, s in zip(cs, cst):
@@ -327,8 +344,8 @@ def _name_error(bad_indices):
     import numpy as np
     from ..transfer import to_numpy
     for idx, n in bad_indices:
-        v = np.asarray(to_numpy(idx.contiguous())).astype(np.int64).reshape(-1)
-        bad = v[(v < -n) | (v >= n)]
+        v = np.asarray(to_numpy(idx.contiguous())).reshape(-1)
+        bad = v[v >= n] if v.dtype.kind == "u" else v[(v < -n) | (v >= n)]
         if bad.size:
             return InvalidIndex(f"index {int(bad[0])} is out of bounds for an axis of size {n}")
     return InvalidIndex("an integer-array index is out of bounds")
@@ -421,6 +438,14 @@ def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, v
     if ax_n >= _U32 or n >= _U32:
         raise BackendLimitation("webgpu", f"indexing with {n} results along an axis of "
                                 f"{ax_n}", "element numbers and indices are u32")
+    if kind == "off":
+        lo, hi = view.extent()
+        if (hi - lo) // view.itemsize >= 1 << 31:
+            # an i32 offset of 2^31 would read as the table's invalid mark
+            raise BackendLimitation("webgpu", f"indexing a view of {view.shape} with "
+                                    "several index arrays or a mask and an index array",
+                                    "the offset table is i32: views span fewer than 2^31 "
+                                    "elements (one integer array has no such limit)")
     wins, windowed = _windows(view)
     out = None
     if not scatter:
@@ -487,14 +512,15 @@ def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, v
 
 def _launch_chunks(k, wins, chunks, words, scatter, per, ept, ifit, idx, vfit, val, ofit,
                    out, n, B, PN, view, flag, client):
-    wi = list(words["ix"]) if "ix" in words else None
-    wv = list(words["val"]) if "val" in words else None
+    wi = list(words["ix"])
+    wv = list(words["val"]) if scatter else None
+    pack = k.layout.pack_list
+    pipe = k.pipes["main"]
     for e0, e1 in chunks:
         if e0 % per:
             raise BackendLimitation("webgpu", f"indexing {view.dtype.name} data with an "
                                     f"index array of {B} entries", "sub-word results in "
                                     "chunks that do not start on a word")
-        words["e0"] = e0
         if ifit:
             blk, bo, bs, eoff = idx.binding()
             wi[0] = eoff
@@ -503,7 +529,6 @@ def _launch_chunks(k, wins, chunks, words, scatter, per, ept, ifit, idx, vfit, v
             blk, bo, bs, eoff = idx[b0:b1].binding()
             wi = [(eoff - b0) % _U32, B, 1]
         itrip = (blk, bo, bs)
-        words["ix"] = wi
         if scatter:
             if vfit:
                 blk, bo, bs, eoff = val.binding()
@@ -511,28 +536,30 @@ def _launch_chunks(k, wins, chunks, words, scatter, per, ept, ifit, idx, vfit, v
             else:
                 blk, bo, bs, eoff = val[e0:e1].binding()
                 wv = [(eoff - e0) % _U32, n, 1]
-            words["val"] = wv
             strip = (blk, bo, bs)
         else:
             dv = out if ofit else out.reshape((n,))[e0:e1]
             blk, bo, bs, eoff = dv.binding()
             dtrip = (blk, bo, bs)
             # the kernel writes D[D_off + u], u counted from the chunk's first element
-            words["D_off"] = (eoff + e0 if ofit else eoff) // per
+            d_off = (eoff + e0 if ofit else eoff) // per
         units = e1 - e0
         if per > 1:
             units = -(-units // per)
-        words["units"] = units
+        groups = workgroups(units, client) if scatter else _groups(units, ept, client)
+        # the layout's word order: the declared words, then D_off (spec.layout)
+        head = [units, e0, n, 0, B, PN, words["axn"], words["axs"], 0, words["tok"],
+                words["fslot"]]
+        tail = words["pre"] + words["post"] + wi + words["xc"] + (wv if scatter else [])
         for trip, base, wlen in wins:
-            words["base"] = base
-            words["wlen"] = wlen
+            head[3] = base
+            head[8] = wlen
             if scatter:
-                words["D_off"] = 0
-                k.launch(workgroups(units, client), S=strip, I=itrip, D=trip, F=flag,
-                         **words)
+                params = pack(head + tail + [0])
+                client.launch(pipe, [strip, itrip, trip, flag], params, groups)
             else:
-                k.launch(_groups(units, ept, client), S=trip, I=itrip, D=dtrip, F=flag,
-                         **words)
+                params = pack(head + tail + [d_off])
+                client.launch(pipe, [trip, itrip, dtrip, flag], params, groups)
 
 
 def _b_range(e0, e1, B, PN):

@@ -29,8 +29,13 @@ _adapters = None
 _enum_lock = threading.Lock()
 
 # Lines the drivers print on fd 2 while wgpu probes them, that say nothing about numr's
-# adapters: Mesa's EGL probe of the OpenGL backend without a desktop session.
-_PROBE_NOISE = re.compile(rb"^(error: )?XDG_RUNTIME_DIR is invalid or not set in the environment\.?\s*$")
+# adapters: Mesa's EGL probe of the OpenGL backend without a desktop session; wgpu-native's
+# indirect-dispatch validation failing to build on an OpenGL ES adapter too old for compute
+# (NVIDIA's EGL, seen on the H100 / H200: numr ranks that adapter last and never needs it).
+_PROBE_NOISE = re.compile(
+    rb"^((error: )?XDG_RUNTIME_DIR is invalid or not set in the environment\.?"
+    rb"|indirect-validation error: ComputePipeline\(Internal\(\"The selected version "
+    rb"doesn't support Features\(.*\)\"\)\))\s*$")
 
 
 def enumerate_adapters():

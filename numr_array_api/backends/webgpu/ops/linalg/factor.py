@@ -24,8 +24,8 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (LEAF_ROWS, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
+                    LULeafSpec, LUDiagSpec, NegCopySpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -102,6 +102,26 @@ def batch_solve(a, b, x, status, nmax):
                 b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
 
 
+def batch_chol_nmax(n):
+    if _env("BCHOL", "rows") == "old":
+        return 0
+    return next((s for s in SMALL if n <= s), 0)
+
+
+def batch_cholesky(a, out, status, nmax, upper):
+    """out (B, n, n) <- L (or L^H) of every matrix of the (B, n, n) view ``a`` (only read),
+    one BatchCholSpec dispatch."""
+    client = out.client
+    t = wtype(out.dtype, client, "linalg.cholesky")
+    B, n, _ = out.shape
+    wg = max(64, nmax)
+    per = wg // nmax
+    kern = client.kernel(BatchCholSpec(t, nmax, wg))
+    kern.launch(grid(-(-B // per), client), A=a, L=out, st=status, m=n, nbat=B,
+                upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                l_rs=out.strides[1], l_bs=out.strides[0])
+
+
 def qr_small(w, tau, q):
     """QR of every matrix of ``w`` (R and reflectors in place) and the first qc columns of
     Q into ``q`` (B, m, qc), in one dispatch."""
@@ -156,7 +176,8 @@ def _thread_grid(n, client, wg=64):
 def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
     """Solve op(tri) x = x in place: tri (B, n, n) view; x (B, n, k) view whose vectors run
     along axis 1 (``vec_axis`` 2: columns) or (B, k, n) with vectors along axis 2
-    (``vec_axis`` 1: rows). ``tri`` must not share a buffer with ``x``."""
+    (``vec_axis`` 1: rows). ``tri`` may share x's buffer where both bind through one
+    window (``same_window``: then one read-write binding serves both); never overlap x."""
     B, n = tri.shape[0], tri.shape[1]
     if vec_axis == 2:
         nv, es, vs = x.shape[2], x.strides[1], x.strides[2]
@@ -165,10 +186,29 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
     if nv == 0 or n == 0 or B == 0:
         return
     local = _env("TRSM", "local") != "old" and n <= 128
-    k = client.kernel(TrsmSpec(t, lower, unit, conj, (64 if n <= 64 else 128) if local else 0))
-    k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, n=n, nv=nv, nbat=B,
-             t_rs=tri.strides[1], t_cs=tri.strides[2], t_bs=tri.strides[0], x_es=es,
-             x_vs=vs, x_bs=x.strides[0])
+    nmax = (64 if n <= 64 else 128) if local else 0
+    words = dict(n=n, nv=nv, nbat=B, t_rs=tri.strides[1], t_cs=tri.strides[2],
+                 t_bs=tri.strides[0], x_es=es, x_vs=vs, x_bs=x.strides[0])
+    if tri.block is x.block:
+        tb, xb = tri.binding(), x.binding()
+        if tb[:3] != xb[:3]:
+            raise ValueError("trsm: triangle and vectors in one buffer, different windows")
+        k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax, True))
+        k.launch(_thread_grid(nv * B, client), X=x, t_off=tb[3], **words)
+        return
+    k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax))
+    k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, **words)
+
+
+def same_window(a, b):
+    """Whether views ``a`` and ``b`` of one buffer bind through the same window (one
+    binding can then serve both)."""
+    if a.block is not b.block:
+        return False
+    try:
+        return a.binding()[:3] == b.binding()[:3]
+    except Exception:
+        return False
 
 
 def swap_rows(client, t, a, ipiv, kb, pbase):
@@ -193,6 +233,22 @@ def swap_rows(client, t, a, ipiv, kb, pbase):
              pbase=pbase)
 
 
+def neg_copy(client, t, a, b):
+    """(-a, b) as contiguous copies of the (B, r, c) views ``a`` and ``b``, one dispatch."""
+    B = a.shape[0]
+    na = new_output(a.shape, a.dtype, client)
+    bb = new_output(b.shape, b.dtype, client)
+    total = max(a.size, b.size)
+    if total == 0:
+        return na, bb
+    k = client.kernel(NegCopySpec(t))
+    k.launch(_thread_grid(total, client, 256), Sa=a, Sb=b, N=na, Pc=bb, nbat=B,
+             ar=a.shape[1], ac=a.shape[2], a_rs=a.strides[1], a_cs=a.strides[2],
+             a_bs=a.strides[0], br=b.shape[1], bc=b.shape[2], b_rs=b.strides[1],
+             b_cs=b.strides[2], b_bs=b.strides[0])
+    return na, bb
+
+
 def gemm_sub(be, a, b, c):
     """c -= a @ b for (B, m, k) / (B, k, n) views; c's rows contiguous; a and b may share
     c's buffer (they are negated / copied first)."""
@@ -200,8 +256,11 @@ def gemm_sub(be, a, b, c):
     if c.size == 0 or a.shape[-1] == 0:
         return
     t = wtype(c.dtype, client, "matmul")
-    na = be.unary_kernel("negative")(a)
-    bb = b.copy() if b.block is c.block else b
+    if b.block is c.block and _env("GEMM_PREP", "1") != "0":
+        na, bb = neg_copy(client, t, a, b)
+    else:
+        na = be.unary_kernel("negative")(a)
+        bb = b.copy() if b.block is c.block else b
     views = (na, bb, c)
     if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in views):
         _launch(client, t, t, na, bb, c, None, True)
@@ -388,7 +447,7 @@ def trsm_blocked(be, tri, x, lower, unit):
     for k in (starts if lower else reversed(starts)):
         kb = min(nbt, n - k)
         d = tri[:, k:k + kb, k:k + kb]
-        if d.block is x.block:
+        if d.block is x.block and (_env("TRSM_SAME", "1") == "0" or not same_window(d, x)):
             d = d.copy()
         trsm(client, t, d, x[:, k:k + kb], lower, unit, False, 2)
         if lower and k + kb < n:

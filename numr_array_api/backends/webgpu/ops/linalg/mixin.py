@@ -16,6 +16,7 @@ from ....._core.errors import InvalidArgument
 from ....._core.shapes import broadcast_shapes
 from ...storage import new_output
 from . import factor
+from .plan import planned
 from .simple import SimpleLinalgMixin
 
 
@@ -56,17 +57,34 @@ class LinalgMixin(SimpleLinalgMixin):
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
-        w, B = self._stack(a, n, n)
-        st = factor.status_word(client)
-        for sl in _chunks(B, n * n * a.itemsize, client):
-            factor.cholesky(self, w[sl], st)
+        nmax = factor.batch_chol_nmax(n)
+        if nmax:
+            B = _prod(a.shape[:-2])
+            a3 = a.reshape((B, n, n))
+            out = new_output((B, n, n), a.dtype, client)
+            st = factor.status_word(client)
+            for sl in _chunks(B, n * n * a.itemsize, client):
+                factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper)
+            if _status_set(st):
+                raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
+            return self._back(out.reshape(a.shape), dtype)
+        B = _prod(a.shape[:-2])
+
+        def run(a3):
+            w = a3.copy()
+            st = factor.status_word(client)
+            for sl in _chunks(B, n * n * a.itemsize, client):
+                factor.cholesky(self, w[sl], st)
+            low = self.tri(w, 0, False)
+            if upper:
+                if low.dtype.kind == "c":
+                    low = self.unary_kernel("conj")(low)
+                low = low.permute((0, 2, 1)).copy()
+            return low, st
+
+        low, st = planned(f"cholesky{int(upper)}", run, a.reshape((B, n, n)))
         if _status_set(st):
             raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
-        low = self.tri(w, 0, False)
-        if upper:
-            if low.dtype.kind == "c":
-                low = self.unary_kernel("conj")(low)
-            low = low.permute((0, 2, 1)).copy()
         return self._back(low.reshape(a.shape), dtype)
 
     def _lu(self, w, B, n):
@@ -112,13 +130,16 @@ class LinalgMixin(SimpleLinalgMixin):
                 raise InvalidArgument("x1", "linalg.solve: Singular matrix")
             r = self._back(x.reshape(b.shape), dtype)
             return r.squeeze(r.ndim - 1) if vector else r
-        w, B = self._stack(a, n, n)
-        x, _ = self._stack(b, n, k)
-        if factor.small_path(w):
-            ipiv, st = self._lu_fused(w, x, B, n, k, False)
-        else:
-            ipiv, st = self._lu(w, B, n)
-            self._lu_solve_into(w, ipiv, x, B, n, k)
+        def run(a3, b3):
+            w, x = a3.copy(), b3.copy()
+            if factor.small_path(w):
+                _, st = self._lu_fused(w, x, B, n, k, False)
+            else:
+                ipiv, st = self._lu(w, B, n)
+                self._lu_solve_into(w, ipiv, x, B, n, k)
+            return x, st
+
+        x, st = planned("solve", run, a.reshape((B, n, n)), b.reshape((B, n, k)))
         if _status_set(st):
             raise InvalidArgument("x1", "linalg.solve: Singular matrix")
         r = self._back(x.reshape(b.shape), dtype)
@@ -139,15 +160,19 @@ class LinalgMixin(SimpleLinalgMixin):
             if _status_set(st):
                 raise InvalidArgument("x", "linalg.inv: Singular matrix")
             return self._back(x.reshape(a.shape), dtype)
-        w, B = self._stack(a, n, n)
-        if factor.small_path(w):
-            x = new_output((B, n, n), a.dtype, client)
-            ipiv, st = self._lu_fused(w, x, B, n, n, True)
-        else:
-            eye = self.eye(n, n, 0, a.dtype, self.device_of(a))
-            x = eye.broadcast_to((B, n, n)).copy()
-            ipiv, st = self._lu(w, B, n)
-            self._lu_solve_into(w, ipiv, x, B, n, n)
+        def run(a3):
+            w = a3.copy()
+            if factor.small_path(w):
+                x = new_output((B, n, n), a.dtype, client)
+                _, st = self._lu_fused(w, x, B, n, n, True)
+            else:
+                eye = self.eye(n, n, 0, a.dtype, self.device_of(a))
+                x = eye.broadcast_to((B, n, n)).copy()
+                ipiv, st = self._lu(w, B, n)
+                self._lu_solve_into(w, ipiv, x, B, n, n)
+            return x, st
+
+        x, st = planned("inv", run, a.reshape((B, n, n)))
         if _status_set(st):
             raise InvalidArgument("x", "linalg.inv: Singular matrix")
         return self._back(x.reshape(a.shape), dtype)
@@ -206,25 +231,32 @@ class LinalgMixin(SimpleLinalgMixin):
         qc = m if mode == "complete" else kmin
         B = _prod(batch)
         dev = self.device_of(a)
-        w = None
-        if B and kmin:
-            w, _ = self._stack(a, m, n)
-        if w is not None and factor.small_path(w):
-            q = new_output((B, m, qc), a.dtype, client)  # written by the fused kernel
-        else:
+        if B == 0 or kmin == 0:
             eye = self.eye(m, qc, 0, a.dtype, dev)
             q = eye.broadcast_to((B, m, qc)).copy() if B * m * qc else \
                 new_output((B, m, qc), a.dtype, client)
-        if B == 0 or kmin == 0:
             r = self.full(batch + (qc, n), 0, a.dtype, dev)
             return (self._back(q.reshape(batch + (m, qc)), dtype), self._back(r, dtype))
-        tau = new_output((B, kmin), a.dtype, client)
-        small = factor.small_path(w)
-        for sl in _chunks(B, max(m * n, m * qc) * a.itemsize, client):
+
+        def run(a3):
+            w = a3.copy()
+            tau = new_output((B, kmin), a.dtype, client)
+            small = factor.small_path(w)
             if small:
-                factor.qr_small(w[sl], tau[sl], q[sl])
+                q = new_output((B, m, qc), a.dtype, client)  # written by the fused kernel
             else:
-                factor.form_q(self, factor.qr(self, w[sl], tau[sl]), q[sl])
-        r = self.tri(w[:, :qc, :], 0, True)
+                q = self.eye(m, qc, 0, a.dtype, dev).broadcast_to((B, m, qc)).copy()
+            for sl in _chunks(B, max(m * n, m * qc) * a.itemsize, client):
+                if small:
+                    factor.qr_small(w[sl], tau[sl], q[sl])
+                else:
+                    factor.form_q(self, factor.qr(self, w[sl], tau[sl]), q[sl])
+            return q, self.tri(w[:, :qc, :], 0, True)
+
+        a3 = a.reshape((B, m, n))
+        if factor.small_path(a3):
+            q, r = run(a3)
+        else:
+            q, r = planned(f"qr{qc}", run, a3)
         return (self._back(q.reshape(batch + (m, qc)), dtype),
                 self._back(r.reshape(batch + (qc, n)), dtype))

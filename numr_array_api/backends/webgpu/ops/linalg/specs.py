@@ -615,19 +615,26 @@ class TrsmSpec(KernelSpec):
     unit: bool
     conj: bool
     nmax: int = 0  # > 0: n <= nmax, the vector in a private array
+    same: bool = False  # the triangle lives in X's buffer (element offset t_off): no copy
 
     def layout(self, caps):
-        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
-                      ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"], caps)
+        words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
+        if self.same:
+            return Layout([Buf("X", self.t.arr, "rw")], words + ["t_off"], caps)
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")], words, caps)
 
     def render(self, caps):
         lay = self.layout(caps)
         row, k0, k1 = ("q", "0u", "i") if self.lower else ("n - 1u - q", "i + 1u", "n")
         divide = "" if self.unit else "s = dv(s, tt(tb, i, i));"
         extra = {"nmax": self.nmax} if self.nmax else {}
-        return (_TRSM_LOCAL if self.nmax else _TRSM).render(
-            lay.tokens(), prelude=prelude(self.t), tconj="cj" if self.conj else "", row=row,
+        tk = lay.tokens()
+        if self.same:
+            tk["Tm_off"] = tk["t_off"]
+        text = (_TRSM_LOCAL if self.nmax else _TRSM).render(
+            tk, prelude=prelude(self.t), tconj="cj" if self.conj else "", row=row,
             k0=k0, k1=k1, divide=divide, **extra)
+        return text.replace("Tm[", "X[") if self.same else text
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -761,11 +768,13 @@ def variants():
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out.append(LarftSpec(t))
         out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
-        out += [TrsmSpec(t, lo, u, c, nm) for lo in (False, True) for u in (False, True)
-                for c in (False, True) for nm in (0, 64)]
+        out += [TrsmSpec(t, lo, u, c, nm, sm) for lo in (False, True) for u in (False, True)
+                for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
+        out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
+        out.append(NegCopySpec(t))
     return out
 
 
@@ -1103,6 +1112,136 @@ class BatchSolveSpec(KernelSpec):
         w = self.nmax + self.kcap
         return _BSOLVE.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
                               nmax=self.nmax, kcap=self.kcap, w=w, per=per, shw=per * w)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_BCHOL = Template("""${prelude}
+${layout}
+var<workgroup> col: array<T, ${wg}>;
+var<workgroup> dg: array<R, ${per}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let mat = tid / ${nmax}u;
+  let i = tid % ${nmax}u;
+  let b = gi * ${per}u + mat;
+  let live = b < ${nbat};
+  let m = ${m};
+  let so = mat * ${nmax}u;
+  // row i of the lower triangle in registers
+  var row: array<T, ${nmax}>;
+  let ab = ${A_off} + b * ${a_bs} + i * ${a_rs};
+  for (var c = 0u; c < ${nmax}u; c++) {
+    var v = zero();
+    if (live && i < m && c <= i) { v = A[ab + c * ${a_cs}]; }
+    row[c] = v;
+  }
+  var bad = false;
+  for (var j = 0u; j < ${nmax}u; j++) {
+    if (j < m) {
+      if (i == j) {
+        let d = re(row[j]);
+        if (!(d > R(0.0))) { bad = true; }
+        let s = sqrt(d);
+        row[j] = of_re(s);
+        dg[mat] = s;
+      }
+      workgroupBarrier();
+      if (i > j && i < m) {
+        let l = row[j] / dg[mat];
+        row[j] = l;
+        col[tid] = l;
+      }
+      workgroupBarrier();
+      if (i > j && i < m) {
+        let l = row[j];
+        for (var c = 0u; c < ${nmax}u; c++) {
+          if (c > j && c <= i) { row[c] = row[c] - mul(l, cj(col[so + c])); }
+        }
+      }
+    }
+  }
+  if (live && i < m) {
+    let ob = ${L_off} + b * ${l_bs};
+    for (var c = 0u; c < ${nmax}u; c++) {
+      if (c < m) {
+        let v = select(zero(), row[c], c <= i);
+        if (${upper} != 0u) { L[ob + c * ${l_rs} + i] = cj(v); }
+        else { L[ob + i * ${l_rs} + c] = v; }
+      }
+    }
+  }
+  if (live && bad) { atomicOr(&st[0], 1u); }
+}
+""", "linalg_batch_chol")
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchCholSpec(KernelSpec):
+    """Cholesky of many m x m matrices (m <= nmax): one invocation per row in registers,
+    wg / nmax matrices per workgroup; reads the input in place and writes the factor with
+    its zeros (L, or U = L^H when ``upper``) into a contiguous output."""
+
+    t: WType
+    nmax: int
+    wg: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
+
+    def render(self, caps):
+        return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
+                             nmax=self.nmax, per=self.wg // self.nmax)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_NEGCOPY = Template("""${prelude}
+${layout}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 256u;
+  let ar = ${ar};
+  let ac = ${ac};
+  if (g < ${nbat} * ar * ac) {
+    let bi = g / (ar * ac);
+    let e = g % (ar * ac);
+    N[${N_off} + g] = -Sa[${Sa_off} + bi * ${a_bs} + (e / ac) * ${a_rs} + (e % ac) * ${a_cs}];
+  }
+  let br = ${br};
+  let bc = ${bc};
+  if (g < ${nbat} * br * bc) {
+    let bi = g / (br * bc);
+    let e = g % (br * bc);
+    Pc[${Pc_off} + g] = Sb[${Sb_off} + bi * ${b_bs} + (e / bc) * ${b_rs} + (e % bc) * ${b_cs}];
+  }
+}
+""", "linalg_neg_copy")
+
+
+@dataclasses.dataclass(frozen=True)
+class NegCopySpec(KernelSpec):
+    """The GEMM update's operands in one dispatch: N = -A and Pc = B as contiguous copies
+    (A and B may be views of the buffer the update writes, which a GEMM cannot bind)."""
+
+    t: WType
+
+    def layout(self, caps):
+        return Layout([Buf("Sa", self.t.arr), Buf("Sb", self.t.arr), Buf("N", self.t.arr, "rw"),
+                       Buf("Pc", self.t.arr, "rw")],
+                      ["nbat", "ar", "ac", "a_rs", "a_cs", "a_bs", "br", "bc", "b_rs", "b_cs",
+                       "b_bs"], caps)
+
+    def render(self, caps):
+        return _NEGCOPY.render(self.layout(caps).tokens(), prelude=prelude(self.t))
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()

@@ -1,6 +1,7 @@
 // Symmetric eigenproblem by parallel-ordered (round-robin) two-sided Jacobi, one workgroup
 // per matrix. Each round applies n/2 disjoint rotations: angles from the 2x2 blocks, then
-// the row pass and the column pass (and V <- V J). Sweeps end when a whole sweep rotates
+// the row pass and the column pass (and V <- V J), in the update form of spec._jrot (h = 1 - c,
+// exact to rounding where c itself rounds to 1). Sweeps end when a whole sweep rotates
 // nothing. The matrix is scaled by a power of two first (exact) so no square overflows.
 ${layout}
 ${cfns}
@@ -71,7 +72,7 @@ ${v_init}
       for (var r = 0u; r + 1u < m; r++) {
         for (var k = lid; k < half; k += ${wg}u) {
           let pq = pair(r, k, m);
-          var c: ${T} = ${zero};   // h = 1 - cos (see spec._jrot)
+          var h: ${T} = ${zero};   // 1 - cos (see spec._jrot)
           var g: ${E} = ${ezero};
           if (pq.y < n) {
             let app = re(a_get(pq.x * n + pq.x));
@@ -89,12 +90,12 @@ ${v_init}
                 t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
               }
               let jr = jrot(t, ae);
-              c = jr.h;
+              h = jr.h;
               g = jr.g;
               atomicAdd(&cnt, 1u);
             }
           }
-          cs_set(k, c, g);
+          cs_set(k, h, g);
         }
         sync();
 ${rows}

@@ -102,7 +102,7 @@ ${v_init}
       for (var r = 0u; r + 1u < m; r++) {
         for (var k = lid; k < half; k += ${wg}u) {
           let pq = pair(r, k, m);
-          var c: ${T} = ${zero};   // h = 1 - cos (see spec._jrot)
+          var h: ${T} = ${zero};   // 1 - cos (see spec._jrot)
           var g: ${E} = ${ezero};
           if (pq.y < C) {
             let op = pq.x * R;
@@ -123,12 +123,12 @@ ${dot}
                 t = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
               }
               let jr = jrot(t, gz);
-              c = jr.h;
+              h = jr.h;
               g = jr.g;
               atomicAdd(&cnt, 1u);
             }
           }
-          cs_set(k, c, g);
+          cs_set(k, h, g);
         }
         sync();
 ${u_rot}

@@ -7,6 +7,8 @@ spec.py     GemmSpec (the tiled kernel; optional epilogue fragment; accumulate m
 gemm.py     ``gemm(a, b, ...)``: batching, panels over data beyond one binding / buffer
             (M / N panels, K panels accumulated), ``rowdot``
 mixin.py    the backend methods
+coop.py     float16 GEMM on cooperative matrices (tensor cores) where granted and self-tested
+tune.py     the autotuner: fastest configuration per (dtype, shape bucket, adapter), on disk
 """
 
 from .gemm import gemm, rowdot

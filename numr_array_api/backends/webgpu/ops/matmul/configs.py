@@ -3,9 +3,9 @@
 A workgroup of WG_X x WG_Y threads computes a (WG_Y * tm) x (WG_X * tn) tile of C, each
 thread a tm x tn register block; K advances ``bk`` at a time through workgroup tiles
 (``vec``: float32 shared tiles as vec4 rows, so each thread reads its block in tm/4 + tn/4
-vector loads per k). The built-in choice below is what wave 1 measured; a tuned table can
-replace it: ``NUMR_WEBGPU_GEMM_TABLE=<file.json>`` (written by benchmarks' tuning run)
-maps "dtype:bucket" to a config name.
+vector loads per k). The built-in choice below is what was measured; a tuned table per adapter
+(written by tune.py, read from the cache folder or ``NUMR_WEBGPU_GEMM_TABLE=<file.json>``)
+maps "dtype:bucket" to a config name and replaces it for those buckets.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ CONFIGS = {c.name: c for c in (
     # (f32 and f64 operands; see spec.py)
     TileConfig(8, 8, 8, True, True),
     TileConfig(8, 8, 16, True, True),
+    TileConfig(8, 16, 8, True, True),   # 128 x 256 tiles
     TileConfig(4, 8, 8, True, True),
     TileConfig(4, 8, 16, True, True),
     TileConfig(4, 4, 16, True, True),
@@ -87,9 +88,22 @@ def bucket(M: int, N: int, K: int) -> str:
     return f"m{lg(M)}n{lg(N)}k{lg(K)}"
 
 
+def table_path(adapter: str) -> str:
+    """The tuned table of ``adapter`` (see tune.py): NUMR_WEBGPU_GEMM_TABLE when set (a
+    file; ``off``: none), else <cache>/numr/webgpu-gemm-<adapter>.json, <cache> being
+    NUMR_CACHE_DIR, XDG_CACHE_HOME or ~/.cache."""
+    env = os.environ.get("NUMR_WEBGPU_GEMM_TABLE", "").strip()
+    if env:
+        return "" if env.lower() == "off" else env
+    base = (os.environ.get("NUMR_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+            or os.path.join(os.path.expanduser("~"), ".cache"))
+    slug = "".join(c if c.isalnum() else "-" for c in adapter.lower()).strip("-") or "default"
+    return os.path.join(base, "numr", f"webgpu-gemm-{slug}.json")
+
+
 @functools.lru_cache(maxsize=None)
-def _table():
-    path = os.environ.get("NUMR_WEBGPU_GEMM_TABLE", "").strip()
+def _table(adapter: str = ""):
+    path = table_path(adapter)
     if not path:
         return {}
     try:
@@ -97,7 +111,18 @@ def _table():
             raw = json.load(f)
     except (OSError, ValueError):
         return {}
-    return {k: CONFIGS[v] for k, v in raw.items() if v in CONFIGS}
+    if not isinstance(raw, dict):
+        return {}
+    entries = raw.get("choices", raw)
+    return {k: CONFIGS[v] for k, v in entries.items()
+            if isinstance(v, str) and v in CONFIGS}
+
+
+def reload_tables():
+    """Forget the tables read so far (after tune.py wrote one)."""
+    global EPOCH
+    EPOCH += 1
+    _table.cache_clear()
 
 
 _FORCED: dict = {}
@@ -129,14 +154,15 @@ def _allowed(cfg: TileConfig, val: str, name: str, wgs: int) -> bool:
 
 
 def choose(val: str, name: str, M: int, N: int, K: int,
-           workgroup_storage: int = 16384) -> TileConfig:
+           workgroup_storage: int = 16384, adapter: str = "") -> TileConfig:
     """The tile configuration for accumulator WGSL type ``val`` of dtype ``name`` on an
-    adapter with ``workgroup_storage`` bytes of workgroup memory."""
+    adapter with ``workgroup_storage`` bytes of workgroup memory: pinned (force), else the
+    adapter's tuned table (tune.py), else the built-in choice."""
     vec_ok = val == "f32" and name == "float32"  # float16 computes in f32 but loads halves
     forced = _FORCED.get(name)
     if forced is not None and _allowed(forced, val, name, workgroup_storage):
         return forced
-    tuned = _table().get(f"{name}:{bucket(M, N, K)}")
+    tuned = _table(adapter).get(f"{name}:{bucket(M, N, K)}")
     if tuned is not None and _allowed(tuned, val, name, workgroup_storage):
         return tuned
     if vec_ok:

@@ -9,6 +9,8 @@ K panels whose partial products accumulate into C (the epilogue applies on the l
 
 from __future__ import annotations
 
+import os
+
 from ....._core.shapes import broadcast_shapes
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
@@ -18,7 +20,15 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from . import configs
 from .configs import choose
-from .spec import WIDE, DotSpec, GemmSpec
+from .spec import WIDE, DotSpec, GemmSpec, PieceSumSpec
+
+
+def adapter_key(client):
+    """Adapter name and backend: the tuned tables' key (configs.table_path)."""
+    key = client.__dict__.get("_numr_gemm_key")
+    if key is None:
+        key = client._numr_gemm_key = f"{client.info.get('name')} {client.info.get('backend')}"
+    return key
 
 
 def _fits(*views):
@@ -32,6 +42,10 @@ def _epi_views(epilogue):
 # Launch plans (kernels/launch_plan.py) of products that took one dispatch into a fresh
 # output: a repeated product of the same shapes / strides / alignment skips the layers
 # below (a small matmul's cost is mostly host time)
+_VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
+# db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
+# set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
+STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "").strip()
 _PLANS = {}
 _NO_PLAN = object()
 _record = None
@@ -141,7 +155,8 @@ def _split_k(client, t, a, b, epilogue):
     N = b.shape[-1]
     if K < SPLIT_K_MIN:
         return 1
-    cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage)
+    cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage,
+                 adapter_key(client))
     tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
     pieces = min(K // SPLIT_K_DEPTH, -(-SPLIT_K_GROUPS // tiles))
     if pieces < 4:
@@ -163,9 +178,18 @@ def _gemm_split_k(client, t, out_t, wide, a, b, pieces):
                      b.dtype, b.client)
     partial = new_output((pieces, M, N), wide, client)
     _split(client, t, out_t, av, bv, partial, None)
-    out = reduce_run("sum", partial, (0,), wide)
-    if out.dtype is not wide:
-        out = out.astype(wide)
+    n = M * N
+    if out_t.val in ("f32", "f64") and _fits(partial) and n <= client.max_groups * 256 * 64:
+        # the pieces summed in order by one small kernel (fewer host layers than a reduction)
+        out = new_output((M, N), wide, client)
+        groups = -(-n // 256)
+        gx = min(groups, client.max_groups)
+        client.kernel(PieceSumSpec(out_t)).launch((gx, -(-groups // gx), 1), Parts=partial,
+                                                  C=out, n=n, pieces=pieces)
+    else:
+        out = reduce_run("sum", partial, (0,), wide)
+        if out.dtype is not wide:
+            out = out.astype(wide)
     rest = K - pieces * ks
     if rest:
         _panels(client, t, out_t, a[:, K - rest:], b[K - rest:], out, None, True)
@@ -195,7 +219,8 @@ def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
     more row or column tiles than one grid dimension holds (65535) is cut into panels."""
     M = ab.shape[-2]
     N = bb.shape[-1]
-    cfg = choose(t.val, t.name, M, N, ab.shape[-1], Caps.of(client).workgroup_storage)
+    cfg = choose(t.val, t.name, M, N, ab.shape[-1], Caps.of(client).workgroup_storage,
+                 adapter_key(client))
     rows, cols = client.max_groups * cfg.bm, client.max_groups * cfg.bn
     if M > rows or N > cols:
         if epilogue is not None and out.ndim > 2:
@@ -233,8 +258,12 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
                 _record.append(None)
             return
     vload = cfg.db and _vec_aligned(ab, bb, K, N, sa, sb)
+    vstore = cfg.db and _VSTORE and N % 4 == 0 and out.strides[-1] == 1 and \
+        out.strides[-2] % 4 == 0 and (not batch or out.strides[-3] % 4 == 0) and \
+        out.binding()[3] % 4 == 0
     spec = GemmSpec(t, out_t, len(bshape), cfg,
-                    None if epilogue is None else epilogue.spec, accumulate, vload)
+                    None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
+                    STYLE if cfg.db else "")
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):

@@ -102,12 +102,15 @@ class GemmSpec(KernelSpec):
     epilogue: Optional[Any] = None   # a frozen fragment spec (ext_kernels.EpilogueSpec)
     accumulate: bool = False
     vload: bool = False   # db kernels: A and B bound as vec4 arrays (aligned, contiguous)
+    vstore: bool = False  # db kernels: C bound as a vec4 array (aligned rows, N % 4 == 0)
+    style: str = ""       # db kernels: "u" the K loop unrolled in WGSL, "f" explicit fma()
 
     def layout(self, caps):
         el = self.t.arr
         if self.vload:  # float16: 4 halves in a vec2<u32>
             el = "vec2<u32>" if self.t.name == "float16" else f"vec4<{self.t.arr}>"
-        bufs = [Buf("A", el), Buf("B", el), Buf("C", self.out_t.arr, "rw")]
+        cel = f"vec4<{self.out_t.arr}>" if self.vstore else self.out_t.arr
+        bufs = [Buf("A", el), Buf("B", el), Buf("C", cel, "rw")]
         words = ["M", "N", "K", "nb", "a_rs", "a_cs", "b_rs", "b_cs", "c_rs", "c_bs",
                  Words("batch", max(1, 3 * self.brank))]
         if self.epilogue is not None:
@@ -297,7 +300,23 @@ class GemmSpec(KernelSpec):
             stores.append("    if (r < M) {")
             for j in range(tn // 4):
                 decl.append(f"    var c{i}_{j} = {z4};")
-                inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
+                if "f" in self.style:
+                    inner.append(f"        c{i}_{j} = fma({V4}(a{i // 4}[{i % 4}]), b{j}, "
+                                 f"c{i}_{j});")
+                else:
+                    inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
+                if self.vstore:   # c % 4 == 0 and N % 4 == 0: c < N covers c + 3
+                    col = f"col0 + {j * 4 * WG_X}u + lx * 4u"
+                    v = f"c{i}_{j}" + (" + C[ci]" if self.accumulate else "")
+                    if self.epilogue is not None:
+                        v = f"{V4}(" + ", ".join(
+                            f"epilogue(v[{q}], r, c + {q}u, bi)" for q in range(4)) + ")"
+                        pre = f"let v = c{i}_{j}" + (" + C[ci]" if self.accumulate else "") + "; "
+                    else:
+                        pre = ""
+                    stores.append(f"      {{ let c = {col}; if (c < N) {{ let ci = (cb + r * "
+                                  f"{c_rs} + c) >> 2u; {pre}C[ci] = {v}; }} }}")
+                    continue
                 for q in range(4):
                     col = f"col0 + {j * 4 * WG_X + q}u + lx * 4u"
                     stores.append(f"      {{ let c = {col}; if (c < N) {{ let ci = cb + r * "
@@ -305,6 +324,12 @@ class GemmSpec(KernelSpec):
                                   f" }} }}")
             stores.append("    } }")
         nl = "\n"
+        if "u" in self.style:   # unrolled: kk a constant in each copy
+            k_loop = nl.join(f"        {{ let kk = {kk}u;\n" + nl.join(inner) + "\n        }"
+                             for kk in range(bk))
+        else:
+            k_loop = (f"        for (var kk = 0u; kk < {bk}u; kk++) {{\n" + nl.join(inner)
+                      + "\n        }")
         src = f"""{render_helpers(helpers, caps.int64)}
 {lay.decl()}
 {F16X4 if t.name == "float16" and self.vload else ""}
@@ -341,9 +366,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
       }}
       {{
         let ab = cur * {a_size}u; let bb = cur * {b_size}u;
-        for (var kk = 0u; kk < {bk}u; kk++) {{
-{nl.join(inner)}
-        }}
+{k_loop}
       }}
       if (more) {{
         let ab = (1u - cur) * {a_size}u; let bb = (1u - cur) * {b_size}u;
@@ -362,7 +385,42 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
     def label(self):
         epi = "" if self.epilogue is None else "_" + self.epilogue.label
         return (f"gemm_{self.t.name}_b{self.brank}_{self.cfg.name}"
-                f"{'_v' if self.vload else ''}{'_acc' if self.accumulate else ''}{epi}")
+                f"{'_v' if self.vload else ''}{'_w' if self.vstore else ''}"
+                f"{'_' + self.style if self.style else ''}"
+                f"{'_acc' if self.accumulate else ''}{epi}")
+
+
+@dataclasses.dataclass(frozen=True)
+class PieceSumSpec(KernelSpec):
+    """C[i] = sum over p of Parts[p * n + i], in order p = 0, 1, ...: the partial products of a
+    split-K GEMM summed (one thread per output element; deterministic)."""
+    out_t: WType
+
+    def needs(self):
+        return ("f64",) if self.out_t.val == "f64" else ()
+
+    def layout(self, caps):
+        return Layout([Buf("Parts", self.out_t.arr), Buf("C", self.out_t.arr, "rw")],
+                      ["n", "pieces"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        return f"""{lay.decl()}
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let n = {lay.word('n')}; let pieces = {lay.word('pieces')};
+  let i = g.x + g.y * nw.x * 256u;
+  if (i >= n) {{ return; }}
+  let p0 = {lay.word('Parts_off')} + i;
+  var s = Parts[p0];
+  for (var p = 1u; p < pieces; p++) {{ s += Parts[p0 + p * n]; }}
+  C[{lay.word('C_off')} + i] = s;
+}}
+"""
+
+    @property
+    def label(self):
+        return f"gemm_piecesum_{self.out_t.name}"
 
 
 _DOT = Template("""${helpers}
@@ -457,8 +515,12 @@ def variants():
             if cfg.db:
                 if t.name in DB_NAMES and db_fits(cfg, t.val, 32768):
                     for vload in (False, True):
-                        out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload))
-                    out.append(GemmSpec(t, out_t, 2, cfg, None, True, False))
+                        out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload, vload))
+                    if cfg.name == "db8x8k8":
+                        for style in ("u", "uf", "f"):
+                            out.append(GemmSpec(t, out_t, 1, cfg, None, False, True, True,
+                                                style))
+                    out.append(GemmSpec(t, out_t, 2, cfg, None, True, False, True))
                 continue
             if cfg.vec and not vec_ok:
                 continue
@@ -471,4 +533,6 @@ def variants():
             out.append(GemmSpec(t, out_t, brank, cfg, None, acc))
         for wide in (False, True):
             out.append(DotSpec(t, out_t, 1, wide))
+        if out_t.val in ("f32", "f64"):
+            out.append(PieceSumSpec(out_t))
     return out

@@ -31,6 +31,7 @@ from ...codegen.types import WTYPES
 from ...kernels.fill import full
 from ...kernels.nary import _flat_start
 from ...primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
+from ...runtime.allocator import Block
 from ...storage import WgpuStorage, _row_major
 from . import table as T
 from .spec import ReduceSpec, types_of, vec_width
@@ -46,7 +47,8 @@ TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 #   g  workgroups wanted in flight for big reductions (chunks per row)
 #   i  fewest 16-byte loads per thread and chunk (below, more chunks only add partials)
 #   w  1: 16-byte loads for 1-, 2- and 8-byte dtypes too (else 4-byte dtypes only)
-DEFAULT_CONFIG = "u2,s1,g2048,i16,w0"
+#   b  largest workgroup (a power of two, 32..1024; the adapter's limits still apply)
+DEFAULT_CONFIG = "u2,s1,g2048,i16,w0,b256"
 CFG = {}
 
 
@@ -60,12 +62,13 @@ def configure(text=None):
     for part in (DEFAULT_CONFIG + "," + text).split(","):
         part = part.strip()
         if part:
-            if part[0] not in "usgiw" or not part[1:].isdigit():
+            if part[0] not in "usgiwb" or not part[1:].isdigit():
                 raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
             cfg[part[0]] = int(part[1:])
     CFG.clear()
     CFG.update(cfg)
     _PLANS.clear()
+    _JOBS.clear()
     return dict(CFG)
 
 
@@ -94,7 +97,7 @@ class _Job:
     """What stays fixed over the launches of one reduction (cached per key)."""
 
     __slots__ = ("op", "acc", "caps", "types", "names", "fields", "dtypes", "arg", "dv",
-                 "client", "key")
+                 "client", "key", "max_wg")
 
     def __init__(self, op, acc, client, src_dtype, dv):
         self.op = op
@@ -109,6 +112,13 @@ class _Job:
         self.arg = T.row(op).uses_index
         self.dv = _f32_pair(float(dv))
         self.key = (op, acc, id(client), src_dtype, self.dv)
+        # row workgroups: the config's size, within workgroup memory for one state each
+        state = sum(16 if ty == "vec2<f64>" else 8 if ty in ("f64", "i64", "u64", "vec2<f32>")
+                    else 4 for _, ty in self.fields)
+        self.max_wg = 256
+        while self.max_wg < CFG["b"] and 2 * self.max_wg * state * 2 <= \
+                self.caps.workgroup_storage:
+            self.max_wg *= 2
 
 
 _JOBS = {}
@@ -129,7 +139,7 @@ class _Pass:
     are added at launch), and, when it writes partial states, their shape and how the next
     pass views them."""
 
-    __slots__ = ("kern", "groups", "words", "part_shape", "part_view")
+    __slots__ = ("kern", "groups", "words", "part_shape", "part_view", "fast")
 
     def __init__(self, kern, groups, words, part_shape, part_view):
         self.kern = kern
@@ -137,9 +147,56 @@ class _Pass:
         self.words = words
         self.part_shape = part_shape
         self.part_view = part_view
+        self.fast = None  # (pipe, params with zero offsets, src_off / dst_off byte positions)
+
+    def launch_fast(self, src, dst):
+        """The eager hot path of a one-pass ``final`` launch over element data: both views
+        in plain single-buffer blocks bound whole, parameters as immediates. Records the
+        dispatch ``kern.launch`` would and returns True, or returns False (no side effect)
+        for the general path."""
+        sb, db = src.block, dst.block
+        if sb.__class__ is not Block or db.__class__ is not Block or sb is db:
+            return False
+        client = dst.client
+        limit = client.max_binding
+        if sb.size > limit or db.size > limit:
+            return False
+        f = self.fast
+        if f is None:
+            lay = self.kern.layout
+            pipe = self.kern.pipes["main"]
+            if pipe.uniform_size or set(lay._buf_pos) != {"src", "dst"}:
+                self.fast = False
+                return False
+            params = lay.pack(**self.words)
+            f = self.fast = (pipe, params, 4 * lay._off_pos["src"], 4 * lay._off_pos["dst"])
+        elif f is False:
+            return False
+        pipe, params, ps, pd = f
+        so, do = src.offset, dst.offset
+        if so or do:
+            params = bytearray(params)
+            _U32.pack_into(params, ps, so // src.dtype.itemsize)
+            _U32.pack_into(params, pd, do // dst.dtype.itemsize)
+            params = bytes(params)
+        entries = ((sb.buffer, 0, sb.size), (db.buffer, 0, db.size))
+        if pipe.bindings[0] == "rw":  # (layout order: src, dst)
+            return False
+        bgc = client.bindgroups
+        bg = bgc._cache.get((id(pipe.bgl), entries))
+        if bg is None:
+            bg = bgc.get(pipe.bgl, entries)
+        else:
+            bgc.hits += 1
+        client.launch_raw(pipe, bg, params, self.groups, (sb, db))
+        return True
 
 
-def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None):
+_U32 = struct.Struct("<I")
+
+
+def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None,
+            res=None):
     """The launches reducing a view of ``shape`` / ``strides`` (elements of ``src_dtype``,
     or states if it is None) over its dims not in ``kept`` into a destination with
     ``dstrides`` over the kept dims (``out``: final / merge), chunk partials reduced by
@@ -182,7 +239,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         vec = bool(ew) and row_contig and rr == 1 and chunks is None
         units = -(-m // ew) if vec else m
         unroll = max(1, CFG["u"] if vec else CFG["s"])
-        wg = min(_pow2_at_least(units // 8, 32, 256), caps.wg_size(256))
+        wg = min(_pow2_at_least(units // 8, 32, job.max_wg), caps.wg_size(job.max_wg))
         k = max(1, -(-units // (wg * ITER)))
         if chunks is not None:
             k = chunks
@@ -204,8 +261,11 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         tiles = -(-nov // wg)
         items = tiles * k
     mode = out if k == 1 and chunks is None else "part"
+    narrow = res if mode == "final" else None
+    if narrow is not None and (nout != 1 or mapping != "row"):
+        raise AssertionError("a packed result is written only by a one-output row pass")
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
-                      len(dshape) if mode != "part" else 0, wg, mode, unroll)
+                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow)
     gx = min(items, caps.max_groups)
     gy = -(-items // gx)
     if gy > caps.max_groups:
@@ -238,7 +298,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     rst = _row_major(rs)
     nshape = tuple(rs[p] for p in perm)
     nstrides = tuple(rst[p] for p in perm)
-    rest = _passes(job, nshape, nstrides, None, (True,) * nk + (False,), dstrides, out, 0)
+    rest = _passes(job, nshape, nstrides, None, (True,) * nk + (False,), dstrides, out, 0,
+                   res=res)
     return [_Pass(kern, (gx, gy, 1), words, part_shape, (rs, perm))] + rest
 
 
@@ -253,11 +314,15 @@ def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
     eoff = 0
     if src_dtype is not None and src_dtype.itemsize == 4 and not WTYPES[src_dtype].packed:
         eoff = first.binding()[3] % 4
-    key = (job.key, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff, chunks)
+    res = dfirst.dtype if out == "final" else None
+    if res is T.VAL_DTYPE[job.types.R]:
+        res = None
+    key = (job.key, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff, chunks,
+           res)
     plan = _PLANS.get(key)
     if plan is None:
         plan = _passes(job, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff,
-                       chunks)
+                       chunks, res)
         if len(_PLANS) >= 4096:
             _PLANS.clear()
         _PLANS[key] = plan
@@ -282,6 +347,8 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
                 args["base_hi"] = base >> 32
         if p.part_shape is None:
             if out == "final":
+                if src_dtype is not None and not base and p.launch_fast(src, dst):
+                    return None
                 args["dst"] = dst
             else:
                 for name, s in zip(names, dst):
@@ -301,8 +368,9 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     raise AssertionError("a plan ends with a final or merge pass")
 
 
-def run(op, x, axes, acc, dv=0.0):
-    """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape)."""
+def run(op, x, axes, acc, dv=0.0, res=None):
+    """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape; or
+    ``res``, the caller's result dtype, when it is a sub-word dtype and one output)."""
     client = x.client
     job = _job(op, acc, client, x.dtype, dv)
     nd = x.ndim
@@ -310,6 +378,11 @@ def run(op, x, axes, acc, dv=0.0):
     kept = tuple(d not in axes for d in range(nd))
     kshape = tuple(n for d, n in enumerate(x.shape) if kept[d])
     rdt = T.VAL_DTYPE[job.types.R]
+    if res is not None and res is not rdt and WTYPES[res].packed and \
+            math.prod(kshape) == 1:
+        # one output of a sub-word dtype (float16, bool, int8, ...): the last pass writes
+        # it in place of a separate cast (a fresh output: its word is the pass's alone)
+        rdt = res
     out = WgpuStorage._new(kshape, rdt, client)
     if math.prod(kshape) == 0:
         return out
