@@ -124,6 +124,59 @@ def check(name, got, a, run, tol):
     return None
 
 
+_PROBE = """
+@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@compute @workgroup_size(@WG@)
+fn main(@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) w: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let T = nw.x * @WG@u;
+  let gid = w.x * @WG@u + l;
+  let n = arrayLength(&src);
+@DECL@
+  var i = gid;
+  for (; i + (@U@ - 1u) * T < n; i += @U@ * T) {
+@LOADS@
+@ADDS@
+  }
+  for (; i < n; i += T) { a0 += src[i]; }
+  let s = dot(@SUM@, vec4<f32>(1.0));
+  if (s == 1234.5678) { dst[gid] = s; }
+}
+"""
+
+
+def probe(W, client, a, reps, repeats, cp=None):
+    """Raw read bandwidth on this stack: grid-stride vec4 sums over ``a`` (float32), U loads
+    in flight per thread and trip, G workgroups; the result is never stored (a compare
+    keeps the loads live). The ceiling the reduction kernels can reach here."""
+    x = W.asarray(a)
+    nbytes = a.nbytes
+    for wg in (256,):
+        for u in (1, 4, 8):
+            for g in (1056, 4096, 16384, 65535):
+                src = (_PROBE.replace("@WG@", str(wg)).replace("@U@", f"{u}u")
+                       .replace("@DECL@", "\n".join(f"  var a{j} = vec4<f32>(0.0);"
+                                                  for j in range(u)))
+                       .replace("@LOADS@", "\n".join(f"    let x{j} = src[i + {j}u * T];"
+                                                   for j in range(u)))
+                       .replace("@ADDS@", "\n".join(f"    a{j} += x{j};" for j in range(u)))
+                       .replace("@SUM@", " + ".join(f"a{j}" for j in range(u))))
+                dst = W.zeros(g * wg, dtype=W.float32)
+                run = lambda: W.custom_kernel(src, "main", [x._data], [dst._data], (g, 1, 1))
+                try:
+                    t = time_call(run, W.synchronize, reps, repeats)
+                    print(f"[probe] wg={wg} U={u} G={g}: {t * 1e6:.1f} us "
+                          f"{nbytes / t / 1e12:.2f} TB/s", flush=True)
+                except Exception as exc:
+                    print(f"[probe] wg={wg} U={u} G={g}: {type(exc).__name__}: {exc}")
+    if cp is not None:
+        xc = cp.asarray(a)
+        t = time_call(lambda: cp.sum(xc), cp.cuda.get_current_stream().synchronize, reps,
+                      repeats)
+        print(f"[probe] cupy.sum: {t * 1e6:.1f} us {nbytes / t / 1e12:.2f} TB/s")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variants", default=VARIANTS)
@@ -136,6 +189,7 @@ def main(argv=None):
     p.add_argument("--sizes", default="small,large")
     p.add_argument("--no-cupy", action="store_true")
     p.add_argument("--smoke", action="store_true")
+    p.add_argument("--probe", action="store_true", help="raw read-bandwidth probes first")
     args = p.parse_args(argv)
     if args.smoke:
         args.large_mib, args.reps_small, args.reps_large, args.repeats = 1, 3, 2, 1
@@ -155,6 +209,9 @@ def main(argv=None):
     print(f"[reduce] webgpu: {client.info.get('name')} ({client.info.get('backend')}); "
           f"subgroup={caps.subgroup} int64={caps.int64}; cupy: "
           f"{cp.cuda.runtime.getDeviceProperties(0)['name'].decode() if cp else '-'}")
+    if args.probe:
+        probe(W, client, np.random.default_rng(1).standard_normal(
+            (args.large_mib << 20) // 4, dtype=np.float32), args.reps_large, args.repeats, cp)
     variants = [v for v in args.variants.split(";") if v.strip()]
     want = [c for c in args.cases.split(",") if c]
     sizes = set(args.sizes.split(","))

@@ -6,6 +6,8 @@ run as WGSL kernels; functions without a GPU kernel yet run on the host and warn
 memory_stats, empty_cache, capture_graph, custom_kernel, raw_handle, capabilities.
 """
 
+import builtins as _builtins
+
 from .._core import errors as _errors
 from .._core.boundary import wrap_function as _wrap_function
 from .._core.namespace import populate as _populate
@@ -102,7 +104,7 @@ def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=
                   overrides=None, device=None):
     """Run user WGSL on storages (see backends/webgpu/runtime/custom.py)."""
     for argname, seq in (("inputs", inputs), ("outputs", outputs)):
-        if not isinstance(seq, (list, tuple)) or not all(
+        if not isinstance(seq, (list, tuple)) or not _builtins.all(  # (``all`` is xp.all)
                 isinstance(s, _backend.payload_type) for s in seq):
             raise _errors.InvalidType(f"custom_kernel: '{argname}' must be a list of webgpu "
                                       f"storages (x._data), got {seq!r}")

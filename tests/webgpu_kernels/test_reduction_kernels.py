@@ -183,3 +183,18 @@ def test_configure_parses_and_rejects():
             plan.configure("x3")
     finally:
         plan.configure(",".join(f"{k}{v}" for k, v in old.items()))
+
+
+def test_namespace_custom_kernel_checks_its_lists(wgpu_xp):
+    """numr_array_api.webgpu.custom_kernel validated its lists with the namespace's ``all``
+    (xp.all) instead of the builtin, so every call failed (benchmarks/reduce_variants.py's
+    bandwidth probes use it)."""
+    xp = wgpu_xp
+    src = """@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b: array<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) g: vec3<u32>) { b[g.x] = 2.0 * a[g.x]; }"""
+    x = xp.asarray(np.arange(4, dtype=np.float32))
+    y = xp.zeros(4, dtype=xp.float32)
+    xp.custom_kernel(src, "main", [x._data], [y._data], (1, 1, 1))
+    np.testing.assert_array_equal(_host(y), [0, 2, 4, 6])

@@ -48,7 +48,7 @@ class ReductionMixin:
             nan = float("nan") if res.kind == "f" else complex("nan+nanj")
             return _keep(full(kshape, nan, res, data.client), data.shape, axes, keepdims)
         m = math.prod(data.shape[d] for d in axes)
-        out = plan.run(op, data, axes, acc, dv=m)
+        out = plan.run(op, data, axes, acc, dv=m, res=res)
         return _keep(_finish(out, res), data.shape, axes, keepdims)
 
     def sum_all(self, data):
@@ -60,7 +60,7 @@ class ReductionMixin:
         axes = _axes(data, axes)
         m = math.prod(data.shape[d] for d in axes)
         out = plan.run("std" if std else "var", data, axes, data.dtype,
-                       dv=float(m) - float(correction))
+                       dv=float(m) - float(correction), res=data.dtype)
         return _keep(_finish(out, data.dtype), data.shape, axes, keepdims)
 
     def _arg(self, name, data, axis, keepdims):

@@ -195,7 +195,8 @@ class _Pass:
 _U32 = struct.Struct("<I")
 
 
-def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None):
+def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None,
+            res=None):
     """The launches reducing a view of ``shape`` / ``strides`` (elements of ``src_dtype``,
     or states if it is None) over its dims not in ``kept`` into a destination with
     ``dstrides`` over the kept dims (``out``: final / merge), chunk partials reduced by
@@ -260,8 +261,11 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         tiles = -(-nov // wg)
         items = tiles * k
     mode = out if k == 1 and chunks is None else "part"
+    narrow = res if mode == "final" else None
+    if narrow is not None and (nout != 1 or mapping != "row"):
+        raise AssertionError("a packed result is written only by a one-output row pass")
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
-                      len(dshape) if mode != "part" else 0, wg, mode, unroll)
+                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow)
     gx = min(items, caps.max_groups)
     gy = -(-items // gx)
     if gy > caps.max_groups:
@@ -294,7 +298,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     rst = _row_major(rs)
     nshape = tuple(rs[p] for p in perm)
     nstrides = tuple(rst[p] for p in perm)
-    rest = _passes(job, nshape, nstrides, None, (True,) * nk + (False,), dstrides, out, 0)
+    rest = _passes(job, nshape, nstrides, None, (True,) * nk + (False,), dstrides, out, 0,
+                   res=res)
     return [_Pass(kern, (gx, gy, 1), words, part_shape, (rs, perm))] + rest
 
 
@@ -309,11 +314,15 @@ def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
     eoff = 0
     if src_dtype is not None and src_dtype.itemsize == 4 and not WTYPES[src_dtype].packed:
         eoff = first.binding()[3] % 4
-    key = (job.key, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff, chunks)
+    res = dfirst.dtype if out == "final" else None
+    if res is T.VAL_DTYPE[job.types.R]:
+        res = None
+    key = (job.key, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff, chunks,
+           res)
     plan = _PLANS.get(key)
     if plan is None:
         plan = _passes(job, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff,
-                       chunks)
+                       chunks, res)
         if len(_PLANS) >= 4096:
             _PLANS.clear()
         _PLANS[key] = plan
@@ -359,8 +368,9 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     raise AssertionError("a plan ends with a final or merge pass")
 
 
-def run(op, x, axes, acc, dv=0.0):
-    """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape)."""
+def run(op, x, axes, acc, dv=0.0, res=None):
+    """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape; or
+    ``res``, the caller's result dtype, when it is a sub-word dtype and one output)."""
     client = x.client
     job = _job(op, acc, client, x.dtype, dv)
     nd = x.ndim
@@ -368,6 +378,11 @@ def run(op, x, axes, acc, dv=0.0):
     kept = tuple(d not in axes for d in range(nd))
     kshape = tuple(n for d, n in enumerate(x.shape) if kept[d])
     rdt = T.VAL_DTYPE[job.types.R]
+    if res is not None and res is not rdt and WTYPES[res].packed and \
+            math.prod(kshape) == 1:
+        # one output of a sub-word dtype (float16, bool, int8, ...): the last pass writes
+        # it in place of a separate cast (a fresh output: its word is the pass's alone)
+        rdt = res
     out = WgpuStorage._new(kshape, rdt, client)
     if math.prod(kshape) == 0:
         return out

@@ -30,7 +30,7 @@ from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout, Words
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
-from ...codegen.types import widen, WTYPES, convert, load, render_helpers
+from ...codegen.types import widen, WTYPES, convert, load, pack, render_helpers
 from . import table as T
 
 __all__ = ["ReduceSpec", "variants", "types_of"]
@@ -134,6 +134,7 @@ class ReduceSpec(KernelSpec):
     wg: int          # workgroup size
     out: str         # "final" | "merge" | "part"
     unroll: int = 1  # row mapping: loads per thread and trip, each into its own state
+    res: object = None  # final: a sub-word dtype the one output is stored as (else R)
 
     def needs(self):
         need = set()
@@ -168,7 +169,8 @@ class ReduceSpec(KernelSpec):
         else:
             bufs.append(Buf("src", vec_arr(self.src) if self.vec else WTYPES[self.src].arr))
         if self.out == "final":
-            bufs.append(Buf("dst", t.R, "rw"))
+            bufs.append(Buf("dst", WTYPES[self.res].arr if self.res is not None else t.R,
+                            "rw"))
         else:
             bufs += [Buf("d_" + n, ty, "rw") for n, ty in self.fields(caps)]
         words = ["items", "K", "C", "M", "tiles", "nout", "base_lo", "base_hi", "dv_hi",
@@ -254,8 +256,18 @@ class ReduceSpec(KernelSpec):
         if self.out == "final":
             dv = (f"{t.DV}(bitcast<f32>({lay.word('dv_hi')})) + "
                   f"{t.DV}(bitcast<f32>({lay.word('dv_lo')}))")
-            out.append(f"fn put(j: u32, s: St) {{ dst[{lay.word('dst_off')} + j] = "
-                       f"post(s, {dv}); }}")
+            if self.res is not None:
+                # the one output's whole word (fresh storage: the other bytes are padding)
+                rt = WTYPES[self.res]
+                v = convert(_wtype_of_val(t.R), rt, f"post(s, {dv})", helpers, caps.int64)
+                lg = (32 // rt.bits).bit_length() - 1
+                e = f"({lay.word('dst_off')} + j)"
+                out.append(f"fn put(j: u32, s: St) {{ dst[{e} >> {lg}u] = "
+                           f"{pack(rt, v, helpers)} << (({e} & {(1 << lg) - 1}u) * "
+                           f"{rt.bits}u); }}")
+            else:
+                out.append(f"fn put(j: u32, s: St) {{ dst[{lay.word('dst_off')} + j] = "
+                           f"post(s, {dv}); }}")
         else:
             body = []
             if self.out == "merge":
@@ -544,6 +556,14 @@ def variants(caps: Caps | None = None):
                 if spec not in seen:
                     seen.add(spec)
                     yield spec
+    # one output stored as its sub-word result dtype (from elements and from states)
+    if T.supported(caps, dt.float16):
+        yield ReduceSpec("sum", dt.float16, dt.float16, "row", True, 0, 1, 0, 64, "final", 4,
+                         dt.float16)
+        yield ReduceSpec("var", None, dt.float16, "row", False, 0, 1, 0, 256, "final", 1,
+                         dt.float16)
+    yield ReduceSpec("any", dt.bool_, dt.bool_, "row", False, 0, 1, 0, 64, "final", 1, dt.bool_)
+    yield ReduceSpec("max", None, dt.int8, "row", False, 0, 1, 0, 256, "final", 1, dt.int8)
     for ro, rr, rd in itertools.product((0, 1, 2), (0, 1, 2), (0, 2)):
         yield ReduceSpec("sum", dt.float32, dt.float32, "row", False, ro, rr, rd, 32,
                          "merge")
