@@ -43,7 +43,9 @@ def _log_coop():
 F32_BIG = ["8x8k8v", "db8x8k8", "db8x8k16", "db8x16k8", "db4x8k16"]
 CASES = {
     # name: (a shape, b shape, dtype, [(variant label, settings)])
-    "f32_4096": ((4096, 4096), (4096, 4096), "float32", [(c, {"cfg": c}) for c in F32_BIG]),
+    "f32_4096": ((4096, 4096), (4096, 4096), "float32", [(c, {"cfg": c}) for c in F32_BIG]
+                 + [(f"db8x8k8 style {st}", {"cfg": "db8x8k8", "style": st})
+                    for st in ("u", "uf", "f")]),
     "f32_2048": ((2048, 2048), (2048, 2048), "float32", [(c, {"cfg": c}) for c in F32_BIG]),
     "f64_2048": ((2048, 2048), (2048, 2048), "float64",
                  [(c, {"cfg": c}) for c in ("4x4k8", "db8x8k8", "db4x8k8", "db8x16k8")]),
@@ -82,6 +84,7 @@ def _apply(settings, dtype):
     os.environ["NUMR_WEBGPU_GEMM_COOP_CFG"] = settings.get("coop_cfg", "")
     groups, depth = settings.get("split", (512, 256))
     G.SPLIT_K_GROUPS, G.SPLIT_K_DEPTH = groups, depth
+    G.STYLE = settings.get("style", "")
 
 
 def _reference(a, b, rows):

@@ -312,11 +312,14 @@ def test_switches_keep_results(wgpu_xp, monkeypatch, deep, wg, cols):
 # switches: SPLIT (sqrt / wide four-step splits), STRIDED (strided rows too long for 4 a
 # workgroup as a four-step), POST (the real post-processing fused into the row kernel),
 # PAD (workgroup-memory padding); CAP lowers the cap so that four-steps run at small n
-@pytest.mark.parametrize("cap,split,strided,post,pad", [
-    ("", "sqrt", "one", "pass", "3"), ("", "wide", "split", "fused", "3"),
-    ("16", "wide", "split", "fused", "0"), ("64", "sqrt", "split", "fused", "2")])
-def test_fast_kernel_switches(wgpu_xp, monkeypatch, cap, split, strided, post, pad):
+@pytest.mark.parametrize("cap,split,strided,post,pad,more", [
+    ("", "sqrt", "one", "pass", "3", {}), ("", "wide", "split", "fused", "3", {"TW": "pow"}),
+    ("16", "wide", "split", "fused", "0", {"EPT": "16", "WGT": "64"}),
+    ("64", "sqrt", "split", "fused", "2", {"EPT": "4", "WGT": "1024", "TW": "pow"})])
+def test_fast_kernel_switches(wgpu_xp, monkeypatch, cap, split, strided, post, pad, more):
     from numr_array_api.backends.webgpu.ops.fft.plan import plan
+    for k, v in more.items():
+        monkeypatch.setenv("NUMR_WEBGPU_FFT_" + k, v)
     monkeypatch.setenv("NUMR_WEBGPU_FFT_KERNEL", "fast")
     monkeypatch.setenv("NUMR_WEBGPU_FFT_SPLIT", split)
     monkeypatch.setenv("NUMR_WEBGPU_FFT_STRIDED", strided)

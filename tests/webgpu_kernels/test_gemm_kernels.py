@@ -369,3 +369,17 @@ def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
     finally:
         monkeypatch.setenv("NUMR_WEBGPU_GEMM_TABLE", "off")
         configs.reload_tables()
+
+
+@pytest.mark.parametrize("style", ["u", "uf", "f"])
+def test_db_code_styles(style, pinned, monkeypatch):
+    """The unrolled / explicit-fma spellings of the db kernel (GPU benchmark variants)."""
+    pinned("float32", "db8x8k8")
+    monkeypatch.setattr(G, "STYLE", style)
+    rng = np.random.default_rng(10)
+    for M, K, N in ((129, 67, 131), (128, 64, 128)):
+        a = rng.standard_normal((M, K)).astype(np.float32)
+        b = rng.standard_normal((K, N)).astype(np.float32)
+        _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+    assert any(s.label.endswith("_" + style) for s in _client()._kernels
+               if s.label.startswith("gemm_float32"))

@@ -16,6 +16,7 @@ chirp filter's spectrum) are computed on the host in float64 and uploaded once p
 from ...codegen.render import workgroups
 from ...storage import WgpuStorage
 from . import real
+from .plan import frozen
 from .specs import FreqSpec
 
 __all__ = ["FFTMixin"]
@@ -32,10 +33,12 @@ def _f32_parts(v):
 
 class FFTMixin:
     def fft_1d(self, name, a, n, axis, norm, out_dtype):
-        return real.one_d(name, a, n, axis, norm, out_dtype)
+        with frozen():
+            return real.one_d(name, a, n, axis, norm, out_dtype)
 
     def fft_nd(self, name, a, s, axes, norm, out_dtype):
-        return real.n_d(name, a, s, axes, norm, out_dtype)
+        with frozen():
+            return real.n_d(name, a, s, axes, norm, out_dtype)
 
     def fft_freq(self, n, d, rfft, dtype, device):
         client = self._client(device)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import collections
 import math
 import os
+import threading
 
 import numpy as np
 
@@ -152,10 +153,38 @@ def split(n, cap):
     return None
 
 
+_KEYS = tuple("NUMR_WEBGPU_FFT_" + k for k in (
+    "DEEP", "SPLIT", "KERNEL", "PAD", "CAP", "COLS", "LOADS", "WG", "STRIDED", "TW", "EPT",
+    "WGT", "POST"))
+_LOCAL = threading.local()   # .snap: the switches read once for the call in progress
+
+
+def _env(key, default=None):
+    s = getattr(_LOCAL, "snap", None)
+    v = s.get(key) if s is not None else os.environ.get(key)
+    return default if v is None else v
+
+
+class frozen:
+    """Read the NUMR_WEBGPU_FFT_* switches once for one public transform call (plans and
+    kernels ask for them many times a call); nested uses keep the outer snapshot."""
+
+    __slots__ = ("outer",)
+
+    def __enter__(self):
+        self.outer = getattr(_LOCAL, "snap", None)
+        if self.outer is None:
+            g = os.environ.get
+            _LOCAL.snap = {k: g(k) for k in _KEYS}
+
+    def __exit__(self, *exc):
+        _LOCAL.snap = self.outer
+
+
 def deep_enabled():
     """NUMR_WEBGPU_FFT_DEEP=0 turns the nested four-step off (lengths beyond cap^2 then
     take one Stockham pass per radix, the old behaviour), for A/B timings."""
-    return os.environ.get("NUMR_WEBGPU_FFT_DEEP", "1") != "0"
+    return _env("NUMR_WEBGPU_FFT_DEEP", "1") != "0"
 
 
 def deep_split(n, cap):
@@ -189,7 +218,7 @@ def split_mode():
     sqrt(n)) or ``wide`` (n2 the largest divisor <= cap whose n1 = n / n2 is within the
     cap too: short columns, so the column step holds several neighbouring columns per
     workgroup; 2^22 complex64 with the fast kernel: 1024 x 4096)."""
-    v = os.environ.get("NUMR_WEBGPU_FFT_SPLIT", "sqrt")
+    v = _env("NUMR_WEBGPU_FFT_SPLIT", "sqrt")
     return v if v in ("sqrt", "wide") else "sqrt"
 
 
@@ -223,7 +252,7 @@ def kernel_mode():
     with unrolled stages, one padded workgroup buffer, so twice the cap: 4096 complex64 /
     2048 complex128 on 48 KiB) or ``loop`` (SharedSpec: one kernel for every length, its
     stages a loop over radix words, two buffers)."""
-    v = os.environ.get("NUMR_WEBGPU_FFT_KERNEL", "loop")
+    v = _env("NUMR_WEBGPU_FFT_KERNEL", "loop")
     return v if v in ("fast", "loop") else "loop"
 
 
@@ -231,16 +260,27 @@ def fast_pad():
     """NUMR_WEBGPU_FFT_PAD: FastSpec's workgroup-memory padding shift (ph(i) = i + i >>
     pad; 0: none)."""
     try:
-        return max(0, min(int(os.environ.get("NUMR_WEBGPU_FFT_PAD", "3")), 8))
+        return max(0, min(int(_env("NUMR_WEBGPU_FFT_PAD", "3")), 8))
     except ValueError:
         return 3
+
+
+_FAST_CAP = {}
 
 
 def fast_cap(cdtype, caps):
     """Largest power-of-two length FastSpec takes on ``caps`` (one padded row in workgroup
     memory, n / 8 threads)."""
-    item = 8 if cdtype == "complex64" else 16
     pad = fast_pad()
+    key = (cdtype, caps, pad)
+    cap = _FAST_CAP.get(key)
+    if cap is None:
+        cap = _FAST_CAP[key] = _fast_cap(cdtype, caps, pad)
+    return cap
+
+
+def _fast_cap(cdtype, caps, pad):
+    item = 8 if cdtype == "complex64" else 16
     cap = 8
     while (cap < 4096 and fast_pitch(2 * cap, pad, 1) * item <= caps.workgroup_storage
            and 2 * cap // 8 <= caps.invocations):
@@ -264,7 +304,7 @@ def shared_cap_env(cdtype, caps):
     NUMR_WEBGPU_FFT_CAP (a power of two; tests use it to reach the four-step and nested
     four-step methods at small lengths)."""
     cap = fast_cap(cdtype, caps) if kernel_mode() == "fast" else shared_cap(cdtype, caps)
-    lim = os.environ.get("NUMR_WEBGPU_FFT_CAP")
+    lim = _env("NUMR_WEBGPU_FFT_CAP")
     if lim:
         cap = max(8, min(cap, 1 << (int(lim).bit_length() - 1)))
     return cap
@@ -280,20 +320,20 @@ def cols_mode():
                       in the H100 A/B of 2026-11-24 (docs/benchmarks.md)
       strided         the old behaviour: wide splits, each row moved by its own threads,
                       one stride apart (one 32-byte sector per 8-byte element)"""
-    v = os.environ.get("NUMR_WEBGPU_FFT_COLS", "tile2")
+    v = _env("NUMR_WEBGPU_FFT_COLS", "tile2")
     return v if v in ("tile", "tile2", "strided") else "tile2"
 
 
 def loads_batched():
     """NUMR_WEBGPU_FFT_LOADS=batch (default): workgroup-memory kernels issue 8 global loads
     per thread before storing any (SharedSpec.ub); =loop: one load -> store at a time."""
-    return os.environ.get("NUMR_WEBGPU_FFT_LOADS", "batch") != "loop"
+    return _env("NUMR_WEBGPU_FFT_LOADS", "batch") != "loop"
 
 
 def wg_fit():
     """NUMR_WEBGPU_FFT_WG=fit (default) sizes a workgroup-memory kernel's workgroup to
     its rows' threads (tpr * rpw), =full keeps the adapter's 256 with idle threads."""
-    return os.environ.get("NUMR_WEBGPU_FFT_WG", "fit") != "full"
+    return _env("NUMR_WEBGPU_FFT_WG", "fit") != "full"
 
 
 def bluestein_length(n, cap):
@@ -333,23 +373,54 @@ def strided_mode():
     of a length within the cap but too long for 4 rows a workgroup (rfft2's columns of
     4096) as a four-step of short tiled steps (two coalesced passes); ``one`` keeps one
     pass whose column loads are a stride apart."""
-    v = os.environ.get("NUMR_WEBGPU_FFT_STRIDED", "one")
+    v = _env("NUMR_WEBGPU_FFT_STRIDED", "one")
     return v if v in ("one", "split") else "one"
+
+
+def tw_mode():
+    """NUMR_WEBGPU_FFT_TW (fast kernel), for A/B timings: ``table`` loads every stage
+    twiddle from the float64-rounded table; ``pow`` loads w, w^2, w^4 and multiplies
+    out the rest of a radix-4 / 8 butterfly's (fewer loads, about one rounding more)."""
+    v = _env("NUMR_WEBGPU_FFT_TW", "table")
+    return v if v in ("table", "pow") else "table"
+
+
+def fast_shape():
+    """(elements per thread, threads per workgroup to aim at) of the fast kernel:
+    NUMR_WEBGPU_FFT_EPT (8: one radix-8 butterfly a thread per stage; 16: two) and
+    NUMR_WEBGPU_FFT_WGT (256), for A/B timings."""
+    def num(k, d, lo, hi):
+        try:
+            v = int(_env(k, d))
+        except ValueError:
+            v = d
+        return 1 << (max(lo, min(v, hi)).bit_length() - 1)
+    return num("NUMR_WEBGPU_FFT_EPT", 8, 2, 64), num("NUMR_WEBGPU_FFT_WGT", 256, 32, 1024)
 
 
 def post_mode():
     """NUMR_WEBGPU_FFT_POST (fast kernel), for A/B timings: ``fused`` applies the real
     transform's post-processing (rfft / ihfft of even n) in the row kernel's last phase;
     ``pass`` runs it as its own pass (HalfSpec) over a scratch copy."""
-    v = os.environ.get("NUMR_WEBGPU_FFT_POST", "pass")
+    v = _env("NUMR_WEBGPU_FFT_POST", "pass")
     return v if v in ("fused", "pass") else "pass"
+
+
+def _switch_key():
+    s = getattr(_LOCAL, "snap", None)
+    k = None if s is None else s.get(" key")
+    if k is None:
+        k = (deep_enabled(), wg_fit(), cols_mode(), kernel_mode(), fast_pad(), split_mode(),
+             strided_mode(), tw_mode(), fast_shape())
+        if s is not None:
+            s[" key"] = k
+    return k
 
 
 def plan(client, n, cdtype, inverse):
     # the env switches are part of the key: an A/B run in one process gets both plans
     key = ("plan", n, cdtype, inverse, shared_cap_env(cdtype, Caps.of(client)),
-           deep_enabled(), wg_fit(), cols_mode(), kernel_mode(), fast_pad(), split_mode(),
-           strided_mode())
+           _switch_key())
     return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
@@ -419,15 +490,16 @@ class Plan:
         item = 8 if cdtype == "complex64" else 16
         pad = fast_pad()
         self.frad = fast_radices(self.radices)
+        ept, wgt = fast_shape()
         t = 1
-        while t * 8 < n:
+        while t * ept < n:
             t *= 2
         self.ftpr = t = min(t, caps.invocations)
 
         def fits(r):
             return (r * t <= caps.invocations
                     and r * fast_pitch(n, pad, r) * item <= caps.workgroup_storage)
-        r = max(1, 256 // t)
+        r = max(1, wgt // t)
         while r > 1 and not fits(r):
             r //= 2
         self.frpw = r
@@ -496,12 +568,13 @@ class Plan:
         rpw = self.frpw_t if strided else self.frpw
         tile = rpw > 1 and cols_mode() != "strided"
         key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
-               tile and src.se != 1, tile and dst.se != 1, post is not None, rpw)
+               tile and src.se != 1, tile and dst.se != 1, post is not None,
+               tw_mode() == "pow", rpw)
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(FastSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.n, self.frad,
-                self.ftpr, rpw, fast_pad(), *key[3:8]))
+                self.ftpr, rpw, fast_pad(), *key[3:9]))
         groups = (max(1, min(-(-rows // rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if post is not None:

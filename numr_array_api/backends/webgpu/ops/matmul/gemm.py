@@ -43,6 +43,9 @@ def _epi_views(epilogue):
 # output: a repeated product of the same shapes / strides / alignment skips the layers
 # below (a small matmul's cost is mostly host time)
 _VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
+# db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
+# set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
+STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "").strip()
 _PLANS = {}
 _NO_PLAN = object()
 _record = None
@@ -259,7 +262,8 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         out.strides[-2] % 4 == 0 and (not batch or out.strides[-3] % 4 == 0) and \
         out.binding()[3] % 4 == 0
     spec = GemmSpec(t, out_t, len(bshape), cfg,
-                    None if epilogue is None else epilogue.spec, accumulate, vload, vstore)
+                    None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
+                    STYLE if cfg.db else "")
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):

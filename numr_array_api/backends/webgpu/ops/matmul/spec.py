@@ -103,6 +103,7 @@ class GemmSpec(KernelSpec):
     accumulate: bool = False
     vload: bool = False   # db kernels: A and B bound as vec4 arrays (aligned, contiguous)
     vstore: bool = False  # db kernels: C bound as a vec4 array (aligned rows, N % 4 == 0)
+    style: str = ""       # db kernels: "u" the K loop unrolled in WGSL, "f" explicit fma()
 
     def layout(self, caps):
         el = self.t.arr
@@ -299,7 +300,11 @@ class GemmSpec(KernelSpec):
             stores.append("    if (r < M) {")
             for j in range(tn // 4):
                 decl.append(f"    var c{i}_{j} = {z4};")
-                inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
+                if "f" in self.style:
+                    inner.append(f"        c{i}_{j} = fma({V4}(a{i // 4}[{i % 4}]), b{j}, "
+                                 f"c{i}_{j});")
+                else:
+                    inner.append(f"        c{i}_{j} += a{i // 4}[{i % 4}] * b{j};")
                 if self.vstore:   # c % 4 == 0 and N % 4 == 0: c < N covers c + 3
                     col = f"col0 + {j * 4 * WG_X}u + lx * 4u"
                     v = f"c{i}_{j}" + (" + C[ci]" if self.accumulate else "")
@@ -319,6 +324,12 @@ class GemmSpec(KernelSpec):
                                   f" }} }}")
             stores.append("    } }")
         nl = "\n"
+        if "u" in self.style:   # unrolled: kk a constant in each copy
+            k_loop = nl.join(f"        {{ let kk = {kk}u;\n" + nl.join(inner) + "\n        }"
+                             for kk in range(bk))
+        else:
+            k_loop = (f"        for (var kk = 0u; kk < {bk}u; kk++) {{\n" + nl.join(inner)
+                      + "\n        }")
         src = f"""{render_helpers(helpers, caps.int64)}
 {lay.decl()}
 {F16X4 if t.name == "float16" and self.vload else ""}
@@ -355,9 +366,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
       }}
       {{
         let ab = cur * {a_size}u; let bb = cur * {b_size}u;
-        for (var kk = 0u; kk < {bk}u; kk++) {{
-{nl.join(inner)}
-        }}
+{k_loop}
       }}
       if (more) {{
         let ab = (1u - cur) * {a_size}u; let bb = (1u - cur) * {b_size}u;
@@ -377,6 +386,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
         epi = "" if self.epilogue is None else "_" + self.epilogue.label
         return (f"gemm_{self.t.name}_b{self.brank}_{self.cfg.name}"
                 f"{'_v' if self.vload else ''}{'_w' if self.vstore else ''}"
+                f"{'_' + self.style if self.style else ''}"
                 f"{'_acc' if self.accumulate else ''}{epi}")
 
 
@@ -506,6 +516,10 @@ def variants():
                 if t.name in DB_NAMES and db_fits(cfg, t.val, 32768):
                     for vload in (False, True):
                         out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload, vload))
+                    if cfg.name == "db8x8k8":
+                        for style in ("u", "uf", "f"):
+                            out.append(GemmSpec(t, out_t, 1, cfg, None, False, True, True,
+                                                style))
                     out.append(GemmSpec(t, out_t, 2, cfg, None, True, False, True))
                 continue
             if cfg.vec and not vec_ok:
