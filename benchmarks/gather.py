@@ -81,6 +81,7 @@ def main():
     variants = [("sync ept4 spin", dict(check="sync", ept="4", spin=300e-6)),
                 ("sync mask-ranks", dict(check="sync", ept="4", spin=300e-6, mask="ranks")),
                 ("sync ept4 nospin", dict(check="sync", ept="4", spin=0.0)),
+                ("sync ept4 spin2ms", dict(check="sync", ept="4", spin=2e-3)),
                 ("lazy ept1", dict(check="lazy", ept="1", spin=300e-6)),
                 ("lazy ept2", dict(check="lazy", ept="2", spin=300e-6)),
                 ("lazy ept4", dict(check="lazy", ept="4", spin=300e-6)),

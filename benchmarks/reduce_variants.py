@@ -31,7 +31,8 @@ VARIANTS = ("u2,s1,g2048,i16,w0;"   # the layout before the variants (2 loads / 
             "u4,s4,g8192,i4,w1;"
             "u8,s4,g4096,i8,w1;"
             "u16,s8,g1024,i16,w1;"
-            "u4,s4,g2048,i8,w1,b1024")
+            "u4,s4,g2048,i8,w1,b1024;"
+            "u4,s4,g1024,i4,w1,x1")
 
 
 def cases(large_bytes, small):

@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, NegCopySpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, NegCopySpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -507,7 +507,42 @@ def _ct(be, x):
 def qr(be, w, tau):
     """Householder QR of every (m, n) matrix of ``w`` in place: R on and above the
     diagonal, the reflectors below; ``tau`` (B, min(m, n)). Returns the block reflectors
-    [(k, V, V^H, T)] for ``form_q`` (empty on the small path)."""
+    for ``form_q``."""
+    if _env("QR", "wy") == "old":
+        return _qr_old(be, w, tau)
+    client = w.client
+    t = wtype(w.dtype, client, "linalg.qr")
+    B, m, n = w.shape
+    kmin = min(m, n)
+    _check_rows(client, "qr", m)
+    kt = QrTSpec(t, QR_PANEL)
+    blocks = []
+    for k in range(0, kmin, QR_PANEL):
+        kb = min(QR_PANEL, kmin - k)
+        mk = m - k
+        panel = w[:, k:, k:k + kb]
+        _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
+        v = new_output((B, mk, kb), w.dtype, client)
+        vh = new_output((B, kb, mk), w.dtype, client)
+        client.kernel(QrVSpec(t)).launch(
+            _thread_grid(B * mk * kb, client, 256), Pn=panel, V=v, VH=vh, m=mk, kb=kb,
+            nbat=B, p_rs=panel.strides[1], p_cs=panel.strides[2], p_bs=panel.strides[0])
+        g = gemm(vh, v)
+        y1 = new_output((B, kb, mk), w.dtype, client)
+        y2 = new_output((B, kb, mk), w.dtype, client)
+        nblk = -(-mk // 256)
+        tv = tau[:, k:k + kb]
+        client.kernel(kt).launch(grid(B * nblk, client), G=g, tau=tv, V=v, Y1=y1, Y2=y2,
+                                 m=mk, kb=kb, nbat=B, nblk=nblk, tau_bs=tv.strides[0])
+        if k + kb < n:
+            # C <- (I - V T V^H)^H C = C + V (-(V T)^H C)
+            c = w[:, k:, k + kb:]
+            gemm_acc(client, t, v, gemm(y1, c), c)
+        blocks.append((k, v, None, y2))
+    return blocks
+
+
+def _qr_old(be, w, tau):
     client = w.client
     t = wtype(w.dtype, client, "linalg.qr")
     _, m, n = w.shape
@@ -530,7 +565,13 @@ def qr(be, w, tau):
 def form_q(be, blocks, q):
     """q (B, m, qc), set to the first qc columns of the identity by the caller, becomes
     the first qc columns of Q = (I - V_0 T_0 V_0^H) (I - V_1 T_1 V_1^H) ..."""
+    client = q.client
+    t = wtype(q.dtype, client, "linalg.qr")
     for k, v, vh, tm in reversed(blocks):
         c = q[:, k:, k:]
-        if c.shape[2]:
+        if not c.shape[2]:
+            continue
+        if vh is None:  # tm: -(T V^H), from QrTSpec
+            gemm_acc(client, t, v, gemm(tm, c), c)
+        else:
             gemm_sub(be, v, gemm(tm, gemm(vh, c)), c)

@@ -774,7 +774,7 @@ def variants():
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
-        out.append(NegCopySpec(t))
+        out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
     return out
 
 
@@ -1242,6 +1242,121 @@ class NegCopySpec(KernelSpec):
 
     def render(self, caps):
         return _NEGCOPY.render(self.layout(caps).tokens(), prelude=prelude(self.t))
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_QRV = Template("""${prelude}
+${layout}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let g = gid.x + gid.y * nw.x * 256u;
+  let m = ${m};
+  let kb = ${kb};
+  if (g >= ${nbat} * m * kb) { return; }
+  let b = g / (m * kb);
+  let e = g % (m * kb);
+  let i = e / kb;
+  let j = e % kb;
+  var v = zero();
+  if (i == j) { v = one(); }
+  if (i > j) { v = Pn[${Pn_off} + b * ${p_bs} + i * ${p_rs} + j * ${p_cs}]; }
+  V[${V_off} + g] = v;
+  VH[${VH_off} + b * m * kb + j * m + i] = cj(v);
+}
+""", "linalg_qr_v")
+
+
+@dataclasses.dataclass(frozen=True)
+class QrVSpec(KernelSpec):
+    """A QR panel's reflectors as explicit V (m x kb: unit diagonal, zeros above) and
+    V^H (kb x m), contiguous, for the GEMMs of the block reflector."""
+
+    t: WType
+
+    def layout(self, caps):
+        return Layout([Buf("Pn", self.t.arr), Buf("V", self.t.arr, "rw"),
+                       Buf("VH", self.t.arr, "rw")],
+                      ["m", "kb", "nbat", "p_rs", "p_cs", "p_bs"], caps)
+
+    def render(self, caps):
+        return _QRV.render(self.layout(caps).tokens(), prelude=prelude(self.t))
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_QRT = Template("""${prelude}
+${layout}
+var<workgroup> gs: array<T, ${kk}>;
+var<workgroup> ts: array<T, ${kk}>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let nblk = ${nblk};
+  if (gi >= nblk * ${nbat}) { return; }
+  let b = gi / nblk;
+  let blk = gi % nblk;
+  let m = ${m};
+  let kb = ${kb};
+  let ub = ${tau_off} + b * ${tau_bs};
+  for (var e = tid; e < kb * kb; e += 256u) {
+    gs[e] = G[${G_off} + b * kb * kb + e];
+    ts[e] = zero();
+  }
+  workgroupBarrier();
+  // T of the block reflector I - V T V^H (LAPACK's larft, forward, columnwise)
+  for (var i = 0u; i < kb; i++) {
+    let ti = tau[ub + i];
+    if (tid < i) {
+      var s = zero();
+      for (var c = tid; c < i; c++) { s += mul(ts[tid * kb + c], gs[c * kb + i]); }
+      ts[tid * kb + i] = -mul(ti, s);
+    }
+    if (tid == 0u) { ts[i * kb + i] = ti; }
+    workgroupBarrier();
+  }
+  // one row r of V per invocation: Y1n = -(V T)^H and Y2n = -(V T^H)^H, kb x m each
+  let r = blk * 256u + tid;
+  if (r < m) {
+    var vr: array<T, ${kbmax}>;
+    for (var c = 0u; c < kb; c++) { vr[c] = V[${V_off} + b * m * kb + r * kb + c]; }
+    for (var j = 0u; j < kb; j++) {
+      var y1 = zero();
+      var y2 = zero();
+      for (var c = 0u; c < kb; c++) {
+        y1 += mul(vr[c], ts[c * kb + j]);
+        y2 += mul(vr[c], cj(ts[j * kb + c]));
+      }
+      Y1[${Y1_off} + b * m * kb + j * m + r] = -cj(y1);
+      Y2[${Y2_off} + b * m * kb + j * m + r] = -cj(y2);
+    }
+  }
+}
+""", "linalg_qr_t")
+
+
+@dataclasses.dataclass(frozen=True)
+class QrTSpec(KernelSpec):
+    """T of a panel's block reflector from G = V^H V and tau (in workgroup memory, every
+    workgroup), then -(V T)^H and -(V T^H)^H row by row: the left operands of the trailing
+    update C += V (-(V T)^H C) and of forming Q, q += V (-(T V^H) q)."""
+
+    t: WType
+    kbmax: int = 32
+
+    def layout(self, caps):
+        return Layout([Buf("G", self.t.arr), Buf("tau", self.t.arr), Buf("V", self.t.arr),
+                       Buf("Y1", self.t.arr, "rw"), Buf("Y2", self.t.arr, "rw")],
+                      ["m", "kb", "nbat", "nblk", "tau_bs"], caps)
+
+    def render(self, caps):
+        return _QRT.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                           kk=self.kbmax * self.kbmax, kbmax=self.kbmax)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
