@@ -68,7 +68,8 @@ CASES = {
                   ("db8x8k16 f32-compute", {"coop": "0", "cfg": "db8x8k16"})] +
                  [(c, {"coop": "1", "coop_cfg": c}) for c in
                   ("c128x128k32w2x4", "c128x128k32w2x2", "c128x128k16w2x4", "c64x64k32w2x2",
-                   "c128x128k32w2x4t", "c128x128k32w2x4d", "c128x128k16w2x4_f32")]),
+                   "c128x128k32w2x4t", "c128x128k32w2x4d", "c128x128k16w2x4_f32",
+                   "c256x256k16w4x4")]),
     "f16_2048": ((2048, 2048), (2048, 2048), "float16",
                  [(c, {"coop": "1", "coop_cfg": c}) for c in
                   ("c128x128k32w2x4", "c64x64k32w2x2")]),

@@ -22,6 +22,9 @@ import time
 
 import numpy as np
 
+if not hasattr(np, "cumulative_sum"):  # (NumPy < 2.1: the check's reference)
+    np.cumulative_sum = lambda x, axis=None: np.cumsum(x, axis=axis)
+
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
@@ -31,7 +34,8 @@ VARIANTS = ("u2,s1,g2048,i16,w0;"   # the layout before the variants (2 loads / 
             "u4,s4,g8192,i4,w1;"
             "u8,s4,g4096,i8,w1;"
             "u16,s8,g1024,i16,w1;"
-            "u4,s4,g2048,i8,w1,b1024")
+            "u4,s4,g2048,i8,w1,b1024;"
+            "u4,s4,g1024,i4,w1,x1")
 
 
 def cases(large_bytes, small):

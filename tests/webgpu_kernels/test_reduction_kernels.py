@@ -115,7 +115,7 @@ def _host(x):
 
 
 @pytest.mark.parametrize("cfg,subgroup", [("u1,s1,w0", False), ("u4,s4,g8192,i4,w1,b1024", False),
-                                          ("u8,s2,g2048,i16,w1", True)])
+                                          ("u8,s2,g2048,i16,w1,x1", True)])
 def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
     """Every tuning of the row mapping (loads per trip, chunks, 16-byte loads of 1-, 2- and
     8-byte dtypes) on views at odd offsets, NaN, -0.0 and empty arrays, on both the
@@ -180,7 +180,7 @@ def test_configure_parses_and_rejects():
         assert plan.CFG["g"] == 4096 and plan.CFG["s"] == int(
             plan.DEFAULT_CONFIG.split("s")[1].split(",")[0])
         with pytest.raises(ValueError, match="bad entry"):
-            plan.configure("x3")
+            plan.configure("q3")
     finally:
         plan.configure(",".join(f"{k}{v}" for k, v in old.items()))
 

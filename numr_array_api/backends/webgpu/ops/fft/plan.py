@@ -593,7 +593,11 @@ class Plan:
                 or dst.mode != "c" or dst.length != self.n):
             return self._stockham(src, dst, rows, inner, scale)
         n, n1, n2 = self.n, self.n1, self.n2
-        if self.p1.method != "shared":
+        p1 = self.p1
+        if p1.method != "shared" or (p1.fast and p1.frpw_t < 4 and strided_mode() == "split"
+                                     and cols_mode() == "tile"):
+            # nested: a column step of its own four-step (with STRIDED=split and
+            # COLS=tile, columns too long for 4 a workgroup: every pass tiled)
             return self._nested(src, dst, rows, inner, scale)
         y = scratch(self.client, rows * n, self.cdtype)
         self.p1._shared(Side(src.buf, src.mode, src.so, src.si, n2 * src.se, n1, src.se),

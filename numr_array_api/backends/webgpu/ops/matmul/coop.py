@@ -78,6 +78,7 @@ COOP_CONFIGS = {c.name: c for c in (
     CoopConfig(128, 128, 32, 2, 2),   # 4 subgroups of 64 x 64: 16 accumulators each
     CoopConfig(128, 128, 16, 2, 4),
     CoopConfig(64, 64, 32, 2, 2),     # small outputs: more workgroups
+    CoopConfig(256, 256, 16, 4, 4),   # 16 subgroups of 64 x 64 (512 invocations)
     # the same tile spelled differently, in case the naga / driver pair refuses a form
     CoopConfig(128, 128, 32, 2, 4, rowmajor=True),
     CoopConfig(128, 128, 32, 2, 4, decl_init=True),

@@ -48,7 +48,8 @@ TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 #   i  fewest 16-byte loads per thread and chunk (below, more chunks only add partials)
 #   w  1: 16-byte loads for 1-, 2- and 8-byte dtypes too (else 4-byte dtypes only)
 #   b  largest workgroup (a power of two, 32..1024; the adapter's limits still apply)
-DEFAULT_CONFIG = "u2,s1,g2048,i16,w0,b256"
+#   x  1: the chunks of a contiguous row interleave (grid-stride) instead of being runs
+DEFAULT_CONFIG = "u2,s1,g2048,i16,w0,b256,x0"
 CFG = {}
 
 
@@ -62,7 +63,7 @@ def configure(text=None):
     for part in (DEFAULT_CONFIG + "," + text).split(","):
         part = part.strip()
         if part:
-            if part[0] not in "usgiwb" or not part[1:].isdigit():
+            if part[0] not in "usgiwbx" or not part[1:].isdigit():
                 raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
             cfg[part[0]] = int(part[1:])
     CFG.clear()
@@ -265,7 +266,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     if narrow is not None and (nout != 1 or mapping != "row"):
         raise AssertionError("a packed result is written only by a one-output row pass")
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
-                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow)
+                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow,
+                      bool(CFG["x"]) and vec and mapping == "row" and k > 1)
     gx = min(items, caps.max_groups)
     gy = -(-items // gx)
     if gy > caps.max_groups:

@@ -135,6 +135,7 @@ class ReduceSpec(KernelSpec):
     out: str         # "final" | "merge" | "part"
     unroll: int = 1  # row mapping: loads per thread and trip, each into its own state
     res: object = None  # final: a sub-word dtype the one output is stored as (else R)
+    inter: bool = False  # row vec: chunks interleave (grid-stride) instead of contiguous runs
 
     def needs(self):
         need = set()
@@ -394,17 +395,26 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                 f"  let h = min(({e}u - (a0 & {e - 1}u)) & {e - 1}u, {w('M')});",
                 f"  let q = ({w('M')} - h) >> {lg}u;",
                 f"  let tl = {w('M')} - h - (q << {lg}u);",
-                f"  let lo = k * {w('C')};",
-                f"  let hi = min(lo + {w('C')}, q);",
                 f"  let v0 = (a0 + h) >> {lg}u;",
-                "  var u = lo + l;",
-                f"  for (; u + {(U - 1) * wg}u < hi; u += {U * wg}u) {{",
-                *[f"    let x{i} = src[v0 + u + {i * wg}u];" for i in range(U)],
+            ]
+            if self.inter:
+                # chunk k: the loads k * wg + l + j * K * wg (every workgroup streams through
+                # the whole row at once)
+                st = f"{w('K')} * {wg}u"
+                lines += [f"  let S = {st};", "  let hi = q;", f"  var u = k * {wg}u + l;"]
+                step = "S"
+            else:
+                lines += [f"  let lo = k * {w('C')};", f"  let hi = min(lo + {w('C')}, q);",
+                          "  var u = lo + l;"]
+                step = f"{wg}u"
+            lines += [
+                f"  for (; u + {U - 1}u * {step} < hi; u += {U}u * {step}) {{",
+                *[f"    let x{i} = src[v0 + u + {i}u * {step}];" for i in range(U)],
                 f"    let r = gb + {gi};",
-                *[f"    s{i} = fold_v(s{i}, x{i}, r + {_lit(t.I, i * wg * e)});"
+                *[f"    s{i} = fold_v(s{i}, x{i}, r + {widen(t.I, f'{i * e}u * {step}')});"
                   if i else "    s0 = fold_v(s0, x0, r);" for i in range(U)],
                 "  }",
-                f"  for (; u < hi; u += {wg}u) {{",
+                f"  for (; u < hi; u += {step}) {{",
                 f"    s0 = fold_v(s0, src[v0 + u], gb + {gi});",
                 "  }",
                 "  if (k == 0u && l < h + tl) {",
@@ -545,7 +555,8 @@ def variants(caps: Caps | None = None):
                         seen.add(spec)
                         yield spec
             # the tuned row paths: 16-byte loads of any width, several loads per trip
-            spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, "final", 4)
+            spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, "final", 4,
+                              None, bool(vec_width(d)))
             if spec not in seen:
                 seen.add(spec)
                 yield spec
