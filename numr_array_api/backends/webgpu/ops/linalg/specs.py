@@ -12,6 +12,13 @@ TrsmSpec     triangular solves of many vectors against one small triangle, a thr
 SwapSpec     the row interchanges of LU applied to columns outside the panel (and to B).
 LUDiagSpec   det / sign of det from the LU diagonal and the pivots' parity, a thread per
              matrix.
+BatchSolveSpec / BatchCholSpec  stacks of small solve / inv / cholesky, a row per
+             invocation in registers, several matrices per workgroup.
+CholPanelSpec  one blocked-Cholesky step (diagonal block + the rows below) per dispatch.
+LUPanelSpec  LU of a panel of up to 64 columns in one workgroup (16-column blocks).
+PermSpec     LU interchanges as one permutation (replayed in workgroup memory).
+NegCopySpec  the GEMM update's operands -A and B as copies, one dispatch.
+QrVSpec / QrTSpec  explicit V, V^H of a QR panel; T and the update operands.
 
 Every kernel that can meet a singular / non-positive-definite matrix ors a bit into one
 status word, read once per call by the caller.
