@@ -22,6 +22,9 @@ import time
 
 import numpy as np
 
+if not hasattr(np, "cumulative_sum"):  # (NumPy < 2.1: the check's reference)
+    np.cumulative_sum = lambda x, axis=None: np.cumsum(x, axis=axis)
+
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 

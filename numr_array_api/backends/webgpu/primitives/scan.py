@@ -263,14 +263,16 @@ class ScanPlan:
 
     def _launch(self, mode, has_offs, src, dst, w, nbr, offs=None, short=False):
         r0, r1, c0, c1, last = w
-        sv = src[r0:r1, c0:c1]
+        R, m = src.shape
+        whole = r0 == 0 and r1 == R and c0 == 0  # (views equal to the operands: no slicing)
+        sv = src if whole and c1 == m else src[r0:r1, c0:c1]
         L, mc = sv.shape
         staged = None
         if mode == "reduce":  # block totals of the whole (R, nbr) array, global numbers
             dv, d_rs = dst, 0
         else:
             hi = c1 + (1 if mode == "total" and last else 0)
-            dv = dst[r0:r1, c0:hi]
+            dv = dst if whole and dst.shape == (R, hi) else dst[r0:r1, c0:hi]
             if not dv.fits_binding():  # one block across a buffer boundary: via a copy
                 staged, dv = dv, new_output(dv.shape, dv.dtype, self.client)
             d_rs = dv.strides[0] if L > 1 else 0
@@ -303,6 +305,9 @@ def _windows(src, out, nbr, extra):
     """(r0, r1, c0, c1, last column run) launch windows: whole-row runs when rows fit,
     else runs of blocks inside one row, each fitting one binding (and the output's)."""
     R, m = src.shape
+    if src.size < (1 << 30) and src.fits_binding() and R * nbr < (1 << 31) and (
+            out is None or (out.size < (1 << 30) and out.fits_binding())):
+        return [(0, R, 0, m, True)]  # (the common case, without slicing views)
 
     def fits(r0, r1, c0, c1, last):
         views = [src[r0:r1, c0:c1]]

@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, NegCopySpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -409,6 +409,9 @@ def _lu_rec(be, client, t, a, piv, status, base):
     if nc <= leaf:
         _lu_leaf(client, t, a, piv, status, base, leaf)
         return
+    pnb = int(_env("LU_PANEL", LU_PANEL))
+    if nc <= pnb and _lu_panel(client, t, a, piv, status, base, pnb):
+        return
     h = nc // 2
     if h > 64:
         h -= h % 32
@@ -418,6 +421,25 @@ def _lu_rec(be, client, t, a, piv, status, base):
     gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
     _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
     swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+LU_PANEL = 64  # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
+               # 0: recursion down to LEAF columns)
+
+
+def _lu_panel(client, t, a, piv, status, base, nb):
+    """LU of a (B, m, nc <= nb) panel in one LUPanelSpec dispatch; False where its rows
+    do not fit the registers of one workgroup."""
+    B, m, nc = a.shape
+    wg = panel_wg(client, t)
+    rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
+    if rpt is None or wg < 16:
+        return False
+    k = client.kernel(LUPanelSpec(t, wg, rpt, nb))
+    k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
+             a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
+             pbase=base)
+    return True
 
 
 def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):

@@ -12,6 +12,13 @@ TrsmSpec     triangular solves of many vectors against one small triangle, a thr
 SwapSpec     the row interchanges of LU applied to columns outside the panel (and to B).
 LUDiagSpec   det / sign of det from the LU diagonal and the pivots' parity, a thread per
              matrix.
+BatchSolveSpec / BatchCholSpec  stacks of small solve / inv / cholesky, a row per
+             invocation in registers, several matrices per workgroup.
+CholPanelSpec  one blocked-Cholesky step (diagonal block + the rows below) per dispatch.
+LUPanelSpec  LU of a panel of up to 64 columns in one workgroup (16-column blocks).
+PermSpec     LU interchanges as one permutation (replayed in workgroup memory).
+NegCopySpec  the GEMM update's operands -A and B as copies, one dispatch.
+QrVSpec / QrTSpec  explicit V, V^H of a QR panel; T and the update operands.
 
 Every kernel that can meet a singular / non-positive-definite matrix ors a bit into one
 status word, read once per call by the caller.
@@ -775,6 +782,7 @@ def variants():
         out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
+        out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
     return out
 
 
@@ -1357,6 +1365,168 @@ class QrTSpec(KernelSpec):
     def render(self, caps):
         return _QRT.render(self.layout(caps).tokens(), prelude=prelude(self.t),
                            kk=self.kbmax * self.kbmax, kbmax=self.kbmax)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_LU_PANEL = Template("""${prelude}
+${layout}
+var<workgroup> rv: array<R, ${wg}>;
+var<workgroup> ri: array<u32, ${wg}>;
+var<workgroup> prow: array<T, 16>;
+var<workgroup> jrow: array<T, 16>;
+var<workgroup> us: array<T, ${nb16}>;
+var<private> base: u32;
+
+fn ld(i: u32, j: u32) -> T { return A[base + i * ${a_rs} + j * ${a_cs}]; }
+fn st_(i: u32, j: u32, v: T) { A[base + i * ${a_rs} + j * ${a_cs}] = v; }
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+  let kmax = min(m, nc);
+  var reg: array<T, ${regs}>;
+  for (var c0 = 0u; c0 < kmax; c0 += 16u) {
+    let w16 = min(16u, nc - c0);
+    // 1. rows 0 .. c0 - 1 of this block of 16 columns: U12 = L11^-1 A12 (unit L11)
+    if (c0 > 0u) {
+      for (var e = tid; e < c0 * 16u; e += ${wg}u) {
+        let cc = e % 16u;
+        us[e] = select(zero(), ld(e / 16u, c0 + cc), cc < w16);
+      }
+      workgroupBarrier();
+      if (tid < 16u) {
+        for (var r = 1u; r < c0; r++) {
+          var s = us[r * 16u + tid];
+          for (var q = 0u; q < r; q++) { s -= mul(ld(r, q), us[q * 16u + tid]); }
+          us[r * 16u + tid] = s;
+        }
+      }
+      workgroupBarrier();
+      for (var e = tid; e < c0 * 16u; e += ${wg}u) {
+        let cc = e % 16u;
+        if (cc < w16) { st_(e / 16u, c0 + cc, us[e]); }
+      }
+    }
+    // 2. rows c0 .. m - 1 into registers, less L21 U12 (the left-looking update)
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      let live = r >= c0 && r < m;
+      for (var cc = 0u; cc < 16u; cc++) {
+        var v = zero();
+        if (live && cc < w16) { v = ld(r, c0 + cc); }
+        reg[q * 16u + cc] = v;
+      }
+      if (live) {
+        for (var k = 0u; k < c0; k++) {
+          let l = ld(r, k);
+          for (var cc = 0u; cc < 16u; cc++) {
+            reg[q * 16u + cc] = reg[q * 16u + cc] - mul(l, us[k * 16u + cc]);
+          }
+        }
+      }
+    }
+    // 3. the 16 columns in registers, right-looking, partial pivoting; each interchange
+    //    also moves the panel's other columns (global memory, one thread per column)
+    for (var jj = 0u; jj < 16u; jj++) {
+      let j = c0 + jj;
+      if (jj < w16 && j < kmax) {
+        var best = R(-1.0);
+        var bi = j;
+        for (var q = 0u; q < ${rpt}u; q++) {
+          let r = tid + q * ${wg}u;
+          if (r >= j && r < m) {
+            let v = cabs1(reg[q * 16u + jj]);
+            if (v > best) { best = v; bi = r; }
+          }
+        }
+        rv[tid] = best;
+        ri[tid] = bi;
+        workgroupBarrier();
+        for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
+          if (tid < s) {
+            let ov = rv[tid + s];
+            let oi = ri[tid + s];
+            if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+          }
+          workgroupBarrier();
+        }
+        let pv = rv[0];
+        let p = ri[0];
+        for (var q = 0u; q < ${rpt}u; q++) {
+          let r = tid + q * ${wg}u;
+          if (r == p) { for (var c = 0u; c < 16u; c++) { prow[c] = reg[q * 16u + c]; } }
+          if (r == j) { for (var c = 0u; c < 16u; c++) { jrow[c] = reg[q * 16u + c]; } }
+        }
+        if (tid == 0u) {
+          ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
+          if (pv == R(0.0)) { atomicOr(&st[0], 1u); }
+        }
+        if (p != j && tid < nc && (tid < c0 || tid >= c0 + 16u)) {
+          let t = ld(j, tid);
+          st_(j, tid, ld(p, tid));
+          st_(p, tid, t);
+        }
+        workgroupBarrier();
+        let d = prow[jj];
+        for (var q = 0u; q < ${rpt}u; q++) {
+          let r = tid + q * ${wg}u;
+          if (r == p) { for (var c = 0u; c < 16u; c++) { reg[q * 16u + c] = jrow[c]; } }
+          if (r == j) { for (var c = 0u; c < 16u; c++) { reg[q * 16u + c] = prow[c]; } }
+          if (r > j && r < m) {
+            var l = reg[q * 16u + jj];
+            if (pv != R(0.0)) { l = dv(l, d); reg[q * 16u + jj] = l; }
+            for (var c = 0u; c < 16u; c++) {
+              if (c > jj) { reg[q * 16u + c] = reg[q * 16u + c] - mul(l, prow[c]); }
+            }
+          }
+        }
+        workgroupBarrier();
+      }
+    }
+    // 4. back to global memory
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= c0 && r < m) {
+        for (var cc = 0u; cc < 16u; cc++) {
+          if (cc < w16) { st_(r, c0 + cc, reg[q * 16u + cc]); }
+        }
+      }
+    }
+    storageBarrier();
+    workgroupBarrier();
+  }
+}
+""", "linalg_lu_panel")
+
+
+@dataclasses.dataclass(frozen=True)
+class LUPanelSpec(KernelSpec):
+    """LU with partial pivoting of an m x nc panel (nc <= nb, m <= rpt * wg) in one
+    dispatch: blocks of 16 columns left-looking (U12 by a forward substitution in
+    workgroup memory, then L21 U12 subtracted as the rows are loaded into registers), each
+    block factorised in registers as LULeafSpec does; interchanges move whole panel rows."""
+
+    t: WType
+    wg: int
+    rpt: int
+    nb: int = 64
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
+
+    def render(self, caps):
+        return _LU_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                                wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
+                                nb16=self.nb * 16)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
