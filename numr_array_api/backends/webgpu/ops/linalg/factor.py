@@ -94,7 +94,10 @@ def batch_solve(a, b, x, status, nmax):
     B, n, k = x.shape
     wg = max(64, nmax)
     per = wg // nmax
-    kern = client.kernel(BatchSolveSpec(t, nmax, nmax, wg))
+    kcap = 1
+    while kcap < k:
+        kcap *= 2
+    kern = client.kernel(BatchSolveSpec(t, nmax, kcap, wg))
     bv = a if b is None else b
     kern.launch(grid(-(-B // per), client), A=a, Bm=bv, X=x, st=status, m=n, kx=k, nbat=B,
                 ident=int(b is None), a_rs=a.strides[1], a_cs=a.strides[2],
