@@ -400,8 +400,9 @@ def fast_shape():
 
 def post_mode():
     """NUMR_WEBGPU_FFT_POST (fast kernel), for A/B timings: ``fused`` applies the real
-    transform's post-processing (rfft / ihfft of even n) in the row kernel's last phase;
-    ``pass`` runs it as its own pass (HalfSpec) over a scratch copy."""
+    transform's post-processing (rfft / ihfft of even n) in the row kernel's last phase
+    and the inverse's pre-processing (irfft / hfft of even n) in its first loads;
+    ``pass`` runs each as its own pass (HalfSpec) over a scratch copy."""
     v = _env("NUMR_WEBGPU_FFT_POST", "pass")
     return v if v in ("fused", "pass") else "pass"
 
@@ -560,25 +561,26 @@ class Plan:
                  nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
                  rpw=self.rpw, tpr=self.tpr, **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
 
-    def _fast(self, src, dst, rows, inner, scale, t4, mid, post=None):
-        """FastSpec over ``rows`` rows; ``post``: the length-2n table, to fuse the real
-        transform's post-processing (dst then takes n + 1 outputs a row)."""
+    def _fast(self, src, dst, rows, inner, scale, t4, mid, post=None, pre=None):
+        """FastSpec over ``rows`` rows; ``post`` / ``pre``: the length-2n table, to fuse
+        the real transform's post-processing (dst then takes n + 1 outputs a row) or the
+        inverse real transform's pre-processing (src: the half spectrum)."""
         client = self.client
         strided = cols_mode() != "strided" and (src.se != 1 or dst.se != 1)
         rpw = self.frpw_t if strided else self.frpw
         tile = rpw > 1 and cols_mode() != "strided"
         key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
                tile and src.se != 1, tile and dst.se != 1, post is not None,
-               tw_mode() == "pow", rpw)
+               tw_mode() == "pow", pre is not None, rpw)
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(FastSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.n, self.frad,
-                self.ftpr, rpw, fast_pad(), *key[3:9]))
+                self.ftpr, rpw, fast_pad(), *key[3:10]))
         groups = (max(1, min(-(-rows // rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
-        if post is not None:
-            extra["tw2"] = post
+        if post is not None or pre is not None:
+            extra["tw2"] = post if post is not None else pre
         if mid is not None:
             extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
         k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,

@@ -503,6 +503,8 @@ def variants():
             out.append(FastSpec(cd, inv, "rp", "c", 512, (8, 8, 8), 64, 4, 0, False, False,
                                 False, True, True))
             out.append(FastSpec(cd, inv, "h", "re", 96, (8, 4, 3), 16, 4, 2))
+            out.append(FastSpec(cd, inv, "c", "rp", 256, (8, 8, 4), 32, 8, 3, False, False,
+                                False, False, False, True, True))
             if cd == "complex64":
                 out.append(FastSpec(cd, inv, "c", "c", 4096, (8, 8, 8, 8), 512, 1))
             out.append(PointMulSpec(cd, inv))
@@ -552,6 +554,9 @@ class FastSpec(KernelSpec):
     # twiddles of radix 4 / 8 stages: w, w^2 (w^4) from the table, the others as their
     # products (3 loads for radix 8 instead of 7; about one rounding more)
     twp: bool = False
+    # the inverse real transform's pre-processing (HalfSpec pre) fused into the first
+    # stage's loads: Z[k] from X[k] and X[n - k] of the half spectrum (table tw2, 2n)
+    pre: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -559,7 +564,7 @@ class FastSpec(KernelSpec):
     def layout(self, caps):
         C, _, _ = W.types(self.cdtype)
         bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
-        bufs += [Buf("tw2", C)] if self.post else []
+        bufs += [Buf("tw2", C)] if (self.post or self.pre) else []
         words = ["n", "nst", "codes0", "codes1", "rpw", "tpr"] + (["t4b"] if self.tw4 else [])
         if self.three:
             words += ["mid", "in_sm", "out_sm"]
@@ -586,10 +591,16 @@ class FastSpec(KernelSpec):
                     f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
                     f"t4[{lay.word('t4_off')} + b + e / b]);\n"
                     f"  return {conj};\n}}\n")
+        if self.pre:
+            fns += (f"fn ldpre(base: u32, k: u32) -> {C} {{\n"
+                    f"  var a = ld(base, k);\n  var b = ld(base, {n}u - k);\n"
+                    "  if (k == 0u) { a.y = 0.0; b.y = 0.0; }\n"
+                    "  let bc = vec2(b.x, -b.y);\n  let wd = cmul(twid2(k), a - bc);\n"
+                    "  return (a + bc) + vec2(-wd.y, wd.x);\n}\n")
         # the last stage stores straight to global memory unless a lone stage must load
         # and store with different item orders
         direct_last = not (S == 1 and self.tld != self.tst) and not self.post
-        if self.post:
+        if self.post or self.pre:
             conj = "vec2(w.x, -w.y)" if self.inverse else "w"
             fns += (f"fn twid2(e: u32) -> {C} {{ let w = tw2[{lay.word('tw2_off')} + e]; "
                     f"return {conj}; }}\n")
@@ -629,7 +640,7 @@ class FastSpec(KernelSpec):
                         B(f"    let k1{g} = {k1};")
                     for t in range(r):
                         idx = f"i{g} + {t * nb}u"
-                        v = f"ld(ib{g}, {idx})"
+                        v = f"ld{'pre' if self.pre else ''}(ib{g}, {idx})"
                         if self.tw4:
                             v = f"cmul({v}, tw4f(k1{g} * ({idx})))"
                         B(f"    u{g}[{t}] = {v};")
