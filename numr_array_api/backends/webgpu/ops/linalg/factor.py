@@ -438,7 +438,9 @@ def _lu_panel(client, t, a, piv, status, base, nb):
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
     if rpt is None or wg < 16:
         return False
-    k = client.kernel(LUPanelSpec(t, wg, rpt, nb))
+    sg = (_env("LU_SG", "1") != "0" and Caps.of(client).subgroup
+          and t.name in ("float32", "complex64"))
+    k = client.kernel(LUPanelSpec(t, wg, rpt, nb, sg))
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
              pbase=base)

@@ -783,6 +783,8 @@ def variants():
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
+        if "32" in t.name or t.name == "complex64":
+            out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
     return out
 
 
@@ -1384,7 +1386,7 @@ fn st_(i: u32, j: u32, v: T) { A[base + i * ${a_rs} + j * ${a_cs}] = v; }
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) tid: u32) {
+        @builtin(local_invocation_index) tid: u32${sgargs}) {
   let b = wid.x + wid.y * nw.x;
   if (b >= ${nbat}) { return; }
   base = ${A_off} + b * ${a_bs};
@@ -1446,19 +1448,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
             if (v > best) { best = v; bi = r; }
           }
         }
-        rv[tid] = best;
-        ri[tid] = bi;
-        workgroupBarrier();
-        for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
-          if (tid < s) {
-            let ov = rv[tid + s];
-            let oi = ri[tid + s];
-            if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
-          }
-          workgroupBarrier();
-        }
-        let pv = rv[0];
-        let p = ri[0];
+${pivot}
         for (var q = 0u; q < ${rpt}u; q++) {
           let r = tid + q * ${wg}u;
           if (r == p) { for (var c = 0u; c < 16u; c++) { prow[c] = reg[q * 16u + c]; } }
@@ -1506,6 +1496,40 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
 """, "linalg_lu_panel")
 
 
+_PIVOT_WG_TREE = """        rv[tid] = best;
+        ri[tid] = bi;
+        workgroupBarrier();
+        for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
+          if (tid < s) {
+            let ov = rv[tid + s];
+            let oi = ri[tid + s];
+            if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+          }
+          workgroupBarrier();
+        }
+        let pv = rv[0];
+        let p = ri[0];"""
+
+# subgroup shuffles inside each subgroup, one barrier, then every invocation scans the
+# subgroups' candidates (same choice as the tree: the largest, the first row on ties)
+_PIVOT_WG_SUBGROUP = """        var bv = best;
+        var bx = bi;
+        for (var msk = 1u; msk < min(sgs, ${wg}u); msk <<= 1u) {
+          let ov = subgroupShuffleXor(bv, msk);
+          let oi = subgroupShuffleXor(bx, msk);
+          if (ov > bv || (ov == bv && oi < bx)) { bv = ov; bx = oi; }
+        }
+        if (sgi == 0u) { rv[sid] = bv; ri[sid] = bx; }
+        workgroupBarrier();
+        var pv = rv[0];
+        var p = ri[0];
+        for (var q = 1u; q < nsg; q++) {
+          let ov = rv[q];
+          let oi = ri[q];
+          if (ov > pv || (ov == pv && oi < p)) { pv = ov; p = oi; }
+        }"""
+
+
 @dataclasses.dataclass(frozen=True)
 class LUPanelSpec(KernelSpec):
     """LU with partial pivoting of an m x nc panel (nc <= nb, m <= rpt * wg) in one
@@ -1517,6 +1541,7 @@ class LUPanelSpec(KernelSpec):
     wg: int
     rpt: int
     nb: int = 64
+    sg: bool = False  # pivot search by subgroup shuffles (32-bit real part only)
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
@@ -1524,9 +1549,14 @@ class LUPanelSpec(KernelSpec):
                       ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
 
     def render(self, caps):
+        sg = self.sg and caps.subgroup
+        pivot = (_PIVOT_WG_SUBGROUP if sg else _PIVOT_WG_TREE).replace("${wg}", str(self.wg))
+        sgargs = (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
+                  "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
+                  ) if sg else ""
         return _LU_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
-                                nb16=self.nb * 16)
+                                nb16=self.nb * 16, pivot=pivot, sgargs=sgargs)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
