@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -543,12 +543,20 @@ def qr(be, w, tau):
     kmin = min(m, n)
     _check_rows(client, "qr", m)
     kt = QrTSpec(t, QR_PANEL)
+    pk = _qr_panel_kernel(client, t, m)
+    width = 16 if pk else QR_PANEL
     blocks = []
-    for k in range(0, kmin, QR_PANEL):
-        kb = min(QR_PANEL, kmin - k)
+    for k in range(0, kmin, width):
+        kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
-        _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
+        if pk:
+            tv = tau[:, k:k + kb]
+            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
+                                     a_rs=panel.strides[1], a_cs=panel.strides[2],
+                                     a_bs=panel.strides[0], tau_bs=tv.strides[0])
+        else:
+            _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
         v = new_output((B, mk, kb), w.dtype, client)
         vh = new_output((B, kb, mk), w.dtype, client)
         client.kernel(QrVSpec(t)).launch(
@@ -567,6 +575,19 @@ def qr(be, w, tau):
             gemm_acc(client, t, v, gemm(y1, c), c)
         blocks.append((k, v, None, y2))
     return blocks
+
+
+def _qr_panel_kernel(client, t, m):
+    """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
+    real part, rows fitting the registers of one workgroup), else None."""
+    if _env("QR_PANEL", "regs") == "old" or not Caps.of(client).subgroup or \
+            t.name not in ("float32", "complex64"):
+        return None
+    wg = panel_wg(client, t)
+    rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
+    if rpt is None or (rpt > 4 and not _is_cpu(client)):
+        return None
+    return QRPanelSpec(t, wg, rpt)
 
 
 def _qr_old(be, w, tau):

@@ -785,6 +785,7 @@ def variants():
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         if "32" in t.name or t.name == "complex64":
             out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
+            out += [QRPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
     return out
 
 
@@ -1557,6 +1558,156 @@ class LUPanelSpec(KernelSpec):
         return _LU_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
                                 nb16=self.nb * 16, pivot=pivot, sgargs=sgargs)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_QR_PANEL = Template("""${prelude}
+${layout}
+var<workgroup> redm: array<R, ${nsgmax}>;
+var<workgroup> reds: array<R, ${nsgmax}>;
+var<workgroup> redw: array<T, ${nsgmax16}>;
+var<workgroup> wv: array<T, 16>;
+var<workgroup> aj: T;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32, @builtin(subgroup_size) sgs: u32,
+        @builtin(subgroup_invocation_id) sgi: u32, @builtin(subgroup_id) sid: u32,
+        @builtin(num_subgroups) nsg: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  let base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+  let kmax = min(m, nc);
+  let sw = min(sgs, ${wg}u);
+  var reg: array<T, ${regs}>;
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    for (var c = 0u; c < 16u; c++) {
+      var v = zero();
+      if (r < m && c < nc) { v = A[base + r * ${a_rs} + c * ${a_cs}]; }
+      reg[q * 16u + c] = v;
+    }
+  }
+  for (var j = 0u; j < kmax; j++) {
+    // the column's largest component (scale) and alpha
+    var mx = R(0.0);
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= j && r < m) { mx = max(mx, maxabs(reg[q * 16u + j])); }
+      if (r == j) { aj = reg[q * 16u + j]; }
+    }
+    for (var k = 1u; k < sw; k <<= 1u) { mx = max(mx, subgroupShuffleXor(mx, k)); }
+    if (sgi == 0u) { redm[sid] = mx; }
+    workgroupBarrier();
+    var scale = R(0.0);
+    for (var s = 0u; s < nsg; s++) { scale = max(scale, redm[s]); }
+    let alpha = aj;
+    // the scaled squares below the diagonal
+    var ss = R(0.0);
+    if (scale > R(0.0)) {
+      for (var q = 0u; q < ${rpt}u; q++) {
+        let r = tid + q * ${wg}u;
+        if (r > j && r < m) { ss += absq(reg[q * 16u + j] / scale); }
+      }
+    }
+    for (var k = 1u; k < sw; k <<= 1u) { ss += subgroupShuffleXor(ss, k); }
+    if (sgi == 0u) { reds[sid] = ss; }
+    workgroupBarrier();
+    var xn = R(0.0);
+    for (var s = 0u; s < nsg; s++) { xn += reds[s]; }
+    var tau = zero();
+    var beta = re(alpha);
+    var piv = one();
+    let house = !(xn == R(0.0) && im(alpha) == R(0.0));
+    if (house) {
+      let a = alpha / scale;
+      let nrm = scale * sqrt(absq(a) + xn);
+      beta = select(nrm, -nrm, re(alpha) >= R(0.0));
+      tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
+      piv = alpha - of_re(beta);
+    }
+    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; }
+    // v below the diagonal, and w_c = v^H a_c for the later columns
+    var pw: array<T, 16>;
+    for (var c = 0u; c < 16u; c++) { pw[c] = zero(); }
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r > j && r < m) {
+        var v = reg[q * 16u + j];
+        if (house) { v = dv(v, piv); reg[q * 16u + j] = v; }
+        let cv = cj(v);
+        for (var c = 0u; c < 16u; c++) {
+          if (c > j) { pw[c] += mul(cv, reg[q * 16u + c]); }
+        }
+      }
+      if (r == j) {
+        for (var c = 0u; c < 16u; c++) {
+          if (c > j) { pw[c] += reg[q * 16u + c]; }
+        }
+        reg[q * 16u + j] = of_re(beta);
+      }
+    }
+    for (var c = 0u; c < 16u; c++) {
+      if (c > j && c < nc) {
+        var x = pw[c];
+        for (var k = 1u; k < sw; k <<= 1u) { x += subgroupShuffleXor(x, k); }
+        if (sgi == 0u) { redw[sid * 16u + c] = x; }
+      }
+    }
+    workgroupBarrier();
+    if (tid > j && tid < nc) {
+      var t = zero();
+      for (var s = 0u; s < nsg; s++) { t += redw[s * 16u + tid]; }
+      wv[tid] = mul(cj(tau), t);
+    }
+    workgroupBarrier();
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= j && r < m) {
+        let v = select(reg[q * 16u + j], one(), r == j);
+        for (var c = 0u; c < 16u; c++) {
+          if (c > j && c < nc) { reg[q * 16u + c] = reg[q * 16u + c] - mul(v, wv[c]); }
+        }
+      }
+    }
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      for (var c = 0u; c < 16u; c++) {
+        if (c < nc) { A[base + r * ${a_rs} + c * ${a_cs}] = reg[q * 16u + c]; }
+      }
+    }
+  }
+}
+""", "linalg_qr_panel")
+
+
+@dataclasses.dataclass(frozen=True)
+class QRPanelSpec(KernelSpec):
+    """Householder QR (geqr2 conventions, as FactorSpec "qr") of an m x nc panel
+    (nc <= 16, m <= rpt * wg) with its rows in registers: the column norms and the
+    products v^H a_c as subgroup shuffles plus one workgroup step, four barriers a column
+    and no global access between the load and the store. Needs subgroups and a 32-bit
+    real part (shuffles of R and T)."""
+
+    t: WType
+    wg: int
+    rpt: int
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")],
+                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
+
+    def render(self, caps):
+        nsgmax = max(1, self.wg // 4)
+        return _QR_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                                wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
+                                nsgmax16=nsgmax * 16)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
