@@ -438,8 +438,7 @@ def _lu_panel(client, t, a, piv, status, base, nb):
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
     if rpt is None or wg < 16:
         return False
-    sg = (_env("LU_SG", "1") != "0" and Caps.of(client).subgroup
-          and t.name in ("float32", "complex64"))
+    sg = _env("LU_SG", "1") != "0" and Caps.of(client).subgroup
     k = client.kernel(LUPanelSpec(t, wg, rpt, nb, sg))
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
@@ -581,7 +580,7 @@ def _qr_panel_kernel(client, t, m):
     """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
     real part, rows fitting the registers of one workgroup), else None."""
     if _env("QR_PANEL", "regs") == "old" or not Caps.of(client).subgroup or \
-            t.name not in ("float32", "complex64"):
+            t.name == "complex128":
         return None
     wg = panel_wg(client, t)
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)

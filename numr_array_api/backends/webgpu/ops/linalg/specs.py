@@ -783,8 +783,8 @@ def variants():
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
-        if "32" in t.name or t.name == "complex64":
-            out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
+        out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
+        if t.name != "complex128":
             out += [QRPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
     return out
 
@@ -1497,6 +1497,19 @@ ${pivot}
 """, "linalg_lu_panel")
 
 
+def shuffles(t):
+    """WGSL ``shr`` / ``sht``: subgroupShuffleXor of the real / element type (64-bit
+    values travel as two u32)."""
+    if "64" in t.name and t.name != "complex64":  # float64, complex128
+        out = ("fn shr(v: R, k: u32) -> R { return bitcast<R>(subgroupShuffleXor("
+               "bitcast<vec2<u32>>(v), k)); }\n")
+        if t.name == "complex128":
+            return out + "fn sht(v: T, k: u32) -> T { return T(shr(v.x, k), shr(v.y, k)); }"
+        return out + "fn sht(v: T, k: u32) -> T { return shr(v, k); }"
+    return ("fn shr(v: R, k: u32) -> R { return subgroupShuffleXor(v, k); }\n"
+            "fn sht(v: T, k: u32) -> T { return subgroupShuffleXor(v, k); }")
+
+
 _PIVOT_WG_TREE = """        rv[tid] = best;
         ri[tid] = bi;
         workgroupBarrier();
@@ -1516,7 +1529,7 @@ _PIVOT_WG_TREE = """        rv[tid] = best;
 _PIVOT_WG_SUBGROUP = """        var bv = best;
         var bx = bi;
         for (var msk = 1u; msk < min(sgs, ${wg}u); msk <<= 1u) {
-          let ov = subgroupShuffleXor(bv, msk);
+          let ov = shr(bv, msk);
           let oi = subgroupShuffleXor(bx, msk);
           if (ov > bv || (ov == bv && oi < bx)) { bv = ov; bx = oi; }
         }
@@ -1542,7 +1555,7 @@ class LUPanelSpec(KernelSpec):
     wg: int
     rpt: int
     nb: int = 64
-    sg: bool = False  # pivot search by subgroup shuffles (32-bit real part only)
+    sg: bool = False  # pivot search by subgroup shuffles (64-bit values as two u32)
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
@@ -1555,7 +1568,8 @@ class LUPanelSpec(KernelSpec):
         sgargs = (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
                   "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
                   ) if sg else ""
-        return _LU_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+        pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
+        return _LU_PANEL.render(self.layout(caps).tokens(), prelude=pre,
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
                                 nb16=self.nb * 16, pivot=pivot, sgargs=sgargs)
 
@@ -1600,7 +1614,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       if (r >= j && r < m) { mx = max(mx, maxabs(reg[q * 16u + j])); }
       if (r == j) { aj = reg[q * 16u + j]; }
     }
-    for (var k = 1u; k < sw; k <<= 1u) { mx = max(mx, subgroupShuffleXor(mx, k)); }
+    for (var k = 1u; k < sw; k <<= 1u) { mx = max(mx, shr(mx, k)); }
     if (sgi == 0u) { redm[sid] = mx; }
     workgroupBarrier();
     var scale = R(0.0);
@@ -1614,7 +1628,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
         if (r > j && r < m) { ss += absq(reg[q * 16u + j] / scale); }
       }
     }
-    for (var k = 1u; k < sw; k <<= 1u) { ss += subgroupShuffleXor(ss, k); }
+    for (var k = 1u; k < sw; k <<= 1u) { ss += shr(ss, k); }
     if (sgi == 0u) { reds[sid] = ss; }
     workgroupBarrier();
     var xn = R(0.0);
@@ -1654,7 +1668,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
     for (var c = 0u; c < 16u; c++) {
       if (c > j && c < nc) {
         var x = pw[c];
-        for (var k = 1u; k < sw; k <<= 1u) { x += subgroupShuffleXor(x, k); }
+        for (var k = 1u; k < sw; k <<= 1u) { x += sht(x, k); }
         if (sgi == 0u) { redw[sid * 16u + c] = x; }
       }
     }
@@ -1692,8 +1706,8 @@ class QRPanelSpec(KernelSpec):
     """Householder QR (geqr2 conventions, as FactorSpec "qr") of an m x nc panel
     (nc <= 16, m <= rpt * wg) with its rows in registers: the column norms and the
     products v^H a_c as subgroup shuffles plus one workgroup step, four barriers a column
-    and no global access between the load and the store. Needs subgroups and a 32-bit
-    real part (shuffles of R and T)."""
+    and no global access between the load and the store. Needs subgroups (64-bit values
+    shuffled as two u32); not complex128 (its reduction slots exceed workgroup memory)."""
 
     t: WType
     wg: int
@@ -1705,7 +1719,8 @@ class QRPanelSpec(KernelSpec):
 
     def render(self, caps):
         nsgmax = max(1, self.wg // 4)
-        return _QR_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+        return _QR_PANEL.render(self.layout(caps).tokens(),
+                                prelude=prelude(self.t) + "\n" + shuffles(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
                                 nsgmax16=nsgmax * 16)
 
