@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -488,8 +488,30 @@ def lu_solve(be, w, ipiv, x):
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
     swap_rows(client, t, x, ipiv, n, 0)
-    trsm_blocked(be, w, x, lower=True, unit=True)
-    trsm_blocked(be, w, x, lower=False, unit=False)
+    if not (trsv(client, t, w, x, True, True) and trsv(client, t, w, x, False, False)):
+        trsm_blocked(be, w, x, lower=True, unit=True)
+        trsm_blocked(be, w, x, lower=False, unit=False)
+
+
+TRSV_K = 256  # right-hand sides up to which solve substitutes in one dispatch (TrsvSpec)
+
+
+def trsv(client, t, tri, x, lower, unit):
+    """x <- op(tri)^-1 x by TrsvSpec (one dispatch, a workgroup per right-hand side) when
+    there are at most TRSV_K of them (NUMR_WEBGPU_TRSV_K; 0: never) and the vector fits
+    workgroup memory; False otherwise (nothing done)."""
+    B, n, k = x.shape
+    if k > int(_env("TRSV_K", TRSV_K)) or B * k == 0 or n == 0:
+        return False
+    cap = Caps.of(client).workgroup_storage
+    nmaxn = next((s for s in (256, 1024, 2048, 4096, 8192) if s >= n), 0)
+    if not nmaxn or nmaxn * t.itemsize > cap:
+        return False
+    kern = client.kernel(TrsvSpec(t, lower, unit, nmaxn))
+    kern.launch(grid(B * k, client), Tm=tri, X=x, n=n, kx=k, nbat=B, t_rs=tri.strides[1],
+                t_cs=tri.strides[2], t_bs=tri.strides[0], x_rs=x.strides[1],
+                x_cs=x.strides[2], x_bs=x.strides[0])
+    return True
 
 
 def lu_diag(w, ipiv, sign):

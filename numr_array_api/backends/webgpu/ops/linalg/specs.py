@@ -782,6 +782,7 @@ def variants():
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
+        out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
         if t.name != "complex128":
@@ -1723,6 +1724,97 @@ class QRPanelSpec(KernelSpec):
                                 prelude=prelude(self.t) + "\n" + shuffles(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
                                 nsgmax16=nsgmax * 16)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_TRSV = Template("""${prelude}
+${layout}
+var<workgroup> xs: array<T, ${nmaxn}>;
+
+// the triangle in the order the solve walks it: forward rows for a lower triangle,
+// backward (i -> n - 1 - i) for an upper one, so both are a lower-triangular walk
+fn tri(tb: u32, i: u32, j: u32) -> T {
+  return Tm[tb + ${ri} * ${t_rs} + ${rj} * ${t_cs}];
+}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let kx = ${kx};
+  if (gi >= kx * ${nbat}) { return; }
+  let b = gi / kx;
+  let v = gi % kx;
+  let n = ${n};
+  let tb = ${Tm_off} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs} + v * ${x_cs};
+  for (var i = tid; i < n; i += ${wg}u) { xs[i] = X[xb + ${rx} * ${x_rs}]; }
+  workgroupBarrier();
+  for (var j0 = 0u; j0 < n; j0 += ${bs}u) {
+    let je = min(j0 + ${bs}u, n);
+    // the diagonal block, a row at a time; x_r (final) is written back one step late, so
+    // every invocation of step r reads the same unscaled x_r
+    for (var r = j0; r < je; r++) {
+      workgroupBarrier();
+      if (tid == 0u && r > j0) { xs[r - 1u] = ${fin_prev}; }
+      let xr = ${fin_r};
+      for (var i = r + 1u + tid; i < je; i += ${wg}u) { xs[i] = xs[i] - mul(tri(tb, i, r), xr); }
+    }
+    workgroupBarrier();
+    if (tid == 0u) { xs[je - 1u] = ${fin_last}; }
+    workgroupBarrier();
+    // the rows below the block, a row per invocation (its stretch of the triangle's row is
+    // contiguous in memory)
+    for (var i = je + tid; i < n; i += ${wg}u) {
+      var s = zero();
+      for (var r = j0; r < je; r++) { s += mul(tri(tb, i, r), xs[r]); }
+      xs[i] = xs[i] - s;
+    }
+  }
+  workgroupBarrier();
+  for (var i = tid; i < n; i += ${wg}u) { X[xb + ${rx} * ${x_rs}] = xs[i]; }
+}
+""", "linalg_trsv")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrsvSpec(KernelSpec):
+    """op(T) x = b for a whole n x n triangle and few right-hand sides in one dispatch:
+    one workgroup per (matrix, right-hand side) with the vector in workgroup memory
+    (n <= nmaxn), blocks of ``bs`` rows: the diagonal block row by row, the rows below by
+    one product each."""
+
+    t: WType
+    lower: bool
+    unit: bool
+    nmaxn: int
+    wg: int = 256
+    bs: int = 32
+
+    def layout(self, caps):
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
+                      ["n", "kx", "nbat", "t_rs", "t_cs", "t_bs", "x_rs", "x_cs", "x_bs"],
+                      caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        if self.lower:
+            ri, rj, rx = "i", "j", "i"
+        else:
+            ri, rj, rx = "(${n} - 1u - i)", "(${n} - 1u - j)", "(n - 1u - i)"
+        if self.unit:
+            fin_prev, fin_r, fin_last = "xs[r - 1u]", "xs[r]", "xs[je - 1u]"
+        else:
+            fin_prev = "dv(xs[r - 1u], tri(tb, r - 1u, r - 1u))"
+            fin_r = "dv(xs[r], tri(tb, r, r))"
+            fin_last = "dv(xs[je - 1u], tri(tb, je - 1u, je - 1u))"
+        tk = lay.tokens()
+        ri, rj = ri.replace("${n}", tk["n"]), rj.replace("${n}", tk["n"])
+        return _TRSV.render(tk, prelude=prelude(self.t), nmaxn=self.nmaxn,
+                            wg=self.wg, bs=self.bs, ri=ri, rj=rj, rx=rx, fin_prev=fin_prev,
+                            fin_r=fin_r, fin_last=fin_last)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
