@@ -164,9 +164,10 @@ def panel_wg(client, t):
     per-thread reduction slots fit workgroup memory); CPU adapters, whose barriers cost in
     proportion to the invocations, 256."""
     caps = Caps.of(client)
-    if _is_cpu(client):
+    force = int(_env("PANEL_WG", 0))
+    if _is_cpu(client) and not force:
         return 256
-    wg = caps.wg_size(1024)
+    wg = caps.wg_size(force or 1024)
     while wg > 256 and wg * (t.itemsize + 8) + 4096 > caps.workgroup_storage:
         wg //= 2
     return wg
