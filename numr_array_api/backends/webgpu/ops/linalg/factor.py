@@ -572,6 +572,21 @@ def qr(be, w, tau):
         kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
+        if pk and pk.fused:
+            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
+            tv = tau[:, k:k + kb]
+            v = new_output((B, mk, kb), w.dtype, client)
+            y1 = new_output((B, kb, mk), w.dtype, client)
+            y2 = new_output((B, kb, mk), w.dtype, client)
+            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, V=v, Y1=y1, Y2=y2,
+                                     m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
+                                     a_cs=panel.strides[2], a_bs=panel.strides[0],
+                                     tau_bs=tv.strides[0])
+            if k + kb < n:
+                c = w[:, k:, k + kb:]
+                gemm_acc(client, t, v, gemm(y1, c), c)
+            blocks.append((k, v, None, y2))
+            continue
         if pk:
             tv = tau[:, k:k + kb]
             client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
@@ -609,7 +624,7 @@ def _qr_panel_kernel(client, t, m):
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
     if rpt is None or (rpt > 4 and not _is_cpu(client)):
         return None
-    return QRPanelSpec(t, wg, rpt)
+    return QRPanelSpec(t, wg, rpt, _env("QR_FUSE", "1") != "0")
 
 
 def _qr_old(be, w, tau):

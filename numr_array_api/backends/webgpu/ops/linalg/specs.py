@@ -786,7 +786,8 @@ def variants():
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
         if t.name != "complex128":
-            out += [QRPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
+            out += [QRPanelSpec(t, wg, r, f) for wg in (256, 1024) for r in LEAF_ROWS
+                    for f in (False, True)]
     return out
 
 
@@ -1585,6 +1586,8 @@ var<workgroup> reds: array<R, ${nsgmax}>;
 var<workgroup> redw: array<T, ${nsgmax16}>;
 var<workgroup> wv: array<T, 16>;
 var<workgroup> aj: T;
+var<workgroup> taus: array<T, 16>;
+${tailvars}
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
@@ -1645,7 +1648,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
       piv = alpha - of_re(beta);
     }
-    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; }
+    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; taus[j] = tau; }
     // v below the diagonal, and w_c = v^H a_c for the later columns
     var pw: array<T, 16>;
     for (var c = 0u; c < 16u; c++) { pw[c] = zero(); }
@@ -1690,6 +1693,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       }
     }
   }
+${tail}
   for (var q = 0u; q < ${rpt}u; q++) {
     let r = tid + q * ${wg}u;
     if (r < m) {
@@ -1700,6 +1704,81 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   }
 }
 """, "linalg_qr_panel")
+
+
+_QR_TAILVARS = """var<workgroup> gsh: array<T, 256>;
+var<workgroup> tsh: array<T, 256>;"""
+
+# the panel's block reflector while V is still in registers: G = V^H V (16 entries of a row
+# of G reduced at a time through redw), T (larft), then per row of V: V itself and the
+# update operands -(V T)^H, -(T V^H) (kb x m each)
+_QR_TAIL = """  let kb = kmax;
+  workgroupBarrier();
+  for (var a = 0u; a < kb; a++) {
+    var pg: array<T, 16>;
+    for (var c = 0u; c < 16u; c++) { pg[c] = zero(); }
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r < m && r >= a) {
+        let cva = cj(select(reg[q * 16u + a], one(), r == a));
+        for (var c = 0u; c < 16u; c++) {
+          if (c >= a && c < kb && r >= c) {
+            pg[c] += mul(cva, select(reg[q * 16u + c], one(), r == c));
+          }
+        }
+      }
+    }
+    for (var c = 0u; c < 16u; c++) {
+      if (c >= a && c < kb) {
+        var x = pg[c];
+        for (var k = 1u; k < sw; k <<= 1u) { x += sht(x, k); }
+        if (sgi == 0u) { redw[sid * 16u + c] = x; }
+      }
+    }
+    workgroupBarrier();
+    if (tid >= a && tid < kb) {
+      var t = zero();
+      for (var s = 0u; s < nsg; s++) { t += redw[s * 16u + tid]; }
+      gsh[a * 16u + tid] = t;
+    }
+    workgroupBarrier();
+  }
+  for (var e = tid; e < 256u; e += ${wg}u) { tsh[e] = zero(); }
+  workgroupBarrier();
+  for (var i = 0u; i < kb; i++) {
+    let ti = taus[i];
+    if (tid < i) {
+      var s = zero();
+      for (var c = tid; c < i; c++) { s += mul(tsh[tid * 16u + c], gsh[c * 16u + i]); }
+      tsh[tid * 16u + i] = -mul(ti, s);
+    }
+    if (tid == 0u) { tsh[i * 16u + i] = ti; }
+    workgroupBarrier();
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      var vr: array<T, 16>;
+      for (var c = 0u; c < 16u; c++) {
+        var x = zero();
+        if (c < kb && r >= c) { x = select(reg[q * 16u + c], one(), r == c); }
+        vr[c] = x;
+        if (c < kb) { V[${V_off} + b * m * kb + r * kb + c] = x; }
+      }
+      for (var j = 0u; j < kb; j++) {
+        var y1 = zero();
+        var y2 = zero();
+        for (var c = 0u; c < 16u; c++) {
+          if (c < kb) {
+            y1 += mul(vr[c], tsh[c * 16u + j]);
+            y2 += mul(vr[c], cj(tsh[j * 16u + c]));
+          }
+        }
+        Y1[${Y1_off} + b * m * kb + j * m + r] = -cj(y1);
+        Y2[${Y2_off} + b * m * kb + j * m + r] = -cj(y2);
+      }
+    }
+  }"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1713,17 +1792,27 @@ class QRPanelSpec(KernelSpec):
     t: WType
     wg: int
     rpt: int
+    fused: bool = False  # also V, -(V T)^H, -(T V^H) (QrVSpec + GEMM + QrTSpec's work)
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")],
-                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
+        bufs = [Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")]
+        if self.fused:
+            bufs += [Buf("V", self.t.arr, "rw"), Buf("Y1", self.t.arr, "rw"),
+                     Buf("Y2", self.t.arr, "rw")]
+        return Layout(bufs, ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
 
     def render(self, caps):
         nsgmax = max(1, self.wg // 4)
-        return _QR_PANEL.render(self.layout(caps).tokens(),
-                                prelude=prelude(self.t) + "\n" + shuffles(self.t),
+        tk = self.layout(caps).tokens()
+        tail = ""
+        if self.fused:
+            tail = _QR_TAIL.replace("${rpt}", str(self.rpt)).replace("${wg}", str(self.wg))
+            for name in ("V_off", "Y1_off", "Y2_off"):
+                tail = tail.replace("${" + name + "}", tk[name])
+        return _QR_PANEL.render(tk, prelude=prelude(self.t) + "\n" + shuffles(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
-                                nsgmax16=nsgmax * 16)
+                                nsgmax16=nsgmax * 16, tail=tail,
+                                tailvars=_QR_TAILVARS if self.fused else "")
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
