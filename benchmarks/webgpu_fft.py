@@ -154,15 +154,18 @@ def check(small):
     import math
     import numr_array_api.webgpu as xp
     rng = np.random.default_rng(1)
-    lengths = [1, 2, 3, 5, 7, 8, 12, 16, 60, 64, 97, 128, 1000, 1024, 2048, 4096, 6144,
-               8192, 1 << 14, 1 << 16, 3 * 4096 + 3]
+    import time
+    lengths = [1, 2, 3, 8, 60, 97, 1024, 2048, 4096, 8192, 1 << 14, 3 * 4096 + 3]
     if not small:
         lengths += [1 << 20, (1 << 20) + 7, 1 << 22]
     worst, fails = 0.0, 0
+    t0 = time.perf_counter()
     for cd in ("complex64", "complex128"):
         for n in lengths:
             if cd == "complex128" and n > 1 << 20:
                 continue
+            print(f"check {cd} n={n} ({time.perf_counter() - t0:.1f} s, worst error / "
+                  f"bound so far {worst:.3f})", flush=True)
             for name, shape, axis in (("fft", (2, n), -1), ("ifft", (n, 3), 0),
                                       ("rfft", (2, n), -1), ("irfft", (3, n // 2 + 1), -1),
                                       ("fft", (n, 20), 0)):
