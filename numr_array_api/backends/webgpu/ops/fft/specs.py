@@ -557,6 +557,9 @@ class FastSpec(KernelSpec):
     # the inverse real transform's pre-processing (HalfSpec pre) fused into the first
     # stage's loads: Z[k] from X[k] and X[n - k] of the half spectrum (table tw2, 2n)
     pre: bool = False
+    # straight-line code on named values (wgsl.flat_bfly) instead of function arrays
+    # passed by pointer to butterfly functions
+    flat: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -580,7 +583,12 @@ class FastSpec(KernelSpec):
         S = len(rad)
         pitch = fast_pitch(n, self.pad, RP)
         rows = lay.word("rows")
-        fns = "".join(W.fast_bfly(r, C, suf, self.inverse) for r in sorted(set(rad)))
+        fns = "" if self.flat else "".join(W.fast_bfly(r, C, suf, self.inverse)
+                                           for r in sorted(set(rad)))
+        flat = self.flat
+
+        def U(g, t):   # the value of butterfly g's element t (input, then output)
+            return f"y{g}_{t}" if flat else f"u{g}[{t}]"
         ph = (f"fn ph(x: u32) -> u32 {{ return x + (x >> {self.pad}u); }}\n" if self.pad
               else "fn ph(x: u32) -> u32 { return x; }\n")
         fns += ph
@@ -630,7 +638,8 @@ class FastSpec(KernelSpec):
                     B(f"    let i{g} = f{g} % {nb}u;")
                 B(f"    let ok{g} = f{g} < {items}u;")
                 B(f"    let row{g} = row0 + sub{g};")
-                B(f"    var u{g}: array<{C}, 8>;")
+                if not flat:
+                    B(f"    var u{g}: array<{C}, 8>;")
                 if s_ == 0:
                     B(f"    let rc{g} = min(row{g}, {rows} - 1u);")
                     B(f"    let ib{g} = rowbase_in(rc{g});")
@@ -643,7 +652,7 @@ class FastSpec(KernelSpec):
                         v = f"ld{'pre' if self.pre else ''}(ib{g}, {idx})"
                         if self.tw4:
                             v = f"cmul({v}, tw4f(k1{g} * ({idx})))"
-                        B(f"    u{g}[{t}] = {v};")
+                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
                 else:
                     B(f"    let e{g} = (i{g} % {p}u) * {tws}u;")
                     base = f"sub{g} * {pitch}u"
@@ -662,15 +671,20 @@ class FastSpec(KernelSpec):
                             w = (f"w{t}{g}" if self.twp and r in (4, 8)
                                  else f"twid({t}u * e{g})")
                             v = f"cmul({v}, {w})"
-                        B(f"    u{g}[{t}] = {v};")
-                B(f"    bfly{r}(&u{g});")
+                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
+                if flat:
+                    for line in W.flat_bfly(r, [f"a{g}_{t}" for t in range(r)], f"y{g}_",
+                                            C, suf, self.inverse):
+                        B("    " + line)
+                else:
+                    B(f"    bfly{r}(&u{g});")
             if last and direct_last:
                 for q in range(Q):
                     g = f"s{s_}q{q}"
                     B(f"    if (ok{g} && row{g} < {rows}) {{")
                     B(f"      let ob = rowbase_out(row{g});")
                     for t in range(r):
-                        B(f"      st(ob, i{g} + {t * p}u, u{g}[{t}]);")
+                        B(f"      st(ob, i{g} + {t * p}u, {U(g, t)});")
                     B("    }")
             else:
                 B("    workgroupBarrier();")
@@ -679,7 +693,7 @@ class FastSpec(KernelSpec):
                     B(f"    if (ok{g}) {{")
                     B(f"      let j = (i{g} - i{g} % {p}u) * {r}u + i{g} % {p}u;")
                     for t in range(r):
-                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = u{g}[{t}];")
+                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = {U(g, t)};")
                     B("    }")
                 B("    workgroupBarrier();")
             p *= r

@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -164,9 +164,10 @@ def panel_wg(client, t):
     per-thread reduction slots fit workgroup memory); CPU adapters, whose barriers cost in
     proportion to the invocations, 256."""
     caps = Caps.of(client)
-    if _is_cpu(client):
+    force = int(_env("PANEL_WG", 0))
+    if _is_cpu(client) and not force:
         return 256
-    wg = caps.wg_size(1024)
+    wg = caps.wg_size(force or 1024)
     while wg > 256 and wg * (t.itemsize + 8) + 4096 > caps.workgroup_storage:
         wg //= 2
     return wg
@@ -488,8 +489,30 @@ def lu_solve(be, w, ipiv, x):
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
     swap_rows(client, t, x, ipiv, n, 0)
-    trsm_blocked(be, w, x, lower=True, unit=True)
-    trsm_blocked(be, w, x, lower=False, unit=False)
+    if not (trsv(client, t, w, x, True, True) and trsv(client, t, w, x, False, False)):
+        trsm_blocked(be, w, x, lower=True, unit=True)
+        trsm_blocked(be, w, x, lower=False, unit=False)
+
+
+TRSV_K = 256  # right-hand sides up to which solve substitutes in one dispatch (TrsvSpec)
+
+
+def trsv(client, t, tri, x, lower, unit):
+    """x <- op(tri)^-1 x by TrsvSpec (one dispatch, a workgroup per right-hand side) when
+    there are at most TRSV_K of them (NUMR_WEBGPU_TRSV_K; 0: never) and the vector fits
+    workgroup memory; False otherwise (nothing done)."""
+    B, n, k = x.shape
+    if k > int(_env("TRSV_K", TRSV_K)) or B * k == 0 or n == 0:
+        return False
+    cap = Caps.of(client).workgroup_storage
+    nmaxn = next((s for s in (256, 1024, 2048, 4096, 8192) if s >= n), 0)
+    if not nmaxn or nmaxn * t.itemsize > cap:
+        return False
+    kern = client.kernel(TrsvSpec(t, lower, unit, nmaxn))
+    kern.launch(grid(B * k, client), Tm=tri, X=x, n=n, kx=k, nbat=B, t_rs=tri.strides[1],
+                t_cs=tri.strides[2], t_bs=tri.strides[0], x_rs=x.strides[1],
+                x_cs=x.strides[2], x_bs=x.strides[0])
+    return True
 
 
 def lu_diag(w, ipiv, sign):
@@ -549,6 +572,21 @@ def qr(be, w, tau):
         kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
+        if pk and pk.fused:
+            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
+            tv = tau[:, k:k + kb]
+            v = new_output((B, mk, kb), w.dtype, client)
+            y1 = new_output((B, kb, mk), w.dtype, client)
+            y2 = new_output((B, kb, mk), w.dtype, client)
+            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, V=v, Y1=y1, Y2=y2,
+                                     m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
+                                     a_cs=panel.strides[2], a_bs=panel.strides[0],
+                                     tau_bs=tv.strides[0])
+            if k + kb < n:
+                c = w[:, k:, k + kb:]
+                gemm_acc(client, t, v, gemm(y1, c), c)
+            blocks.append((k, v, None, y2))
+            continue
         if pk:
             tv = tau[:, k:k + kb]
             client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
@@ -586,7 +624,7 @@ def _qr_panel_kernel(client, t, m):
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
     if rpt is None or (rpt > 4 and not _is_cpu(client)):
         return None
-    return QRPanelSpec(t, wg, rpt)
+    return QRPanelSpec(t, wg, rpt, _env("QR_FUSE", "1") != "0")
 
 
 def _qr_old(be, w, tau):

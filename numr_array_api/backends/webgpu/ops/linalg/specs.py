@@ -782,10 +782,12 @@ def variants():
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
+        out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
         if t.name != "complex128":
-            out += [QRPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
+            out += [QRPanelSpec(t, wg, r, f) for wg in (256, 1024) for r in LEAF_ROWS
+                    for f in (False, True)]
     return out
 
 
@@ -1584,6 +1586,8 @@ var<workgroup> reds: array<R, ${nsgmax}>;
 var<workgroup> redw: array<T, ${nsgmax16}>;
 var<workgroup> wv: array<T, 16>;
 var<workgroup> aj: T;
+var<workgroup> taus: array<T, 16>;
+${tailvars}
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
@@ -1644,7 +1648,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
       piv = alpha - of_re(beta);
     }
-    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; }
+    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; taus[j] = tau; }
     // v below the diagonal, and w_c = v^H a_c for the later columns
     var pw: array<T, 16>;
     for (var c = 0u; c < 16u; c++) { pw[c] = zero(); }
@@ -1689,6 +1693,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       }
     }
   }
+${tail}
   for (var q = 0u; q < ${rpt}u; q++) {
     let r = tid + q * ${wg}u;
     if (r < m) {
@@ -1699,6 +1704,81 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   }
 }
 """, "linalg_qr_panel")
+
+
+_QR_TAILVARS = """var<workgroup> gsh: array<T, 256>;
+var<workgroup> tsh: array<T, 256>;"""
+
+# the panel's block reflector while V is still in registers: G = V^H V (16 entries of a row
+# of G reduced at a time through redw), T (larft), then per row of V: V itself and the
+# update operands -(V T)^H, -(T V^H) (kb x m each)
+_QR_TAIL = """  let kb = kmax;
+  workgroupBarrier();
+  for (var a = 0u; a < kb; a++) {
+    var pg: array<T, 16>;
+    for (var c = 0u; c < 16u; c++) { pg[c] = zero(); }
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r < m && r >= a) {
+        let cva = cj(select(reg[q * 16u + a], one(), r == a));
+        for (var c = 0u; c < 16u; c++) {
+          if (c >= a && c < kb && r >= c) {
+            pg[c] += mul(cva, select(reg[q * 16u + c], one(), r == c));
+          }
+        }
+      }
+    }
+    for (var c = 0u; c < 16u; c++) {
+      if (c >= a && c < kb) {
+        var x = pg[c];
+        for (var k = 1u; k < sw; k <<= 1u) { x += sht(x, k); }
+        if (sgi == 0u) { redw[sid * 16u + c] = x; }
+      }
+    }
+    workgroupBarrier();
+    if (tid >= a && tid < kb) {
+      var t = zero();
+      for (var s = 0u; s < nsg; s++) { t += redw[s * 16u + tid]; }
+      gsh[a * 16u + tid] = t;
+    }
+    workgroupBarrier();
+  }
+  for (var e = tid; e < 256u; e += ${wg}u) { tsh[e] = zero(); }
+  workgroupBarrier();
+  for (var i = 0u; i < kb; i++) {
+    let ti = taus[i];
+    if (tid < i) {
+      var s = zero();
+      for (var c = tid; c < i; c++) { s += mul(tsh[tid * 16u + c], gsh[c * 16u + i]); }
+      tsh[tid * 16u + i] = -mul(ti, s);
+    }
+    if (tid == 0u) { tsh[i * 16u + i] = ti; }
+    workgroupBarrier();
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      var vr: array<T, 16>;
+      for (var c = 0u; c < 16u; c++) {
+        var x = zero();
+        if (c < kb && r >= c) { x = select(reg[q * 16u + c], one(), r == c); }
+        vr[c] = x;
+        if (c < kb) { V[${V_off} + b * m * kb + r * kb + c] = x; }
+      }
+      for (var j = 0u; j < kb; j++) {
+        var y1 = zero();
+        var y2 = zero();
+        for (var c = 0u; c < 16u; c++) {
+          if (c < kb) {
+            y1 += mul(vr[c], tsh[c * 16u + j]);
+            y2 += mul(vr[c], cj(tsh[j * 16u + c]));
+          }
+        }
+        Y1[${Y1_off} + b * m * kb + j * m + r] = -cj(y1);
+        Y2[${Y2_off} + b * m * kb + j * m + r] = -cj(y2);
+      }
+    }
+  }"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1712,17 +1792,118 @@ class QRPanelSpec(KernelSpec):
     t: WType
     wg: int
     rpt: int
+    fused: bool = False  # also V, -(V T)^H, -(T V^H) (QrVSpec + GEMM + QrTSpec's work)
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")],
-                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
+        bufs = [Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")]
+        if self.fused:
+            bufs += [Buf("V", self.t.arr, "rw"), Buf("Y1", self.t.arr, "rw"),
+                     Buf("Y2", self.t.arr, "rw")]
+        return Layout(bufs, ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
 
     def render(self, caps):
         nsgmax = max(1, self.wg // 4)
-        return _QR_PANEL.render(self.layout(caps).tokens(),
-                                prelude=prelude(self.t) + "\n" + shuffles(self.t),
+        tk = self.layout(caps).tokens()
+        tail = ""
+        if self.fused:
+            tail = _QR_TAIL.replace("${rpt}", str(self.rpt)).replace("${wg}", str(self.wg))
+            for name in ("V_off", "Y1_off", "Y2_off"):
+                tail = tail.replace("${" + name + "}", tk[name])
+        return _QR_PANEL.render(tk, prelude=prelude(self.t) + "\n" + shuffles(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
-                                nsgmax16=nsgmax * 16)
+                                nsgmax16=nsgmax * 16, tail=tail,
+                                tailvars=_QR_TAILVARS if self.fused else "")
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_TRSV = Template("""${prelude}
+${layout}
+var<workgroup> xs: array<T, ${nmaxn}>;
+
+// the triangle in the order the solve walks it: forward rows for a lower triangle,
+// backward (i -> n - 1 - i) for an upper one, so both are a lower-triangular walk
+fn tri(tb: u32, i: u32, j: u32) -> T {
+  return Tm[tb + ${ri} * ${t_rs} + ${rj} * ${t_cs}];
+}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let kx = ${kx};
+  if (gi >= kx * ${nbat}) { return; }
+  let b = gi / kx;
+  let v = gi % kx;
+  let n = ${n};
+  let tb = ${Tm_off} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs} + v * ${x_cs};
+  for (var i = tid; i < n; i += ${wg}u) { xs[i] = X[xb + ${rx} * ${x_rs}]; }
+  workgroupBarrier();
+  for (var j0 = 0u; j0 < n; j0 += ${bs}u) {
+    let je = min(j0 + ${bs}u, n);
+    // the diagonal block, a row at a time; x_r (final) is written back one step late, so
+    // every invocation of step r reads the same unscaled x_r
+    for (var r = j0; r < je; r++) {
+      workgroupBarrier();
+      if (tid == 0u && r > j0) { xs[r - 1u] = ${fin_prev}; }
+      let xr = ${fin_r};
+      for (var i = r + 1u + tid; i < je; i += ${wg}u) { xs[i] = xs[i] - mul(tri(tb, i, r), xr); }
+    }
+    workgroupBarrier();
+    if (tid == 0u) { xs[je - 1u] = ${fin_last}; }
+    workgroupBarrier();
+    // the rows below the block, a row per invocation (its stretch of the triangle's row is
+    // contiguous in memory)
+    for (var i = je + tid; i < n; i += ${wg}u) {
+      var s = zero();
+      for (var r = j0; r < je; r++) { s += mul(tri(tb, i, r), xs[r]); }
+      xs[i] = xs[i] - s;
+    }
+  }
+  workgroupBarrier();
+  for (var i = tid; i < n; i += ${wg}u) { X[xb + ${rx} * ${x_rs}] = xs[i]; }
+}
+""", "linalg_trsv")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrsvSpec(KernelSpec):
+    """op(T) x = b for a whole n x n triangle and few right-hand sides in one dispatch:
+    one workgroup per (matrix, right-hand side) with the vector in workgroup memory
+    (n <= nmaxn), blocks of ``bs`` rows: the diagonal block row by row, the rows below by
+    one product each."""
+
+    t: WType
+    lower: bool
+    unit: bool
+    nmaxn: int
+    wg: int = 256
+    bs: int = 32
+
+    def layout(self, caps):
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
+                      ["n", "kx", "nbat", "t_rs", "t_cs", "t_bs", "x_rs", "x_cs", "x_bs"],
+                      caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        if self.lower:
+            ri, rj, rx = "i", "j", "i"
+        else:
+            ri, rj, rx = "(${n} - 1u - i)", "(${n} - 1u - j)", "(n - 1u - i)"
+        if self.unit:
+            fin_prev, fin_r, fin_last = "xs[r - 1u]", "xs[r]", "xs[je - 1u]"
+        else:
+            fin_prev = "dv(xs[r - 1u], tri(tb, r - 1u, r - 1u))"
+            fin_r = "dv(xs[r], tri(tb, r, r))"
+            fin_last = "dv(xs[je - 1u], tri(tb, je - 1u, je - 1u))"
+        tk = lay.tokens()
+        ri, rj = ri.replace("${n}", tk["n"]), rj.replace("${n}", tk["n"])
+        return _TRSV.render(tk, prelude=prelude(self.t), nmaxn=self.nmaxn,
+                            wg=self.wg, bs=self.bs, ri=ri, rj=rj, rx=rx, fin_prev=fin_prev,
+                            fin_r=fin_r, fin_last=fin_last)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
