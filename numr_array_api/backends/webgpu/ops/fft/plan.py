@@ -155,7 +155,7 @@ def split(n, cap):
 
 _KEYS = tuple("NUMR_WEBGPU_FFT_" + k for k in (
     "DEEP", "SPLIT", "KERNEL", "PAD", "CAP", "COLS", "LOADS", "WG", "STRIDED", "TW", "EPT",
-    "WGT", "POST", "CODE"))
+    "WGT", "POST", "CODE", "DIAG"))
 _LOCAL = threading.local()   # .snap: the switches read once for the call in progress
 
 
@@ -595,12 +595,13 @@ class Plan:
         tile = rpw > 1 and cols_mode() != "strided"
         key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
                tile and src.se != 1, tile and dst.se != 1, post is not None,
-               tw_mode() == "pow", pre is not None, code_mode() == "flat", rpw)
+               tw_mode() == "pow", pre is not None, code_mode() == "flat",
+               _env("NUMR_WEBGPU_FFT_DIAG") == "io", rpw)
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(FastSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.n, self.frad,
-                self.ftpr, rpw, fast_pad(), *key[3:11]))
+                self.ftpr, rpw, fast_pad(), *key[3:12]))
         groups = (max(1, min(-(-rows // rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if post is not None or pre is not None:

@@ -505,6 +505,9 @@ def variants():
             out.append(FastSpec(cd, inv, "h", "re", 96, (8, 4, 3), 16, 4, 2))
             out.append(FastSpec(cd, inv, "c", "rp", 256, (8, 8, 4), 32, 8, 3, False, False,
                                 False, False, False, True, True))
+            out.append(FastSpec(cd, inv, "c", "c", 512, (8, 8, 8), 64, 4, flat=True,
+                                twp=True, tld=True))
+            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, io_only=True))
             if cd == "complex64":
                 out.append(FastSpec(cd, inv, "c", "c", 4096, (8, 8, 8, 8), 512, 1))
             out.append(PointMulSpec(cd, inv))
@@ -560,6 +563,9 @@ class FastSpec(KernelSpec):
     # straight-line code on named values (wgsl.flat_bfly) instead of function arrays
     # passed by pointer to butterfly functions
     flat: bool = False
+    # diagnostics only (NUMR_WEBGPU_FFT_DIAG=io): the first stage's loads stored back
+    # in place, no butterflies (a copy through the same loads / stores: the I/O ceiling)
+    io_only: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -585,7 +591,7 @@ class FastSpec(KernelSpec):
         rows = lay.word("rows")
         fns = "" if self.flat else "".join(W.fast_bfly(r, C, suf, self.inverse)
                                            for r in sorted(set(rad)))
-        flat = self.flat
+        flat = self.flat or self.io_only
 
         def U(g, t):   # the value of butterfly g's element t (input, then output)
             return f"y{g}_{t}" if flat else f"u{g}[{t}]"
@@ -618,6 +624,10 @@ class FastSpec(KernelSpec):
         def sidx(sub, x):
             return f"{sub} * {pitch}u + ph({x})"
 
+        if self.io_only:
+            rad = rad[:1]
+            S = 1
+            direct_last = True
         p = 1
         for s_, r in enumerate(rad):
             nb = n // r
@@ -672,13 +682,23 @@ class FastSpec(KernelSpec):
                                  else f"twid({t}u * e{g})")
                             v = f"cmul({v}, {w})"
                         B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
-                if flat:
+                if self.io_only:
+                    B("    " + " ".join(f"let y{g}_{t} = a{g}_{t};" for t in range(r)))
+                elif flat:
                     for line in W.flat_bfly(r, [f"a{g}_{t}" for t in range(r)], f"y{g}_",
                                             C, suf, self.inverse):
                         B("    " + line)
                 else:
                     B(f"    bfly{r}(&u{g});")
-            if last and direct_last:
+            if self.io_only:
+                for q in range(Q):
+                    g = f"s{s_}q{q}"
+                    B(f"    if (ok{g} && row{g} < {rows}) {{")
+                    B(f"      let ob = rowbase_out(row{g});")
+                    for t in range(r):
+                        B(f"      st(ob, i{g} + {t * nb}u, y{g}_{t});")
+                    B("    }")
+            elif last and direct_last:
                 for q in range(Q):
                     g = f"s{s_}q{q}"
                     B(f"    if (ok{g} && row{g} < {rows}) {{")
