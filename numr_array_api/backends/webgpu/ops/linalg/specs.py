@@ -1382,6 +1382,7 @@ var<workgroup> ri: array<u32, ${wg}>;
 var<workgroup> prow: array<T, 16>;
 var<workgroup> jrow: array<T, 16>;
 var<workgroup> us: array<T, ${nb16}>;
+var<workgroup> ls: array<T, ${lsn}>;
 var<private> base: u32;
 
 fn ld(i: u32, j: u32) -> T { return A[base + i * ${a_rs} + j * ${a_cs}]; }
@@ -1405,15 +1406,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
         let cc = e % 16u;
         us[e] = select(zero(), ld(e / 16u, c0 + cc), cc < w16);
       }
-      workgroupBarrier();
-      if (tid < 16u) {
-        for (var r = 1u; r < c0; r++) {
-          var s = us[r * 16u + tid];
-          for (var q = 0u; q < r; q++) { s -= mul(ld(r, q), us[q * 16u + tid]); }
-          us[r * 16u + tid] = s;
-        }
+      // L11's strict lower triangle into workgroup memory (packed by rows), then the
+      // substitution a column of L11 at a time over all (row, column) pairs
+      for (var e = tid; e < c0 * c0; e += ${wg}u) {
+        let i = e / c0;
+        let q = e % c0;
+        if (q < i) { ls[i * (i - 1u) / 2u + q] = ld(i, q); }
       }
       workgroupBarrier();
+      for (var q = 0u; q + 1u < c0; q++) {
+        let cnt = (c0 - q - 1u) * 16u;
+        for (var e = tid; e < cnt; e += ${wg}u) {
+          let i = q + 1u + e / 16u;
+          let cc = e % 16u;
+          us[i * 16u + cc] = us[i * 16u + cc] - mul(ls[i * (i - 1u) / 2u + q], us[q * 16u + cc]);
+        }
+        workgroupBarrier();
+      }
       for (var e = tid; e < c0 * 16u; e += ${wg}u) {
         let cc = e % 16u;
         if (cc < w16) { st_(e / 16u, c0 + cc, us[e]); }
@@ -1573,7 +1582,13 @@ class LUPanelSpec(KernelSpec):
         pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
         return _LU_PANEL.render(self.layout(caps).tokens(), prelude=pre,
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
-                                nb16=self.nb * 16, pivot=pivot, sgargs=sgargs)
+                                nb16=self.nb * 16, pivot=pivot, sgargs=sgargs,
+                                lsn=max(1, (self.nb - 16) * (self.nb - 17) // 2))
+
+    def shared_bytes(self):
+        r = 8 if "64" in self.t.name and self.t.name != "complex64" else 4
+        return (self.wg * (r + 4) + (32 + self.nb * 16 + max(1, (self.nb - 16) *
+                (self.nb - 17) // 2)) * self.t.itemsize)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
