@@ -245,8 +245,14 @@ class _Job:
                 plan(client, n, cd, inverse).run(src, dst, rows, inner, scale)
         elif n % 2 == 0:
             h = n // 2
-            z = _scratch_side(client, rows, inner, h, cd)
             src = Side(src_buf, "c", so, si, se, in_len)
+            p = plan(client, h, cd, inverse)
+            if post_mode() == "fused" and p.method == "shared" and p.fast:
+                dst = _pairs(out, oso, osi, ose, out_len, rows, inner, "st") or \
+                    Side(out, "rp", oso, osi, ose, out_len)
+                p._fast(src, dst, rows, inner, scale, None, None, pre=table(client, n, cd))
+                return
+            z = _scratch_side(client, rows, inner, h, cd)
             k = client.kernel(HalfSpec(cd, inverse, False))
             k.launch(workgroups(rows * h, client), x=src_buf, y=z.buf,
                      tw=table(client, n, cd), h=h, count=h,

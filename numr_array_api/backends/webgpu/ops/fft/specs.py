@@ -503,6 +503,11 @@ def variants():
             out.append(FastSpec(cd, inv, "rp", "c", 512, (8, 8, 8), 64, 4, 0, False, False,
                                 False, True, True))
             out.append(FastSpec(cd, inv, "h", "re", 96, (8, 4, 3), 16, 4, 2))
+            out.append(FastSpec(cd, inv, "c", "rp", 256, (8, 8, 4), 32, 8, 3, False, False,
+                                False, False, False, True, True))
+            out.append(FastSpec(cd, inv, "c", "c", 512, (8, 8, 8), 64, 4, flat=True,
+                                twp=True, tld=True))
+            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, io_only=True))
             if cd == "complex64":
                 out.append(FastSpec(cd, inv, "c", "c", 4096, (8, 8, 8, 8), 512, 1))
             out.append(PointMulSpec(cd, inv))
@@ -552,6 +557,15 @@ class FastSpec(KernelSpec):
     # twiddles of radix 4 / 8 stages: w, w^2 (w^4) from the table, the others as their
     # products (3 loads for radix 8 instead of 7; about one rounding more)
     twp: bool = False
+    # the inverse real transform's pre-processing (HalfSpec pre) fused into the first
+    # stage's loads: Z[k] from X[k] and X[n - k] of the half spectrum (table tw2, 2n)
+    pre: bool = False
+    # straight-line code on named values (wgsl.flat_bfly) instead of function arrays
+    # passed by pointer to butterfly functions
+    flat: bool = False
+    # diagnostics only (NUMR_WEBGPU_FFT_DIAG=io): the first stage's loads stored back
+    # in place, no butterflies (a copy through the same loads / stores: the I/O ceiling)
+    io_only: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -559,7 +573,7 @@ class FastSpec(KernelSpec):
     def layout(self, caps):
         C, _, _ = W.types(self.cdtype)
         bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
-        bufs += [Buf("tw2", C)] if self.post else []
+        bufs += [Buf("tw2", C)] if (self.post or self.pre) else []
         words = ["n", "nst", "codes0", "codes1", "rpw", "tpr"] + (["t4b"] if self.tw4 else [])
         if self.three:
             words += ["mid", "in_sm", "out_sm"]
@@ -575,7 +589,12 @@ class FastSpec(KernelSpec):
         S = len(rad)
         pitch = fast_pitch(n, self.pad, RP)
         rows = lay.word("rows")
-        fns = "".join(W.fast_bfly(r, C, suf, self.inverse) for r in sorted(set(rad)))
+        fns = "" if self.flat else "".join(W.fast_bfly(r, C, suf, self.inverse)
+                                           for r in sorted(set(rad)))
+        flat = self.flat or self.io_only
+
+        def U(g, t):   # the value of butterfly g's element t (input, then output)
+            return f"y{g}_{t}" if flat else f"u{g}[{t}]"
         ph = (f"fn ph(x: u32) -> u32 {{ return x + (x >> {self.pad}u); }}\n" if self.pad
               else "fn ph(x: u32) -> u32 { return x; }\n")
         fns += ph
@@ -586,10 +605,16 @@ class FastSpec(KernelSpec):
                     f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
                     f"t4[{lay.word('t4_off')} + b + e / b]);\n"
                     f"  return {conj};\n}}\n")
+        if self.pre:
+            fns += (f"fn ldpre(base: u32, k: u32) -> {C} {{\n"
+                    f"  var a = ld(base, k);\n  var b = ld(base, {n}u - k);\n"
+                    "  if (k == 0u) { a.y = 0.0; b.y = 0.0; }\n"
+                    "  let bc = vec2(b.x, -b.y);\n  let wd = cmul(twid2(k), a - bc);\n"
+                    "  return (a + bc) + vec2(-wd.y, wd.x);\n}\n")
         # the last stage stores straight to global memory unless a lone stage must load
         # and store with different item orders
         direct_last = not (S == 1 and self.tld != self.tst) and not self.post
-        if self.post:
+        if self.post or self.pre:
             conj = "vec2(w.x, -w.y)" if self.inverse else "w"
             fns += (f"fn twid2(e: u32) -> {C} {{ let w = tw2[{lay.word('tw2_off')} + e]; "
                     f"return {conj}; }}\n")
@@ -599,6 +624,10 @@ class FastSpec(KernelSpec):
         def sidx(sub, x):
             return f"{sub} * {pitch}u + ph({x})"
 
+        if self.io_only:
+            rad = rad[:1]
+            S = 1
+            direct_last = True
         p = 1
         for s_, r in enumerate(rad):
             nb = n // r
@@ -619,7 +648,8 @@ class FastSpec(KernelSpec):
                     B(f"    let i{g} = f{g} % {nb}u;")
                 B(f"    let ok{g} = f{g} < {items}u;")
                 B(f"    let row{g} = row0 + sub{g};")
-                B(f"    var u{g}: array<{C}, 8>;")
+                if not flat:
+                    B(f"    var u{g}: array<{C}, 8>;")
                 if s_ == 0:
                     B(f"    let rc{g} = min(row{g}, {rows} - 1u);")
                     B(f"    let ib{g} = rowbase_in(rc{g});")
@@ -629,10 +659,10 @@ class FastSpec(KernelSpec):
                         B(f"    let k1{g} = {k1};")
                     for t in range(r):
                         idx = f"i{g} + {t * nb}u"
-                        v = f"ld(ib{g}, {idx})"
+                        v = f"ld{'pre' if self.pre else ''}(ib{g}, {idx})"
                         if self.tw4:
                             v = f"cmul({v}, tw4f(k1{g} * ({idx})))"
-                        B(f"    u{g}[{t}] = {v};")
+                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
                 else:
                     B(f"    let e{g} = (i{g} % {p}u) * {tws}u;")
                     base = f"sub{g} * {pitch}u"
@@ -651,15 +681,30 @@ class FastSpec(KernelSpec):
                             w = (f"w{t}{g}" if self.twp and r in (4, 8)
                                  else f"twid({t}u * e{g})")
                             v = f"cmul({v}, {w})"
-                        B(f"    u{g}[{t}] = {v};")
-                B(f"    bfly{r}(&u{g});")
-            if last and direct_last:
+                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
+                if self.io_only:
+                    B("    " + " ".join(f"let y{g}_{t} = a{g}_{t};" for t in range(r)))
+                elif flat:
+                    for line in W.flat_bfly(r, [f"a{g}_{t}" for t in range(r)], f"y{g}_",
+                                            C, suf, self.inverse):
+                        B("    " + line)
+                else:
+                    B(f"    bfly{r}(&u{g});")
+            if self.io_only:
                 for q in range(Q):
                     g = f"s{s_}q{q}"
                     B(f"    if (ok{g} && row{g} < {rows}) {{")
                     B(f"      let ob = rowbase_out(row{g});")
                     for t in range(r):
-                        B(f"      st(ob, i{g} + {t * p}u, u{g}[{t}]);")
+                        B(f"      st(ob, i{g} + {t * nb}u, y{g}_{t});")
+                    B("    }")
+            elif last and direct_last:
+                for q in range(Q):
+                    g = f"s{s_}q{q}"
+                    B(f"    if (ok{g} && row{g} < {rows}) {{")
+                    B(f"      let ob = rowbase_out(row{g});")
+                    for t in range(r):
+                        B(f"      st(ob, i{g} + {t * p}u, {U(g, t)});")
                     B("    }")
             else:
                 B("    workgroupBarrier();")
@@ -668,7 +713,7 @@ class FastSpec(KernelSpec):
                     B(f"    if (ok{g}) {{")
                     B(f"      let j = (i{g} - i{g} % {p}u) * {r}u + i{g} % {p}u;")
                     for t in range(r):
-                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = u{g}[{t}];")
+                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = {U(g, t)};")
                     B("    }")
                 B("    workgroupBarrier();")
             p *= r

@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, NegCopySpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -80,9 +80,14 @@ def lu_solve_small(w, ipiv, x, status, ident):
 
 def batch_solve_nmax(client, dtype, n, k):
     """nmax of BatchSolveSpec for (n, n) systems with k right-hand sides, or 0 (old path)."""
-    if _env("BSOLVE", "rows") == "old":
+    mode = _env("BSOLVE", "rows16")
+    if mode == "old":
         return 0
     nmax = next((s for s in SMALL if n <= s), 0)
+    # H100: rows per invocation win up to 16 x 16; at 32 x 32 the workgroup-per-matrix
+    # kernel (FactorSpec "lus") was faster for inv (2.1 vs 5.8 ms for 10000 matrices)
+    if mode == "rows16" and nmax > 16:
+        return 0
     return nmax if nmax and k <= nmax else 0
 
 
@@ -94,7 +99,10 @@ def batch_solve(a, b, x, status, nmax):
     B, n, k = x.shape
     wg = max(64, nmax)
     per = wg // nmax
-    kern = client.kernel(BatchSolveSpec(t, nmax, nmax, wg))
+    kcap = 1
+    while kcap < k:
+        kcap *= 2
+    kern = client.kernel(BatchSolveSpec(t, nmax, kcap, wg))
     bv = a if b is None else b
     kern.launch(grid(-(-B // per), client), A=a, Bm=bv, X=x, st=status, m=n, kx=k, nbat=B,
                 ident=int(b is None), a_rs=a.strides[1], a_cs=a.strides[2],
@@ -161,9 +169,10 @@ def panel_wg(client, t):
     per-thread reduction slots fit workgroup memory); CPU adapters, whose barriers cost in
     proportion to the invocations, 256."""
     caps = Caps.of(client)
-    if _is_cpu(client):
+    force = int(_env("PANEL_WG", 0))
+    if _is_cpu(client) and not force:
         return 256
-    wg = caps.wg_size(1024)
+    wg = caps.wg_size(force or 1024)
     while wg > 256 and wg * (t.itemsize + 8) + 4096 > caps.workgroup_storage:
         wg //= 2
     return wg
@@ -272,7 +281,7 @@ def gemm_sub(be, a, b, c):
 # ---- Cholesky ------------------------------------------------------------------------------
 
 CHOL_NB = 64     # the fused panel's diagonal block (NUMR_WEBGPU_CHOL_NB)
-CHOL_SPLIT = 2   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
+CHOL_SPLIT = 4   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
 
 
 def cholesky(be, w, status):
@@ -306,7 +315,7 @@ def _cholesky_fused(be, client, t, w, status):
     ``CHOL_SPLIT`` column pieces (the upper part is never computed)."""
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
-    wg = int(_env("CHOL_WG", 64))
+    wg = int(_env("CHOL_WG", 256))
     spec = CholPanelSpec(t, nb, wg)
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
@@ -409,6 +418,9 @@ def _lu_rec(be, client, t, a, piv, status, base):
     if nc <= leaf:
         _lu_leaf(client, t, a, piv, status, base, leaf)
         return
+    pnb = int(_env("LU_PANEL", LU_PANEL))
+    if nc <= pnb and _lu_panel(client, t, a, piv, status, base, pnb):
+        return
     h = nc // 2
     if h > 64:
         h -= h % 32
@@ -418,6 +430,32 @@ def _lu_rec(be, client, t, a, piv, status, base):
     gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
     _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
     swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+LU_PANEL = 64  # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
+               # 0: recursion down to LEAF columns)
+
+
+def _lu_panel(client, t, a, piv, status, base, nb):
+    """LU of a (B, m, nc <= nb) panel in one LUPanelSpec dispatch; False where its rows
+    do not fit the registers of one workgroup."""
+    B, m, nc = a.shape
+    wg = panel_wg(client, t)
+    rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
+    if rpt is None or wg < 16:
+        return False
+    caps = Caps.of(client)
+    sg = _env("LU_SG", "1") != "0" and caps.subgroup
+    spec = LUPanelSpec(t, wg, rpt, nb, sg)
+    if spec.shared_bytes() > caps.workgroup_storage:
+        spec = LUPanelSpec(t, wg, rpt, 32, sg)
+        if nc > 32 or spec.shared_bytes() > caps.workgroup_storage:
+            return False
+    k = client.kernel(spec)
+    k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
+             a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
+             pbase=base)
+    return True
 
 
 def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
@@ -462,8 +500,30 @@ def lu_solve(be, w, ipiv, x):
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
     swap_rows(client, t, x, ipiv, n, 0)
-    trsm_blocked(be, w, x, lower=True, unit=True)
-    trsm_blocked(be, w, x, lower=False, unit=False)
+    if not (trsv(client, t, w, x, True, True) and trsv(client, t, w, x, False, False)):
+        trsm_blocked(be, w, x, lower=True, unit=True)
+        trsm_blocked(be, w, x, lower=False, unit=False)
+
+
+TRSV_K = 256  # right-hand sides up to which solve substitutes in one dispatch (TrsvSpec)
+
+
+def trsv(client, t, tri, x, lower, unit):
+    """x <- op(tri)^-1 x by TrsvSpec (one dispatch, a workgroup per right-hand side) when
+    there are at most TRSV_K of them (NUMR_WEBGPU_TRSV_K; 0: never) and the vector fits
+    workgroup memory; False otherwise (nothing done)."""
+    B, n, k = x.shape
+    if k > int(_env("TRSV_K", TRSV_K)) or B * k == 0 or n == 0:
+        return False
+    cap = Caps.of(client).workgroup_storage
+    nmaxn = next((s for s in (256, 1024, 2048, 4096, 8192) if s >= n), 0)
+    if not nmaxn or nmaxn * t.itemsize > cap:
+        return False
+    kern = client.kernel(TrsvSpec(t, lower, unit, nmaxn))
+    kern.launch(grid(B * k, client), Tm=tri, X=x, n=n, kx=k, nbat=B, t_rs=tri.strides[1],
+                t_cs=tri.strides[2], t_bs=tri.strides[0], x_rs=x.strides[1],
+                x_cs=x.strides[2], x_bs=x.strides[0])
+    return True
 
 
 def lu_diag(w, ipiv, sign):
@@ -516,12 +576,35 @@ def qr(be, w, tau):
     kmin = min(m, n)
     _check_rows(client, "qr", m)
     kt = QrTSpec(t, QR_PANEL)
+    pk = _qr_panel_kernel(client, t, m)
+    width = 16 if pk else QR_PANEL
     blocks = []
-    for k in range(0, kmin, QR_PANEL):
-        kb = min(QR_PANEL, kmin - k)
+    for k in range(0, kmin, width):
+        kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
-        _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
+        if pk and pk.fused:
+            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
+            tv = tau[:, k:k + kb]
+            v = new_output((B, mk, kb), w.dtype, client)
+            y1 = new_output((B, kb, mk), w.dtype, client)
+            y2 = new_output((B, kb, mk), w.dtype, client)
+            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, V=v, Y1=y1, Y2=y2,
+                                     m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
+                                     a_cs=panel.strides[2], a_bs=panel.strides[0],
+                                     tau_bs=tv.strides[0])
+            if k + kb < n:
+                c = w[:, k:, k + kb:]
+                gemm_acc(client, t, v, gemm(y1, c), c)
+            blocks.append((k, v, None, y2))
+            continue
+        if pk:
+            tv = tau[:, k:k + kb]
+            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
+                                     a_rs=panel.strides[1], a_cs=panel.strides[2],
+                                     a_bs=panel.strides[0], tau_bs=tv.strides[0])
+        else:
+            _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
         v = new_output((B, mk, kb), w.dtype, client)
         vh = new_output((B, kb, mk), w.dtype, client)
         client.kernel(QrVSpec(t)).launch(
@@ -540,6 +623,19 @@ def qr(be, w, tau):
             gemm_acc(client, t, v, gemm(y1, c), c)
         blocks.append((k, v, None, y2))
     return blocks
+
+
+def _qr_panel_kernel(client, t, m):
+    """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
+    real part, rows fitting the registers of one workgroup), else None."""
+    if _env("QR_PANEL", "old") == "old" or not Caps.of(client).subgroup or \
+            t.name == "complex128":
+        return None
+    wg = panel_wg(client, t)
+    rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
+    if rpt is None or (rpt > 4 and not _is_cpu(client)):
+        return None
+    return QRPanelSpec(t, wg, rpt, _env("QR_FUSE", "1") != "0")
 
 
 def _qr_old(be, w, tau):

@@ -20,12 +20,14 @@ from __future__ import annotations
 import collections
 import os
 
+from ....._core.errors import BackendLimitation
 from ...runtime.concurrency import LOCK
 from ...runtime.graph import CapturedGraph
 
 PLAN_MAX = 8
 PLAN_BYTES = 256 << 20
 _PLANS: "collections.OrderedDict" = collections.OrderedDict()
+_UNPLANNABLE: set = set()
 
 
 def _variant():
@@ -48,7 +50,15 @@ def planned(name, fn, *inputs):
             outs = g.replay(*inputs)
             outs = (outs,) if g.single else outs
         else:
-            g = CapturedGraph(client, lambda *xs: tuple(fn(*xs)), inputs)
+            if key in _UNPLANNABLE:
+                return fn(*inputs)
+            try:
+                g = CapturedGraph(client, lambda *xs: tuple(fn(*xs)), inputs)
+            except BackendLimitation:
+                # something the recording cannot hold (e.g. an indirect dispatch): run
+                # this shape the ordinary way from now on
+                _UNPLANNABLE.add(key)
+                return fn(*inputs)
             _PLANS[key] = g
             while len(_PLANS) > PLAN_MAX:
                 _PLANS.popitem(last=False)

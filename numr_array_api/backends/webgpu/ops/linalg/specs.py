@@ -12,6 +12,13 @@ TrsmSpec     triangular solves of many vectors against one small triangle, a thr
 SwapSpec     the row interchanges of LU applied to columns outside the panel (and to B).
 LUDiagSpec   det / sign of det from the LU diagonal and the pivots' parity, a thread per
              matrix.
+BatchSolveSpec / BatchCholSpec  stacks of small solve / inv / cholesky, a row per
+             invocation in registers, several matrices per workgroup.
+CholPanelSpec  one blocked-Cholesky step (diagonal block + the rows below) per dispatch.
+LUPanelSpec  LU of a panel of up to 64 columns in one workgroup (16-column blocks).
+PermSpec     LU interchanges as one permutation (replayed in workgroup memory).
+NegCopySpec  the GEMM update's operands -A and B as copies, one dispatch.
+QrVSpec / QrTSpec  explicit V, V^H of a QR panel; T and the update operands.
 
 Every kernel that can meet a singular / non-positive-definite matrix ors a bit into one
 status word, read once per call by the caller.
@@ -772,9 +779,15 @@ def variants():
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
-        out += [BatchSolveSpec(t, n, n, max(64, n)) for n in SMALL]
+        out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
+        out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
+        out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
+        out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
+        if t.name != "complex128":
+            out += [QRPanelSpec(t, wg, r, f) for wg in (256, 1024) for r in LEAF_ROWS
+                    for f in (False, True)]
     return out
 
 
@@ -1357,6 +1370,555 @@ class QrTSpec(KernelSpec):
     def render(self, caps):
         return _QRT.render(self.layout(caps).tokens(), prelude=prelude(self.t),
                            kk=self.kbmax * self.kbmax, kbmax=self.kbmax)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_LU_PANEL = Template("""${prelude}
+${layout}
+var<workgroup> rv: array<R, ${wg}>;
+var<workgroup> ri: array<u32, ${wg}>;
+var<workgroup> prow: array<T, 16>;
+var<workgroup> jrow: array<T, 16>;
+var<workgroup> us: array<T, ${nb16}>;
+var<workgroup> ls: array<T, ${lsn}>;
+var<private> base: u32;
+
+fn ld(i: u32, j: u32) -> T { return A[base + i * ${a_rs} + j * ${a_cs}]; }
+fn st_(i: u32, j: u32, v: T) { A[base + i * ${a_rs} + j * ${a_cs}] = v; }
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32${sgargs}) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+  let kmax = min(m, nc);
+  var reg: array<T, ${regs}>;
+  for (var c0 = 0u; c0 < kmax; c0 += 16u) {
+    let w16 = min(16u, nc - c0);
+    // 1. rows 0 .. c0 - 1 of this block of 16 columns: U12 = L11^-1 A12 (unit L11)
+    if (c0 > 0u) {
+      for (var e = tid; e < c0 * 16u; e += ${wg}u) {
+        let cc = e % 16u;
+        us[e] = select(zero(), ld(e / 16u, c0 + cc), cc < w16);
+      }
+      // L11's strict lower triangle into workgroup memory (packed by rows), then the
+      // substitution a column of L11 at a time over all (row, column) pairs
+      for (var e = tid; e < c0 * c0; e += ${wg}u) {
+        let i = e / c0;
+        let q = e % c0;
+        if (q < i) { ls[i * (i - 1u) / 2u + q] = ld(i, q); }
+      }
+      workgroupBarrier();
+      for (var q = 0u; q + 1u < c0; q++) {
+        let cnt = (c0 - q - 1u) * 16u;
+        for (var e = tid; e < cnt; e += ${wg}u) {
+          let i = q + 1u + e / 16u;
+          let cc = e % 16u;
+          us[i * 16u + cc] = us[i * 16u + cc] - mul(ls[i * (i - 1u) / 2u + q], us[q * 16u + cc]);
+        }
+        workgroupBarrier();
+      }
+      for (var e = tid; e < c0 * 16u; e += ${wg}u) {
+        let cc = e % 16u;
+        if (cc < w16) { st_(e / 16u, c0 + cc, us[e]); }
+      }
+    }
+    // 2. rows c0 .. m - 1 into registers, less L21 U12 (the left-looking update)
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      let live = r >= c0 && r < m;
+      for (var cc = 0u; cc < 16u; cc++) {
+        var v = zero();
+        if (live && cc < w16) { v = ld(r, c0 + cc); }
+        reg[q * 16u + cc] = v;
+      }
+      if (live) {
+        for (var k = 0u; k < c0; k++) {
+          let l = ld(r, k);
+          for (var cc = 0u; cc < 16u; cc++) {
+            reg[q * 16u + cc] = reg[q * 16u + cc] - mul(l, us[k * 16u + cc]);
+          }
+        }
+      }
+    }
+    // 3. the 16 columns in registers, right-looking, partial pivoting; each interchange
+    //    also moves the panel's other columns (global memory, one thread per column)
+    for (var jj = 0u; jj < 16u; jj++) {
+      let j = c0 + jj;
+      if (jj < w16 && j < kmax) {
+        var best = R(-1.0);
+        var bi = j;
+        for (var q = 0u; q < ${rpt}u; q++) {
+          let r = tid + q * ${wg}u;
+          if (r >= j && r < m) {
+            let v = cabs1(reg[q * 16u + jj]);
+            if (v > best) { best = v; bi = r; }
+          }
+        }
+${pivot}
+        for (var q = 0u; q < ${rpt}u; q++) {
+          let r = tid + q * ${wg}u;
+          if (r == p) { for (var c = 0u; c < 16u; c++) { prow[c] = reg[q * 16u + c]; } }
+          if (r == j) { for (var c = 0u; c < 16u; c++) { jrow[c] = reg[q * 16u + c]; } }
+        }
+        if (tid == 0u) {
+          ipiv[${ipiv_off} + b * ${p_bs} + j] = i32(${pbase} + p);
+          if (pv == R(0.0)) { atomicOr(&st[0], 1u); }
+        }
+        if (p != j && tid < nc && (tid < c0 || tid >= c0 + 16u)) {
+          let t = ld(j, tid);
+          st_(j, tid, ld(p, tid));
+          st_(p, tid, t);
+        }
+        workgroupBarrier();
+        let d = prow[jj];
+        for (var q = 0u; q < ${rpt}u; q++) {
+          let r = tid + q * ${wg}u;
+          if (r == p) { for (var c = 0u; c < 16u; c++) { reg[q * 16u + c] = jrow[c]; } }
+          if (r == j) { for (var c = 0u; c < 16u; c++) { reg[q * 16u + c] = prow[c]; } }
+          if (r > j && r < m) {
+            var l = reg[q * 16u + jj];
+            if (pv != R(0.0)) { l = dv(l, d); reg[q * 16u + jj] = l; }
+            for (var c = 0u; c < 16u; c++) {
+              if (c > jj) { reg[q * 16u + c] = reg[q * 16u + c] - mul(l, prow[c]); }
+            }
+          }
+        }
+        workgroupBarrier();
+      }
+    }
+    // 4. back to global memory
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= c0 && r < m) {
+        for (var cc = 0u; cc < 16u; cc++) {
+          if (cc < w16) { st_(r, c0 + cc, reg[q * 16u + cc]); }
+        }
+      }
+    }
+    storageBarrier();
+    workgroupBarrier();
+  }
+}
+""", "linalg_lu_panel")
+
+
+def shuffles(t):
+    """WGSL ``shr`` / ``sht``: subgroupShuffleXor of the real / element type (64-bit
+    values travel as two u32)."""
+    if "64" in t.name and t.name != "complex64":  # float64, complex128
+        out = ("fn shr(v: R, k: u32) -> R { return bitcast<R>(subgroupShuffleXor("
+               "bitcast<vec2<u32>>(v), k)); }\n")
+        if t.name == "complex128":
+            return out + "fn sht(v: T, k: u32) -> T { return T(shr(v.x, k), shr(v.y, k)); }"
+        return out + "fn sht(v: T, k: u32) -> T { return shr(v, k); }"
+    return ("fn shr(v: R, k: u32) -> R { return subgroupShuffleXor(v, k); }\n"
+            "fn sht(v: T, k: u32) -> T { return subgroupShuffleXor(v, k); }")
+
+
+_PIVOT_WG_TREE = """        rv[tid] = best;
+        ri[tid] = bi;
+        workgroupBarrier();
+        for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
+          if (tid < s) {
+            let ov = rv[tid + s];
+            let oi = ri[tid + s];
+            if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+          }
+          workgroupBarrier();
+        }
+        let pv = rv[0];
+        let p = ri[0];"""
+
+# subgroup shuffles inside each subgroup, one barrier, then every invocation scans the
+# subgroups' candidates (same choice as the tree: the largest, the first row on ties)
+_PIVOT_WG_SUBGROUP = """        var bv = best;
+        var bx = bi;
+        for (var msk = 1u; msk < min(sgs, ${wg}u); msk <<= 1u) {
+          let ov = shr(bv, msk);
+          let oi = subgroupShuffleXor(bx, msk);
+          if (ov > bv || (ov == bv && oi < bx)) { bv = ov; bx = oi; }
+        }
+        if (sgi == 0u) { rv[sid] = bv; ri[sid] = bx; }
+        workgroupBarrier();
+        var pv = rv[0];
+        var p = ri[0];
+        for (var q = 1u; q < nsg; q++) {
+          let ov = rv[q];
+          let oi = ri[q];
+          if (ov > pv || (ov == pv && oi < p)) { pv = ov; p = oi; }
+        }"""
+
+
+@dataclasses.dataclass(frozen=True)
+class LUPanelSpec(KernelSpec):
+    """LU with partial pivoting of an m x nc panel (nc <= nb, m <= rpt * wg) in one
+    dispatch: blocks of 16 columns left-looking (U12 by a forward substitution in
+    workgroup memory, then L21 U12 subtracted as the rows are loaded into registers), each
+    block factorised in registers as LULeafSpec does; interchanges move whole panel rows."""
+
+    t: WType
+    wg: int
+    rpt: int
+    nb: int = 64
+    sg: bool = False  # pivot search by subgroup shuffles (64-bit values as two u32)
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
+
+    def render(self, caps):
+        sg = self.sg and caps.subgroup
+        pivot = (_PIVOT_WG_SUBGROUP if sg else _PIVOT_WG_TREE).replace("${wg}", str(self.wg))
+        sgargs = (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
+                  "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
+                  ) if sg else ""
+        pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
+        return _LU_PANEL.render(self.layout(caps).tokens(), prelude=pre,
+                                wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
+                                nb16=self.nb * 16, pivot=pivot, sgargs=sgargs,
+                                lsn=max(1, (self.nb - 16) * (self.nb - 17) // 2))
+
+    def shared_bytes(self):
+        r = 8 if "64" in self.t.name and self.t.name != "complex64" else 4
+        return (self.wg * (r + 4) + (32 + self.nb * 16 + max(1, (self.nb - 16) *
+                (self.nb - 17) // 2)) * self.t.itemsize)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_QR_PANEL = Template("""${prelude}
+${layout}
+var<workgroup> redm: array<R, ${nsgmax}>;
+var<workgroup> reds: array<R, ${nsgmax}>;
+var<workgroup> redw: array<T, ${nsgmax16}>;
+var<workgroup> wv: array<T, 16>;
+var<workgroup> aj: T;
+var<workgroup> taus: array<T, 16>;
+${tailvars}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32, @builtin(subgroup_size) sgs: u32,
+        @builtin(subgroup_invocation_id) sgi: u32, @builtin(subgroup_id) sid: u32,
+        @builtin(num_subgroups) nsg: u32) {
+  let b = wid.x + wid.y * nw.x;
+  if (b >= ${nbat}) { return; }
+  let base = ${A_off} + b * ${a_bs};
+  let m = ${m};
+  let nc = ${nc};
+  let kmax = min(m, nc);
+  let sw = min(sgs, ${wg}u);
+  var reg: array<T, ${regs}>;
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    for (var c = 0u; c < 16u; c++) {
+      var v = zero();
+      if (r < m && c < nc) { v = A[base + r * ${a_rs} + c * ${a_cs}]; }
+      reg[q * 16u + c] = v;
+    }
+  }
+  for (var j = 0u; j < kmax; j++) {
+    // the column's largest component (scale) and alpha
+    var mx = R(0.0);
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= j && r < m) { mx = max(mx, maxabs(reg[q * 16u + j])); }
+      if (r == j) { aj = reg[q * 16u + j]; }
+    }
+    for (var k = 1u; k < sw; k <<= 1u) { mx = max(mx, shr(mx, k)); }
+    if (sgi == 0u) { redm[sid] = mx; }
+    workgroupBarrier();
+    var scale = R(0.0);
+    for (var s = 0u; s < nsg; s++) { scale = max(scale, redm[s]); }
+    let alpha = aj;
+    // the scaled squares below the diagonal
+    var ss = R(0.0);
+    if (scale > R(0.0)) {
+      for (var q = 0u; q < ${rpt}u; q++) {
+        let r = tid + q * ${wg}u;
+        if (r > j && r < m) { ss += absq(reg[q * 16u + j] / scale); }
+      }
+    }
+    for (var k = 1u; k < sw; k <<= 1u) { ss += shr(ss, k); }
+    if (sgi == 0u) { reds[sid] = ss; }
+    workgroupBarrier();
+    var xn = R(0.0);
+    for (var s = 0u; s < nsg; s++) { xn += reds[s]; }
+    var tau = zero();
+    var beta = re(alpha);
+    var piv = one();
+    let house = !(xn == R(0.0) && im(alpha) == R(0.0));
+    if (house) {
+      let a = alpha / scale;
+      let nrm = scale * sqrt(absq(a) + xn);
+      beta = select(nrm, -nrm, re(alpha) >= R(0.0));
+      tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
+      piv = alpha - of_re(beta);
+    }
+    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; taus[j] = tau; }
+    // v below the diagonal, and w_c = v^H a_c for the later columns
+    var pw: array<T, 16>;
+    for (var c = 0u; c < 16u; c++) { pw[c] = zero(); }
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r > j && r < m) {
+        var v = reg[q * 16u + j];
+        if (house) { v = dv(v, piv); reg[q * 16u + j] = v; }
+        let cv = cj(v);
+        for (var c = 0u; c < 16u; c++) {
+          if (c > j) { pw[c] += mul(cv, reg[q * 16u + c]); }
+        }
+      }
+      if (r == j) {
+        for (var c = 0u; c < 16u; c++) {
+          if (c > j) { pw[c] += reg[q * 16u + c]; }
+        }
+        reg[q * 16u + j] = of_re(beta);
+      }
+    }
+    for (var c = 0u; c < 16u; c++) {
+      if (c > j && c < nc) {
+        var x = pw[c];
+        for (var k = 1u; k < sw; k <<= 1u) { x += sht(x, k); }
+        if (sgi == 0u) { redw[sid * 16u + c] = x; }
+      }
+    }
+    workgroupBarrier();
+    if (tid > j && tid < nc) {
+      var t = zero();
+      for (var s = 0u; s < nsg; s++) { t += redw[s * 16u + tid]; }
+      wv[tid] = mul(cj(tau), t);
+    }
+    workgroupBarrier();
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r >= j && r < m) {
+        let v = select(reg[q * 16u + j], one(), r == j);
+        for (var c = 0u; c < 16u; c++) {
+          if (c > j && c < nc) { reg[q * 16u + c] = reg[q * 16u + c] - mul(v, wv[c]); }
+        }
+      }
+    }
+  }
+${tail}
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      for (var c = 0u; c < 16u; c++) {
+        if (c < nc) { A[base + r * ${a_rs} + c * ${a_cs}] = reg[q * 16u + c]; }
+      }
+    }
+  }
+}
+""", "linalg_qr_panel")
+
+
+_QR_TAILVARS = """var<workgroup> gsh: array<T, 256>;
+var<workgroup> tsh: array<T, 256>;"""
+
+# the panel's block reflector while V is still in registers: G = V^H V (16 entries of a row
+# of G reduced at a time through redw), T (larft), then per row of V: V itself and the
+# update operands -(V T)^H, -(T V^H) (kb x m each)
+_QR_TAIL = """  let kb = kmax;
+  workgroupBarrier();
+  for (var a = 0u; a < kb; a++) {
+    var pg: array<T, 16>;
+    for (var c = 0u; c < 16u; c++) { pg[c] = zero(); }
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r < m && r >= a) {
+        let cva = cj(select(reg[q * 16u + a], one(), r == a));
+        for (var c = 0u; c < 16u; c++) {
+          if (c >= a && c < kb && r >= c) {
+            pg[c] += mul(cva, select(reg[q * 16u + c], one(), r == c));
+          }
+        }
+      }
+    }
+    for (var c = 0u; c < 16u; c++) {
+      if (c >= a && c < kb) {
+        var x = pg[c];
+        for (var k = 1u; k < sw; k <<= 1u) { x += sht(x, k); }
+        if (sgi == 0u) { redw[sid * 16u + c] = x; }
+      }
+    }
+    workgroupBarrier();
+    if (tid >= a && tid < kb) {
+      var t = zero();
+      for (var s = 0u; s < nsg; s++) { t += redw[s * 16u + tid]; }
+      gsh[a * 16u + tid] = t;
+    }
+    workgroupBarrier();
+  }
+  for (var e = tid; e < 256u; e += ${wg}u) { tsh[e] = zero(); }
+  workgroupBarrier();
+  for (var i = 0u; i < kb; i++) {
+    let ti = taus[i];
+    if (tid < i) {
+      var s = zero();
+      for (var c = tid; c < i; c++) { s += mul(tsh[tid * 16u + c], gsh[c * 16u + i]); }
+      tsh[tid * 16u + i] = -mul(ti, s);
+    }
+    if (tid == 0u) { tsh[i * 16u + i] = ti; }
+    workgroupBarrier();
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      var vr: array<T, 16>;
+      for (var c = 0u; c < 16u; c++) {
+        var x = zero();
+        if (c < kb && r >= c) { x = select(reg[q * 16u + c], one(), r == c); }
+        vr[c] = x;
+        if (c < kb) { V[${V_off} + b * m * kb + r * kb + c] = x; }
+      }
+      for (var j = 0u; j < kb; j++) {
+        var y1 = zero();
+        var y2 = zero();
+        for (var c = 0u; c < 16u; c++) {
+          if (c < kb) {
+            y1 += mul(vr[c], tsh[c * 16u + j]);
+            y2 += mul(vr[c], cj(tsh[j * 16u + c]));
+          }
+        }
+        Y1[${Y1_off} + b * m * kb + j * m + r] = -cj(y1);
+        Y2[${Y2_off} + b * m * kb + j * m + r] = -cj(y2);
+      }
+    }
+  }"""
+
+
+@dataclasses.dataclass(frozen=True)
+class QRPanelSpec(KernelSpec):
+    """Householder QR (geqr2 conventions, as FactorSpec "qr") of an m x nc panel
+    (nc <= 16, m <= rpt * wg) with its rows in registers: the column norms and the
+    products v^H a_c as subgroup shuffles plus one workgroup step, four barriers a column
+    and no global access between the load and the store. Needs subgroups (64-bit values
+    shuffled as two u32); not complex128 (its reduction slots exceed workgroup memory)."""
+
+    t: WType
+    wg: int
+    rpt: int
+    fused: bool = False  # also V, -(V T)^H, -(T V^H) (QrVSpec + GEMM + QrTSpec's work)
+
+    def layout(self, caps):
+        bufs = [Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")]
+        if self.fused:
+            bufs += [Buf("V", self.t.arr, "rw"), Buf("Y1", self.t.arr, "rw"),
+                     Buf("Y2", self.t.arr, "rw")]
+        return Layout(bufs, ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
+
+    def render(self, caps):
+        nsgmax = max(1, self.wg // 4)
+        tk = self.layout(caps).tokens()
+        tail = ""
+        if self.fused:
+            tail = _QR_TAIL.replace("${rpt}", str(self.rpt)).replace("${wg}", str(self.wg))
+            for name in ("V_off", "Y1_off", "Y2_off"):
+                tail = tail.replace("${" + name + "}", tk[name])
+        return _QR_PANEL.render(tk, prelude=prelude(self.t) + "\n" + shuffles(self.t),
+                                wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
+                                nsgmax16=nsgmax * 16, tail=tail,
+                                tailvars=_QR_TAILVARS if self.fused else "")
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_TRSV = Template("""${prelude}
+${layout}
+var<workgroup> xs: array<T, ${nmaxn}>;
+
+// the triangle in the order the solve walks it: forward rows for a lower triangle,
+// backward (i -> n - 1 - i) for an upper one, so both are a lower-triangular walk
+fn tri(tb: u32, i: u32, j: u32) -> T {
+  return Tm[tb + ${ri} * ${t_rs} + ${rj} * ${t_cs}];
+}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let kx = ${kx};
+  if (gi >= kx * ${nbat}) { return; }
+  let b = gi / kx;
+  let v = gi % kx;
+  let n = ${n};
+  let tb = ${Tm_off} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs} + v * ${x_cs};
+  for (var i = tid; i < n; i += ${wg}u) { xs[i] = X[xb + ${rx} * ${x_rs}]; }
+  workgroupBarrier();
+  for (var j0 = 0u; j0 < n; j0 += ${bs}u) {
+    let je = min(j0 + ${bs}u, n);
+    // the diagonal block, a row at a time; x_r (final) is written back one step late, so
+    // every invocation of step r reads the same unscaled x_r
+    for (var r = j0; r < je; r++) {
+      workgroupBarrier();
+      if (tid == 0u && r > j0) { xs[r - 1u] = ${fin_prev}; }
+      let xr = ${fin_r};
+      for (var i = r + 1u + tid; i < je; i += ${wg}u) { xs[i] = xs[i] - mul(tri(tb, i, r), xr); }
+    }
+    workgroupBarrier();
+    if (tid == 0u) { xs[je - 1u] = ${fin_last}; }
+    workgroupBarrier();
+    // the rows below the block, a row per invocation (its stretch of the triangle's row is
+    // contiguous in memory)
+    for (var i = je + tid; i < n; i += ${wg}u) {
+      var s = zero();
+      for (var r = j0; r < je; r++) { s += mul(tri(tb, i, r), xs[r]); }
+      xs[i] = xs[i] - s;
+    }
+  }
+  workgroupBarrier();
+  for (var i = tid; i < n; i += ${wg}u) { X[xb + ${rx} * ${x_rs}] = xs[i]; }
+}
+""", "linalg_trsv")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrsvSpec(KernelSpec):
+    """op(T) x = b for a whole n x n triangle and few right-hand sides in one dispatch:
+    one workgroup per (matrix, right-hand side) with the vector in workgroup memory
+    (n <= nmaxn), blocks of ``bs`` rows: the diagonal block row by row, the rows below by
+    one product each."""
+
+    t: WType
+    lower: bool
+    unit: bool
+    nmaxn: int
+    wg: int = 256
+    bs: int = 32
+
+    def layout(self, caps):
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")],
+                      ["n", "kx", "nbat", "t_rs", "t_cs", "t_bs", "x_rs", "x_cs", "x_bs"],
+                      caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        if self.lower:
+            ri, rj, rx = "i", "j", "i"
+        else:
+            ri, rj, rx = "(${n} - 1u - i)", "(${n} - 1u - j)", "(n - 1u - i)"
+        if self.unit:
+            fin_prev, fin_r, fin_last = "xs[r - 1u]", "xs[r]", "xs[je - 1u]"
+        else:
+            fin_prev = "dv(xs[r - 1u], tri(tb, r - 1u, r - 1u))"
+            fin_r = "dv(xs[r], tri(tb, r, r))"
+            fin_last = "dv(xs[je - 1u], tri(tb, je - 1u, je - 1u))"
+        tk = lay.tokens()
+        ri, rj = ri.replace("${n}", tk["n"]), rj.replace("${n}", tk["n"])
+        return _TRSV.render(tk, prelude=prelude(self.t), nmaxn=self.nmaxn,
+                            wg=self.wg, bs=self.bs, ri=ri, rj=rj, rx=rx, fin_prev=fin_prev,
+                            fin_r=fin_r, fin_last=fin_last)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
