@@ -442,10 +442,28 @@ def _switch_key():
     return k
 
 
+def _memo(key, fn):
+    """fn(), kept in the switch snapshot of the call in progress (switch-derived values
+    asked for several times a call)."""
+    s = getattr(_LOCAL, "snap", None)
+    if s is None:
+        return fn()
+    v = s.get(key)
+    if v is None:
+        v = s[key] = fn()
+    return v
+
+
+def _fast_switches():
+    return _memo(" fast", lambda: (cols_mode(), tw_mode() == "pow", code_mode() == "flat",
+                                   _env("NUMR_WEBGPU_FFT_DIAG") == "io"))
+
+
 def plan(client, n, cdtype, inverse):
     # the env switches are part of the key: an A/B run in one process gets both plans
-    key = ("plan", n, cdtype, inverse, shared_cap_env(cdtype, Caps.of(client)),
-           _switch_key())
+    head = _memo((" plan", id(client), cdtype),
+                 lambda: (shared_cap_env(cdtype, Caps.of(client)), _switch_key()))
+    key = ("plan", n, cdtype, inverse) + head
     return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
@@ -590,13 +608,13 @@ class Plan:
         the real transform's post-processing (dst then takes n + 1 outputs a row) or the
         inverse real transform's pre-processing (src: the half spectrum)."""
         client = self.client
-        strided = cols_mode() != "strided" and (src.se != 1 or dst.se != 1)
+        cols, twp, flat, io = _fast_switches()
+        strided = cols != "strided" and (src.se != 1 or dst.se != 1)
         rpw = self.frpw_t if strided else self.frpw
-        tile = rpw > 1 and cols_mode() != "strided"
+        tile = rpw > 1 and cols != "strided"
         key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
                tile and src.se != 1, tile and dst.se != 1, post is not None,
-               tw_mode() == "pow", pre is not None, code_mode() == "flat",
-               _env("NUMR_WEBGPU_FFT_DIAG") == "io", rpw)
+               twp, pre is not None, flat, io, rpw)
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(FastSpec(
