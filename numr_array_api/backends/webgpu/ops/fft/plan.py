@@ -481,7 +481,11 @@ class Plan:
             self.tw = table(client, n, cdtype)
             if n <= cap and len(radices) <= 16:
                 self.method = "shared"
-                self.cap = cap
+                # the loop kernel (length 1 under KERNEL=fast too) holds two buffers of
+                # its cap: never the fast kernel's larger cap (64 KiB on NVIDIA: beyond
+                # the adapter's workgroup storage, a pipeline that never completes)
+                self.cap = cap if (kernel_mode() == "fast" and n > 1) else \
+                    min(cap, shared_cap(cdtype, caps))
                 # about one radix-8 butterfly per thread per stage, several short rows per
                 # workgroup (rpw rows of tpr threads)
                 self.wg = caps.wg_size(256)
