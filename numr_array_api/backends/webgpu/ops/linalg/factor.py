@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -194,16 +194,27 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
         nv, es, vs = x.shape[1], x.strides[2], x.strides[1]
     if nv == 0 or n == 0 or B == 0:
         return
-    local = _env("TRSM", "local") != "old" and n <= 128
+    mode = _env("TRSM", "tile")
+    local = mode != "old" and n <= 128
     nmax = (64 if n <= 64 else 128) if local else 0
     words = dict(n=n, nv=nv, nbat=B, t_rs=tri.strides[1], t_cs=tri.strides[2],
                  t_bs=tri.strides[0], x_es=es, x_vs=vs, x_bs=x.strides[0])
+    tile = mode == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
+        Caps.of(client).workgroup_storage
+    grid_t = grid(B * -(-nv // 16), client)
     if tri.block is x.block:
         tb, xb = tri.binding(), x.binding()
         if tb[:3] != xb[:3]:
             raise ValueError("trsm: triangle and vectors in one buffer, different windows")
+        if tile:
+            client.kernel(TrsmTileSpec(t, lower, unit, conj, True)).launch(
+                grid_t, X=x, t_off=tb[3], **words)
+            return
         k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax, True))
         k.launch(_thread_grid(nv * B, client), X=x, t_off=tb[3], **words)
+        return
+    if tile:
+        client.kernel(TrsmTileSpec(t, lower, unit, conj)).launch(grid_t, Tm=tri, X=x, **words)
         return
     k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax))
     k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, **words)

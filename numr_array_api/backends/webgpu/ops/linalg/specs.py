@@ -783,6 +783,9 @@ def variants():
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
+        if t.name != "complex128":
+            out += [TrsmTileSpec(t, lo, lo, c, sm) for lo in (False, True) for c in (False, True)
+                    for sm in (False, True)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
         if t.name != "complex128":
@@ -1919,6 +1922,102 @@ class TrsvSpec(KernelSpec):
         return _TRSV.render(tk, prelude=prelude(self.t), nmaxn=self.nmaxn,
                             wg=self.wg, bs=self.bs, ri=ri, rj=rj, rx=rx, fin_prev=fin_prev,
                             fin_r=fin_r, fin_last=fin_last)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_TRSM_TILE = Template("""${prelude}
+${layout}
+var<workgroup> tl: array<T, 2080>;
+var<workgroup> xt: array<T, 1024>;
+
+// walk order: rows ascending for a lower triangle, descending for an upper one
+fn act(i: u32) -> u32 { return ${act}; }
+fn li(i: u32, k: u32) -> u32 { return i * (i + 1u) / 2u + k; }
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let nv = ${nv};
+  let ntile = (nv + 15u) / 16u;
+  if (gi >= ntile * ${nbat}) { return; }
+  let b = gi / ntile;
+  let v0 = (gi % ntile) * 16u;
+  let n = ${n};
+  let es = ${x_es};
+  let tb = ${TOFF} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs};
+  for (var e = tid; e < n * n; e += 256u) {
+    let i = e / n;
+    let k = e % n;
+    if (k <= i) { tl[li(i, k)] = ${tconj}(${TBUF}[tb + act(i) * ${t_rs} + act(k) * ${t_cs}]); }
+  }
+  for (var e = tid; e < n * 16u; e += 256u) {
+    let i = e / 16u;
+    let v = e % 16u;
+    var x = zero();
+    if (v0 + v < nv) { x = X[xb + (v0 + v) * ${x_vs} + act(i) * es]; }
+    xt[e] = x;
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < n; q++) {
+    // row q - 1 (used raw by every invocation of the previous step) takes its divide now
+    if (q > 0u && tid < 16u) { xt[(q - 1u) * 16u + tid] = ${fin_prev}; }
+    let cnt = (n - q - 1u) * 16u;
+    for (var e = tid; e < cnt; e += 256u) {
+      let i = q + 1u + e / 16u;
+      let v = e % 16u;
+      xt[i * 16u + v] = xt[i * 16u + v] - mul(tl[li(i, q)], ${xq});
+    }
+    workgroupBarrier();
+  }
+  if (tid < 16u) { xt[(n - 1u) * 16u + tid] = ${fin_last}; }
+  workgroupBarrier();
+  for (var e = tid; e < n * 16u; e += 256u) {
+    let i = e / 16u;
+    let v = e % 16u;
+    if (v0 + v < nv) { X[xb + (v0 + v) * ${x_vs} + act(i) * es] = xt[e]; }
+  }
+}
+""", "linalg_trsm_tile")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrsmTileSpec(KernelSpec):
+    """TrsmSpec's solves (n <= 64) with 16 vectors per workgroup in workgroup memory and
+    the triangle packed there too: a column of the triangle at a time over all (row,
+    vector) pairs, one barrier per column, instead of one invocation walking n^2 / 2
+    products per vector."""
+
+    t: WType
+    lower: bool
+    unit: bool
+    conj: bool
+    same: bool = False
+
+    def layout(self, caps):
+        words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
+        if self.same:
+            return Layout([Buf("X", self.t.arr, "rw")], words + ["t_off"], caps)
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")], words, caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        act = "i" if self.lower else f"({tk['n']} - 1u - i)"
+        if self.unit:
+            fin_prev = "xt[(q - 1u) * 16u + tid]"
+            fin_last = "xt[(n - 1u) * 16u + tid]"
+            xq = "xt[q * 16u + v]"
+        else:
+            fin_prev = "dv(xt[(q - 1u) * 16u + tid], tl[li(q - 1u, q - 1u)])"
+            fin_last = "dv(xt[(n - 1u) * 16u + tid], tl[li(n - 1u, n - 1u)])"
+            xq = "dv(xt[q * 16u + v], tl[li(q, q)])"
+        return _TRSM_TILE.render(
+            tk, prelude=prelude(self.t), act=act, tconj="cj" if self.conj else "",
+            TOFF=tk["t_off"] if self.same else tk["Tm_off"], TBUF="X" if self.same else "Tm",
+            fin_prev=fin_prev, fin_last=fin_last, xq=xq)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
