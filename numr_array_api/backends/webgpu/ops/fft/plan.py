@@ -274,11 +274,13 @@ def kernel_mode():
 
 def fast_pad():
     """NUMR_WEBGPU_FFT_PAD: FastSpec's workgroup-memory padding shift (ph(i) = i + i >>
-    pad; 0: none)."""
+    pad; 0: none). Default 4: a bank model of the 1024 / 2048 / 4096-point stages
+    (16 eight-byte bank pairs per half warp) finds every access conflict-free but one
+    2-way write; shift 3 makes most reads 2-way, none makes the first write 8-way."""
     try:
-        return max(0, min(int(_env("NUMR_WEBGPU_FFT_PAD", "3")), 8))
+        return max(0, min(int(_env("NUMR_WEBGPU_FFT_PAD", "4")), 8))
     except ValueError:
-        return 3
+        return 4
 
 
 _FAST_CAP = {}

@@ -545,7 +545,7 @@ class FastSpec(KernelSpec):
     radices: tuple
     tpr: int
     rpw: int
-    pad: int = 3
+    pad: int = 4
     tw4: bool = False
     three: bool = False
     tld: bool = False
