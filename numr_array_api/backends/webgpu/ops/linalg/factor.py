@@ -24,7 +24,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
+from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
@@ -97,6 +97,14 @@ def batch_solve(a, b, x, status, nmax):
     client = x.client
     t = wtype(x.dtype, client, "linalg.solve")
     B, n, k = x.shape
+    if n <= 8 and k <= 8 and _env("BTINY", "1") != "0":
+        bv = a if b is None else b
+        kern = client.kernel(BatchTinySpec(t, n, k, b is None))
+        kern.launch(_thread_grid(B, client), A=a, Bm=bv, X=x, st=status, nbat=B,
+                    a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                    b_rs=bv.strides[1], b_cs=bv.strides[2], b_bs=bv.strides[0],
+                    x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+        return
     wg = max(64, nmax)
     per = wg // nmax
     kcap = 1

@@ -782,6 +782,7 @@ def variants():
         out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
+        out += [BatchTinySpec(t, n, k, k == n) for n, k in ((8, 1), (8, 8), (3, 3))]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
         if t.name != "complex128":
@@ -2076,6 +2077,84 @@ class TrsmTileSpec(KernelSpec):
             tk, prelude=prelude(self.t), act=act, tconj="cj" if self.conj else "",
             TOFF=tk["t_off"] if self.same else tk["Tm_off"], TBUF="X" if self.same else "Tm",
             fin_prev=fin_prev, fin_last=fin_last, xq=xq)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchTinySpec(KernelSpec):
+    """solve / inv of many n x n matrices (n, k <= 8) with one invocation per matrix: the
+    whole [A | B] in named registers (straight-line code generated for this n and k, no
+    array indexing), LU with partial pivoting (row interchanges as selects), then back
+    substitution. ``ident``: B is the identity (inv)."""
+
+    t: WType
+    n: int
+    k: int
+    ident: bool
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["nbat", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs", "b_bs", "x_rs", "x_cs",
+                       "x_bs"], caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        n, k = self.n, self.k
+        L = [prelude(self.t), tk["layout"], "",
+             "@compute @workgroup_size(64)",
+             "fn main(@builtin(global_invocation_id) gid: vec3<u32>, "
+             "@builtin(num_workgroups) nw: vec3<u32>) {",
+             "  let b = gid.x + gid.y * nw.x * 64u;",
+             f"  if (b >= {tk['nbat']}) {{ return; }}",
+             f"  let ab = {tk['A_off']} + b * {tk['a_bs']};",
+             f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']};",
+             f"  let xb = {tk['X_off']} + b * {tk['x_bs']};"]
+        for i in range(n):
+            for c in range(n):
+                L.append(f"  var a{i}_{c} = A[ab + {i}u * {tk['a_rs']} + {c}u * {tk['a_cs']}];")
+            for c in range(k):
+                if self.ident:
+                    L.append(f"  var x{i}_{c} = {'one()' if i == c else 'zero()'};")
+                else:
+                    L.append(f"  var x{i}_{c} = Bm[bb + {i}u * {tk['b_rs']} + {c}u * "
+                             f"{tk['b_cs']}];")
+        L.append("  var bad = false;")
+        for j in range(n):
+            L.append(f"  {{ var best = cabs1(a{j}_{j}); var p = {j}u;")
+            for i in range(j + 1, n):
+                L.append(f"    {{ let v = cabs1(a{i}_{j}); let g = v > best; "
+                         f"best = select(best, v, g); p = select(p, {i}u, g); }}")
+            L.append("    bad = bad || best == R(0.0);")
+            cols = [f"a{{r}}_{c}" for c in range(j, n)] + [f"x{{r}}_{c}" for c in range(k)]
+            for i in range(j + 1, n):
+                L.append(f"    {{ let s = p == {i}u;")
+                for cn in cols:
+                    aj, ai = cn.format(r=j), cn.format(r=i)
+                    L.append(f"      {{ let t = {aj}; {aj} = select({aj}, {ai}, s); "
+                             f"{ai} = select({ai}, t, s); }}")
+                L.append("    }")
+            for i in range(j + 1, n):
+                L.append(f"    {{ let l = dv(a{i}_{j}, a{j}_{j}); a{i}_{j} = l;")
+                for c in range(j + 1, n):
+                    L.append(f"      a{i}_{c} = a{i}_{c} - mul(l, a{j}_{c});")
+                for c in range(k):
+                    L.append(f"      x{i}_{c} = x{i}_{c} - mul(l, x{j}_{c});")
+                L.append("    }")
+            L.append("  }")
+        for j in reversed(range(n)):
+            for c in range(k):
+                L.append(f"  x{j}_{c} = dv(x{j}_{c}, a{j}_{j});")
+                for i in range(j):
+                    L.append(f"  x{i}_{c} = x{i}_{c} - mul(a{i}_{j}, x{j}_{c});")
+        for i in range(n):
+            for c in range(k):
+                L.append(f"  X[xb + {i}u * {tk['x_rs']} + {c}u * {tk['x_cs']}] = x{i}_{c};")
+        L.append("  if (bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
