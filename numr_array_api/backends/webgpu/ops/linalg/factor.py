@@ -327,7 +327,12 @@ def _cholesky_fused(be, client, t, w, status):
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
     wg = int(_env("CHOL_WG", 256))
-    spec = CholPanelSpec(t, nb, wg)
+    tr = 0
+    if _env("CHOL_ROWS", "tile") == "tile":
+        cap = Caps.of(client).workgroup_storage
+        tr = next((r for r in (32, 16, 8) if CholPanelSpec(t, nb, wg, r).shared_bytes() <= cap),
+                  0)
+    spec = CholPanelSpec(t, nb, wg, tr)
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
     nbuf = new_output((B * mx * nb,), w.dtype, client)
@@ -338,7 +343,7 @@ def _cholesky_fused(be, client, t, w, status):
     for step, k in enumerate(range(0, n, nb)):
         kb = min(nb, n - k)
         m2 = n - k - kb
-        nblk = max(1, -(-m2 // wg))
+        nblk = max(1, -(-m2 // (tr or wg)))
         d = w[:, k - o:, k - o:]
         k_panel.launch(grid(B * nblk, client), A=d, st=status, Nn=nbuf, Pt=pbuf, D=dbuf,
                        kb=kb, m2=m2, nbat=B, nblk=nblk, a_rs=d.strides[1],

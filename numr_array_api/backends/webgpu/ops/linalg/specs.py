@@ -779,6 +779,7 @@ def variants():
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
+        out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
         out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
@@ -799,6 +800,7 @@ ${layout}
 // the lower triangle of the diagonal block, packed by rows: (i, j) at i (i + 1) / 2 + j
 var<workgroup> L: array<T, ${packed}>;
 var<workgroup> shr: R;
+${tilevar}
 
 fn li(i: u32, j: u32) -> u32 { return i * (i + 1u) / 2u + j; }
 
@@ -866,7 +868,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       }
     }
   }
-  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
+${rows}
+}
+""", "linalg_chol_panel")
+
+
+_CHOL_ROWS_THREAD = """  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
   // conj(x) into Pt (kb, m2), the operands of the trailing update C += Nn @ Pt
   let i = blk * ${wg}u + tid;
   if (i < m2) {
@@ -885,9 +892,48 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       Nn[nrow + j] = -x[j];
       Pt[pcol + j * m2] = cj(x[j]);
     }
+  }"""
+
+# ${tr} rows of A21 per workgroup in workgroup memory: x L11^H = a a column of L11 at a
+# time over all (row, column) pairs (column j's divide lands one step late, so every
+# invocation of step j reads it raw); then A21, Nn = -x and Pt = x^H
+_CHOL_ROWS_TILE = """  let r0 = blk * ${tr}u;
+  let nr = min(${tr}u, m2 - min(m2, r0));
+  for (var e = tid; e < ${tr}u * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    var v = zero();
+    if (i < nr) { v = A[base + (kb + r0 + i) * ${a_rs} + j * ${a_cs}]; }
+    xt[i * nb + j] = v;
   }
-}
-""", "linalg_chol_panel")
+  workgroupBarrier();
+  for (var j = 0u; j < kb; j++) {
+    if (j > 0u && tid < ${tr}u) {
+      xt[tid * nb + j - 1u] = xt[tid * nb + j - 1u] / re(L[li(j - 1u, j - 1u)]);
+    }
+    let d = re(L[li(j, j)]);
+    let w = kb - j - 1u;
+    for (var e = tid; e < ${tr}u * w; e += ${wg}u) {
+      let i = e / w;
+      let c = j + 1u + e % w;
+      xt[i * nb + c] = xt[i * nb + c] - mul(xt[i * nb + j] / d, cj(L[li(c, j)]));
+    }
+    workgroupBarrier();
+  }
+  if (tid < ${tr}u) { xt[tid * nb + kb - 1u] = xt[tid * nb + kb - 1u] / re(L[li(kb - 1u, kb - 1u)]); }
+  workgroupBarrier();
+  for (var e = tid; e < nr * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    let x = xt[i * nb + j];
+    A[base + (kb + r0 + i) * ${a_rs} + j * ${a_cs}] = x;
+    Nn[${Nn_off} + b * ${n_bs} + (r0 + i) * kb + j] = -x;
+  }
+  for (var e = tid; e < nr * kb; e += ${wg}u) {
+    let j = e / nr;
+    let i = e % nr;
+    Pt[${Pt_off} + b * ${p_bs} + j * m2 + r0 + i] = cj(xt[i * nb + j]);
+  }"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -903,6 +949,7 @@ class CholPanelSpec(KernelSpec):
     t: WType
     nb: int
     wg: int = 64
+    tr: int = 0  # > 0: tr rows of A21 per workgroup in workgroup memory (else a row each)
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("st", "atomic<u32>", "rw", offset=False),
@@ -913,8 +960,19 @@ class CholPanelSpec(KernelSpec):
                       caps)
 
     def render(self, caps):
-        return _CHOL_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                                  wg=self.wg, nb=self.nb, packed=self.nb * (self.nb + 1) // 2)
+        tk = self.layout(caps).tokens()
+        rows = _CHOL_ROWS_TILE if self.tr else _CHOL_ROWS_THREAD
+        for name in ("a_rs", "a_cs", "Nn_off", "Pt_off", "n_bs", "p_bs"):
+            rows = rows.replace("${" + name + "}", tk[name])
+        rows = rows.replace("${wg}", str(self.wg)).replace("${nb}", str(self.nb)).replace(
+            "${tr}", str(self.tr))
+        tilevar = f"var<workgroup> xt: array<T, {self.tr * self.nb}>;" if self.tr else ""
+        return _CHOL_PANEL.render(tk, prelude=prelude(self.t), wg=self.wg, nb=self.nb,
+                                  packed=self.nb * (self.nb + 1) // 2, rows=rows,
+                                  tilevar=tilevar)
+
+    def shared_bytes(self):
+        return (self.nb * (self.nb + 1) // 2 + self.tr * self.nb) * self.t.itemsize + 64
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
