@@ -132,7 +132,7 @@ def batch_cholesky(a, out, status, nmax, upper):
     B, n, _ = out.shape
     wg = max(64, nmax)
     per = wg // nmax
-    kern = client.kernel(BatchCholSpec(t, nmax, wg))
+    kern = client.kernel(BatchCholSpec(t, nmax, wg, _env("BCHOL_UNROLL", "1") != "0"))
     kern.launch(grid(-(-B // per), client), A=a, L=out, st=status, m=n, nbat=B,
                 upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
                 l_rs=out.strides[1], l_bs=out.strides[0])
