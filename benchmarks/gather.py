@@ -59,7 +59,7 @@ def main():
             lambda r=r, c=c: (rng.standard_normal((r, c), dtype=np.float32),
                               rng.integers(-c, c, (r, c)).astype(np.int64)),
             lambda ns, x, i: ns.take_along_axis(x, i, axis=1),
-            lambda ns, x, i: ns.take_along_axis(x, i % c, axis=1),
+            lambda ns, x, i, c=c: ns.take_along_axis(x, i % c, axis=1),
             lambda x, i: np.take_along_axis(x, i % x.shape[1], axis=1))
         add("x[idx,:] 2-D", size,
             lambda r=r, c=c: (rng.standard_normal((r, c), dtype=np.float32),
@@ -78,14 +78,18 @@ def main():
                                                    rng.standard_normal(m, dtype=np.float32)),
             setit, setit, lambda x, i, v: setit(np, x.copy(), i, v))
 
-    variants = [("sync ept4 spin", dict(check="sync", ept="4", spin=300e-6)),
-                ("sync mask-ranks", dict(check="sync", ept="4", spin=300e-6, mask="ranks")),
-                ("sync ept4 nospin", dict(check="sync", ept="4", spin=0.0)),
-                ("sync ept4 spin2ms", dict(check="sync", ept="4", spin=2e-3)),
-                ("lazy ept1", dict(check="lazy", ept="1", spin=300e-6)),
-                ("lazy ept2", dict(check="lazy", ept="2", spin=300e-6)),
-                ("lazy ept4", dict(check="lazy", ept="4", spin=300e-6)),
-                ("lazy ept8", dict(check="lazy", ept="8", spin=300e-6))]
+    # (name, settings): check mode, elements per thread, grid cap, map-wait spin (s)
+    variants = [("sync e8 g16k", dict(check="sync", ept=8, groups=16384, spin=2e-3)),
+                ("sync e8 g16k spin.3", dict(check="sync", ept=8, groups=16384, spin=3e-4)),
+                ("sync mask-ranks", dict(check="sync", ept=8, groups=16384, spin=2e-3,
+                                         mask="ranks")),
+                ("lazy e8 g16k", dict(check="lazy", ept=8, groups=16384, spin=2e-3)),
+                ("lazy e4 g16k", dict(check="lazy", ept=4, groups=16384, spin=2e-3)),
+                ("lazy e1 g64k", dict(check="lazy", ept=1, groups=65535, spin=2e-3)),
+                ("lazy e2 g64k", dict(check="lazy", ept=2, groups=65535, spin=2e-3)),
+                ("lazy e4 g64k", dict(check="lazy", ept=4, groups=65535, spin=2e-3)),
+                ("lazy e8 g64k", dict(check="lazy", ept=8, groups=65535, spin=2e-3)),
+                ("lazy e16 g64k", dict(check="lazy", ept=16, groups=65535, spin=2e-3))]
     only = set(filter(None, args.only.split(",")))
     print(f"adapter: {client.info['name']} ({client.info['backend']}); cupy: "
           f"{cp.cuda.runtime.getDeviceProperties(0)['name'].decode() if cp else 'absent'}")
@@ -110,15 +114,15 @@ def main():
                 print(f"  (cupy result differs from NumPy for {name} {size})")
         print(f"{name:18s} {size:6s} {'correct' if ok else 'WRONG':18s}", flush=True)
         for vname, v in variants:
-            if v["check"] == "sync" and v["spin"] == 0.0 and size == "large":
-                continue
+            plain = v["ept"] == 8 and v["groups"] == 16384
             if v.get("mask") and not name.startswith("x[mask]"):
                 continue
-            if v["ept"] != "4" and (size == "small" or name.startswith("x[mask]")
-                                    or name.startswith("x[idx] =")):
+            if not plain and (size == "small" or name.startswith("x[mask]")
+                              or name.startswith("x[idx] =")):
                 continue
             G.CHECK = v["check"]
-            G.EPT = int(v["ept"])
+            G.EPT = v["ept"]
+            G.GROUPS = v["groups"]
             client.maps.spin_s = v["spin"]
             if v.get("mask"):
                 os.environ["NUMR_WEBGPU_MASK_BLOCK_MIN"] = str(1 << 40)

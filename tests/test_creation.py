@@ -161,3 +161,21 @@ def test_asarray_copy_false_shares(xp, backend_name):
     x = xp.asarray(a, copy=False)
     a[0] = 42.0
     assert float(x[0]) == 42.0
+
+
+def test_linspace_is_bit_identical_to_numpy(xp):
+    # histogram bin edges (SciPy's cumfreq / relfreq, float32): one ulp moves a value that
+    # sits on an edge into the next bin; CuPy's own linspace differs from NumPy's at times
+    from _support import to_numpy
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        a, b = (rng.standard_normal(2) * 10.0 ** rng.integers(-3, 4, 2)).astype(np.float32)
+        num = int(rng.integers(0, 40))
+        endpoint = bool(rng.integers(0, 2))
+        for name in ("float32", "float64"):
+            if not hasattr(xp, name) or name not in xp.__array_namespace_info__().dtypes():
+                continue
+            got = to_numpy(xp.linspace(float(a), float(b), num, endpoint=endpoint,
+                                       dtype=getattr(xp, name)))
+            want = np.linspace(float(a), float(b), num, endpoint=endpoint, dtype=name)
+            assert np.array_equal(got, want), (a, b, num, endpoint, name, got, want)

@@ -1,8 +1,13 @@
 #!/bin/bash
-# helper "reduce" (issue 14: webgpu reductions / scans at the memory bandwidth).
-# Row-mapping variants (NUMR_WEBGPU_REDUCE, ops/reduction/plan.py) next to raw CuPy in ONE
-# process, every result checked against NumPy float64 (BAD(...) marks a mismatch); then the
-# variant / subgroup-fallback tests on the NVIDIA adapter. benchmarks/gpu/prep.sh is sourced
-# by the caller (step, PYTHONPATH). About 60-80 s.
-step reduce_variants 70 python3 benchmarks/reduce_variants.py --probe
-step reduce_tests 20 python3 -m pytest -q -x -p no:cacheprovider tests/webgpu_kernels/test_reduction_kernels.py
+# helper "reduce" (issue 14: webgpu reductions / scans at the memory bandwidth), round 2.
+# 1. row-mapping variants (NUMR_WEBGPU_REDUCE, ops/reduction/plan.py) next to raw CuPy in ONE
+#    process, large sizes, each result checked against NumPy float64 (BAD(...) = mismatch);
+#    h= is the host's recording time per call (f32: the batch is submitted right after a
+#    reduction reading >= 32 MiB, so the GPU runs while the host records the next call)
+# 2. the sweep's reductions + scans rows (numr webgpu with the new default vs CuPy)
+# 3. the reduction tests on the NVIDIA adapter (variants, subgroup fallback, 2^24 / 2^32
+#    indices, 300 MB on the adapter's own limits).
+# benchmarks/gpu/prep.sh is sourced by the caller (step, PYTHONPATH). About 80 s.
+step reduce_variants 36 python3 benchmarks/reduce_variants.py --sizes large
+step reduce_sweep 30 python3 benchmarks/sweep.py --families reductions,scans --backends numr-webgpu,cupy --reps-small 100
+step reduce_tests 22 python3 -m pytest -q -x -p no:cacheprovider tests/webgpu_kernels/test_reduction_kernels.py tests/webgpu_kernels/test_reduction_big.py -k "not 10_gib"

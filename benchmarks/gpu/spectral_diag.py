@@ -131,6 +131,7 @@ def timings(xp, mixin):
     rng = np.random.default_rng(0)
     cases = [("eigh", (512, 512)), ("svd", (512, 512)), ("eigh", (10000, 32, 32)),
              ("svd", (10000, 32, 32)), ("eigh", (1000, 48, 48)), ("svd", (1000, 48, 48)),
+             ("eigh", (1000, 56, 56)),
              ("svd", (200, 12))]
     for op, shape in cases:
         a = rng.standard_normal(shape).astype(np.float32)

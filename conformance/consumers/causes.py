@@ -14,6 +14,10 @@ KNOWN = [
      None, r"InvalidIndex.*(numpy|int64|int32|ndarray)"),
     ("issue 13 cause 4: NumPy cannot interpret a numr dtype (lead)", None,
      r"Cannot interpret 'numr_array_api\.\w+' as a data type"),
+    ("cuda float64 sums in CuPy's reduction order, not NumPy's: a statistic that cancels to "
+     "exactly 0.0 in NumPy is 7e-15 (SciPy asserts exact equality); open, see "
+     "docs/cuda.md", r"TestKruskal::test_nan_policy_omit_raise",
+     r"Arrays are not equal"),
 ]
 
 

@@ -3,7 +3,7 @@ the ``linalg`` extension (built by ``linalg_ext``)."""
 
 from .._core.array import Array
 from .._core.errors import InvalidArgument, ShapeMismatch
-from .._core.shapes import as_int, broadcast_shapes, normalize_axis
+from .._core.shapes import as_int, broadcast_shapes, check_addressable, normalize_axis
 from . import linalg_ext
 from ._common import promote_pair, require_array, require_kind, require_same_device
 
@@ -31,7 +31,8 @@ def build(ctx):
         if k1 != k2:
             raise ShapeMismatch(f"matmul: contracted dimensions differ: x1 {s1} has {k1}, x2 "
                                 f"{s2} has {k2}", k1, k2)
-        broadcast_shapes(s1[:-2], s2[:-2])
+        batch = broadcast_shapes(s1[:-2], s2[:-2])
+        check_addressable(be.name, "matmul", batch + s1[-2:-1] + s2[-1:])
         return wrap(be.matmul(d1, d2))
 
     def matrix_transpose(x, /):
@@ -67,6 +68,10 @@ def build(ctx):
                 raise ShapeMismatch(f"tensordot: the last {n} dimensions of x1 {x1.shape} do "
                                     f"not match the first of x2 {x2.shape}")
             spec = n
+        c1, c2 = (range(x1.ndim - spec, x1.ndim), range(spec)) if type(spec) is int else spec
+        check_addressable(be.name, "tensordot",
+                          [d for i, d in enumerate(x1.shape) if i not in c1] +
+                          [d for j, d in enumerate(x2.shape) if j not in c2])
         return wrap(be.tensordot(d1, d2, spec))
 
     def vecdot(x1, x2, /, *, axis=-1):
@@ -82,7 +87,7 @@ def build(ctx):
         if x1.shape[axis] != x2.shape[axis]:
             raise ShapeMismatch(f"vecdot: sizes along axis {axis} differ ({x1.shape[axis]} and "
                                 f"{x2.shape[axis]})", x1.shape[axis], x2.shape[axis])
-        broadcast_shapes(x1.shape, x2.shape)
+        check_addressable(be.name, "vecdot", broadcast_shapes(x1.shape, x2.shape))
         return wrap(be.vecdot(d1, d2, axis))
 
     def _op(self, other):

@@ -8,7 +8,7 @@ matmul, matrix_transpose, tensordot and vecdot are the main namespace's function
 from collections import namedtuple
 
 from .._core.errors import InvalidArgument, ShapeMismatch
-from .._core.shapes import as_int, broadcast_shapes, normalize_axes
+from .._core.shapes import as_int, broadcast_shapes, check_addressable, normalize_axes
 from ._common import promote_pair, require_array, require_kind, require_same_device
 from .statistical import accumulation_dtype
 
@@ -84,7 +84,7 @@ def build(ctx, main):
             raise ShapeMismatch(f"linalg.cross: axis {axis} must have size 3 in both arrays, "
                                 f"got {x1.shape} and {x2.shape}", 3,
                                 x1.shape[axis] if x1.shape[axis] != 3 else x2.shape[axis])
-        broadcast_shapes(x1.shape, x2.shape)
+        check_addressable(be.name, "linalg.cross", broadcast_shapes(x1.shape, x2.shape))
         return wrap(be.linalg_cross(d1, d2, axis))
 
     def det(x, /):
@@ -141,6 +141,7 @@ def build(ctx, main):
             bad = "x1" if x1.ndim != 1 else "x2"
             raise InvalidArgument(bad, f"linalg.outer: needs 1-d arrays, got {x1.ndim}-d and "
                                        f"{x2.ndim}-d")
+        check_addressable(be.name, "linalg.outer", (x1.shape[0], x2.shape[0]))
         return wrap(be.linalg_outer(d1, d2))
 
     def pinv(x, /, *, rtol=None):

@@ -54,6 +54,9 @@ def build(ctx):
         for i, a in enumerate(arrays):
             require_array(ctx, a, "broadcast_arrays", f"arrays[{i}]")
         shape = _broadcast_shapes(*(a.shape for a in arrays))
+        if math.prod(shape) > MAX_ELEMENTS:
+            raise InvalidArgument("arrays", f"broadcast_arrays: shape {shape} has more than "
+                                            f"2**58 elements, the most a numr array may have")
         return tuple(a if a.shape == shape else wrap(be.broadcast_to(a._data, shape))
                      for a in arrays)
 

@@ -3,7 +3,7 @@
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 from .._core.promotion import TABLE
-from .._core.shapes import broadcast_named, normalize_axes, normalize_axis
+from .._core.shapes import broadcast_named, check_addressable, normalize_axes, normalize_axis
 from ._common import (PY_SCALARS, check_py_scalar, py_scalar, require_array, require_kind,
                       require_same_device)
 
@@ -119,8 +119,10 @@ def build(ctx):
             else:
                 check_py_scalar(v, t, "where", name)
                 ops.append(be.full((), v, t, be.device_of(condition._data)))
-        broadcast_named("where", condition=condition.shape,
-                        **{n: v.shape for n, v in (("x1", x1), ("x2", x2)) if v.__class__ is A})
+        shape = broadcast_named("where", condition=condition.shape,
+                                **{n: v.shape for n, v in (("x1", x1), ("x2", x2))
+                                   if v.__class__ is A})
+        check_addressable(be.name, "where", shape)
         return wrap(be.where(condition._data, ops[0], ops[1]))
 
     return {"argmax": argmax, "argmin": argmin, "count_nonzero": count_nonzero,

@@ -45,6 +45,17 @@ HUGE = {
     "astype-broadcast": lambda xp: xp.astype(_view(xp, (2 ** 40, 2 ** 20)), xp.float64),
     "concat-broadcast": lambda xp: xp.concat([_view(xp, (2 ** 57,))] * 4),
     "meshgrid": lambda xp: xp.meshgrid(_view(xp, (2 ** 32,)), _view(xp, (2 ** 32,))),
+    "where-scalar": lambda xp: xp.where(xp.broadcast_to(xp.asarray([True]), (2 ** 31, 1)),
+                                        _view(xp, (1, 2 ** 31)), _view(xp, (2 ** 31, 1))),
+    "matmul-batch": lambda xp: xp.matmul(_view(xp, (2 ** 30, 1, 2, 2)),
+                                         _view(xp, (1, 2 ** 30, 2, 2))),
+    "tensordot": lambda xp: xp.tensordot(_view(xp, (2 ** 31, 2)), _view(xp, (2, 2 ** 31)),
+                                         axes=1),
+    "vecdot": lambda xp: xp.vecdot(_view(xp, (2 ** 31, 1, 3)), _view(xp, (1, 2 ** 31, 3))),
+    "cross": lambda xp: xp.linalg.cross(_view(xp, (2 ** 31, 1, 3)), _view(xp, (1, 2 ** 31, 3))),
+    "broadcast_arrays": lambda xp: xp.broadcast_arrays(_view(xp, (2 ** 31, 1)),
+                                                       _view(xp, (1, 2 ** 31))),
+    "clip-arrays": lambda xp: xp.clip(_view(xp, (2 ** 31, 1)), _view(xp, (1, 2 ** 31))),
     "outer": lambda xp: xp.linalg.outer(_view(xp, (2 ** 32,)), _view(xp, (2 ** 32,))),
 }
 

@@ -287,3 +287,28 @@ def test_many_chunks_of_a_result_that_fits(wgpu_xp, monkeypatch, dtype):
     x[xp.asarray(u)] = xp.asarray(v)
     c[u] = v
     np.testing.assert_array_equal(host(x), c)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int8", "complex128"])
+def test_repeated_gathers_take_a_plan(wgpu_xp, dtype):
+    """The second and later gathers of one geometry run from a plan: other data and index
+    offsets (views), bad indices still raising, internal (unchecked) calls in between."""
+    from numr_array_api.backends.webgpu.primitives import gather as G
+    xp = wgpu_xp
+    rng = np.random.default_rng(10)
+    a = (rng.standard_normal(5000) * 50).astype(dtype)
+    x = xp.asarray(a)
+    for rep in range(4):
+        o = 7 * rep
+        i = rng.integers(-1000, 1000, 300)
+        iw = xp.asarray(np.concatenate([np.zeros(o, np.int64), i]))
+        n_plans = len(G._PLANS)
+        got = host(xp.take(x[o:o + 1000], iw[o:]))
+        np.testing.assert_array_equal(got, a[o:o + 1000][i])
+        if rep:
+            assert len(G._PLANS) == n_plans  # no new plan: the cached one ran
+        np.testing.assert_array_equal(host(x[o:o + 1000][iw[o:]]), a[o:o + 1000][i])
+        with pytest.raises(IndexError, match="1000"):
+            xp.take(x[o:o + 1000], xp.asarray(np.r_[i[:299], 1000]))
+        # the internal unchecked gather (repeat) between checked ones
+        np.testing.assert_array_equal(host(xp.repeat(x[:3], 2)), np.repeat(a[:3], 2))

@@ -380,7 +380,8 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
 
     def linspace(self, start, stop, num, endpoint, dtype, device):
         if dtype.kind != "c":
-            return super().linspace(start, stop, num, endpoint, dtype, device)
+            return self._linspace_as_numpy(float(start), float(stop), num, endpoint, dtype,
+                                           device)
         # cupy.linspace takes no complex bounds: real and imaginary parts separately
         rdt = dt.REAL_FLOAT_OF_COMPLEX[dtype]
         start, stop = complex(start), complex(stop)
@@ -391,6 +392,31 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
             out.real = re
             out.imag = im
         return out
+
+    def _linspace_as_numpy(self, start, stop, num, endpoint, dtype, device):
+        # NumPy's steps in float64, each a separate rounding (no fused multiply-add), then one
+        # cast: float32 bin edges bit-identical to NumPy's (CuPy's own kernel differs by an
+        # ulp at times, which moves a value sitting on an edge into the next histogram bin:
+        # SciPy's cumfreq / relfreq on float32)
+        xp = self.xp
+        div = (num - 1) if endpoint else num
+        with self.device_ctx(device):
+            y = xp.arange(0, num, dtype=np.float64)
+            delta = stop - start
+            if div > 0:
+                step = delta / div
+                if step == 0:
+                    y = (y / div) * delta
+                else:
+                    y = y * step
+            else:
+                y = y * delta
+            y = y + start
+            if endpoint and num > 1:
+                y[-1] = stop
+            if dtype.kind in "iu":
+                y = xp.floor(y)
+            return y.astype(dtype.np, copy=False)
 
     def getitem_basic(self, data, key):
         # CuPy accepts float slice bounds (slice(1.0, 2)); NumPy and the standard do not

@@ -36,12 +36,13 @@ import dataclasses
 import os
 
 from ...._core import dtypes as dt
-from ...._core.errors import BackendLimitation, InvalidIndex
+from ...._core.errors import BackendLimitation, DeviceLost, InvalidIndex
 from ..codegen.layout import Buf, Layout, Words
 from ..codegen.render import WG, collapse, workgroups
 from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..codegen.types import RAW, WTYPES, WType, load, pack, render_helpers
+from ..runtime.allocator import Block, size_class
 
 __all__ = ["TakeSpec", "take", "index_kind", "check_mode", "variants", "MARK"]
 
@@ -67,17 +68,20 @@ def _env_check():
     return "lazy" if m == "lazy" else "sync"
 
 
-def _env_ept():
+def _env_int(name, default, lo, hi):
     try:
-        return max(1, min(8, int(os.environ.get("NUMR_WEBGPU_GATHER_EPT", "4"))))
+        return max(lo, min(hi, int(os.environ.get(name, str(default)))))
     except ValueError:
-        return 4
+        return default
 
 
-# read once at import (NUMR_WEBGPU_INDEX_CHECK, NUMR_WEBGPU_GATHER_EPT); benchmarks and tests
-# set these module attributes to switch at run time
+# read once at import (NUMR_WEBGPU_INDEX_CHECK, NUMR_WEBGPU_GATHER_EPT,
+# NUMR_WEBGPU_GATHER_GROUPS); benchmarks and tests set these module attributes to switch at
+# run time. EPT 8 was the fastest take of 16M int64 indices on the H100 (2026-11-26:
+# 710 us; 4: 746, 1: 773); GROUPS caps the grid (grid-stride beyond it)
 CHECK = _env_check()
-EPT = _env_ept()
+EPT = _env_int("NUMR_WEBGPU_GATHER_EPT", 8, 1, 16)
+GROUPS = _env_int("NUMR_WEBGPU_GATHER_GROUPS", 16384, 1, 1 << 16)
 
 
 def check_mode():
@@ -414,8 +418,87 @@ def _windows(view):
     return wins, True
 
 
+class _Plan:
+    """A repeated gather's launch (issue 14's per-call cost): what cannot change between
+    calls with the same geometry (pipeline, parameter words but the data's and the index's
+    element offsets and the check token, workgroups, the result's size class), for data and
+    index in single buffers bound whole and a result that fits one binding."""
+
+    __slots__ = ("pipe", "bgl", "bgl_id", "words", "ix_pos", "groups", "size", "shape",
+                 "strides", "dtype", "pack", "limit")
+
+    def __init__(self, k, words, ix_pos, groups, out):
+        self.pipe = k.pipes["main"]
+        self.bgl = self.pipe.bgl
+        self.bgl_id = id(self.bgl)
+        self.words = words
+        self.ix_pos = ix_pos
+        self.groups = groups
+        self.size = size_class(out.nbytes)
+        self.shape, self.strides, self.dtype = out.shape, out.strides, out.dtype
+        self.pack = k.layout.pack_list
+        self.limit = k.client.max_binding
+
+    def run(self, view, index, client, check, named):
+        from ..storage import WgpuStorage
+        vb, ib = view.block, index.block
+        if (client.lost or vb.__class__ is not Block or ib.__class__ is not Block
+                or vb.size > self.limit or ib.size > self.limit):
+            return None
+        st = _status(client)
+        w = list(self.words)
+        w[3] = view.offset // view.itemsize
+        w[self.ix_pos] = index.offset // index.itemsize
+        if check:
+            w[9] = tok = st.next()
+            w[10] = 0
+        else:
+            tok, w[10] = 0, 1
+        blk = client.pool.allocate_class(self.size)
+        sb = st.block
+        entries = ((vb.buffer, 0, vb.size), (ib.buffer, 0, ib.size), (blk.buffer, 0, blk.size),
+                   (sb.buffer, 0, 256))
+        bgc = client.bindgroups
+        bg = bgc._cache.get((self.bgl_id, entries))
+        if bg is None:
+            bg = bgc.get(self.bgl, entries)
+        else:
+            bgc.hits += 1
+        try:
+            client.recorder.dispatch(self.pipe, bg, self.pack(w), self.groups,
+                                     [vb, ib, blk, sb])
+        except DeviceLost:
+            client.lost = True
+            raise
+        out = WgpuStorage(blk, 0, self.shape, self.strides, self.dtype, client)
+        if check:
+            finish_check(client, st, tok, list(named))
+        return out
+
+
+_PLANS = {}
+MAX_PLANS = 512
+
+
 def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, value=None,
          check=True, named=()):
+    """Gather or scatter (see ``_take``); repeated gathers of one geometry take a plan."""
+    if value is not None:
+        return _take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc, value,
+                     check, named)
+    key = (view.shape, view.strides, view.dtype, index.shape, index.strides, index.dtype,
+           kind, ax_n, ax_s, pre, post, bshape, xc, EPT, GROUPS, id(view.client))
+    plan = _PLANS.get(key)
+    if plan is not None:
+        out = plan.run(view, index, view.client, check, named)
+        if out is not None:
+            return out
+    return _take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc, value,
+                 check, named, key)
+
+
+def _take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, value=None,
+          check=True, named=(), plan_key=None):
     """Gather (``value`` None: a new array of ``out_shape``) or scatter ``value`` (already
     broadcast to ``out_shape``) into ``view``. ``index``: a storage over ``bshape`` (any
     strides) of kind ``kind``; ``ax_n`` / ``ax_s``: extent and element stride of the indexed
@@ -503,8 +586,15 @@ def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, v
             check = False
             words["fslot"] = 1
             continue
-        _launch_chunks(step[0], step[1], chunks, words, scatter, per, ept, ifit, idx, vfit,
-                       val, ofit, out, n, B, PN, view, flag, client)
+        last = _launch_chunks(step[0], step[1], chunks, words, scatter, per, ept, ifit, idx,
+                              vfit, val, ofit, out, n, B, PN, view, flag, client)
+    if (plan_key is not None and not windowed and ifit and ofit and len(chunks) == 1
+            and not scatter and last is not None and len(_PLANS) < MAX_PLANS
+            and out.block.__class__ is Block and out.nbytes <= client.single_buffer_max
+            and size_class(out.nbytes) <= client.max_binding
+            and view.block.__class__ is Block and idx.block.__class__ is Block):
+        words_list, groups = last
+        _PLANS[plan_key] = _Plan(k, words_list, 11 + len(wp) + len(wq), groups, out)
     if check:
         finish_check(client, st, tok, list(named))
     return out
@@ -560,6 +650,9 @@ def _launch_chunks(k, wins, chunks, words, scatter, per, ept, ifit, idx, vfit, v
             else:
                 params = pack(head + tail + [d_off])
                 client.launch(pipe, [trip, itrip, dtrip, flag], params, groups)
+    if not scatter:
+        return head + tail + [d_off], groups
+    return None
 
 
 def _b_range(e0, e1, B, PN):
@@ -574,7 +667,7 @@ def _b_range(e0, e1, B, PN):
 
 def _groups(units, ept, client):
     tiles = -(-units // (WG * ept))
-    return (max(1, min(tiles, 16384, client.max_groups)), 1, 1)
+    return (max(1, min(tiles, GROUPS, client.max_groups)), 1, 1)
 
 
 def _chunks(n, B, PN, NP, per, out, idx, val):

@@ -56,12 +56,14 @@ def _memory_limit(info):
 
 def _map_spin(info):
     """Seconds a host wait polls before sleeping: NUMR_WEBGPU_MAP_SPIN_US, else 0 on CPU
-    adapters (lavapipe runs the work on the host's cores) and 300 us on GPUs."""
+    adapters (lavapipe runs the work on the host's cores) and 2 ms on GPUs (H100,
+    2026-11-26: a synchronising take of 16M indices 862 us with 2 ms, 992 us with 300 us:
+    the sleeps after the spin overshoot)."""
     env = os.environ.get("NUMR_WEBGPU_MAP_SPIN_US", "").strip()
     if env:
         return max(0.0, float(env)) * 1e-6
     cpu = str(info.get("type", "")).lower().replace(" ", "") == "cpu"
-    return 0.0 if cpu else 300e-6
+    return 0.0 if cpu else 2e-3
 
 
 class WgpuClient:

@@ -155,8 +155,25 @@ def split(n, cap):
 
 _KEYS = tuple("NUMR_WEBGPU_FFT_" + k for k in (
     "DEEP", "SPLIT", "KERNEL", "PAD", "CAP", "COLS", "LOADS", "WG", "STRIDED", "TW", "EPT",
-    "WGT", "POST"))
+    "WGT", "POST", "CODE", "DIAG"))
 _LOCAL = threading.local()   # .snap: the switches read once for the call in progress
+
+
+_RAW = getattr(os.environ, "_data", None)   # POSIX: the bytes -> bytes dict under environ
+_BKEYS = tuple((k, os.fsencode(k)) for k in _KEYS)
+
+
+def _read_switches():
+    # os.environ.get encodes every key and decodes every value; on POSIX read the bytes
+    # dict under it with the keys encoded once (13 lookups: about a microsecond)
+    if isinstance(_RAW, dict):
+        out = {}
+        for k, b in _BKEYS:
+            v = _RAW.get(b)
+            out[k] = None if v is None else os.fsdecode(v)
+        return out
+    g = os.environ.get
+    return {k: g(k) for k in _KEYS}
 
 
 def _env(key, default=None):
@@ -174,8 +191,7 @@ class frozen:
     def __enter__(self):
         self.outer = getattr(_LOCAL, "snap", None)
         if self.outer is None:
-            g = os.environ.get
-            _LOCAL.snap = {k: g(k) for k in _KEYS}
+            _LOCAL.snap = _read_switches()
 
     def __exit__(self, *exc):
         _LOCAL.snap = self.outer
@@ -215,11 +231,11 @@ def split_cap(cap):
 
 def split_mode():
     """NUMR_WEBGPU_FFT_SPLIT, for A/B timings: ``sqrt`` (n2 the smallest divisor >=
-    sqrt(n)) or ``wide`` (n2 the largest divisor <= cap whose n1 = n / n2 is within the
+    sqrt(n)) or ``wide`` (default; n2 the largest divisor <= cap whose n1 = n / n2 is within the
     cap too: short columns, so the column step holds several neighbouring columns per
     workgroup; 2^22 complex64 with the fast kernel: 1024 x 4096)."""
-    v = _env("NUMR_WEBGPU_FFT_SPLIT", "sqrt")
-    return v if v in ("sqrt", "wide") else "sqrt"
+    v = _env("NUMR_WEBGPU_FFT_SPLIT", "wide")
+    return v if v in ("sqrt", "wide") else "wide"
 
 
 def wide_split(n, cap):
@@ -248,21 +264,23 @@ def fast_length(m, cap):
 
 
 def kernel_mode():
-    """NUMR_WEBGPU_FFT_KERNEL, for A/B timings: ``fast`` (FastSpec: one kernel per length
+    """NUMR_WEBGPU_FFT_KERNEL, for A/B timings: ``fast`` (default; FastSpec: one kernel per length
     with unrolled stages, one padded workgroup buffer, so twice the cap: 4096 complex64 /
     2048 complex128 on 48 KiB) or ``loop`` (SharedSpec: one kernel for every length, its
     stages a loop over radix words, two buffers)."""
-    v = _env("NUMR_WEBGPU_FFT_KERNEL", "loop")
-    return v if v in ("fast", "loop") else "loop"
+    v = _env("NUMR_WEBGPU_FFT_KERNEL", "fast")
+    return v if v in ("fast", "loop") else "fast"
 
 
 def fast_pad():
     """NUMR_WEBGPU_FFT_PAD: FastSpec's workgroup-memory padding shift (ph(i) = i + i >>
-    pad; 0: none)."""
+    pad; 0: none). Default 4: a bank model of the 1024 / 2048 / 4096-point stages
+    (16 eight-byte bank pairs per half warp) finds every access conflict-free but one
+    2-way write; shift 3 makes most reads 2-way, none makes the first write 8-way."""
     try:
-        return max(0, min(int(_env("NUMR_WEBGPU_FFT_PAD", "3")), 8))
+        return max(0, min(int(_env("NUMR_WEBGPU_FFT_PAD", "4")), 8))
     except ValueError:
-        return 3
+        return 4
 
 
 _FAST_CAP = {}
@@ -369,12 +387,12 @@ def _t4(client, n, n1, n2, cdtype):
 
 
 def strided_mode():
-    """NUMR_WEBGPU_FFT_STRIDED (fast kernel), for A/B timings: ``split`` runs strided rows
+    """NUMR_WEBGPU_FFT_STRIDED (fast kernel), for A/B timings: ``split`` (default) runs strided rows
     of a length within the cap but too long for 4 rows a workgroup (rfft2's columns of
     4096) as a four-step of short tiled steps (two coalesced passes); ``one`` keeps one
     pass whose column loads are a stride apart."""
-    v = _env("NUMR_WEBGPU_FFT_STRIDED", "one")
-    return v if v in ("one", "split") else "one"
+    v = _env("NUMR_WEBGPU_FFT_STRIDED", "split")
+    return v if v in ("one", "split") else "split"
 
 
 def tw_mode():
@@ -398,13 +416,21 @@ def fast_shape():
     return num("NUMR_WEBGPU_FFT_EPT", 8, 2, 64), num("NUMR_WEBGPU_FFT_WGT", 256, 32, 1024)
 
 
+def code_mode():
+    """NUMR_WEBGPU_FFT_CODE (fast kernel), for A/B timings: ``flat`` generates the
+    butterflies as straight-line code on named values; ``array`` as function-scope arrays
+    passed by pointer to butterfly functions."""
+    v = _env("NUMR_WEBGPU_FFT_CODE", "array")
+    return v if v in ("flat", "array") else "array"
+
+
 def post_mode():
-    """NUMR_WEBGPU_FFT_POST (fast kernel), for A/B timings: ``fused`` applies the real
+    """NUMR_WEBGPU_FFT_POST (fast kernel), for A/B timings: ``fused`` (default) applies the real
     transform's post-processing (rfft / ihfft of even n) in the row kernel's last phase
     and the inverse's pre-processing (irfft / hfft of even n) in its first loads;
     ``pass`` runs each as its own pass (HalfSpec) over a scratch copy."""
-    v = _env("NUMR_WEBGPU_FFT_POST", "pass")
-    return v if v in ("fused", "pass") else "pass"
+    v = _env("NUMR_WEBGPU_FFT_POST", "fused")
+    return v if v in ("fused", "pass") else "fused"
 
 
 def _switch_key():
@@ -418,10 +444,28 @@ def _switch_key():
     return k
 
 
+def _memo(key, fn):
+    """fn(), kept in the switch snapshot of the call in progress (switch-derived values
+    asked for several times a call)."""
+    s = getattr(_LOCAL, "snap", None)
+    if s is None:
+        return fn()
+    v = s.get(key)
+    if v is None:
+        v = s[key] = fn()
+    return v
+
+
+def _fast_switches():
+    return _memo(" fast", lambda: (cols_mode(), tw_mode() == "pow", code_mode() == "flat",
+                                   _env("NUMR_WEBGPU_FFT_DIAG") == "io"))
+
+
 def plan(client, n, cdtype, inverse):
     # the env switches are part of the key: an A/B run in one process gets both plans
-    key = ("plan", n, cdtype, inverse, shared_cap_env(cdtype, Caps.of(client)),
-           _switch_key())
+    head = _memo((" plan", id(client), cdtype),
+                 lambda: (shared_cap_env(cdtype, Caps.of(client)), _switch_key()))
+    key = ("plan", n, cdtype, inverse) + head
     return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
@@ -566,17 +610,18 @@ class Plan:
         the real transform's post-processing (dst then takes n + 1 outputs a row) or the
         inverse real transform's pre-processing (src: the half spectrum)."""
         client = self.client
-        strided = cols_mode() != "strided" and (src.se != 1 or dst.se != 1)
+        cols, twp, flat, io = _fast_switches()
+        strided = cols != "strided" and (src.se != 1 or dst.se != 1)
         rpw = self.frpw_t if strided else self.frpw
-        tile = rpw > 1 and cols_mode() != "strided"
+        tile = rpw > 1 and cols != "strided"
         key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
                tile and src.se != 1, tile and dst.se != 1, post is not None,
-               tw_mode() == "pow", pre is not None, rpw)
+               twp, pre is not None, flat, io, rpw)
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(FastSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.n, self.frad,
-                self.ftpr, rpw, fast_pad(), *key[3:10]))
+                self.ftpr, rpw, fast_pad(), *key[3:12]))
         groups = (max(1, min(-(-rows // rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if post is not None or pre is not None:

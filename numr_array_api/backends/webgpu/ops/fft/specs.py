@@ -505,6 +505,9 @@ def variants():
             out.append(FastSpec(cd, inv, "h", "re", 96, (8, 4, 3), 16, 4, 2))
             out.append(FastSpec(cd, inv, "c", "rp", 256, (8, 8, 4), 32, 8, 3, False, False,
                                 False, False, False, True, True))
+            out.append(FastSpec(cd, inv, "c", "c", 512, (8, 8, 8), 64, 4, flat=True,
+                                twp=True, tld=True))
+            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, io_only=True))
             if cd == "complex64":
                 out.append(FastSpec(cd, inv, "c", "c", 4096, (8, 8, 8, 8), 512, 1))
             out.append(PointMulSpec(cd, inv))
@@ -542,7 +545,7 @@ class FastSpec(KernelSpec):
     radices: tuple
     tpr: int
     rpw: int
-    pad: int = 3
+    pad: int = 4
     tw4: bool = False
     three: bool = False
     tld: bool = False
@@ -557,6 +560,12 @@ class FastSpec(KernelSpec):
     # the inverse real transform's pre-processing (HalfSpec pre) fused into the first
     # stage's loads: Z[k] from X[k] and X[n - k] of the half spectrum (table tw2, 2n)
     pre: bool = False
+    # straight-line code on named values (wgsl.flat_bfly) instead of function arrays
+    # passed by pointer to butterfly functions
+    flat: bool = False
+    # diagnostics only (NUMR_WEBGPU_FFT_DIAG=io): the first stage's loads stored back
+    # in place, no butterflies (a copy through the same loads / stores: the I/O ceiling)
+    io_only: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -580,7 +589,12 @@ class FastSpec(KernelSpec):
         S = len(rad)
         pitch = fast_pitch(n, self.pad, RP)
         rows = lay.word("rows")
-        fns = "".join(W.fast_bfly(r, C, suf, self.inverse) for r in sorted(set(rad)))
+        fns = "" if self.flat else "".join(W.fast_bfly(r, C, suf, self.inverse)
+                                           for r in sorted(set(rad)))
+        flat = self.flat or self.io_only
+
+        def U(g, t):   # the value of butterfly g's element t (input, then output)
+            return f"y{g}_{t}" if flat else f"u{g}[{t}]"
         ph = (f"fn ph(x: u32) -> u32 {{ return x + (x >> {self.pad}u); }}\n" if self.pad
               else "fn ph(x: u32) -> u32 { return x; }\n")
         fns += ph
@@ -610,6 +624,10 @@ class FastSpec(KernelSpec):
         def sidx(sub, x):
             return f"{sub} * {pitch}u + ph({x})"
 
+        if self.io_only:
+            rad = rad[:1]
+            S = 1
+            direct_last = True
         p = 1
         for s_, r in enumerate(rad):
             nb = n // r
@@ -630,7 +648,8 @@ class FastSpec(KernelSpec):
                     B(f"    let i{g} = f{g} % {nb}u;")
                 B(f"    let ok{g} = f{g} < {items}u;")
                 B(f"    let row{g} = row0 + sub{g};")
-                B(f"    var u{g}: array<{C}, 8>;")
+                if not flat:
+                    B(f"    var u{g}: array<{C}, 8>;")
                 if s_ == 0:
                     B(f"    let rc{g} = min(row{g}, {rows} - 1u);")
                     B(f"    let ib{g} = rowbase_in(rc{g});")
@@ -643,7 +662,7 @@ class FastSpec(KernelSpec):
                         v = f"ld{'pre' if self.pre else ''}(ib{g}, {idx})"
                         if self.tw4:
                             v = f"cmul({v}, tw4f(k1{g} * ({idx})))"
-                        B(f"    u{g}[{t}] = {v};")
+                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
                 else:
                     B(f"    let e{g} = (i{g} % {p}u) * {tws}u;")
                     base = f"sub{g} * {pitch}u"
@@ -662,15 +681,30 @@ class FastSpec(KernelSpec):
                             w = (f"w{t}{g}" if self.twp and r in (4, 8)
                                  else f"twid({t}u * e{g})")
                             v = f"cmul({v}, {w})"
-                        B(f"    u{g}[{t}] = {v};")
-                B(f"    bfly{r}(&u{g});")
-            if last and direct_last:
+                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
+                if self.io_only:
+                    B("    " + " ".join(f"let y{g}_{t} = a{g}_{t};" for t in range(r)))
+                elif flat:
+                    for line in W.flat_bfly(r, [f"a{g}_{t}" for t in range(r)], f"y{g}_",
+                                            C, suf, self.inverse):
+                        B("    " + line)
+                else:
+                    B(f"    bfly{r}(&u{g});")
+            if self.io_only:
                 for q in range(Q):
                     g = f"s{s_}q{q}"
                     B(f"    if (ok{g} && row{g} < {rows}) {{")
                     B(f"      let ob = rowbase_out(row{g});")
                     for t in range(r):
-                        B(f"      st(ob, i{g} + {t * p}u, u{g}[{t}]);")
+                        B(f"      st(ob, i{g} + {t * nb}u, y{g}_{t});")
+                    B("    }")
+            elif last and direct_last:
+                for q in range(Q):
+                    g = f"s{s_}q{q}"
+                    B(f"    if (ok{g} && row{g} < {rows}) {{")
+                    B(f"      let ob = rowbase_out(row{g});")
+                    for t in range(r):
+                        B(f"      st(ob, i{g} + {t * p}u, {U(g, t)});")
                     B("    }")
             else:
                 B("    workgroupBarrier();")
@@ -679,7 +713,7 @@ class FastSpec(KernelSpec):
                     B(f"    if (ok{g}) {{")
                     B(f"      let j = (i{g} - i{g} % {p}u) * {r}u + i{g} % {p}u;")
                     for t in range(r):
-                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = u{g}[{t}];")
+                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = {U(g, t)};")
                     B("    }")
                 B("    workgroupBarrier();")
             p *= r

@@ -234,3 +234,52 @@ def fast_bfly(r, C, suf, inverse):
                   f"  (*u)[{outs[3]}] = d02_{g} - d13_{g};"]
     L.append("}")
     return "\n".join(L) + "\n"
+
+
+def flat_bfly(r, ins, out, C, suf, inverse):
+    """WGSL lines ``let {out}{k} = ...;`` (k < r): the length-r DFT of the values named in
+    ``ins`` as straight-line code on named values (no arrays, no pointers: nothing for the
+    shader compiler to keep in local memory); radix 2 / 4 / 8 decomposed as fast_bfly."""
+    rot = (lambda z: f"{C}(-({z}).y, ({z}).x)") if inverse else \
+        (lambda z: f"{C}(({z}).y, -({z}).x)")
+    L = []
+    if r == 1:
+        return [f"let {out}0 = {ins[0]};"]
+    if r == 2:
+        return [f"let {out}0 = {ins[0]} + {ins[1]};", f"let {out}1 = {ins[0]} - {ins[1]};"]
+
+    def dft4(x, o, idx):
+        return [f"let {o}s02 = {x[0]} + {x[2]};", f"let {o}d02 = {x[0]} - {x[2]};",
+                f"let {o}s13 = {x[1]} + {x[3]};", f"let {o}d13 = {rot(f'{x[1]} - {x[3]}')};",
+                f"let {out}{idx[0]} = {o}s02 + {o}s13;", f"let {out}{idx[2]} = {o}s02 - {o}s13;",
+                f"let {out}{idx[1]} = {o}d02 + {o}d13;", f"let {out}{idx[3]} = {o}d02 - {o}d13;"]
+    if r == 4:
+        return dft4(ins, f"{out}_", (0, 1, 2, 3))
+    if r == 8:
+        h = lit(math.sqrt(0.5), suf)
+        b, c = f"{out}_b", f"{out}_c"
+        L += [f"let {b}{t} = {ins[t]} + {ins[t + 4]};" for t in range(4)]
+        L += [f"let {c}{t} = {ins[t]} - {ins[t + 4]};" for t in range(4)]
+        if inverse:
+            L += [f"let {out}_e1 = {C}(({c}1.x - {c}1.y) * {h}, ({c}1.x + {c}1.y) * {h});",
+                  f"let {out}_e3 = {C}(-({c}3.x + {c}3.y) * {h}, ({c}3.x - {c}3.y) * {h});"]
+        else:
+            L += [f"let {out}_e1 = {C}(({c}1.x + {c}1.y) * {h}, ({c}1.y - {c}1.x) * {h});",
+                  f"let {out}_e3 = {C}(({c}3.y - {c}3.x) * {h}, -({c}3.x + {c}3.y) * {h});"]
+        L += [f"let {out}_e2 = {rot(f'{c}2')};"]
+        L += dft4([f"{b}0", f"{b}1", f"{b}2", f"{b}3"], f"{out}_p", (0, 2, 4, 6))
+        L += dft4([f"{c}0", f"{out}_e1", f"{out}_e2", f"{out}_e3"], f"{out}_q", (1, 3, 5, 7))
+        return L
+    sign = 1.0 if inverse else -1.0
+    for q in range(r):
+        terms = []
+        for t in range(r):
+            e = (q * t) % r
+            if e == 0:
+                terms.append(ins[t])
+                continue
+            ang = sign * 2.0 * math.pi * e / r
+            terms.append(f"cmul({ins[t]}, {C}({lit(math.cos(ang), suf)}, "
+                         f"{lit(math.sin(ang), suf)}))")
+        L.append(f"let {out}{q} = " + " + ".join(terms) + ";")
+    return L

@@ -24,8 +24,8 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -80,9 +80,14 @@ def lu_solve_small(w, ipiv, x, status, ident):
 
 def batch_solve_nmax(client, dtype, n, k):
     """nmax of BatchSolveSpec for (n, n) systems with k right-hand sides, or 0 (old path)."""
-    if _env("BSOLVE", "rows") == "old":
+    mode = _env("BSOLVE", "rows16")
+    if mode == "old":
         return 0
     nmax = next((s for s in SMALL if n <= s), 0)
+    # H100: rows per invocation win up to 16 x 16; at 32 x 32 the workgroup-per-matrix
+    # kernel (FactorSpec "lus") was faster for inv (2.1 vs 5.8 ms for 10000 matrices)
+    if mode == "rows16" and nmax > 16:
+        return 0
     return nmax if nmax and k <= nmax else 0
 
 
@@ -92,6 +97,14 @@ def batch_solve(a, b, x, status, nmax):
     client = x.client
     t = wtype(x.dtype, client, "linalg.solve")
     B, n, k = x.shape
+    if n <= 8 and k <= 8 and _env("BTINY", "1") != "0":
+        bv = a if b is None else b
+        kern = client.kernel(BatchTinySpec(t, n, k, b is None))
+        kern.launch(_thread_grid(B, client), A=a, Bm=bv, X=x, st=status, nbat=B,
+                    a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                    b_rs=bv.strides[1], b_cs=bv.strides[2], b_bs=bv.strides[0],
+                    x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+        return
     wg = max(64, nmax)
     per = wg // nmax
     kcap = 1
@@ -119,7 +132,7 @@ def batch_cholesky(a, out, status, nmax, upper):
     B, n, _ = out.shape
     wg = max(64, nmax)
     per = wg // nmax
-    kern = client.kernel(BatchCholSpec(t, nmax, wg))
+    kern = client.kernel(BatchCholSpec(t, nmax, wg, _env("BCHOL_UNROLL", "1") != "0"))
     kern.launch(grid(-(-B // per), client), A=a, L=out, st=status, m=n, nbat=B,
                 upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
                 l_rs=out.strides[1], l_bs=out.strides[0])
@@ -189,16 +202,27 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
         nv, es, vs = x.shape[1], x.strides[2], x.strides[1]
     if nv == 0 or n == 0 or B == 0:
         return
-    local = _env("TRSM", "local") != "old" and n <= 128
+    mode = _env("TRSM", "tile")
+    local = mode != "old" and n <= 128
     nmax = (64 if n <= 64 else 128) if local else 0
     words = dict(n=n, nv=nv, nbat=B, t_rs=tri.strides[1], t_cs=tri.strides[2],
                  t_bs=tri.strides[0], x_es=es, x_vs=vs, x_bs=x.strides[0])
+    tile = mode == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
+        Caps.of(client).workgroup_storage
+    grid_t = grid(B * -(-nv // 16), client)
     if tri.block is x.block:
         tb, xb = tri.binding(), x.binding()
         if tb[:3] != xb[:3]:
             raise ValueError("trsm: triangle and vectors in one buffer, different windows")
+        if tile:
+            client.kernel(TrsmTileSpec(t, lower, unit, conj, True)).launch(
+                grid_t, X=x, t_off=tb[3], **words)
+            return
         k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax, True))
         k.launch(_thread_grid(nv * B, client), X=x, t_off=tb[3], **words)
+        return
+    if tile:
+        client.kernel(TrsmTileSpec(t, lower, unit, conj)).launch(grid_t, Tm=tri, X=x, **words)
         return
     k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax))
     k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, **words)
@@ -276,7 +300,7 @@ def gemm_sub(be, a, b, c):
 # ---- Cholesky ------------------------------------------------------------------------------
 
 CHOL_NB = 64     # the fused panel's diagonal block (NUMR_WEBGPU_CHOL_NB)
-CHOL_SPLIT = 2   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
+CHOL_SPLIT = 4   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
 
 
 def cholesky(be, w, status):
@@ -310,8 +334,13 @@ def _cholesky_fused(be, client, t, w, status):
     ``CHOL_SPLIT`` column pieces (the upper part is never computed)."""
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
-    wg = int(_env("CHOL_WG", 64))
-    spec = CholPanelSpec(t, nb, wg)
+    wg = int(_env("CHOL_WG", 256))
+    tr = 0
+    if _env("CHOL_ROWS", "tile") == "tile":
+        cap = Caps.of(client).workgroup_storage
+        tr = next((r for r in (32, 16, 8) if CholPanelSpec(t, nb, wg, r).shared_bytes() <= cap),
+                  0)
+    spec = CholPanelSpec(t, nb, wg, tr)
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
     nbuf = new_output((B * mx * nb,), w.dtype, client)
@@ -322,7 +351,7 @@ def _cholesky_fused(be, client, t, w, status):
     for step, k in enumerate(range(0, n, nb)):
         kb = min(nb, n - k)
         m2 = n - k - kb
-        nblk = max(1, -(-m2 // wg))
+        nblk = max(1, -(-m2 // (tr or wg)))
         d = w[:, k - o:, k - o:]
         k_panel.launch(grid(B * nblk, client), A=d, st=status, Nn=nbuf, Pt=pbuf, D=dbuf,
                        kb=kb, m2=m2, nbat=B, nblk=nblk, a_rs=d.strides[1],
@@ -439,8 +468,14 @@ def _lu_panel(client, t, a, piv, status, base, nb):
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
     if rpt is None or wg < 16:
         return False
-    sg = _env("LU_SG", "1") != "0" and Caps.of(client).subgroup
-    k = client.kernel(LUPanelSpec(t, wg, rpt, nb, sg))
+    caps = Caps.of(client)
+    sg = _env("LU_SG", "1") != "0" and caps.subgroup
+    spec = LUPanelSpec(t, wg, rpt, nb, sg)
+    if spec.shared_bytes() > caps.workgroup_storage:
+        spec = LUPanelSpec(t, wg, rpt, 32, sg)
+        if nc > 32 or spec.shared_bytes() > caps.workgroup_storage:
+            return False
+    k = client.kernel(spec)
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
              pbase=base)
@@ -572,6 +607,21 @@ def qr(be, w, tau):
         kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
+        if pk and pk.fused:
+            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
+            tv = tau[:, k:k + kb]
+            v = new_output((B, mk, kb), w.dtype, client)
+            y1 = new_output((B, kb, mk), w.dtype, client)
+            y2 = new_output((B, kb, mk), w.dtype, client)
+            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, V=v, Y1=y1, Y2=y2,
+                                     m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
+                                     a_cs=panel.strides[2], a_bs=panel.strides[0],
+                                     tau_bs=tv.strides[0])
+            if k + kb < n:
+                c = w[:, k:, k + kb:]
+                gemm_acc(client, t, v, gemm(y1, c), c)
+            blocks.append((k, v, None, y2))
+            continue
         if pk:
             tv = tau[:, k:k + kb]
             client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
@@ -602,14 +652,14 @@ def qr(be, w, tau):
 def _qr_panel_kernel(client, t, m):
     """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
     real part, rows fitting the registers of one workgroup), else None."""
-    if _env("QR_PANEL", "regs") == "old" or not Caps.of(client).subgroup or \
+    if _env("QR_PANEL", "old") == "old" or not Caps.of(client).subgroup or \
             t.name == "complex128":
         return None
     wg = panel_wg(client, t)
     rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
     if rpt is None or (rpt > 4 and not _is_cpu(client)):
         return None
-    return QRPanelSpec(t, wg, rpt)
+    return QRPanelSpec(t, wg, rpt, _env("QR_FUSE", "1") != "0")
 
 
 def _qr_old(be, w, tau):

@@ -779,14 +779,20 @@ def variants():
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
+        out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
-        out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
+        out += [BatchCholSpec(t, n, max(64, n), u) for n in SMALL for u in (False, True)]
+        out += [BatchTinySpec(t, n, k, k == n) for n, k in ((8, 1), (8, 8), (3, 3))]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
+        if t.name != "complex128":
+            out += [TrsmTileSpec(t, lo, lo, c, sm) for lo in (False, True) for c in (False, True)
+                    for sm in (False, True)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
         if t.name != "complex128":
-            out += [QRPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
+            out += [QRPanelSpec(t, wg, r, f) for wg in (256, 1024) for r in LEAF_ROWS
+                    for f in (False, True)]
     return out
 
 
@@ -795,6 +801,7 @@ ${layout}
 // the lower triangle of the diagonal block, packed by rows: (i, j) at i (i + 1) / 2 + j
 var<workgroup> L: array<T, ${packed}>;
 var<workgroup> shr: R;
+${tilevar}
 
 fn li(i: u32, j: u32) -> u32 { return i * (i + 1u) / 2u + j; }
 
@@ -862,7 +869,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       }
     }
   }
-  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
+${rows}
+}
+""", "linalg_chol_panel")
+
+
+_CHOL_ROWS_THREAD = """  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
   // conj(x) into Pt (kb, m2), the operands of the trailing update C += Nn @ Pt
   let i = blk * ${wg}u + tid;
   if (i < m2) {
@@ -881,9 +893,48 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       Nn[nrow + j] = -x[j];
       Pt[pcol + j * m2] = cj(x[j]);
     }
+  }"""
+
+# ${tr} rows of A21 per workgroup in workgroup memory: x L11^H = a a column of L11 at a
+# time over all (row, column) pairs (column j's divide lands one step late, so every
+# invocation of step j reads it raw); then A21, Nn = -x and Pt = x^H
+_CHOL_ROWS_TILE = """  let r0 = blk * ${tr}u;
+  let nr = min(${tr}u, m2 - min(m2, r0));
+  for (var e = tid; e < ${tr}u * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    var v = zero();
+    if (i < nr) { v = A[base + (kb + r0 + i) * ${a_rs} + j * ${a_cs}]; }
+    xt[i * nb + j] = v;
   }
-}
-""", "linalg_chol_panel")
+  workgroupBarrier();
+  for (var j = 0u; j < kb; j++) {
+    if (j > 0u && tid < ${tr}u) {
+      xt[tid * nb + j - 1u] = xt[tid * nb + j - 1u] / re(L[li(j - 1u, j - 1u)]);
+    }
+    let d = re(L[li(j, j)]);
+    let w = kb - j - 1u;
+    for (var e = tid; e < ${tr}u * w; e += ${wg}u) {
+      let i = e / w;
+      let c = j + 1u + e % w;
+      xt[i * nb + c] = xt[i * nb + c] - mul(xt[i * nb + j] / d, cj(L[li(c, j)]));
+    }
+    workgroupBarrier();
+  }
+  if (tid < ${tr}u) { xt[tid * nb + kb - 1u] = xt[tid * nb + kb - 1u] / re(L[li(kb - 1u, kb - 1u)]); }
+  workgroupBarrier();
+  for (var e = tid; e < nr * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    let x = xt[i * nb + j];
+    A[base + (kb + r0 + i) * ${a_rs} + j * ${a_cs}] = x;
+    Nn[${Nn_off} + b * ${n_bs} + (r0 + i) * kb + j] = -x;
+  }
+  for (var e = tid; e < nr * kb; e += ${wg}u) {
+    let j = e / nr;
+    let i = e % nr;
+    Pt[${Pt_off} + b * ${p_bs} + j * m2 + r0 + i] = cj(xt[i * nb + j]);
+  }"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -899,6 +950,7 @@ class CholPanelSpec(KernelSpec):
     t: WType
     nb: int
     wg: int = 64
+    tr: int = 0  # > 0: tr rows of A21 per workgroup in workgroup memory (else a row each)
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("st", "atomic<u32>", "rw", offset=False),
@@ -909,8 +961,19 @@ class CholPanelSpec(KernelSpec):
                       caps)
 
     def render(self, caps):
-        return _CHOL_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                                  wg=self.wg, nb=self.nb, packed=self.nb * (self.nb + 1) // 2)
+        tk = self.layout(caps).tokens()
+        rows = _CHOL_ROWS_TILE if self.tr else _CHOL_ROWS_THREAD
+        for name in ("a_rs", "a_cs", "Nn_off", "Pt_off", "n_bs", "p_bs"):
+            rows = rows.replace("${" + name + "}", tk[name])
+        rows = rows.replace("${wg}", str(self.wg)).replace("${nb}", str(self.nb)).replace(
+            "${tr}", str(self.tr))
+        tilevar = f"var<workgroup> xt: array<T, {self.tr * self.nb}>;" if self.tr else ""
+        return _CHOL_PANEL.render(tk, prelude=prelude(self.t), wg=self.wg, nb=self.nb,
+                                  packed=self.nb * (self.nb + 1) // 2, rows=rows,
+                                  tilevar=tilevar)
+
+    def shared_bytes(self):
+        return (self.nb * (self.nb + 1) // 2 + self.tr * self.nb) * self.t.itemsize + 64
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -1201,6 +1264,7 @@ class BatchCholSpec(KernelSpec):
     t: WType
     nmax: int
     wg: int = 64
+    unroll: bool = False
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
@@ -1208,8 +1272,56 @@ class BatchCholSpec(KernelSpec):
                       ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
 
     def render(self, caps):
+        if self.unroll:
+            return self._render_unrolled(caps)
         return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
                              nmax=self.nmax, per=self.wg // self.nmax)
+
+    def _render_unrolled(self, caps):
+        """The same algorithm as straight-line code over named registers r0 .. r{nmax-1}
+        (no array indexing, so nothing spills to local memory)."""
+        tk = self.layout(caps).tokens()
+        N, wg = self.nmax, self.wg
+        per = wg // N
+        L = [prelude(self.t), tk["layout"],
+             f"var<workgroup> col: array<T, {wg}>;", f"var<workgroup> dg: array<R, {per}>;",
+             "", f"@compute @workgroup_size({wg})",
+             "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
+             "vec3<u32>, @builtin(local_invocation_index) tid: u32) {",
+             "  let gi = wid.x + wid.y * nw.x;",
+             f"  let mat = tid / {N}u;", f"  let i = tid % {N}u;",
+             f"  let b = gi * {per}u + mat;", f"  let live = b < {tk['nbat']};",
+             f"  let m = {tk['m']};", f"  let so = mat * {N}u;",
+             f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + i * {tk['a_rs']};",
+             "  var bad = false;"]
+        for c in range(N):
+            L.append(f"  var r{c} = zero();")
+            L.append(f"  if (live && i < m && {c}u < m && {c}u <= i) {{ r{c} = "
+                     f"A[ab + {c}u * {tk['a_cs']}]; }}")
+        for j in range(N):
+            L.append(f"  if ({j}u < m) {{")
+            L.append(f"    if (i == {j}u) {{ let d = re(r{j}); if (!(d > R(0.0))) {{ bad = true; }}"
+                     f" let s = sqrt(d); r{j} = of_re(s); dg[mat] = s; }}")
+            L.append("    workgroupBarrier();")
+            L.append(f"    if (i > {j}u && i < m) {{ let l = r{j} / dg[mat]; r{j} = l; "
+                     "col[tid] = l; }")
+            L.append("    workgroupBarrier();")
+            if j + 1 < N:
+                L.append(f"    if (i > {j}u && i < m) {{ let l = r{j};")
+                for c in range(j + 1, N):
+                    L.append(f"      if ({c}u <= i) {{ r{c} = r{c} - mul(l, cj(col[so + {c}u])); }}")
+                L.append("    }")
+            L.append("  }")
+        L.append("  if (live && i < m) {")
+        L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
+        for c in range(N):
+            L.append(f"    if ({c}u < m) {{ let v = select(zero(), r{c}, {c}u <= i); "
+                     f"if ({tk['upper']} != 0u) {{ L[ob + {c}u * {tk['l_rs']} + i] = cj(v); }} "
+                     f"else {{ L[ob + i * {tk['l_rs']} + {c}u] = v; }} }}")
+        L.append("  }")
+        L.append("  if (live && bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -1381,6 +1493,7 @@ var<workgroup> ri: array<u32, ${wg}>;
 var<workgroup> prow: array<T, 16>;
 var<workgroup> jrow: array<T, 16>;
 var<workgroup> us: array<T, ${nb16}>;
+var<workgroup> ls: array<T, ${lsn}>;
 var<private> base: u32;
 
 fn ld(i: u32, j: u32) -> T { return A[base + i * ${a_rs} + j * ${a_cs}]; }
@@ -1404,15 +1517,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
         let cc = e % 16u;
         us[e] = select(zero(), ld(e / 16u, c0 + cc), cc < w16);
       }
-      workgroupBarrier();
-      if (tid < 16u) {
-        for (var r = 1u; r < c0; r++) {
-          var s = us[r * 16u + tid];
-          for (var q = 0u; q < r; q++) { s -= mul(ld(r, q), us[q * 16u + tid]); }
-          us[r * 16u + tid] = s;
-        }
+      // L11's strict lower triangle into workgroup memory (packed by rows), then the
+      // substitution a column of L11 at a time over all (row, column) pairs
+      for (var e = tid; e < c0 * c0; e += ${wg}u) {
+        let i = e / c0;
+        let q = e % c0;
+        if (q < i) { ls[i * (i - 1u) / 2u + q] = ld(i, q); }
       }
       workgroupBarrier();
+      for (var q = 0u; q + 1u < c0; q++) {
+        let cnt = (c0 - q - 1u) * 16u;
+        for (var e = tid; e < cnt; e += ${wg}u) {
+          let i = q + 1u + e / 16u;
+          let cc = e % 16u;
+          us[i * 16u + cc] = us[i * 16u + cc] - mul(ls[i * (i - 1u) / 2u + q], us[q * 16u + cc]);
+        }
+        workgroupBarrier();
+      }
       for (var e = tid; e < c0 * 16u; e += ${wg}u) {
         let cc = e % 16u;
         if (cc < w16) { st_(e / 16u, c0 + cc, us[e]); }
@@ -1572,7 +1693,13 @@ class LUPanelSpec(KernelSpec):
         pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
         return _LU_PANEL.render(self.layout(caps).tokens(), prelude=pre,
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16,
-                                nb16=self.nb * 16, pivot=pivot, sgargs=sgargs)
+                                nb16=self.nb * 16, pivot=pivot, sgargs=sgargs,
+                                lsn=max(1, (self.nb - 16) * (self.nb - 17) // 2))
+
+    def shared_bytes(self):
+        r = 8 if "64" in self.t.name and self.t.name != "complex64" else 4
+        return (self.wg * (r + 4) + (32 + self.nb * 16 + max(1, (self.nb - 16) *
+                (self.nb - 17) // 2)) * self.t.itemsize)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -1585,6 +1712,8 @@ var<workgroup> reds: array<R, ${nsgmax}>;
 var<workgroup> redw: array<T, ${nsgmax16}>;
 var<workgroup> wv: array<T, 16>;
 var<workgroup> aj: T;
+var<workgroup> taus: array<T, 16>;
+${tailvars}
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
@@ -1645,7 +1774,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
       piv = alpha - of_re(beta);
     }
-    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; }
+    if (tid == 0u) { tau_[${tau__off} + b * ${tau_bs} + j] = tau; taus[j] = tau; }
     // v below the diagonal, and w_c = v^H a_c for the later columns
     var pw: array<T, 16>;
     for (var c = 0u; c < 16u; c++) { pw[c] = zero(); }
@@ -1690,6 +1819,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       }
     }
   }
+${tail}
   for (var q = 0u; q < ${rpt}u; q++) {
     let r = tid + q * ${wg}u;
     if (r < m) {
@@ -1700,6 +1830,81 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   }
 }
 """, "linalg_qr_panel")
+
+
+_QR_TAILVARS = """var<workgroup> gsh: array<T, 256>;
+var<workgroup> tsh: array<T, 256>;"""
+
+# the panel's block reflector while V is still in registers: G = V^H V (16 entries of a row
+# of G reduced at a time through redw), T (larft), then per row of V: V itself and the
+# update operands -(V T)^H, -(T V^H) (kb x m each)
+_QR_TAIL = """  let kb = kmax;
+  workgroupBarrier();
+  for (var a = 0u; a < kb; a++) {
+    var pg: array<T, 16>;
+    for (var c = 0u; c < 16u; c++) { pg[c] = zero(); }
+    for (var q = 0u; q < ${rpt}u; q++) {
+      let r = tid + q * ${wg}u;
+      if (r < m && r >= a) {
+        let cva = cj(select(reg[q * 16u + a], one(), r == a));
+        for (var c = 0u; c < 16u; c++) {
+          if (c >= a && c < kb && r >= c) {
+            pg[c] += mul(cva, select(reg[q * 16u + c], one(), r == c));
+          }
+        }
+      }
+    }
+    for (var c = 0u; c < 16u; c++) {
+      if (c >= a && c < kb) {
+        var x = pg[c];
+        for (var k = 1u; k < sw; k <<= 1u) { x += sht(x, k); }
+        if (sgi == 0u) { redw[sid * 16u + c] = x; }
+      }
+    }
+    workgroupBarrier();
+    if (tid >= a && tid < kb) {
+      var t = zero();
+      for (var s = 0u; s < nsg; s++) { t += redw[s * 16u + tid]; }
+      gsh[a * 16u + tid] = t;
+    }
+    workgroupBarrier();
+  }
+  for (var e = tid; e < 256u; e += ${wg}u) { tsh[e] = zero(); }
+  workgroupBarrier();
+  for (var i = 0u; i < kb; i++) {
+    let ti = taus[i];
+    if (tid < i) {
+      var s = zero();
+      for (var c = tid; c < i; c++) { s += mul(tsh[tid * 16u + c], gsh[c * 16u + i]); }
+      tsh[tid * 16u + i] = -mul(ti, s);
+    }
+    if (tid == 0u) { tsh[i * 16u + i] = ti; }
+    workgroupBarrier();
+  }
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let r = tid + q * ${wg}u;
+    if (r < m) {
+      var vr: array<T, 16>;
+      for (var c = 0u; c < 16u; c++) {
+        var x = zero();
+        if (c < kb && r >= c) { x = select(reg[q * 16u + c], one(), r == c); }
+        vr[c] = x;
+        if (c < kb) { V[${V_off} + b * m * kb + r * kb + c] = x; }
+      }
+      for (var j = 0u; j < kb; j++) {
+        var y1 = zero();
+        var y2 = zero();
+        for (var c = 0u; c < 16u; c++) {
+          if (c < kb) {
+            y1 += mul(vr[c], tsh[c * 16u + j]);
+            y2 += mul(vr[c], cj(tsh[j * 16u + c]));
+          }
+        }
+        Y1[${Y1_off} + b * m * kb + j * m + r] = -cj(y1);
+        Y2[${Y2_off} + b * m * kb + j * m + r] = -cj(y2);
+      }
+    }
+  }"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1713,17 +1918,27 @@ class QRPanelSpec(KernelSpec):
     t: WType
     wg: int
     rpt: int
+    fused: bool = False  # also V, -(V T)^H, -(T V^H) (QrVSpec + GEMM + QrTSpec's work)
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")],
-                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
+        bufs = [Buf("A", self.t.arr, "rw"), Buf("tau_", self.t.arr, "rw")]
+        if self.fused:
+            bufs += [Buf("V", self.t.arr, "rw"), Buf("Y1", self.t.arr, "rw"),
+                     Buf("Y2", self.t.arr, "rw")]
+        return Layout(bufs, ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs"], caps)
 
     def render(self, caps):
         nsgmax = max(1, self.wg // 4)
-        return _QR_PANEL.render(self.layout(caps).tokens(),
-                                prelude=prelude(self.t) + "\n" + shuffles(self.t),
+        tk = self.layout(caps).tokens()
+        tail = ""
+        if self.fused:
+            tail = _QR_TAIL.replace("${rpt}", str(self.rpt)).replace("${wg}", str(self.wg))
+            for name in ("V_off", "Y1_off", "Y2_off"):
+                tail = tail.replace("${" + name + "}", tk[name])
+        return _QR_PANEL.render(tk, prelude=prelude(self.t) + "\n" + shuffles(self.t),
                                 wg=self.wg, rpt=self.rpt, regs=self.rpt * 16, nsgmax=nsgmax,
-                                nsgmax16=nsgmax * 16)
+                                nsgmax16=nsgmax * 16, tail=tail,
+                                tailvars=_QR_TAILVARS if self.fused else "")
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -1815,6 +2030,180 @@ class TrsvSpec(KernelSpec):
         return _TRSV.render(tk, prelude=prelude(self.t), nmaxn=self.nmaxn,
                             wg=self.wg, bs=self.bs, ri=ri, rj=rj, rx=rx, fin_prev=fin_prev,
                             fin_r=fin_r, fin_last=fin_last)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_TRSM_TILE = Template("""${prelude}
+${layout}
+var<workgroup> tl: array<T, 2080>;
+var<workgroup> xt: array<T, 1024>;
+
+// walk order: rows ascending for a lower triangle, descending for an upper one
+fn act(i: u32) -> u32 { return ${act}; }
+fn li(i: u32, k: u32) -> u32 { return i * (i + 1u) / 2u + k; }
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let gi = wid.x + wid.y * nw.x;
+  let nv = ${nv};
+  let ntile = (nv + 15u) / 16u;
+  if (gi >= ntile * ${nbat}) { return; }
+  let b = gi / ntile;
+  let v0 = (gi % ntile) * 16u;
+  let n = ${n};
+  let es = ${x_es};
+  let tb = ${TOFF} + b * ${t_bs};
+  let xb = ${X_off} + b * ${x_bs};
+  for (var e = tid; e < n * n; e += 256u) {
+    let i = e / n;
+    let k = e % n;
+    if (k <= i) { tl[li(i, k)] = ${tconj}(${TBUF}[tb + act(i) * ${t_rs} + act(k) * ${t_cs}]); }
+  }
+  for (var e = tid; e < n * 16u; e += 256u) {
+    let i = e / 16u;
+    let v = e % 16u;
+    var x = zero();
+    if (v0 + v < nv) { x = X[xb + (v0 + v) * ${x_vs} + act(i) * es]; }
+    xt[e] = x;
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < n; q++) {
+    // row q - 1 (used raw by every invocation of the previous step) takes its divide now
+    if (q > 0u && tid < 16u) { xt[(q - 1u) * 16u + tid] = ${fin_prev}; }
+    let cnt = (n - q - 1u) * 16u;
+    for (var e = tid; e < cnt; e += 256u) {
+      let i = q + 1u + e / 16u;
+      let v = e % 16u;
+      xt[i * 16u + v] = xt[i * 16u + v] - mul(tl[li(i, q)], ${xq});
+    }
+    workgroupBarrier();
+  }
+  if (tid < 16u) { xt[(n - 1u) * 16u + tid] = ${fin_last}; }
+  workgroupBarrier();
+  for (var e = tid; e < n * 16u; e += 256u) {
+    let i = e / 16u;
+    let v = e % 16u;
+    if (v0 + v < nv) { X[xb + (v0 + v) * ${x_vs} + act(i) * es] = xt[e]; }
+  }
+}
+""", "linalg_trsm_tile")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrsmTileSpec(KernelSpec):
+    """TrsmSpec's solves (n <= 64) with 16 vectors per workgroup in workgroup memory and
+    the triangle packed there too: a column of the triangle at a time over all (row,
+    vector) pairs, one barrier per column, instead of one invocation walking n^2 / 2
+    products per vector."""
+
+    t: WType
+    lower: bool
+    unit: bool
+    conj: bool
+    same: bool = False
+
+    def layout(self, caps):
+        words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
+        if self.same:
+            return Layout([Buf("X", self.t.arr, "rw")], words + ["t_off"], caps)
+        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")], words, caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        act = "i" if self.lower else f"({tk['n']} - 1u - i)"
+        if self.unit:
+            fin_prev = "xt[(q - 1u) * 16u + tid]"
+            fin_last = "xt[(n - 1u) * 16u + tid]"
+            xq = "xt[q * 16u + v]"
+        else:
+            fin_prev = "dv(xt[(q - 1u) * 16u + tid], tl[li(q - 1u, q - 1u)])"
+            fin_last = "dv(xt[(n - 1u) * 16u + tid], tl[li(n - 1u, n - 1u)])"
+            xq = "dv(xt[q * 16u + v], tl[li(q, q)])"
+        return _TRSM_TILE.render(
+            tk, prelude=prelude(self.t), act=act, tconj="cj" if self.conj else "",
+            TOFF=tk["t_off"] if self.same else tk["Tm_off"], TBUF="X" if self.same else "Tm",
+            fin_prev=fin_prev, fin_last=fin_last, xq=xq)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchTinySpec(KernelSpec):
+    """solve / inv of many n x n matrices (n, k <= 8) with one invocation per matrix: the
+    whole [A | B] in named registers (straight-line code generated for this n and k, no
+    array indexing), LU with partial pivoting (row interchanges as selects), then back
+    substitution. ``ident``: B is the identity (inv)."""
+
+    t: WType
+    n: int
+    k: int
+    ident: bool
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["nbat", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs", "b_bs", "x_rs", "x_cs",
+                       "x_bs"], caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        n, k = self.n, self.k
+        L = [prelude(self.t), tk["layout"], "",
+             "@compute @workgroup_size(64)",
+             "fn main(@builtin(global_invocation_id) gid: vec3<u32>, "
+             "@builtin(num_workgroups) nw: vec3<u32>) {",
+             "  let b = gid.x + gid.y * nw.x * 64u;",
+             f"  if (b >= {tk['nbat']}) {{ return; }}",
+             f"  let ab = {tk['A_off']} + b * {tk['a_bs']};",
+             f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']};",
+             f"  let xb = {tk['X_off']} + b * {tk['x_bs']};"]
+        for i in range(n):
+            for c in range(n):
+                L.append(f"  var a{i}_{c} = A[ab + {i}u * {tk['a_rs']} + {c}u * {tk['a_cs']}];")
+            for c in range(k):
+                if self.ident:
+                    L.append(f"  var x{i}_{c} = {'one()' if i == c else 'zero()'};")
+                else:
+                    L.append(f"  var x{i}_{c} = Bm[bb + {i}u * {tk['b_rs']} + {c}u * "
+                             f"{tk['b_cs']}];")
+        L.append("  var bad = false;")
+        for j in range(n):
+            L.append(f"  {{ var best = cabs1(a{j}_{j}); var p = {j}u;")
+            for i in range(j + 1, n):
+                L.append(f"    {{ let v = cabs1(a{i}_{j}); let g = v > best; "
+                         f"best = select(best, v, g); p = select(p, {i}u, g); }}")
+            L.append("    bad = bad || best == R(0.0);")
+            cols = [f"a{{r}}_{c}" for c in range(j, n)] + [f"x{{r}}_{c}" for c in range(k)]
+            for i in range(j + 1, n):
+                L.append(f"    {{ let s = p == {i}u;")
+                for cn in cols:
+                    aj, ai = cn.format(r=j), cn.format(r=i)
+                    L.append(f"      {{ let t = {aj}; {aj} = select({aj}, {ai}, s); "
+                             f"{ai} = select({ai}, t, s); }}")
+                L.append("    }")
+            for i in range(j + 1, n):
+                L.append(f"    {{ let l = dv(a{i}_{j}, a{j}_{j}); a{i}_{j} = l;")
+                for c in range(j + 1, n):
+                    L.append(f"      a{i}_{c} = a{i}_{c} - mul(l, a{j}_{c});")
+                for c in range(k):
+                    L.append(f"      x{i}_{c} = x{i}_{c} - mul(l, x{j}_{c});")
+                L.append("    }")
+            L.append("  }")
+        for j in reversed(range(n)):
+            for c in range(k):
+                L.append(f"  x{j}_{c} = dv(x{j}_{c}, a{j}_{j});")
+                for i in range(j):
+                    L.append(f"  x{i}_{c} = x{i}_{c} - mul(a{i}_{j}, x{j}_{c});")
+        for i in range(n):
+            for c in range(k):
+                L.append(f"  X[xb + {i}u * {tk['x_rs']} + {c}u * {tk['x_cs']}] = x{i}_{c};")
+        L.append("  if (bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()

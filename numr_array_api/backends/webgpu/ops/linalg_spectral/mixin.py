@@ -40,20 +40,33 @@ F32_IN_F64 = None   # tests set True / False; None: NUMR_WEBGPU_SPECTRAL_F32 (de
 _WIDER = {dt.float16: dt.float64, dt.float32: dt.float64, dt.complex64: dt.complex128}
 
 
-def _wider(dtype, client):
+def _wider(dtype, client, keeps_cap=None):
     """The dtype eigh / svd compute a 32-bit (or float16) input in: its 64-bit counterpart
     where the adapter grants shader-f64 (NUMR_WEBGPU_SPECTRAL_F32=f64, the default), else
     None (computed in 32 bits). Jacobi's float32 vectors are orthogonal to about
     sqrt(M) eps (its convergence threshold); computed in float64 and rounded once they are
     to about eps, as LAPACK's float32 solvers are, which scikit-learn's float32 tests
-    compare against at ~1 ulp (Ridge(solver="svd") predictions, issue 13 finding F5)."""
+    compare against at ~1 ulp (Ridge(solver="svd") predictions, issue 13 finding F5).
+    Except where ``keeps_cap(wide)`` is False: float64 would move the matrices out of
+    workgroup memory that the 32-bit kernel fits (n in 49..64 on 48 KiB adapters), which
+    cost 4-13x for stacks (1000 x 48 x 48 before the 48 bucket, H200) against 1.1-1.5x
+    elsewhere."""
     wide = _WIDER.get(dtype)
     if wide is None:
         return None
     on = F32_IN_F64
     if on is None:
         on = os.environ.get("NUMR_WEBGPU_SPECTRAL_F32", "f64").strip().lower() != "f32"
-    return wide if on and Caps.of(client).f64 else None
+    if not (on and Caps.of(client).f64):
+        return None
+    return wide if keeps_cap is None or keeps_cap(wide) else None
+
+
+def _keeps_cap(client, make, n, dtype, wide):
+    """False where the 32-bit kernel fits workgroup memory for n and the wide one does not."""
+    caps = Caps.of(client)
+    narrow = pick_cap(lambda c: make(wtype(_work_dtype(dtype)), c), n, caps)
+    return not narrow or bool(pick_cap(lambda c: make(wtype(wide), c), n, caps))
 
 
 def _real(dtype):
@@ -148,7 +161,8 @@ def _completion_loops(R, C, pc, wg):
 
 
 def _eigh(be, a, vectors):
-    wide = _wider(a.dtype, a.client)
+    wide = _wider(a.dtype, a.client, lambda w: _keeps_cap(
+        a.client, lambda t, c: EighSpec(t, c, vectors), a.shape[-1], a.dtype, w))
     if wide is None or 0 in a.shape:
         return _eigh_in(be, a, vectors)
     out = _eigh_in(be, a.astype(wide), vectors)
@@ -336,8 +350,13 @@ def _finish(client, t, u, vin, nb, R, C, vectors, words, s, po, qo, complete_ful
     return True
 
 
+def _svd_wider(a, vectors):
+    return _wider(a.dtype, a.client, lambda w: _keeps_cap(
+        a.client, lambda t, c: SvdSpec(t, c, vectors), max(a.shape[-2:]), a.dtype, w))
+
+
 def _svd(be, a, vectors, full_matrices):
-    wide = _wider(a.dtype, a.client)
+    wide = _svd_wider(a, vectors)
     if wide is None or 0 in a.shape:
         return _svd_in(be, a, vectors, full_matrices)
     u, s, vh = _svd_in(be, a.astype(wide), vectors, full_matrices)
@@ -509,7 +528,7 @@ class SpectralMixin:
         batch = tuple(a.shape[:-2])
         if 0 in a.shape:
             return full(batch, 0, index_dtype, a.client)
-        wdt = _wider(a.dtype, a.client) or _work_dtype(a.dtype)
+        wdt = _svd_wider(a, False) or _work_dtype(a.dtype)
         s = svdvals(self, a if a.dtype is wdt else a.astype(wdt))
         return _back(_cut(self, s, a, rtol, True), index_dtype)
 
@@ -518,7 +537,7 @@ class SpectralMixin:
         batch, (M, N) = tuple(a.shape[:-2]), a.shape[-2:]
         if 0 in a.shape:
             return full(batch + (N, M), 0, a.dtype, a.client)
-        wdt = _wider(a.dtype, a.client) or _work_dtype(a.dtype)
+        wdt = _svd_wider(a, True) or _work_dtype(a.dtype)
         u, s, vh = _svd(self, a if a.dtype is wdt else a.astype(wdt), True, False)
         sinv = _cut(self, s, a, rtol, False)
         nd = vh.ndim

@@ -49,7 +49,10 @@ TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 #   w  1: 16-byte loads for 1-, 2- and 8-byte dtypes too (else 4-byte dtypes only)
 #   b  largest workgroup (a power of two, 32..1024; the adapter's limits still apply)
 #   x  1: the chunks of a contiguous row interleave (grid-stride) instead of being runs
-DEFAULT_CONFIG = "u2,s1,g2048,i16,w0,b256,x0"
+#   f  submit the batch right after a reduction reading at least this many MiB (0: never),
+#      so the GPU starts on it while the host records what follows (the recorder would
+#      otherwise hold it until a read-back, a synchronize or its dispatch threshold)
+DEFAULT_CONFIG = "u4,s4,g2048,i16,w1,b256,x0,f32"
 CFG = {}
 
 
@@ -63,13 +66,14 @@ def configure(text=None):
     for part in (DEFAULT_CONFIG + "," + text).split(","):
         part = part.strip()
         if part:
-            if part[0] not in "usgiwbx" or not part[1:].isdigit():
+            if part[0] not in "usgiwbxf" or not part[1:].isdigit():
                 raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
             cfg[part[0]] = int(part[1:])
     CFG.clear()
     CFG.update(cfg)
     _PLANS.clear()
     _JOBS.clear()
+    _RUNS.clear()
     return dict(CFG)
 
 
@@ -150,46 +154,52 @@ class _Pass:
         self.part_view = part_view
         self.fast = None  # (pipe, params with zero offsets, src_off / dst_off byte positions)
 
-    def launch_fast(self, src, dst):
-        """The eager hot path of a one-pass ``final`` launch over element data: both views
-        in plain single-buffer blocks bound whole, parameters as immediates. Records the
-        dispatch ``kern.launch`` would and returns True, or returns False (no side effect)
-        for the general path."""
-        sb, db = src.block, dst.block
-        if sb.__class__ is not Block or db.__class__ is not Block or sb is db:
-            return False
-        client = dst.client
-        limit = client.max_binding
-        if sb.size > limit or db.size > limit:
-            return False
+    def launch_fast(self, storages):
+        """The eager hot path of a launch whose ``storages`` (the bound views, in the
+        layout's binding order; no box base) lie in plain single-buffer blocks bound whole,
+        parameters as immediates: records the dispatch ``kern.launch`` would and returns
+        True, or returns False (no side effect) for the general path."""
         f = self.fast
         if f is None:
             lay = self.kern.layout
             pipe = self.kern.pipes["main"]
-            if pipe.uniform_size or set(lay._buf_pos) != {"src", "dst"}:
+            if pipe.uniform_size:
                 self.fast = False
                 return False
-            params = lay.pack(**self.words)
-            f = self.fast = (pipe, params, 4 * lay._off_pos["src"], 4 * lay._off_pos["dst"])
+            offs = tuple(4 * lay._off_pos[b.name] if b.name in lay._off_pos else -1
+                         for b in lay.bufs)
+            f = self.fast = (pipe, lay.pack(**self.words), offs)
         elif f is False:
             return False
-        pipe, params, ps, pd = f
-        so, do = src.offset, dst.offset
-        if so or do:
-            params = bytearray(params)
-            _U32.pack_into(params, ps, so // src.dtype.itemsize)
-            _U32.pack_into(params, pd, do // dst.dtype.itemsize)
-            params = bytes(params)
-        entries = ((sb.buffer, 0, sb.size), (db.buffer, 0, db.size))
-        if pipe.bindings[0] == "rw":  # (layout order: src, dst)
+        pipe, params, offs = f
+        if len(storages) != len(offs):
             return False
+        client = storages[0].client
+        limit = client.max_binding
+        entries = []
+        blocks = []
+        edit = None
+        for s, po in zip(storages, offs):
+            b = s.block
+            if b.__class__ is not Block or b.size > limit:
+                return False
+            entries.append((b.buffer, 0, b.size))
+            blocks.append(b)
+            if s.offset and po >= 0:
+                if edit is None:
+                    edit = bytearray(params)
+                _U32.pack_into(edit, po, s.offset // s.dtype.itemsize)
+        entries = tuple(entries)
+        if len({id(e[0]) for e in entries}) != len(entries):
+            return False  # (one buffer bound twice: the general path checks the aliasing)
         bgc = client.bindgroups
         bg = bgc._cache.get((id(pipe.bgl), entries))
         if bg is None:
             bg = bgc.get(pipe.bgl, entries)
         else:
             bgc.hits += 1
-        client.launch_raw(pipe, bg, params, self.groups, (sb, db))
+        client.launch_raw(pipe, bg, params if edit is None else bytes(edit), self.groups,
+                          blocks)
         return True
 
 
@@ -306,6 +316,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
 
 
 _PLANS = {}
+_RUNS = {}
 configure()
 
 
@@ -337,7 +348,8 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     ``dst`` (final: a values view of the kept shape; merge: a tuple of state views).
     Returns the partial states with ``chunks`` (chunk_totals), else None."""
     names = job.names
-    for p in _plan(job, src, src_dtype, kept, dst, out, chunks):
+
+    def general(p, src, outs, out_prefix):
         args = dict(p.words)
         if src_dtype is None:
             for name, s in zip(names, src):
@@ -347,20 +359,23 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
             if base:
                 args["base_lo"] = base & 0xFFFFFFFF
                 args["base_hi"] = base >> 32
+        if out_prefix is None:
+            args["dst"] = outs[0]
+        else:
+            for name, s in zip(names, outs):
+                args[out_prefix + name] = s
+        p.kern.launch(p.groups, **args)
+
+    for p in _plan(job, src, src_dtype, kept, dst, out, chunks):
+        ins = (src,) if src_dtype is not None else tuple(src)
         if p.part_shape is None:
-            if out == "final":
-                if src_dtype is not None and not base and p.launch_fast(src, dst):
-                    return None
-                args["dst"] = dst
-            else:
-                for name, s in zip(names, dst):
-                    args["d_" + name] = s
-            p.kern.launch(p.groups, **args)
+            outs = (dst,) if out == "final" else tuple(dst)
+            if base or not p.launch_fast(ins + outs):
+                general(p, src, outs, None if out == "final" else "d_")
             return None
         part = tuple(WgpuStorage._new(p.part_shape, d, job.client) for d in job.dtypes)
-        for name, s in zip(names, part):
-            args["d_" + name] = s
-        p.kern.launch(p.groups, **args)
+        if base or not p.launch_fast(ins + part):
+            general(p, src, part, "d_")
         if p.part_view is None:
             return part
         rs, perm = p.part_view
@@ -370,32 +385,49 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     raise AssertionError("a plan ends with a final or merge pass")
 
 
+def _run_shape(job, op, shape, axes, res, itemsize):
+    """What ``run`` derives from a call's signature (cached): kept mask, kept shape, output
+    dtype, output count, reduced count, whether the batch is submitted after it."""
+    nd = len(shape)
+    axes = tuple(range(nd)) if axes is None else tuple(sorted(axes))
+    kept = tuple(d not in axes for d in range(nd))
+    kshape = tuple(n for d, n in enumerate(shape) if kept[d])
+    nout = math.prod(kshape)
+    rdt = T.VAL_DTYPE[job.types.R]
+    if res is not None and res is not rdt and WTYPES[res].packed and nout == 1:
+        # one output of a sub-word dtype (float16, bool, int8, ...): the last pass writes
+        # it in place of a separate cast (a fresh output: its word is the pass's alone)
+        rdt = res
+    m = math.prod(shape[d] for d in axes)
+    heavy = bool(CFG["f"]) and math.prod(shape) * itemsize >= CFG["f"] << 20
+    return axes, kept, kshape, nout, rdt, m, heavy
+
+
 def run(op, x, axes, acc, dv=0.0, res=None):
     """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape; or
     ``res``, the caller's result dtype, when it is a sub-word dtype and one output)."""
     client = x.client
     job = _job(op, acc, client, x.dtype, dv)
-    nd = x.ndim
-    axes = tuple(range(nd)) if axes is None else tuple(sorted(axes))
-    kept = tuple(d not in axes for d in range(nd))
-    kshape = tuple(n for d, n in enumerate(x.shape) if kept[d])
-    rdt = T.VAL_DTYPE[job.types.R]
-    if res is not None and res is not rdt and WTYPES[res].packed and \
-            math.prod(kshape) == 1:
-        # one output of a sub-word dtype (float16, bool, int8, ...): the last pass writes
-        # it in place of a separate cast (a fresh output: its word is the pass's alone)
-        rdt = res
+    key = (job.key, x.shape, axes, res)
+    r = _RUNS.get(key)
+    if r is None:
+        r = _run_shape(job, op, x.shape, axes, res, x.dtype.itemsize)
+        if len(_RUNS) >= 4096:
+            _RUNS.clear()
+        _RUNS[key] = r
+    axes, kept, kshape, nout, rdt, m, heavy = r
     out = WgpuStorage._new(kshape, rdt, client)
-    if math.prod(kshape) == 0:
+    if nout == 0:
         return out
-    m = math.prod(x.shape[d] for d in axes)
     if job.types.I == "u32" and (job.arg or op == "count_nonzero") and m >= 1 << 31:
         raise BackendLimitation("webgpu", f"{op} over {m} elements",
                                 "indices and counts beyond 2^31 need shader-int64")
     if x.size <= MAX_BOX_ELEMS and x.fits_binding() and out.fits_binding():
         _launch(job, x, x.dtype, kept, out, "final")
-        return out
-    _run_boxes(job, x, axes, kept, kshape, out)
+    else:
+        _run_boxes(job, x, axes, kept, kshape, out)
+    if heavy:
+        client.flush()
     return out
 
 
