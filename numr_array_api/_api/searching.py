@@ -79,12 +79,17 @@ def build(ctx):
 
     B = dt.bool_
     single_device = len(tuple(be.devices())) <= 1
+    # a wrapped module that computes sizes in wrapping integers (CuPy) gets only operands of
+    # one shape on the fast path: a broadcast result is checked against the size bound first
+    same_shape_only = getattr(be, "wrapping_byte_counts", False)
 
     def where(condition, x1, x2, /):
         # fast path: a bool condition and two arrays of one dtype, on a one-device namespace
         # (the kernel itself reports a shape mismatch, re-validated below for numr's error)
         if single_device and condition.__class__ is A and x1.__class__ is A \
-                and x2.__class__ is A and condition._dtype is B and x1._dtype is x2._dtype:
+                and x2.__class__ is A and condition._dtype is B and x1._dtype is x2._dtype \
+                and (not same_shape_only or
+                     condition._data.shape == x1._data.shape == x2._data.shape):
             try:
                 return wrap(be.where(condition._data, x1._data, x2._data))
             except ValueError:

@@ -211,7 +211,8 @@ def test_coop_float16_products_match_numpy(monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
     monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
     if "cooperative-matrix" not in c.features:
-        assert coop.status(c) == "unavailable"
+        assert coop.status(c).startswith("unavailable")
+        print(f"coop status on this adapter: {coop.status(c)}")
     else:
         print(f"coop status on this adapter: {coop.status(c)}")
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "0")
@@ -247,6 +248,10 @@ def test_coop_status_self_test_caching(monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP_CFG", "c64x64k32w2x2")
     assert coop.status(fc) == "on c64x64k32w2x2" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
     assert coop.status(_FakeClient({"cooperative-matrix"})) == "unavailable"  # no f16
+    refused = _FakeClient({"shader-f16"})
+    refused.coop_refused = "experimental features are not enabled"
+    assert coop.status(refused) == ("unavailable (device request refused: experimental "
+                                    "features are not enabled)")
     monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG")
 
     # the first candidates fail (compile error, wrong result): the next one is used
@@ -371,7 +376,7 @@ def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
         configs.reload_tables()
 
 
-@pytest.mark.parametrize("style", ["u", "uf", "f"])
+@pytest.mark.parametrize("style", ["u", "uf", "f", "um", "m", ""])
 def test_db_code_styles(style, pinned, monkeypatch):
     """The unrolled / explicit-fma spellings of the db kernel (GPU benchmark variants)."""
     pinned("float32", "db8x8k8")
@@ -381,5 +386,15 @@ def test_db_code_styles(style, pinned, monkeypatch):
         a = rng.standard_normal((M, K)).astype(np.float32)
         b = rng.standard_normal((K, N)).astype(np.float32)
         _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
-    assert any(s.label.endswith("_" + style) for s in _client()._kernels
-               if s.label.startswith("gemm_float32"))
+    at = xp.matrix_transpose(xp.asarray(np.ascontiguousarray(a.T)))   # strided A
+    _check(_host(xp.matmul(at, xp.asarray(b))), a, b, "float32")
+    a64 = a.astype(np.float64)
+    configs.force("float64", "db8x8k8")
+    try:
+        _check(_host(xp.matmul(xp.asarray(a64), xp.asarray(b.astype(np.float64)))), a64,
+               b.astype(np.float64), "float64")
+    finally:
+        configs.force("float64", None)
+    if style:
+        assert any(s.label.endswith("_" + style) for s in _client()._kernels
+                   if s.label.startswith("gemm_float32"))

@@ -395,9 +395,8 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
 
     def _linspace_as_numpy(self, start, stop, num, endpoint, dtype, device):
         # NumPy's steps in float64, each a separate rounding (no fused multiply-add), then one
-        # cast: float32 bin edges bit-identical to NumPy's (CuPy's own kernel differs by an
-        # ulp at times, which moves a value sitting on an edge into the next histogram bin:
-        # SciPy's cumfreq / relfreq on float32)
+        # cast: bit-identical to NumPy's for Python-number bounds (CuPy's own kernel differs
+        # by an ulp at times, which moves a value sitting on an edge into the next bin)
         xp = self.xp
         div = (num - 1) if endpoint else num
         with self.device_ctx(device):

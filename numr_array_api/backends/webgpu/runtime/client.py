@@ -117,6 +117,7 @@ class WgpuClient:
         unavailable, with wgpu's reason (it never had a device to lose)."""
         feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
         label = f"numr webgpu {self.index}"
+        self.coop_refused = None
         # wgpu's experimental cooperative matrices (tensor cores; the float16 GEMM of
         # ops/matmul/coop.py): asked for where listed, and never at the cost of the rest
         if "cooperative-matrix" in self.adapter.features and \
@@ -126,8 +127,10 @@ class WgpuClient:
                 return self.adapter.request_device_sync(
                     label=label, required_features=feats + ["cooperative-matrix"],
                     required_limits=dict(self.adapter.limits))
-            except Exception:  # noqa: BLE001 - the device without it, below
-                pass
+            except Exception as exc:  # noqa: BLE001 - the device without it, below
+                # wgpu-native 29 (wgpu 0.32) refuses it: "experimental features are not
+                # enabled", and its C API has no switch for them (ops/matmul/coop.py)
+                self.coop_refused = " ".join(str(exc).split())[:300]
         try:
             return self.adapter.request_device_sync(label=label, required_features=feats,
                                                     required_limits=dict(self.adapter.limits))

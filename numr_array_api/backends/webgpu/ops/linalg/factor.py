@@ -24,7 +24,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
+from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
@@ -97,6 +97,14 @@ def batch_solve(a, b, x, status, nmax):
     client = x.client
     t = wtype(x.dtype, client, "linalg.solve")
     B, n, k = x.shape
+    if n <= 8 and k <= 8 and _env("BTINY", "1") != "0":
+        bv = a if b is None else b
+        kern = client.kernel(BatchTinySpec(t, n, k, b is None))
+        kern.launch(_thread_grid(B, client), A=a, Bm=bv, X=x, st=status, nbat=B,
+                    a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                    b_rs=bv.strides[1], b_cs=bv.strides[2], b_bs=bv.strides[0],
+                    x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+        return
     wg = max(64, nmax)
     per = wg // nmax
     kcap = 1
@@ -124,7 +132,7 @@ def batch_cholesky(a, out, status, nmax, upper):
     B, n, _ = out.shape
     wg = max(64, nmax)
     per = wg // nmax
-    kern = client.kernel(BatchCholSpec(t, nmax, wg))
+    kern = client.kernel(BatchCholSpec(t, nmax, wg, _env("BCHOL_UNROLL", "1") != "0"))
     kern.launch(grid(-(-B // per), client), A=a, L=out, st=status, m=n, nbat=B,
                 upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
                 l_rs=out.strides[1], l_bs=out.strides[0])
@@ -327,7 +335,12 @@ def _cholesky_fused(be, client, t, w, status):
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
     wg = int(_env("CHOL_WG", 256))
-    spec = CholPanelSpec(t, nb, wg)
+    tr = 0
+    if _env("CHOL_ROWS", "tile") == "tile":
+        cap = Caps.of(client).workgroup_storage
+        tr = next((r for r in (32, 16, 8) if CholPanelSpec(t, nb, wg, r).shared_bytes() <= cap),
+                  0)
+    spec = CholPanelSpec(t, nb, wg, tr)
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
     nbuf = new_output((B * mx * nb,), w.dtype, client)
@@ -338,7 +351,7 @@ def _cholesky_fused(be, client, t, w, status):
     for step, k in enumerate(range(0, n, nb)):
         kb = min(nb, n - k)
         m2 = n - k - kb
-        nblk = max(1, -(-m2 // wg))
+        nblk = max(1, -(-m2 // (tr or wg)))
         d = w[:, k - o:, k - o:]
         k_panel.launch(grid(B * nblk, client), A=d, st=status, Nn=nbuf, Pt=pbuf, D=dbuf,
                        kb=kb, m2=m2, nbat=B, nblk=nblk, a_rs=d.strides[1],

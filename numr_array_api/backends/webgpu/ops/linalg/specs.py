@@ -779,8 +779,10 @@ def variants():
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
+        out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
-        out += [BatchCholSpec(t, n, max(64, n)) for n in SMALL]
+        out += [BatchCholSpec(t, n, max(64, n), u) for n in SMALL for u in (False, True)]
+        out += [BatchTinySpec(t, n, k, k == n) for n, k in ((8, 1), (8, 8), (3, 3))]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
         if t.name != "complex128":
@@ -799,6 +801,7 @@ ${layout}
 // the lower triangle of the diagonal block, packed by rows: (i, j) at i (i + 1) / 2 + j
 var<workgroup> L: array<T, ${packed}>;
 var<workgroup> shr: R;
+${tilevar}
 
 fn li(i: u32, j: u32) -> u32 { return i * (i + 1u) / 2u + j; }
 
@@ -866,7 +869,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       }
     }
   }
-  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
+${rows}
+}
+""", "linalg_chol_panel")
+
+
+_CHOL_ROWS_THREAD = """  // one row of A21 per invocation: x L11^H = a, x into A21, -x into Nn (m2, kb) and
   // conj(x) into Pt (kb, m2), the operands of the trailing update C += Nn @ Pt
   let i = blk * ${wg}u + tid;
   if (i < m2) {
@@ -885,9 +893,48 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       Nn[nrow + j] = -x[j];
       Pt[pcol + j * m2] = cj(x[j]);
     }
+  }"""
+
+# ${tr} rows of A21 per workgroup in workgroup memory: x L11^H = a a column of L11 at a
+# time over all (row, column) pairs (column j's divide lands one step late, so every
+# invocation of step j reads it raw); then A21, Nn = -x and Pt = x^H
+_CHOL_ROWS_TILE = """  let r0 = blk * ${tr}u;
+  let nr = min(${tr}u, m2 - min(m2, r0));
+  for (var e = tid; e < ${tr}u * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    var v = zero();
+    if (i < nr) { v = A[base + (kb + r0 + i) * ${a_rs} + j * ${a_cs}]; }
+    xt[i * nb + j] = v;
   }
-}
-""", "linalg_chol_panel")
+  workgroupBarrier();
+  for (var j = 0u; j < kb; j++) {
+    if (j > 0u && tid < ${tr}u) {
+      xt[tid * nb + j - 1u] = xt[tid * nb + j - 1u] / re(L[li(j - 1u, j - 1u)]);
+    }
+    let d = re(L[li(j, j)]);
+    let w = kb - j - 1u;
+    for (var e = tid; e < ${tr}u * w; e += ${wg}u) {
+      let i = e / w;
+      let c = j + 1u + e % w;
+      xt[i * nb + c] = xt[i * nb + c] - mul(xt[i * nb + j] / d, cj(L[li(c, j)]));
+    }
+    workgroupBarrier();
+  }
+  if (tid < ${tr}u) { xt[tid * nb + kb - 1u] = xt[tid * nb + kb - 1u] / re(L[li(kb - 1u, kb - 1u)]); }
+  workgroupBarrier();
+  for (var e = tid; e < nr * kb; e += ${wg}u) {
+    let i = e / kb;
+    let j = e % kb;
+    let x = xt[i * nb + j];
+    A[base + (kb + r0 + i) * ${a_rs} + j * ${a_cs}] = x;
+    Nn[${Nn_off} + b * ${n_bs} + (r0 + i) * kb + j] = -x;
+  }
+  for (var e = tid; e < nr * kb; e += ${wg}u) {
+    let j = e / nr;
+    let i = e % nr;
+    Pt[${Pt_off} + b * ${p_bs} + j * m2 + r0 + i] = cj(xt[i * nb + j]);
+  }"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -903,6 +950,7 @@ class CholPanelSpec(KernelSpec):
     t: WType
     nb: int
     wg: int = 64
+    tr: int = 0  # > 0: tr rows of A21 per workgroup in workgroup memory (else a row each)
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("st", "atomic<u32>", "rw", offset=False),
@@ -913,8 +961,19 @@ class CholPanelSpec(KernelSpec):
                       caps)
 
     def render(self, caps):
-        return _CHOL_PANEL.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                                  wg=self.wg, nb=self.nb, packed=self.nb * (self.nb + 1) // 2)
+        tk = self.layout(caps).tokens()
+        rows = _CHOL_ROWS_TILE if self.tr else _CHOL_ROWS_THREAD
+        for name in ("a_rs", "a_cs", "Nn_off", "Pt_off", "n_bs", "p_bs"):
+            rows = rows.replace("${" + name + "}", tk[name])
+        rows = rows.replace("${wg}", str(self.wg)).replace("${nb}", str(self.nb)).replace(
+            "${tr}", str(self.tr))
+        tilevar = f"var<workgroup> xt: array<T, {self.tr * self.nb}>;" if self.tr else ""
+        return _CHOL_PANEL.render(tk, prelude=prelude(self.t), wg=self.wg, nb=self.nb,
+                                  packed=self.nb * (self.nb + 1) // 2, rows=rows,
+                                  tilevar=tilevar)
+
+    def shared_bytes(self):
+        return (self.nb * (self.nb + 1) // 2 + self.tr * self.nb) * self.t.itemsize + 64
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -1205,6 +1264,7 @@ class BatchCholSpec(KernelSpec):
     t: WType
     nmax: int
     wg: int = 64
+    unroll: bool = False
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
@@ -1212,8 +1272,56 @@ class BatchCholSpec(KernelSpec):
                       ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
 
     def render(self, caps):
+        if self.unroll:
+            return self._render_unrolled(caps)
         return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
                              nmax=self.nmax, per=self.wg // self.nmax)
+
+    def _render_unrolled(self, caps):
+        """The same algorithm as straight-line code over named registers r0 .. r{nmax-1}
+        (no array indexing, so nothing spills to local memory)."""
+        tk = self.layout(caps).tokens()
+        N, wg = self.nmax, self.wg
+        per = wg // N
+        L = [prelude(self.t), tk["layout"],
+             f"var<workgroup> col: array<T, {wg}>;", f"var<workgroup> dg: array<R, {per}>;",
+             "", f"@compute @workgroup_size({wg})",
+             "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
+             "vec3<u32>, @builtin(local_invocation_index) tid: u32) {",
+             "  let gi = wid.x + wid.y * nw.x;",
+             f"  let mat = tid / {N}u;", f"  let i = tid % {N}u;",
+             f"  let b = gi * {per}u + mat;", f"  let live = b < {tk['nbat']};",
+             f"  let m = {tk['m']};", f"  let so = mat * {N}u;",
+             f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + i * {tk['a_rs']};",
+             "  var bad = false;"]
+        for c in range(N):
+            L.append(f"  var r{c} = zero();")
+            L.append(f"  if (live && i < m && {c}u < m && {c}u <= i) {{ r{c} = "
+                     f"A[ab + {c}u * {tk['a_cs']}]; }}")
+        for j in range(N):
+            L.append(f"  if ({j}u < m) {{")
+            L.append(f"    if (i == {j}u) {{ let d = re(r{j}); if (!(d > R(0.0))) {{ bad = true; }}"
+                     f" let s = sqrt(d); r{j} = of_re(s); dg[mat] = s; }}")
+            L.append("    workgroupBarrier();")
+            L.append(f"    if (i > {j}u && i < m) {{ let l = r{j} / dg[mat]; r{j} = l; "
+                     "col[tid] = l; }")
+            L.append("    workgroupBarrier();")
+            if j + 1 < N:
+                L.append(f"    if (i > {j}u && i < m) {{ let l = r{j};")
+                for c in range(j + 1, N):
+                    L.append(f"      if ({c}u <= i) {{ r{c} = r{c} - mul(l, cj(col[so + {c}u])); }}")
+                L.append("    }")
+            L.append("  }")
+        L.append("  if (live && i < m) {")
+        L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
+        for c in range(N):
+            L.append(f"    if ({c}u < m) {{ let v = select(zero(), r{c}, {c}u <= i); "
+                     f"if ({tk['upper']} != 0u) {{ L[ob + {c}u * {tk['l_rs']} + i] = cj(v); }} "
+                     f"else {{ L[ob + i * {tk['l_rs']} + {c}u] = v; }} }}")
+        L.append("  }")
+        L.append("  if (live && bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -2018,6 +2126,84 @@ class TrsmTileSpec(KernelSpec):
             tk, prelude=prelude(self.t), act=act, tconj="cj" if self.conj else "",
             TOFF=tk["t_off"] if self.same else tk["Tm_off"], TBUF="X" if self.same else "Tm",
             fin_prev=fin_prev, fin_last=fin_last, xq=xq)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchTinySpec(KernelSpec):
+    """solve / inv of many n x n matrices (n, k <= 8) with one invocation per matrix: the
+    whole [A | B] in named registers (straight-line code generated for this n and k, no
+    array indexing), LU with partial pivoting (row interchanges as selects), then back
+    substitution. ``ident``: B is the identity (inv)."""
+
+    t: WType
+    n: int
+    k: int
+    ident: bool
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["nbat", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs", "b_bs", "x_rs", "x_cs",
+                       "x_bs"], caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        n, k = self.n, self.k
+        L = [prelude(self.t), tk["layout"], "",
+             "@compute @workgroup_size(64)",
+             "fn main(@builtin(global_invocation_id) gid: vec3<u32>, "
+             "@builtin(num_workgroups) nw: vec3<u32>) {",
+             "  let b = gid.x + gid.y * nw.x * 64u;",
+             f"  if (b >= {tk['nbat']}) {{ return; }}",
+             f"  let ab = {tk['A_off']} + b * {tk['a_bs']};",
+             f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']};",
+             f"  let xb = {tk['X_off']} + b * {tk['x_bs']};"]
+        for i in range(n):
+            for c in range(n):
+                L.append(f"  var a{i}_{c} = A[ab + {i}u * {tk['a_rs']} + {c}u * {tk['a_cs']}];")
+            for c in range(k):
+                if self.ident:
+                    L.append(f"  var x{i}_{c} = {'one()' if i == c else 'zero()'};")
+                else:
+                    L.append(f"  var x{i}_{c} = Bm[bb + {i}u * {tk['b_rs']} + {c}u * "
+                             f"{tk['b_cs']}];")
+        L.append("  var bad = false;")
+        for j in range(n):
+            L.append(f"  {{ var best = cabs1(a{j}_{j}); var p = {j}u;")
+            for i in range(j + 1, n):
+                L.append(f"    {{ let v = cabs1(a{i}_{j}); let g = v > best; "
+                         f"best = select(best, v, g); p = select(p, {i}u, g); }}")
+            L.append("    bad = bad || best == R(0.0);")
+            cols = [f"a{{r}}_{c}" for c in range(j, n)] + [f"x{{r}}_{c}" for c in range(k)]
+            for i in range(j + 1, n):
+                L.append(f"    {{ let s = p == {i}u;")
+                for cn in cols:
+                    aj, ai = cn.format(r=j), cn.format(r=i)
+                    L.append(f"      {{ let t = {aj}; {aj} = select({aj}, {ai}, s); "
+                             f"{ai} = select({ai}, t, s); }}")
+                L.append("    }")
+            for i in range(j + 1, n):
+                L.append(f"    {{ let l = dv(a{i}_{j}, a{j}_{j}); a{i}_{j} = l;")
+                for c in range(j + 1, n):
+                    L.append(f"      a{i}_{c} = a{i}_{c} - mul(l, a{j}_{c});")
+                for c in range(k):
+                    L.append(f"      x{i}_{c} = x{i}_{c} - mul(l, x{j}_{c});")
+                L.append("    }")
+            L.append("  }")
+        for j in reversed(range(n)):
+            for c in range(k):
+                L.append(f"  x{j}_{c} = dv(x{j}_{c}, a{j}_{j});")
+                for i in range(j):
+                    L.append(f"  x{i}_{c} = x{i}_{c} - mul(a{i}_{j}, x{j}_{c});")
+        for i in range(n):
+            for c in range(k):
+                L.append(f"  X[xb + {i}u * {tk['x_rs']} + {c}u * {tk['x_cs']}] = x{i}_{c};")
+        L.append("  if (bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()

@@ -286,7 +286,8 @@ def select(client):
     if mode() == "off":
         return None, "off"
     if "cooperative-matrix" not in client.features or "shader-f16" not in client.features:
-        return None, "unavailable"
+        why = getattr(client, "coop_refused", None)
+        return None, "unavailable" + (f" (device request refused: {why})" if why else "")
     cache = client.__dict__.setdefault("_numr_coop", {})
     fails = []
     for name in config_names():

@@ -45,7 +45,7 @@ def _epi_views(epilogue):
 _VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
 # db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
 # set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
-STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "").strip()
+STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "u").strip()   # measured: "u" +19%
 _PLANS = {}
 _NO_PLAN = object()
 _record = None

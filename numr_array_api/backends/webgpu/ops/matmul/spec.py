@@ -243,9 +243,30 @@ class GemmSpec(KernelSpec):
         if t.name == "float16" and self.vload:
             helpers.add("f16_to_f32")
         lines_ld, lines_st, regs = [], [], []
+        # style "m": A chunks are 4 rows at one k (scalar loads, lanes along k), stored as
+        # one vec4 (no per-component stores into the transposed tile)
+        m_mode = "m" in self.style and not t.packed
         for i in range(-(-ca // nthr)):
             regs.append(f"    var ra{i} = {z4};")
             guard = f"tid + {i * nthr}u < {ca}u" if (i + 1) * nthr > ca else "true"
+            if m_mode:
+                def ael(idx):
+                    return f"A[({idx}) >> 2u][({idx}) & 3u]" if self.vload else f"A[{idx}]"
+                fetch = "".join(
+                    f"if (gm + {q}u < M && gk < K) {{ ra{i}[{q}] = "
+                    f"{ael(f'o.x + (gm + {q}u) * {a_rs} + gk * {a_cs}')}; }} "
+                    for q in range(4))
+                lines_ld.append(f"""        if ({guard}) {{
+          let e = tid + {i * nthr}u;
+          let gm = row0 + (e / {bk}u) * 4u; let gk = k1 + e % {bk}u;
+          ra{i} = {z4};
+          {fetch}
+        }}""")
+                lines_st.append(f"""        if ({guard}) {{
+          let e = tid + {i * nthr}u;
+          As[ab + (e % {bk}u) * {sa}u + e / {bk}u] = ra{i};
+        }}""")
+                continue
             if self.vload:
                 fetch = (f"if (gm < M && gk < K) {{ ra{i} = "
                          f"{vl('A', f'(o.x + gm * {a_rs} + gk) >> 2u')}; }}")
@@ -517,7 +538,7 @@ def variants():
                     for vload in (False, True):
                         out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload, vload))
                     if cfg.name == "db8x8k8":
-                        for style in ("u", "uf", "f"):
+                        for style in ("u", "uf", "f", "um", "m"):
                             out.append(GemmSpec(t, out_t, 1, cfg, None, False, True, True,
                                                 style))
                     out.append(GemmSpec(t, out_t, 2, cfg, None, True, False, True))

@@ -73,6 +73,7 @@ def configure(text=None):
     CFG.update(cfg)
     _PLANS.clear()
     _JOBS.clear()
+    _RUNS.clear()
     return dict(CFG)
 
 
@@ -315,6 +316,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
 
 
 _PLANS = {}
+_RUNS = {}
 configure()
 
 
@@ -383,25 +385,40 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     raise AssertionError("a plan ends with a final or merge pass")
 
 
+def _run_shape(job, op, shape, axes, res, itemsize):
+    """What ``run`` derives from a call's signature (cached): kept mask, kept shape, output
+    dtype, output count, reduced count, whether the batch is submitted after it."""
+    nd = len(shape)
+    axes = tuple(range(nd)) if axes is None else tuple(sorted(axes))
+    kept = tuple(d not in axes for d in range(nd))
+    kshape = tuple(n for d, n in enumerate(shape) if kept[d])
+    nout = math.prod(kshape)
+    rdt = T.VAL_DTYPE[job.types.R]
+    if res is not None and res is not rdt and WTYPES[res].packed and nout == 1:
+        # one output of a sub-word dtype (float16, bool, int8, ...): the last pass writes
+        # it in place of a separate cast (a fresh output: its word is the pass's alone)
+        rdt = res
+    m = math.prod(shape[d] for d in axes)
+    heavy = bool(CFG["f"]) and math.prod(shape) * itemsize >= CFG["f"] << 20
+    return axes, kept, kshape, nout, rdt, m, heavy
+
+
 def run(op, x, axes, acc, dv=0.0, res=None):
     """The result of ``op`` over ``axes`` of ``x`` (unpacked result dtype, kept shape; or
     ``res``, the caller's result dtype, when it is a sub-word dtype and one output)."""
     client = x.client
     job = _job(op, acc, client, x.dtype, dv)
-    nd = x.ndim
-    axes = tuple(range(nd)) if axes is None else tuple(sorted(axes))
-    kept = tuple(d not in axes for d in range(nd))
-    kshape = tuple(n for d, n in enumerate(x.shape) if kept[d])
-    rdt = T.VAL_DTYPE[job.types.R]
-    if res is not None and res is not rdt and WTYPES[res].packed and \
-            math.prod(kshape) == 1:
-        # one output of a sub-word dtype (float16, bool, int8, ...): the last pass writes
-        # it in place of a separate cast (a fresh output: its word is the pass's alone)
-        rdt = res
+    key = (job.key, x.shape, axes, res)
+    r = _RUNS.get(key)
+    if r is None:
+        r = _run_shape(job, op, x.shape, axes, res, x.dtype.itemsize)
+        if len(_RUNS) >= 4096:
+            _RUNS.clear()
+        _RUNS[key] = r
+    axes, kept, kshape, nout, rdt, m, heavy = r
     out = WgpuStorage._new(kshape, rdt, client)
-    if math.prod(kshape) == 0:
+    if nout == 0:
         return out
-    m = math.prod(x.shape[d] for d in axes)
     if job.types.I == "u32" and (job.arg or op == "count_nonzero") and m >= 1 << 31:
         raise BackendLimitation("webgpu", f"{op} over {m} elements",
                                 "indices and counts beyond 2^31 need shader-int64")
@@ -409,7 +426,7 @@ def run(op, x, axes, acc, dv=0.0, res=None):
         _launch(job, x, x.dtype, kept, out, "final")
     else:
         _run_boxes(job, x, axes, kept, kshape, out)
-    if CFG["f"] and x.size * x.dtype.itemsize >= CFG["f"] << 20:
+    if heavy:
         client.flush()
     return out
 
