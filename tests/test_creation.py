@@ -179,3 +179,25 @@ def test_linspace_is_bit_identical_to_numpy(xp):
                                        dtype=getattr(xp, name)))
             want = np.linspace(float(a), float(b), num, endpoint=endpoint, dtype=name)
             assert np.array_equal(got, want), (a, b, num, endpoint, name, got, want)
+
+
+def test_linspace_with_float32_bounds_computes_in_float32_as_numpy(xp):
+    # NumPy computes in the bounds' dtype when they are float32 scalars / 0-d arrays (NEP 50;
+    # SciPy's histograms pass such bounds and compare bin edges with np.histogram's)
+    from _support import to_numpy
+    rng = np.random.default_rng(12)
+    f32 = get_dtype(xp, "float32")
+    for i in range(120):
+        a, b = np.sort(rng.random(2)).astype(np.float32) * np.float32(10.0 ** (i % 5 - 2))
+        num = int(rng.integers(1, 30))
+        endpoint = bool(rng.integers(0, 2))
+        want = np.linspace(a, b, num, endpoint=endpoint, dtype=np.float32)
+        assert want.dtype == np.float32
+        for lo, hi in ((a, b), (xp.asarray(a, dtype=f32), xp.asarray(b, dtype=f32)),
+                       (a, float(b))):
+            got = to_numpy(xp.linspace(lo, hi, num, endpoint=endpoint, dtype=f32))
+            assert np.array_equal(got, want), (a, b, num, endpoint, got, want)
+    # the work dtype differs from float64's: the check above can fail
+    a, b = np.float32(0.1), np.float32(0.7)
+    assert not np.array_equal(np.linspace(a, b, 13, dtype=np.float32),
+                              np.linspace(float(a), float(b), 13, dtype=np.float32))

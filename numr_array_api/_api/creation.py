@@ -180,6 +180,7 @@ def build(ctx):
         num = as_int(num, "num")
         if num < 0:
             raise InvalidArgument("num", f"linspace: must be non-negative, got {num}")
+        work = _narrow_work_dtype(start, stop)
         start = _bound(start, "linspace", "start")
         stop = _bound(stop, "linspace", "stop")
         dev = ctx.resolve_device(device)
@@ -196,7 +197,51 @@ def build(ctx):
         if d.kind == "f" and complex in (type(start), type(stop)):
             raise DTypeMismatch("linspace: complex bounds need a complex dtype", d, None)
         _addressable("linspace", (num,), d)
+        if work is not None and d.kind == "f" and num > 0:
+            return _linspace_narrow(start, stop, num, bool(endpoint), d, dev, work)
         return wrap(be.linspace(start, stop, num, bool(endpoint), d, dev))
+
+    def _narrow_work_dtype(*bounds):
+        """NumPy's computation dtype for float16 / float32 bounds (0-d arrays, NumPy
+        scalars; Python numbers are weak), or None for float64 (every backend's own path).
+        SciPy's histograms pass float32 bounds and compare bin edges with NumPy's: computed
+        in float64 then cast, an edge lands an ulp away and a value on it changes bin."""
+        kinds = []
+        for v in bounds:
+            if type(v) in (int, float, complex) or isinstance(v, bool):
+                continue
+            name = getattr(getattr(v, "dtype", None), "name", None)
+            if name is None:
+                continue
+            if name not in ("float16", "float32"):
+                return None  # float64, integers (promote to float64), complex
+            kinds.append(name)
+        if not kinds:
+            return None
+        return dt.float32 if "float32" in kinds else dt.float16
+
+    def _linspace_narrow(start, stop, num, endpoint, d, dev, work):
+        # NumPy's algorithm with its roundings in the work dtype: y = arange * step + start
+        # as two separate operations (no fused multiply-add), the last point set to stop
+        w = work.np.type
+        start_w, stop_w = w(start), w(stop)
+        div = num - 1 if endpoint else num
+        m = ctx.module
+        with np.errstate(all="ignore"):
+            delta = np.subtract(stop_w, start_w, dtype=w)
+            y = arange(0, num, dtype=work, device=dev)
+            if div > 0:
+                step = delta / div
+                if step == 0:
+                    y = m.multiply(m.divide(y, float(div)), float(delta))
+                else:
+                    y = m.multiply(y, float(step))
+            else:
+                y = m.multiply(y, float(delta))
+        y = m.add(y, float(start_w))
+        if endpoint and num > 1:
+            y[-1] = float(stop_w)
+        return y if d == work else m.astype(y, d)
 
     def _bound(v, fname, name, complex_ok=True):
         """A Python number for a range bound. 0-d arrays (SciPy passes ``xp.max(x)``) and

@@ -72,3 +72,34 @@ def test_real_probe_is_noisy_without_the_filter():
         pytest.skip("this machine's drivers print no XDG_RUNTIME_DIR line while probed")
     quiet = _run(code)
     assert quiet.returncode == 0 and NOISE not in quiet.stderr
+
+
+@pytest.mark.webgpu
+def test_device_requests_are_filtered_too():
+    """NVIDIA's OpenGL ES adapter prints its 'indirect-validation error' when a device is
+    requested (wgpu builds its validation pipelines then), after enumeration: the device
+    request runs inside the same filter."""
+    code = (
+        "import contextlib\n"
+        "from numr_array_api.backends.webgpu.runtime import adapters as a\n"
+        "seen = []\n"
+        "real = a.quiet_driver\n"
+        "@contextlib.contextmanager\n"
+        "def spy():\n"
+        "    import traceback\n"
+        "    seen.append('/'.join(f.name for f in traceback.extract_stack()[-6:]))\n"
+        "    with real():\n"
+        "        yield\n"
+        "a.quiet_driver = spy\n"
+        "import numr_array_api.webgpu as xp\n"
+        "if not xp.__array_namespace_info__().devices():\n"
+        "    print('NO-ADAPTER')\n"
+        "else:\n"
+        "    xp.asarray([1.0]) + 1\n"
+        "    print(seen)\n"
+    )
+    r = _run(code)
+    assert r.returncode == 0, r.stderr
+    if "NO-ADAPTER" in r.stdout:
+        pytest.skip("no WebGPU adapter")
+    assert "enumerate_adapters" in r.stdout and "__init__" in r.stdout, r.stdout  # client

@@ -6,6 +6,7 @@ substring of the adapter name), otherwise the best adapter for ``NUMR_WEBGPU_POW
 rank above OpenGL, whose compute support is the weakest.
 """
 
+import contextlib
 import os
 import re
 import sys
@@ -27,6 +28,7 @@ _TYPE_RANK = {
 
 _adapters = None
 _enum_lock = threading.Lock()
+_quiet_lock = threading.RLock()  # one fd-2 redirection at a time
 
 # Lines the drivers print on fd 2 while wgpu probes them, that say nothing about numr's
 # adapters: Mesa's EGL probe of the OpenGL backend without a desktop session; wgpu-native's
@@ -38,27 +40,28 @@ _PROBE_NOISE = re.compile(
     rb"doesn't support Features\(.*\)\"\)\))\s*$")
 
 
-def enumerate_adapters():
-    """``wgpu.gpu.enumerate_adapters_sync()`` without the drivers' probe chatter.
+@contextlib.contextmanager
+def quiet_driver():
+    """Hold back the drivers' probe chatter (``_PROBE_NOISE``) written to fd 2 by C code.
 
-    wgpu-native probes every backend; Mesa's OpenGL (EGL) probe writes "XDG_RUNTIME_DIR is
-    invalid" to the process's fd 2 from C, several times. While the probe runs, fd 2 is
-    pointed at a temporary file; afterwards everything it caught except those lines goes to
-    the real fd 2. Output of other threads in that window is delayed, never lost (a file,
-    not a pipe, so no writer can block). NUMR_WEBGPU_PROBE_STDERR=keep turns this off.
+    While the block runs, fd 2 is pointed at a temporary file; afterwards everything it
+    caught except those lines goes to the real fd 2. Output of other threads in that window
+    is delayed, never lost (a file, not a pipe, so no writer can block).
+    NUMR_WEBGPU_PROBE_STDERR=keep turns this off.
     """
     if os.environ.get("NUMR_WEBGPU_PROBE_STDERR", "").lower() == "keep":
-        return list(wgpu.gpu.enumerate_adapters_sync())
+        yield
+        return
     try:
         sys.stderr.flush()
     except Exception:  # noqa: BLE001 - a closed or replaced sys.stderr: nothing to flush
         pass
-    with tempfile.TemporaryFile() as cap:
+    with _quiet_lock, tempfile.TemporaryFile() as cap:
         saved = os.dup(2)
         try:
             os.dup2(cap.fileno(), 2)
             try:
-                return list(wgpu.gpu.enumerate_adapters_sync())
+                yield
             finally:
                 os.dup2(saved, 2)
         finally:
@@ -68,6 +71,13 @@ def enumerate_adapters():
                             if not _PROBE_NOISE.match(line))
             if kept:
                 os.write(2, kept)
+
+
+def enumerate_adapters():
+    """``wgpu.gpu.enumerate_adapters_sync()`` without the drivers' probe chatter: Mesa's
+    OpenGL (EGL) probe writes "XDG_RUNTIME_DIR is invalid" to fd 2 several times."""
+    with quiet_driver():
+        return list(wgpu.gpu.enumerate_adapters_sync())
 
 
 def _raw_adapters():

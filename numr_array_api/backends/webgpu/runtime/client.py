@@ -73,10 +73,20 @@ class WgpuClient:
         self.index = index
         self.adapter = adapters.adapter(index)
         self.info = adapters.list_adapters()[index]
-        self.device = self._request_device()
+        # wgpu builds its indirect-dispatch validation pipelines with the device; NVIDIA's
+        # OpenGL ES adapter cannot, and says so on fd 2 (adapters.quiet_driver drops it)
+        with adapters.quiet_driver():
+            self.device = self._request_device()
         self.queue = self.device.queue
         self.features = frozenset(self.device.features)
         self.limits = dict(self.device.limits)
+        # NUMR_WEBGPU_WG_STORAGE lowers the workgroup memory kernels are planned for (and
+        # the pipeline cache enforces): lavapipe runs then show what a smaller adapter
+        # (WebGPU's 16 KiB minimum) would get, the class of bug that hung NVIDIA
+        env = os.environ.get("NUMR_WEBGPU_WG_STORAGE", "").strip()
+        if env:
+            key = "max-compute-workgroup-storage-size"
+            self.limits[key] = min(self.limits.get(key, 16384), int(env))
         self.max_buffer = self.limits["max-buffer-size"]
         self.max_binding = self.limits["max-storage-buffer-binding-size"]
         # arrays larger than this are stored in several buffers (SegmentedBlock); a power
@@ -102,7 +112,8 @@ class WgpuClient:
         self.lost = False
         self.bindgroups = BindGroupCache(self.device)
         self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
-        self.pipelines = PipelineCache(self.device)
+        self.pipelines = PipelineCache(
+            self.device, self.limits.get("max-compute-workgroup-storage-size"))
         self.staging = StagingPool(self.device)
         self.maps = Mappings(self.device, _map_spin(self.info))
         self.recorder = Recorder(self)

@@ -10,7 +10,8 @@ import time
 
 import wgpu
 
-from ...._core.errors import DeviceLost, InvalidArgument
+from ...._core.errors import BackendLimitation, DeviceLost, InvalidArgument
+from ..codegen.wgmem import workgroup_bytes
 from .allocator import live
 from .errors import BACKEND, compile_error, translate
 
@@ -33,8 +34,11 @@ class Pipeline:
 
 
 class PipelineCache:
-    def __init__(self, device):
+    def __init__(self, device, workgroup_storage=None):
         self.device = device
+        # bytes of workgroup memory an entry point may use (None: not checked); wgpu does
+        # not always refuse more (NVIDIA compiled a 64 KiB kernel whose dispatch hung)
+        self.workgroup_storage = workgroup_storage
         self._modules = {}    # WGSL source -> shader module (entry points share it)
         self._by_source = {}
         self._layouts = {}
@@ -70,6 +74,7 @@ class PipelineCache:
             return p
         self.misses += 1
         t0 = time.perf_counter()
+        self._check_workgroup_storage(source, entry, overrides, label)
         module = self._modules.get(source)
         if module is None:
             try:
@@ -93,6 +98,18 @@ class PipelineCache:
         p = Pipeline(pipe, bgl, bindings, imm_size, uniform_size, label or entry)
         self._by_source[key] = p
         return p
+
+    def _check_workgroup_storage(self, source, entry, overrides, label):
+        limit = self.workgroup_storage
+        if limit is None:
+            return
+        used = workgroup_bytes(source, entry, overrides)
+        if used is not None and used > limit:
+            raise BackendLimitation(
+                BACKEND, label or entry,
+                f"the kernel needs {used} bytes of workgroup memory and the adapter "
+                f"grants {limit} (max-compute-workgroup-storage-size); this is a numr bug "
+                "in the kernel's planning, please report it")
 
     def stats(self):
         return {"hits": self.hits, "misses": self.misses, "pipelines": len(self._by_source),

@@ -20,6 +20,7 @@ import os
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
+from ...codegen.wgmem import spec_fits
 from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
@@ -599,9 +600,12 @@ def qr(be, w, tau):
     B, m, n = w.shape
     kmin = min(m, n)
     _check_rows(client, "qr", m)
-    kt = QrTSpec(t, QR_PANEL)
     pk = _qr_panel_kernel(client, t, m)
+    kt = QrTSpec(t, QR_PANEL)
     width = 16 if pk else QR_PANEL
+    if not spec_fits(kt, Caps.of(client)):
+        # T of a 32-column complex128 panel is 16 KiB: WebGPU's minimum workgroup memory
+        kt, width = QrTSpec(t, 16), 16
     blocks = []
     for k in range(0, kmin, width):
         kb = min(width, kmin - k)

@@ -48,6 +48,11 @@ class TileConfig:
         pad = 4 if itemsize == 4 else 0
         return 2 * self.bk * (self.bm + pad + self.bn) * itemsize
 
+    def plain_bytes(self, itemsize: int) -> int:
+        """Workgroup memory of the single-buffered scalar kernel: bk rows of A and of B,
+        each padded by one element (spec.py)."""
+        return self.bk * (self.bm + 1 + self.bn + 1) * itemsize
+
 
 CONFIGS = {c.name: c for c in (
     TileConfig(8, 8, 8, True),     # 128 x 128 tiles: 64 FMAs per 4 vec4 shared loads
@@ -56,6 +61,7 @@ CONFIGS = {c.name: c for c in (
     TileConfig(4, 8, 16, True),
     TileConfig(4, 4, 16, False),   # non-f32 accumulators
     TileConfig(4, 4, 8, False),    # 16-byte accumulators: two tiles in 32 KiB
+    TileConfig(4, 4, 4, False),    # 16-byte accumulators within WebGPU's 16 KiB minimum
     # double-buffered, interleaved register blocks, vec4 global loads where aligned
     # (f32 and f64 operands; see spec.py)
     TileConfig(8, 8, 8, True, True),
@@ -180,4 +186,13 @@ def choose(val: str, name: str, M: int, N: int, K: int,
         if M >= 128 and N >= 128:
             return CONFIGS["8x8k8v"]
         return CONFIGS["4x4k16v"]
-    return CONFIGS["4x4k8" if val == "vec2<f64>" else "4x4k16"]
+    # the scalar kernel: the deepest k step whose tiles fit (WebGPU guarantees only 16 KiB)
+    item = _VAL_BYTES.get(val, 16)
+    for name_ in ("4x4k16", "4x4k8", "4x4k4"):
+        if CONFIGS[name_].plain_bytes(item) <= workgroup_storage:
+            return CONFIGS[name_]
+    return CONFIGS["4x4k4"]
+
+
+_VAL_BYTES = {"f32": 4, "i32": 4, "u32": 4, "f64": 8, "i64": 8, "u64": 8,
+              "vec2<f32>": 8, "vec2<f64>": 16}
