@@ -92,8 +92,7 @@ def build(ctx):
         return _dtype_arg(dtype) or ctx.defaults_for(dev)[0], dev
 
     def _addressable(fname, shape, d):
-        return check_addressable(be.name, fname, shape, d.itemsize,
-                                 f"shape {shape} of {d.name}")
+        return check_addressable(be, fname, shape, d.itemsize, f"shape {shape} of {d.name}")
 
     def empty(shape, *, dtype=None, device=None):
         shape = check_shape(shape)

@@ -92,7 +92,7 @@ def build(ctx):
                     raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
                                         f"{t1.name} ('x1') and {t2.name} ('x2')", t1, t2)
                 shape = broadcast_named(name, x1=x1._data.shape, x2=x2._data.shape)
-                check_addressable(be.name, name, shape)
+                check_addressable(be, name, shape)
                 d1 = x1._data if t1 is t else be.astype(x1._data, t)
                 d2 = x2._data if t2 is t else be.astype(x2._data, t)
                 return d1, d2, t

@@ -56,7 +56,7 @@ def build(ctx):
     def _fits(fname, shape, lengths):
         # the padded / work arrays, before any backend allocates them
         work = [max(m, lengths.get(i, m)) for i, m in enumerate(shape)]
-        check_addressable(be.name, f"fft.{fname}", work, _WORK_ITEMSIZE,
+        check_addressable(be, f"fft.{fname}", work, _WORK_ITEMSIZE,
                           f"a transform over shape {tuple(work)}")
 
     def _length(value, fname, argname):
@@ -137,7 +137,7 @@ def build(ctx):
             elif t.kind != "f":
                 raise DTypeMismatch(f"fft.{name}: dtype must be a real floating-point dtype, "
                                     f"got {t.name}", t, None)
-            check_addressable(be.name, f"fft.{name}", (n,), 8, f"{n} frequencies")
+            check_addressable(be, f"fft.{name}", (n,), 8, f"{n} frequencies")
             return wrap(be.fft_freq(n, float(d), rfft, t, dev))
 
         f.__name__ = f.__qualname__ = name

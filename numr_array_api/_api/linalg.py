@@ -32,7 +32,7 @@ def build(ctx):
             raise ShapeMismatch(f"matmul: contracted dimensions differ: x1 {s1} has {k1}, x2 "
                                 f"{s2} has {k2}", k1, k2)
         batch = broadcast_shapes(s1[:-2], s2[:-2])
-        check_addressable(be.name, "matmul", batch + s1[-2:-1] + s2[-1:])
+        check_addressable(be, "matmul", batch + s1[-2:-1] + s2[-1:])
         return wrap(be.matmul(d1, d2))
 
     def matrix_transpose(x, /):
@@ -69,7 +69,7 @@ def build(ctx):
                                     f"not match the first of x2 {x2.shape}")
             spec = n
         c1, c2 = (range(x1.ndim - spec, x1.ndim), range(spec)) if type(spec) is int else spec
-        check_addressable(be.name, "tensordot",
+        check_addressable(be, "tensordot",
                           [d for i, d in enumerate(x1.shape) if i not in c1] +
                           [d for j, d in enumerate(x2.shape) if j not in c2])
         return wrap(be.tensordot(d1, d2, spec))
@@ -87,7 +87,7 @@ def build(ctx):
         if x1.shape[axis] != x2.shape[axis]:
             raise ShapeMismatch(f"vecdot: sizes along axis {axis} differ ({x1.shape[axis]} and "
                                 f"{x2.shape[axis]})", x1.shape[axis], x2.shape[axis])
-        check_addressable(be.name, "vecdot", broadcast_shapes(x1.shape, x2.shape))
+        check_addressable(be, "vecdot", broadcast_shapes(x1.shape, x2.shape))
         return wrap(be.vecdot(d1, d2, axis))
 
     def _op(self, other):

@@ -84,7 +84,7 @@ def build(ctx, main):
             raise ShapeMismatch(f"linalg.cross: axis {axis} must have size 3 in both arrays, "
                                 f"got {x1.shape} and {x2.shape}", 3,
                                 x1.shape[axis] if x1.shape[axis] != 3 else x2.shape[axis])
-        check_addressable(be.name, "linalg.cross", broadcast_shapes(x1.shape, x2.shape))
+        check_addressable(be, "linalg.cross", broadcast_shapes(x1.shape, x2.shape))
         return wrap(be.linalg_cross(d1, d2, axis))
 
     def det(x, /):
@@ -141,7 +141,7 @@ def build(ctx, main):
             bad = "x1" if x1.ndim != 1 else "x2"
             raise InvalidArgument(bad, f"linalg.outer: needs 1-d arrays, got {x1.ndim}-d and "
                                        f"{x2.ndim}-d")
-        check_addressable(be.name, "linalg.outer", (x1.shape[0], x2.shape[0]))
+        check_addressable(be, "linalg.outer", (x1.shape[0], x2.shape[0]))
         return wrap(be.linalg_outer(d1, d2))
 
     def pinv(x, /, *, rtol=None):

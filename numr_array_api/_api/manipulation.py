@@ -191,7 +191,7 @@ def build(ctx):
             if rep < 0:
                 raise InvalidArgument("repeats", f"repeat: must be non-negative, got {rep}")
             n = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
-            check_addressable(be.name, "repeat", (x.size // max(n, 1) if n else 0, n, rep),
+            check_addressable(be, "repeat", (x.size // max(n, 1) if n else 0, n, rep),
                               x._dtype.itemsize)
         data = x._data
         if axis is None:
@@ -210,7 +210,7 @@ def build(ctx):
             raise InvalidArgument("repetitions", "tile: repetitions must be non-negative")
         out = (1,) * (len(reps) - x.ndim) + x.shape
         out = tuple(m * r for m, r in zip(out, (1,) * (x.ndim - len(reps)) + reps))
-        check_addressable(be.name, "tile", out, x._dtype.itemsize)
+        check_addressable(be, "tile", out, x._dtype.itemsize)
         return wrap(be.tile(x._data, reps))
 
     def unstack(x, /, *, axis=0):

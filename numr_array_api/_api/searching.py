@@ -127,7 +127,7 @@ def build(ctx):
         shape = broadcast_named("where", condition=condition.shape,
                                 **{n: v.shape for n, v in (("x1", x1), ("x2", x2))
                                    if v.__class__ is A})
-        check_addressable(be.name, "where", shape)
+        check_addressable(be, "where", shape)
         return wrap(be.where(condition._data, ops[0], ops[1]))
 
     return {"argmax": argmax, "argmin": argmin, "count_nonzero": count_nonzero,

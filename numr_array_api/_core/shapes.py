@@ -3,6 +3,7 @@
 import operator
 
 import math
+import os
 import sys
 
 from .errors import InvalidArgument, InvalidIndex, InvalidType, OutOfMemory, ShapeMismatch
@@ -49,16 +50,61 @@ def check_shape(shape, argname="shape"):
 MAX_ELEMENTS = 1 << 58
 
 
-def check_addressable(backend, fname, shape, itemsize=16, what=None):
+_HOST_BYTES = []
+
+
+def host_memory_bytes():
+    """Bytes this process could ever hold: physical memory plus swap, lowered by a cgroup
+    limit; None where unknown. An allocation beyond it is accepted by an overcommitting
+    kernel and the process is then killed when the pages are touched (np.ones(2**41, int8)
+    on the 128 GiB GPU machine): refused up front instead."""
+    if not _HOST_BYTES:
+        total = None
+        try:
+            with open("/proc/meminfo") as f:
+                info = {ln.split(":")[0]: int(ln.split()[1]) * 1024 for ln in f
+                        if ln.split(":")[0] in ("MemTotal", "SwapTotal")}
+            total = info.get("MemTotal", 0) + info.get("SwapTotal", 0) or None
+        except (OSError, ValueError, IndexError):
+            try:
+                total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            except (ValueError, OSError, AttributeError):
+                total = None
+        for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+            try:
+                with open(path) as f:
+                    raw = f.read().strip()
+                if raw.isdigit():
+                    total = int(raw) if total is None else min(total, int(raw))
+            except OSError:
+                pass
+        _HOST_BYTES.append(total)
+    return _HOST_BYTES[0]
+
+
+def check_host_memory(backend, fname, nbytes, what):
+    """OutOfMemory naming the request when ``nbytes`` exceed host_memory_bytes()."""
+    cap = host_memory_bytes()
+    if cap is not None and nbytes > cap:
+        raise OutOfMemory(backend, nbytes, f"{fname}: {what} is more than this machine's "
+                                           f"memory and swap ({cap} bytes)")
+
+
+def check_addressable(backend, fname, shape, itemsize=None, what=None):
     """OutOfMemory naming the request unless an array of ``shape`` (``itemsize``-byte
-    elements, or any work array of the operation) stays within MAX_ELEMENTS and a 64-bit
-    byte count; checked before a backend allocates."""
+    elements, or any work array of the operation; None: unknown, up to 16) stays within
+    MAX_ELEMENTS and a 64-bit byte count, and, on a backend that allocates host memory
+    (``backend.host_memory``), within the host's memory (at least one byte an element);
+    checked before a backend allocates. ``backend``: the backend or its name."""
+    name = getattr(backend, "name", backend)
     count = math.prod(shape)
-    if count > MAX_ELEMENTS or count * itemsize > sys.maxsize:
-        nbytes = count * max(itemsize, 1)
-        raise OutOfMemory(backend, nbytes, f"{fname}: {what or f'shape {tuple(shape)}'} is "
-                                           f"more than any address space (numr arrays hold "
-                                           f"at most 2**58 elements)")
+    what = what or f"shape {tuple(shape)}"
+    if count > MAX_ELEMENTS or count * (itemsize or 16) > sys.maxsize:
+        nbytes = count * max(itemsize or 16, 1)
+        raise OutOfMemory(name, nbytes, f"{fname}: {what} is more than any address space "
+                                        f"(numr arrays hold at most 2**58 elements)")
+    if getattr(backend, "host_memory", False):
+        check_host_memory(name, fname, count * (itemsize or 1), what)
     return shape
 
 

@@ -9,6 +9,7 @@ gives identical points on every backend. Algorithms and accuracy: docs/ext.md.
 import numpy as np
 
 from .._core.errors import InvalidArgument
+from .._core.shapes import check_addressable
 from .._algorithms import _namespace
 from .._algorithms import dispatch as _dispatch
 from .._algorithms.qmc import directions, halton as _halton, lhs as _lhs, seeding
@@ -26,6 +27,9 @@ def _common(n, d, max_d, dtype, device, xp):
     d = _namespace.check_int(d, "d", low=1, high=max_d)
     ns = _namespace.resolve(xp, device)
     dt = _namespace.real_float_dtype(ns, dtype, device)
+    # before any work array is made: an absurd n is numr's OutOfMemory, never a crash
+    check_addressable(getattr(ns, "_backend", "ext"), "ext.random", (n, d),
+                      max(getattr(dt, "itemsize", 8), 8), f"{n} x {d} points")
     return n, d, ns, dt
 
 

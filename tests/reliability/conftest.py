@@ -48,6 +48,9 @@ def run_python(code, *args, timeout, env=None):
                           capture_output=True, text=True, timeout=timeout)
 
 
+_FAKE = {}
+
+
 @pytest.fixture
 def webgpu_two_devices(monkeypatch):
     """(webgpu namespace, device 0, device 1): the second adapter when there is one, else a
@@ -66,8 +69,13 @@ def webgpu_two_devices(monkeypatch):
     from numr_array_api.backends.webgpu.runtime import client as client_mod
     be = xp._backend
     d0 = devs[0]
-    fake = client_mod.WgpuClient(d0.index)
-    fake.index = len(be._all_devices)
+    # one fake per process: numr's caches key on the client's index (one client per index
+    # for a process's life), so a fresh fake under a reused index would meet the last
+    # one's cached plans and buffers
+    fake = _FAKE.get(d0.index)
+    if fake is None or fake.index != len(be._all_devices):
+        fake = _FAKE[d0.index] = client_mod.WgpuClient(d0.index)
+        fake.index = len(be._all_devices)
     d1 = Device("webgpu", fake.index)
     monkeypatch.setattr(be, "_all_devices", be._all_devices + (d1,))
     monkeypatch.setattr(be, "_devices", tuple(devs) + (d1,))

@@ -74,7 +74,10 @@ def test_reproducer_4_reductions_over_2_32_element_views(n):
     if _on_cpu_adapter(xp) and not os.environ.get("NUMR_TEST_SLOW"):
         pytest.skip("2^32-element reductions on a CPU adapter take minutes: NUMR_TEST_SLOW=1")
     v = xp.broadcast_to(xp.asarray([1.0], dtype=xp.float32), (n,))
-    assert float(xp.sum(v)) == float(n)
+    # the float32 result rounded once, as NumPy's (2**32 + 5 -> 2**32); a wrapped count
+    # gives 0.0 or 5.0
+    assert float(xp.sum(v)) == float(np.float32(n))
+    assert float(xp.sum(v, dtype=xp.float64)) == float(n)
     assert float(xp.max(v)) == 1.0
     assert int(xp.argmax(v)) == 0
 
@@ -98,7 +101,9 @@ def test_reproducer_5_192_mb_array_every_listed_function():
     a = (np.arange(n, dtype=np.int64) % 1000).astype(np.float32)
     a[40_000_123] = 5000.0
     x = xp.asarray(a)
-    assert not x._data.fits_binding()
+    # beyond the binding on lavapipe (128 MiB); NVIDIA's 2 GiB binding holds it (the 10 GiB
+    # tests in tests/webgpu_kernels/test_gpu_size_acceptance.py go beyond there)
+    assert not x._data.fits_binding() or not _on_cpu_adapter(xp)
     assert host((x + x)[40_000_120:40_000_126]).tolist() == (a[40_000_120:40_000_126] * 2).tolist()
     assert float(xp.sum(x)) == pytest.approx(float(a.sum(dtype=np.float64)), rel=1e-6)
     assert float(xp.max(x)) == 5000.0

@@ -364,8 +364,19 @@ class WgpuClient:
                               f"({self.memory_limit} bytes)")
         seg = self.segment_bytes
         n = -(-nbytes // seg)
-        parts = [self.pool.allocate(seg if i < n - 1 else nbytes - seg * (n - 1), host_write)
-                 for i in range(n)]
+        parts = []
+        try:
+            for i in range(n):
+                parts.append(self.pool.allocate(seg if i < n - 1 else nbytes - seg * (n - 1),
+                                                host_write))
+        except OutOfMemory as exc:
+            # the request, not its failed segment, is what the user asked for; the segments
+            # taken so far go back to the driver, not to the pool's cache
+            got = len(parts)
+            parts.clear()
+            self.pool.empty_cache()
+            raise OutOfMemory(BACKEND, nbytes, f"segment {got + 1} of {n} ({seg} bytes each) "
+                              f"failed: {exc}") from exc
         return SegmentedBlock(parts, seg, nbytes)
 
     def _before_destroy(self, buffers):
