@@ -622,3 +622,21 @@ def test_complex64_division_by_a_huge_divisor_has_no_spurious_nan(xp, b):
         got = to_numpy(got)
         assert not np.isnan(got.view(np.float32)).any(), (name, got)
         np.testing.assert_allclose(got, refs[name], rtol=1e-6, atol=2e-38, err_msg=name)
+
+
+def test_pow_operator_squares_exactly_as_numpy(xp):
+    # ndarray.__pow__ squares for the exponent 2; consumers rely on the exact result (SciPy's
+    # kruskal statistic of identical samples is exactly 0.0 that way); pow() of a GPU math
+    # library can be an ulp off
+    from _support import to_numpy
+    rng = np.random.default_rng(5)
+    for name in ("float32", "float64"):
+        if name not in xp.__array_namespace_info__().dtypes():
+            continue
+        h = (rng.standard_normal(4096) * 10.0 ** rng.integers(-30, 30, 4096)).astype(name)
+        h[:4] = [np.nan, -0.0, -np.inf, 85.5]
+        x = xp.asarray(h)
+        for e in (2, 2.0):
+            got = to_numpy(x ** e)
+            assert got.dtype == h.dtype
+            np.testing.assert_array_equal(got, h ** e)

@@ -271,6 +271,18 @@ def _attach_operators(ctx, ns):
         setattr(A, f"__{opname}__", ns[fname])
         setattr(A, f"__r{opname}__", rop)
         setattr(A, f"__i{opname}__", iop)
+    _pow, _mul = ns["pow"], ns["multiply"]
+
+    def __pow__(self, other, /):
+        # NumPy's operator squares for the exponent 2 (ndarray.__pow__'s fast path) and
+        # consumers count on it: SciPy's kruskal expects an exact 0.0 that a pow() one ulp
+        # off a square (CUDA's) misses. x * x keeps every special case of pow(x, 2).
+        if (type(other) in (int, float) and other == 2 and self.__class__ is A
+                and self._dtype.kind in "fc"):
+            return _mul(self, self)
+        return _pow(self, other)
+
+    A.__pow__ = __pow__
     for opname, fname in COMPARISONS.items():
         # == and != must answer foreign objects (x == None) with NotImplemented -> False
         setattr(A, f"__{opname}__", binop(ns[fname])[0] if opname in ("eq", "ne")
