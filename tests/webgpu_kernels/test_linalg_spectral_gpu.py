@@ -574,3 +574,28 @@ def test_f32_computed_in_f64(xp, dtype):
         np.testing.assert_allclose(p, np.linalg.pinv(a.astype(np.complex128)), atol=50 * eps)
     finally:
         mixin.F32_IN_F64, mixin.ROUNDS = old
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_eigvals_of_real_matrices_are_exact_conjugate_pairs(wgpu_xp, dtype):
+    # as LAPACK's real Schur form gives them: SciPy's tf2zpk test compares sort(z) with
+    # sort(conj(z)) exactly (polynomial roots: eigenvalues of a companion matrix)
+    xp = wgpu_xp
+    if dtype not in xp.__array_namespace_info__().dtypes():
+        pytest.skip(f"no {dtype}")
+    roots = np.exp(2j * np.pi * np.arange(1, 16) / 31)
+    c = np.real(np.poly(np.concatenate([roots, np.conj(roots), [0.5, -0.25]])))
+    C = np.diag(np.ones(len(c) - 2), -1)
+    C[0, :] = -c[1:] / c[0]
+    rng = np.random.default_rng(3)
+    for A in (C, rng.standard_normal((4, 12, 12))):
+        A = A.astype(dtype)
+        w = xp.linalg.eigvals(xp.asarray(A)).to_device("cpu")
+        w = np.asarray(w).reshape(-1, A.shape[-1])
+        ref = np.linalg.eigvals(A.astype(np.float64)).reshape(w.shape)
+        for got, want in zip(w, ref):
+            assert np.array_equal(np.sort_complex(got), np.sort_complex(np.conj(got)))
+            tol = 1e-3 if dtype == "float32" else 1e-10
+            assert np.abs(np.sort_complex(got) - np.sort_complex(want)).max() <= \
+                tol * np.abs(want).max()
+        assert np.count_nonzero(w.imag == 0) == np.count_nonzero(ref.imag == 0)

@@ -65,6 +65,9 @@ class WebGPUBackend(*_MIXINS, Backend):
     scalars_native = False        # Python scalars arrive as 0-d storages (scalar_operand)
     trusted_result_dtypes = True  # kernels produce exactly the standard's result dtypes
     payload_type = WgpuStorage
+    # real linspace as NumPy's separate multiply and add dispatches (api/creation.py): one
+    # kernel's start + i * step became an fma on NVIDIA, an ulp off NumPy at some points
+    compose_linspace = True
 
     def __init__(self):
         from ..._core import dtypes as dt

@@ -19,6 +19,7 @@ from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
 from ..matmul import gemm
+from .conj import ConjPairSpec
 from .cut import CutSpec
 from .spec import (UNROLL, EigSpec, EighSpec, FinishSpec, RoundSpec, SvdSpec, pick_cap,
                    wg_size)
@@ -488,6 +489,10 @@ def _eig(be, a, vectors):
     if int(st.to_numpy().max()):
         raise InvalidArgument("x", f"linalg.eig{'' if vectors else 'vals'}: Eigenvalues did "
                               f"not converge")
+    if a.dtype.kind == "f":
+        k = client.kernel(ConjPairSpec(wtype(ct, client, "linalg.eig")))
+        k.launch((max(1, min(-(-nb // 64), _MAX_GROUPS)), 1, 1), W=w,
+                 F=new_output((nb * n,), dt.uint32, client), nb=nb, n=n)
     w = w.reshape(batch + (n,))
     return (w, v.reshape(batch + (n, n))) if vectors else w
 
