@@ -1,0 +1,49 @@
+"""Issue 14 probe: a full float32 sum of 256 MiB three ways on numr webgpu, next to CuPy:
+the full-reduction path, the row path (sum(axis=1) of a (8192, 8192) reshape, then the sum
+of 8192 partials) and max(axis=1) (the row path's reference speed)."""
+import math
+import os
+import time
+
+import numpy as np
+
+import numr_array_api.webgpu as W
+
+N = 1 << 26
+
+
+def best(fn, sync, reps=20, repeats=5):
+    fn()
+    sync()
+    b = math.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        sync()
+        b = min(b, (time.perf_counter() - t) / reps)
+    return b
+
+
+h = np.random.default_rng(0).random(N, dtype=np.float32)
+x = W.asarray(h)
+x2 = W.reshape(x, (8192, 8192))
+sync = lambda: W.asarray(x[:1]).to_device("cpu")  # noqa: E731
+cases = {
+    "sum": lambda: W.sum(x),
+    "sum rows then sum": lambda: W.sum(W.sum(x2, axis=1)),
+    "sum(axis=1)": lambda: W.sum(x2, axis=1),
+    "max(axis=1)": lambda: W.max(x2, axis=1),
+}
+try:
+    import cupy as cp
+    c = cp.asarray(h)
+    ref = best(lambda: cp.sum(c), cp.cuda.Device().synchronize)
+except Exception:  # noqa: BLE001
+    ref = float("nan")
+print(f"SUBMIT_BYTES={os.environ.get('NUMR_WEBGPU_SUBMIT_BYTES', 'default')} "
+      f"REDUCE={os.environ.get('NUMR_WEBGPU_REDUCE', 'default')}  cupy sum {ref * 1e6:.1f} us")
+for name, fn in cases.items():
+    t = best(fn, sync)
+    print(f"  {name:20s} {t * 1e6:8.1f} us  cupy/numr {ref / t:.2f}")
+print("  check", float(W.sum(x)), float(W.sum(W.sum(x2, axis=1))), float(h.sum(dtype=np.float64)))
