@@ -239,3 +239,27 @@ def test_var_large_mean_small_variance(wgpu_xp, dtype, mean, sigma, tol):
         # the textbook one-pass formula in the same precision fails this test
         naive = float(np.mean(a * a) - np.mean(a) ** 2)
         assert abs(naive - e) > tol * e
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_whole_array_reductions_through_rows(wgpu_xp, dtype):
+    # >= 2^22 contiguous elements are reduced as rows, then the row results (ops/reduction/
+    # mixin.py::_row_split): equal to NumPy's, NaN propagating, odd sizes on the whole path
+    xp = wgpu_xp
+    if dtype not in xp.__array_namespace_info__().dtypes():
+        pytest.skip(f"no {dtype}")
+    rng = np.random.default_rng(21)
+    for n in (1 << 22, (1 << 22) + 8192 * 3, (1 << 22) + 1):
+        a = (rng.random(n) * 2 - 0.5).astype(dtype)
+        a[n // 3] = 7.0
+        a[n // 2] = -3.0
+        x = xp.asarray(a)
+        ref = a.astype(np.float64)
+        tol = 1e-5 if dtype == "float32" else 1e-12
+        assert abs(float(xp.sum(x)) - ref.sum()) <= tol * np.abs(ref).sum()
+        assert abs(float(xp.mean(x)) - ref.mean()) <= tol * np.abs(ref).mean()
+        assert float(xp.max(x)) == 7.0 and float(xp.min(x)) == -3.0
+        assert float(xp.max(xp.reshape(x[: n - n % 2], (2, -1)))) == 7.0
+    a[5] = np.nan
+    x = xp.asarray(a[: 1 << 22])
+    assert np.isnan(float(xp.max(x))) and np.isnan(float(xp.sum(x)))
