@@ -170,7 +170,9 @@ def test_real_300mb_array_on_the_adapters_own_limits(wgpu_xp):
     a = rng.random(n, dtype=np.float32) + 100.0
     a[61_000_001] = 1000.0
     x = xp.asarray(a)
-    assert not x._data.fits_binding()
+    # beyond lavapipe's 128 MiB binding; NVIDIA's 2 GiB holds it (the 10 GiB test below
+    # goes beyond there)
+    assert not x._data.fits_binding() or x._data.client.max_binding > 300_000_000
     s = float(xp.sum(x))
     exact = float(a.sum(dtype=np.float64))
     assert abs(s - exact) <= 1e-6 * exact
