@@ -200,7 +200,7 @@ def build(ctx):
             if work is None and getattr(be, "compose_linspace", False):
                 work = ctx.defaults_for(dev)[0]
             if work is not None:
-                return _linspace_narrow(start, stop, num, bool(endpoint), d, dev, work)
+                return _linspace_numpy_order(start, stop, num, bool(endpoint), d, dev, work)
         return wrap(be.linspace(start, stop, num, bool(endpoint), d, dev))
 
     def _narrow_work_dtype(*bounds):
@@ -222,7 +222,7 @@ def build(ctx):
             return None
         return dt.float32 if "float32" in kinds else dt.float16
 
-    def _linspace_narrow(start, stop, num, endpoint, d, dev, work):
+    def _linspace_numpy_order(start, stop, num, endpoint, d, dev, work):
         # NumPy's algorithm with its roundings in the work dtype: y = arange * step + start
         # as two separate operations (no fused multiply-add: one kernel computing
         # start + i * step is contracted to an fma by NVIDIA's Vulkan compiler, an ulp off

@@ -188,9 +188,9 @@ def choose(val: str, name: str, M: int, N: int, K: int,
         return CONFIGS["4x4k16v"]
     # the scalar kernel: the deepest k step whose tiles fit (WebGPU guarantees only 16 KiB)
     item = _VAL_BYTES.get(val, 16)
-    for name_ in ("4x4k16", "4x4k8", "4x4k4"):
-        if CONFIGS[name_].plain_bytes(item) <= workgroup_storage:
-            return CONFIGS[name_]
+    for cand in ("4x4k16", "4x4k8", "4x4k4"):
+        if CONFIGS[cand].plain_bytes(item) <= workgroup_storage:
+            return CONFIGS[cand]
     return CONFIGS["4x4k4"]
 
 
