@@ -28,8 +28,8 @@ def _common(n, d, max_d, dtype, device, xp):
     ns = _namespace.resolve(xp, device)
     dt = _namespace.real_float_dtype(ns, dtype, device)
     # before any work array is made: an absurd n is numr's OutOfMemory, never a crash
-    check_addressable(getattr(ns, "_backend", "ext"), "ext.random", (n, d),
-                      max(getattr(dt, "itemsize", 8), 8), f"{n} x {d} points")
+    check_addressable(getattr(ns, "_backend", "ext"), "ext.random", (n, d), 8,
+                      f"{n} x {d} points")
     return n, d, ns, dt
 
 
