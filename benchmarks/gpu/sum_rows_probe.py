@@ -1,28 +1,21 @@
 """Issue 14 probe: a full float32 sum of 256 MiB three ways on numr webgpu, next to CuPy:
 the full-reduction path, the row path (sum(axis=1) of a (8192, 8192) reshape, then the sum
 of 8192 partials) and max(axis=1) (the row path's reference speed)."""
-import math
 import os
-import time
+import sys
 
 import numpy as np
 
 import numr_array_api.webgpu as W
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sweep import time_call  # noqa: E402
+
 N = 1 << 26
 
 
 def best(fn, sync, reps=20, repeats=5):
-    fn()
-    sync()
-    b = math.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(reps):
-            fn()
-        sync()
-        b = min(b, (time.perf_counter() - t) / reps)
-    return b
+    return time_call(fn, sync, reps, repeats)  # the sweep's measure: reps queued, one sync
 
 
 h = np.random.default_rng(0).random(N, dtype=np.float32)
