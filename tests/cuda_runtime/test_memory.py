@@ -119,3 +119,33 @@ def test_real_oom_is_numr_error(cx):
         cx.empty((2 * total,), dtype=cx.uint8)
     x = cx.ones((3,))  # the device still works
     assert np.asarray(x.to_device("cpu")).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.gpu
+def test_cufft_plan_failure_retries_once_then_is_out_of_memory(cx, monkeypatch):
+    # cuFFT reports a plan it cannot allocate as ALLOC_FAILED / INTERNAL_ERROR / INVALID_SIZE:
+    # numr clears the plan cache, trims its pool, retries once, then raises OutOfMemory
+    import cupy
+    from cupy.cuda import cufft
+    from numr_array_api.errors import OutOfMemory
+    real = cupy.fft.fft
+    calls = []
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == 1:
+            raise cufft.CuFFTError(8)  # CUFFT_INVALID_SIZE
+        return real(*a, **k)
+
+    monkeypatch.setattr(cupy.fft, "fft", flaky)
+    x = cx.asarray(np.arange(8.0) + 0j)
+    np.testing.assert_allclose(cx.fft.fft(x).to_device("cpu"), np.fft.fft(np.arange(8.0)))
+    assert len(calls) == 2
+
+    def broken(*a, **k):
+        raise cufft.CuFFTError(5)  # CUFFT_INTERNAL_ERROR
+
+    monkeypatch.setattr(cupy.fft, "fft", broken)
+    with pytest.raises(OutOfMemory, match="cuFFT"):
+        cx.fft.fft(x)
+    assert float(cx.sum(cx.ones(4))) == 4.0

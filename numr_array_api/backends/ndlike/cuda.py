@@ -17,7 +17,8 @@ import numpy as np
 
 from ..._core import dtypes as dt
 from ..._core.device import Device
-from ..._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument, InvalidIndex
+from ..._core.errors import (BackendUnavailable, DTypeMismatch, InvalidArgument, InvalidIndex,
+                             OutOfMemory)
 from ..cuda_runtime import get as _get_runtime
 from .backend import NdBackend
 from .cuda_bounds import CudaIndexBoundsMixin
@@ -74,6 +75,26 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
     device_kind = "cuda"
     host_native = False
     _c2r_clears_edge_bins = True  # cuFFT's C2R reads the DC / Nyquist imaginary parts
+
+    def _fft_call(self, fn, *args, **kwargs):
+        # cuFFT reports a plan it could not allocate as CUFFT_ALLOC_FAILED, INTERNAL_ERROR or
+        # even INVALID_SIZE (16 test processes sharing one GPU, 2026-11-26); the front-end
+        # validated the sizes, so: forget cached plans, give numr's pools back, retry once,
+        # then numr's error instead of CuPy's
+        from cupy.cuda import cufft
+        try:
+            return fn(*args, **kwargs)
+        except cufft.CuFFTError:
+            pass
+        self.xp.fft.config.get_plan_cache().clear()
+        for i in range(self.rt.device_count):
+            self.rt.client(i).allocator.trim()
+        try:
+            return fn(*args, **kwargs)
+        except cufft.CuFFTError as e:
+            raise OutOfMemory("cuda", getattr(args[0], "nbytes", 0),
+                              f"cuFFT could not make its plan after the plan "
+                              f"cache was cleared and numr's pool trimmed: {e}") from e
     # CuPy computes element and byte counts in wrapping 64-bit integers (a request beyond
     # them allocates a tiny block and writes past it): the elementwise fast paths check the
     # operands' sizes before calling it (_api/_fastpath.py)

@@ -17,13 +17,17 @@ class NdFFTMixin:
     # Nyquist bins; NumPy's pocketfft ignores them. Backends on cuFFT set this to clear them.
     _c2r_clears_edge_bins = False
 
+    def _fft_call(self, fn, *args, **kwargs):
+        """Run one library transform (backends on cuFFT add a retry: ndlike/cuda.py)."""
+        return fn(*args, **kwargs)
+
     def fft_1d(self, name, a, n, axis, norm, out_dtype):
         if a.dtype == np.float16:
             a = a.astype(np.float32)
         if self._c2r_clears_edge_bins and name in ("irfft", "hfft") and a.dtype.kind == "c":
             n = 2 * (a.shape[axis] - 1) if n is None else n
             a = _hermitian_edges(self.xp, a, n, axis)
-        r = getattr(self.xp.fft, name)(a, n=n, axis=axis, norm=norm)
+        r = self._fft_call(getattr(self.xp.fft, name), a, n=n, axis=axis, norm=norm)
         return r.astype(out_dtype.np, copy=False)
 
     def fft_nd(self, name, a, s, axes, norm, out_dtype):
@@ -34,7 +38,7 @@ class NdFFTMixin:
             return a.astype(out_dtype.np, copy=True)
         if self._c2r_clears_edge_bins and name == "irfftn" and a.dtype.kind == "c":
             return self._irfftn_as_numpy(a, s, axes, norm).astype(out_dtype.np, copy=False)
-        r = getattr(self.xp.fft, name)(a, s=s, axes=axes, norm=norm)
+        r = self._fft_call(getattr(self.xp.fft, name), a, s=s, axes=axes, norm=norm)
         return r.astype(out_dtype.np, copy=False)
 
     def _irfftn_as_numpy(self, a, s, axes, norm):
@@ -47,9 +51,10 @@ class NdFFTMixin:
             s = tuple(a.shape[ax] for ax in axes[:-1]) + (2 * (a.shape[axes[-1]] - 1),)
         s = tuple(s)
         if len(axes) > 1:
-            a = xp.fft.ifftn(a, s=s[:-1], axes=axes[:-1], norm=norm)
+            a = self._fft_call(xp.fft.ifftn, a, s=s[:-1], axes=axes[:-1], norm=norm)
         n, axis = s[-1], axes[-1]
-        return xp.fft.irfft(_hermitian_edges(xp, a, n, axis), n=n, axis=axis, norm=norm)
+        return self._fft_call(xp.fft.irfft, _hermitian_edges(xp, a, n, axis), n=n, axis=axis,
+                              norm=norm)
 
     def fft_freq(self, n, d, rfft, dtype, device):
         # NumPy's expression, integers * (1.0 / (n * d)), in float64 and rounded once, so
