@@ -612,6 +612,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 """, "linalg_trsm_local")
 
 
+
+def _triangle_vectors_layout(t, same, caps):
+    """Bindings of the triangular solves on vectors: the triangle Tm (or, ``same``, inside
+    X's buffer at element offset t_off) and the vectors X, solved in place."""
+    words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
+    if same:
+        return Layout([Buf("X", t.arr, "rw")], words + ["t_off"], caps)
+    return Layout([Buf("Tm", t.arr), Buf("X", t.arr, "rw")], words, caps)
+
 @dataclasses.dataclass(frozen=True)
 class TrsmSpec(KernelSpec):
     """op(T) x = b for many vectors x (in place); op(T) = T or conj(T); T given by strides
@@ -625,10 +634,7 @@ class TrsmSpec(KernelSpec):
     same: bool = False  # the triangle lives in X's buffer (element offset t_off): no copy
 
     def layout(self, caps):
-        words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
-        if self.same:
-            return Layout([Buf("X", self.t.arr, "rw")], words + ["t_off"], caps)
-        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")], words, caps)
+        return _triangle_vectors_layout(self.t, self.same, caps)
 
     def render(self, caps):
         lay = self.layout(caps)
@@ -2106,10 +2112,7 @@ class TrsmTileSpec(KernelSpec):
     same: bool = False
 
     def layout(self, caps):
-        words = ["n", "nv", "nbat", "t_rs", "t_cs", "t_bs", "x_es", "x_vs", "x_bs"]
-        if self.same:
-            return Layout([Buf("X", self.t.arr, "rw")], words + ["t_off"], caps)
-        return Layout([Buf("Tm", self.t.arr), Buf("X", self.t.arr, "rw")], words, caps)
+        return _triangle_vectors_layout(self.t, self.same, caps)
 
     def render(self, caps):
         tk = self.layout(caps).tokens()
