@@ -612,7 +612,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 """, "linalg_trsm_local")
 
 
-
 def _triangle_vectors_layout(t, same, caps):
     """Bindings of the triangular solves on vectors: the triangle Tm (or, ``same``, inside
     X's buffer at element offset t_off) and the vectors X, solved in place."""
@@ -620,6 +619,7 @@ def _triangle_vectors_layout(t, same, caps):
     if same:
         return Layout([Buf("X", t.arr, "rw")], words + ["t_off"], caps)
     return Layout([Buf("Tm", t.arr), Buf("X", t.arr, "rw")], words, caps)
+
 
 @dataclasses.dataclass(frozen=True)
 class TrsmSpec(KernelSpec):
