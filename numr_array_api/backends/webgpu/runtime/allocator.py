@@ -140,6 +140,7 @@ class BufferPool:
         self.pool_hits = 0
         self.pool_misses = 0
         self.buffers_created = 0
+        self.watch = None    # runtime/recipes.py: sees every allocation of a call it captures
 
     def allocate(self, nbytes, host_write=False):
         nbytes = max(int(nbytes), 0)
@@ -172,7 +173,10 @@ class BufferPool:
         self._lent += size
         if self._lent > self.peak_bytes:
             self.peak_bytes = self._lent
-        return Block(buf, size, self)
+        blk = Block(buf, size, self)
+        if self.watch is not None:
+            self.watch.allocated(blk)
+        return blk
 
     def allocate_class(self, size):
         """``allocate`` for a size class already known to fit one buffer (``size_class`` of
@@ -196,7 +200,10 @@ class BufferPool:
         self._lent += size
         if self._lent > self.peak_bytes:
             self.peak_bytes = self._lent
-        return Block(buf, size, self)
+        blk = Block(buf, size, self)
+        if self.watch is not None:
+            self.watch.allocated(blk)
+        return blk
 
     def _create(self, size):
         try:

@@ -20,6 +20,7 @@ from .concurrency import LOCK, deferred_interrupts, locked
 from .errors import BACKEND, translate
 from .mapping import Mappings
 from .pipelines import BindGroupCache, PipelineCache
+from .recipes import Recipes
 from .submit import Recorder
 
 _clients = {}
@@ -121,6 +122,8 @@ class WgpuClient:
         # called with the client after every host read and synchronize (deferred error
         # checks: primitives/gather.py's lazy index check)
         self.read_hooks = []
+        self.transfers = 0  # host reads and writes (runtime/recipes.py: a call without any)
+        self.recipes = Recipes(self)
 
     def _request_device(self):
         """The adapter's own limits and optional features, else the WebGPU defaults (some
@@ -278,6 +281,7 @@ class WgpuClient:
     def write(self, block, offset, data):
         """Copy host bytes (offset and length multiples of 4) into ``block`` at ``offset``."""
         self.check()
+        self.transfers += 1
         if isinstance(block, SegmentedBlock):
             data = memoryview(data).cast("B")
             pos, end = offset, offset + len(data)
@@ -306,6 +310,7 @@ class WgpuClient:
     def read(self, block, offset, nbytes):
         """Host bytes of ``block[offset:offset+nbytes]`` after all recorded work."""
         self.check()
+        self.transfers += 1
         if nbytes <= self.READ_CHUNK and not isinstance(block, SegmentedBlock):
             out = self._read_one(block, offset, nbytes)
             if self.read_hooks:
@@ -393,6 +398,7 @@ class WgpuClient:
     def empty_cache(self):
         # buffers used by unsubmitted work sit in the deferred lists, which are never destroyed
         with deferred_interrupts():
+            self.recipes.clear()  # they keep plan tables alive
             self.pool.empty_cache()
             self.maps.reap()
             self.staging.empty()

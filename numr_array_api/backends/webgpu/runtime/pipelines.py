@@ -139,6 +139,9 @@ class BindGroupCache:
         self.device = device
         self.capacity = capacity
         self._cache = {}
+        # id(bind group) -> (layout, entries) of every cached one: runtime/recipes.py reads
+        # which buffers a recorded dispatch bound
+        self.entries_of = {}
         self.hits = 0
         self.misses = 0
 
@@ -157,15 +160,16 @@ class BindGroupCache:
         except Exception as exc:
             raise translate(exc, "bind group creation") from exc
         if len(self._cache) >= self.capacity:
-            self._cache.pop(next(iter(self._cache)))
+            self.entries_of.pop(id(self._cache.pop(next(iter(self._cache)))), None)
         # id(bgl) is stable: PipelineCache keeps every layout for the device's lifetime
         self._cache[key] = bg
+        self.entries_of[id(bg)] = (bgl, entries)
         return bg
 
     def forget_buffers(self, buffers):
         dead = set(map(id, buffers))
         for key in [k for k in self._cache if any(id(e[0]) in dead for e in k[1])]:
-            del self._cache[key]
+            self.entries_of.pop(id(self._cache.pop(key)), None)
 
     def stats(self):
         return {"hits": self.hits, "misses": self.misses, "size": len(self._cache)}

@@ -48,6 +48,7 @@ class Recorder:
         self.pending_ids = client.pool.pending_ids
         self.recorded = 0
         self.capture = None  # list of dispatch records while a graph is being captured
+        self.watch = None    # runtime/recipes.py: sees every dispatch of a call it captures
         self._cp_handle = None
         self._dyn_offset = _ffi.new("uint32_t[1]")
         # replays are submitted in chunks so a GPU starts while the host records (64 was
@@ -150,6 +151,8 @@ class Recorder:
         self.dispatches += 1
         if self.capture is not None:
             self.capture.append((pipe, bind_group, params, workgroups, blocks))
+        if self.watch is not None:
+            self.watch.dispatch(pipe, bind_group, params, workgroups, blocks, indirect)
         self.pending_bytes += nbytes
         if self.recorded >= self.threshold or self.pending_bytes >= self.submit_bytes:
             self.flush()

@@ -16,7 +16,7 @@ chirp filter's spectrum) are computed on the host in float64 and uploaded once p
 from ...codegen.render import workgroups
 from ...storage import WgpuStorage
 from . import real
-from .plan import frozen
+from .plan import frozen, switch_values
 from .specs import FreqSpec
 
 __all__ = ["FFTMixin"]
@@ -32,13 +32,19 @@ def _f32_parts(v):
 
 
 class FFTMixin:
+    # a repeated call replays its recorded dispatches (runtime/recipes.py): the planning
+    # above them costs as much host time as a batch of short rows takes on a GPU
     def fft_1d(self, name, a, n, axis, norm, out_dtype):
         with frozen():
-            return real.one_d(name, a, n, axis, norm, out_dtype)
+            return a.client.recipes.call(
+                ("fft_1d", name, n, axis, norm, out_dtype, switch_values()), (a,),
+                lambda: real.one_d(name, a, n, axis, norm, out_dtype))
 
     def fft_nd(self, name, a, s, axes, norm, out_dtype):
         with frozen():
-            return real.n_d(name, a, s, axes, norm, out_dtype)
+            return a.client.recipes.call(
+                ("fft_nd", name, tuple(s), tuple(axes), norm, out_dtype, switch_values()),
+                (a,), lambda: real.n_d(name, a, s, axes, norm, out_dtype))
 
     def fft_freq(self, n, d, rfft, dtype, device):
         client = self._client(device)

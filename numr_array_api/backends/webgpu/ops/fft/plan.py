@@ -176,6 +176,12 @@ def _read_switches():
     return {k: g(k) for k in _KEYS}
 
 
+def switch_values():
+    """The switches of the call in progress (inside ``frozen``), as a hashable key."""
+    s = _LOCAL.snap
+    return tuple([s[k] for k in _KEYS])
+
+
 def _env(key, default=None):
     s = getattr(_LOCAL, "snap", None)
     v = s.get(key) if s is not None else os.environ.get(key)

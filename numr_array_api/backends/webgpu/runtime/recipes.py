@@ -1,0 +1,200 @@
+"""Call recipes: an op's dispatches recorded once per call signature, replayed with fresh
+buffers.
+
+A transform or a multi-kernel product records several dispatches per call through layers of
+Python planning (plans, slabs, layouts, parameter words): 50-100 us of host time a call, as
+much as the GPU needs for a 1024-point batch or a skinny split-K product. For a repeated
+call signature (same op and arguments, inputs of the same shapes, strides, offsets, dtypes
+and buffer sizes) none of those decisions can change, so a recipe keeps what they produced:
+per dispatch the pipeline, the parameter bytes, the workgroups and, per binding, where its
+buffer comes from:
+
+  an input         the replay's input of the same position
+  a call's buffer  allocated by the call (its intermediates and outputs): a fresh pooled
+                   block of the same size class at each replay
+  a lasting one    allocated before the call and not an input (a plan's twiddle table): the
+                   recipe keeps it alive
+
+A call becomes a recipe only when it is self-contained, checked while it runs: no host
+transfer (a status read or an upload decides or feeds what a replay cannot repeat), no
+read hook registered (lazy device-side checks), no indirect or uniform-ring dispatch, every
+input and output one pooled buffer, and every buffer the call allocated either an output or
+released by the call's end (one kept alive means a cache was filled: a later call is
+captured instead). Anything else runs the general path, which stays the reference: a
+replay records the very dispatches the general path recorded at capture.
+``NUMR_WEBGPU_RECIPES=0`` turns recipes off (every call takes the general path).
+"""
+
+import os
+import weakref
+
+from ...._core.errors import DeviceLost
+from .allocator import Block
+
+MAX_RECIPES = 1024
+ATTEMPTS = 3   # captures tried per signature before it always takes the general path
+
+
+class _Watch:
+    """What one call does, seen from the pool (allocations) and the recorder (dispatches)."""
+
+    __slots__ = ("inputs", "fresh", "slots", "sizes", "steps", "bad", "entries_of")
+
+    def __init__(self, inputs, entries_of):
+        self.inputs = {id(s.block): i for i, s in reversed(list(enumerate(inputs)))}
+        self.fresh = {}   # id(Block) -> weakref of every block the call allocated
+        self.slots = {}   # id(Block) -> slot of a call's block bound by a dispatch
+        self.sizes = []   # slot -> size class
+        self.steps = []
+        self.bad = None
+        self.entries_of = entries_of
+
+    def allocated(self, blk):
+        k = id(blk)
+        self.fresh[k] = weakref.ref(blk)
+        self.slots.pop(k, None)  # an id reused after its block died: a slot of its own
+
+    def dispatch(self, pipe, bind_group, params, workgroups, blocks, indirect):
+        if self.bad:
+            return
+        if indirect is not None or pipe.uniform_size:
+            self.bad = "an indirect or uniform-ring dispatch"
+            return
+        known = self.entries_of.get(id(bind_group))
+        if known is None or known[0] is not pipe.bgl:
+            self.bad = "a bind group made outside the cache"
+            return
+        by_buf = {id(b.buffer): b for b in blocks}
+        refs = []
+        for buf, off, size in known[1]:
+            b = by_buf.get(id(buf))
+            if b is None or b.__class__ is not Block:
+                self.bad = "a binding outside the dispatch's blocks"
+                return
+            k = id(b)
+            i = self.inputs.get(k)
+            if i is not None:
+                refs.append((1, i, off, size))
+            elif k in self.fresh:
+                s = self.slots.get(k)
+                if s is None:
+                    s = self.slots[k] = len(self.sizes)
+                    self.sizes.append(b.size)
+                refs.append((0, s, off, size))
+            else:
+                refs.append((2, b, off, size))   # the recipe keeps it alive
+        self.steps.append((pipe, pipe.bgl, bytes(params), tuple(workgroups), tuple(refs)))
+
+
+class Recipe:
+    __slots__ = ("sizes", "steps", "outs", "single")
+
+    def __init__(self, watch, outs, single):
+        self.sizes = tuple(watch.sizes)
+        self.steps = tuple(watch.steps)
+        self.outs = outs      # (slot, storage class, shape, strides, dtype) per output
+        self.single = single
+
+    def replay(self, client, inputs):
+        alloc = client.pool.allocate_class
+        blocks = [alloc(s) for s in self.sizes]
+        bgc = client.bindgroups
+        rec = client.recorder
+        try:
+            for pipe, bgl, params, wg, refs in self.steps:
+                ents = []
+                blks = []
+                for kind, v, off, size in refs:
+                    b = blocks[v] if kind == 0 else inputs[v].block if kind == 1 else v
+                    ents.append((b.buffer, off, size))
+                    blks.append(b)
+                rec.dispatch(pipe, bgc.get(bgl, tuple(ents)), params, wg, blks)
+        except DeviceLost:
+            client.lost = True
+            raise
+        outs = [cls(blocks[s], 0, shape, strides, dtype, client)
+                for s, cls, shape, strides, dtype in self.outs]
+        return outs[0] if self.single else tuple(outs)
+
+
+class Recipes:
+    """A client's recipes by call signature (see the module docstring)."""
+
+    def __init__(self, client):
+        self.client = client
+        self.table = {}   # signature -> Recipe, or the count of failed captures
+        self.replays = 0
+        self.captured = 0
+        self.refused = {}  # why the last captures failed: reason -> count (tests, docs)
+        self.enabled = os.environ.get("NUMR_WEBGPU_RECIPES", "1").strip() != "0"
+
+    def clear(self):
+        self.table.clear()
+
+    def call(self, key, inputs, fn):
+        """``fn()`` (the general path of an op whose storage operands are ``inputs`` and
+        whose every other argument is in ``key``), or its recipe's replay."""
+        client = self.client
+        rec = client.recorder
+        if rec.capture is not None or rec.watch is not None or client.lost or \
+                not self.enabled:
+            return fn()  # a graph capture, or inside another op's capture
+        sig = [key]
+        first = {}
+        for i, s in enumerate(inputs):
+            b = s.block
+            if b.__class__ is not Block:
+                return fn()
+            sig.append((s.shape, s.strides, s.offset, s.dtype, b.size,
+                        first.setdefault(id(b), i)))
+        sig = tuple(sig)
+        r = self.table.get(sig)
+        if r.__class__ is Recipe:
+            self.replays += 1
+            return r.replay(client, inputs)
+        if r is not None and r >= ATTEMPTS:
+            return fn()
+        return self._capture(sig, inputs, fn, r or 0)
+
+    def _capture(self, sig, inputs, fn, failures):
+        client = self.client
+        rec, pool = client.recorder, client.pool
+        w = _Watch(inputs, client.bindgroups.entries_of)
+        transfers, hooks = client.transfers, len(client.read_hooks)
+        rec.watch = pool.watch = w
+        try:
+            out = fn()
+        finally:
+            rec.watch = pool.watch = None
+        if client.transfers != transfers or len(client.read_hooks) != hooks:
+            w.bad = "a host transfer or a deferred check"
+        single = not isinstance(out, tuple)
+        outs = (out,) if single else out
+        specs = []
+        if not w.bad:
+            for o in outs:
+                b = getattr(o, "block", None)
+                s = None if b is None else w.slots.get(id(b))
+                if s is None or o.offset or b.__class__ is not Block:
+                    w.bad = "an output not written by the call's own buffer"
+                    break
+                specs.append((s, o.__class__, o.shape, o.strides, o.dtype))
+        if not w.bad:
+            mine = {id(o.block) for o in outs}
+            for k, ref in w.fresh.items():
+                if k not in mine and ref() is not None:
+                    w.bad = "a buffer the call allocated outlives it (a cache filled)"
+                    break
+        if w.bad:
+            self.refused[w.bad] = self.refused.get(w.bad, 0) + 1
+            self._put(sig, failures + 1)
+        else:
+            self.captured += 1
+            self._put(sig, Recipe(w, tuple(specs), single))
+        return out
+
+    def _put(self, sig, value):
+        t = self.table
+        if sig not in t and len(t) >= MAX_RECIPES:
+            t.pop(next(iter(t)))
+        t[sig] = value

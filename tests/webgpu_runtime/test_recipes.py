@@ -1,0 +1,150 @@
+"""Call recipes (runtime/recipes.py): a repeated multi-dispatch call replays its recorded
+dispatches with fresh buffers. A replay must give exactly what the general path gives, never
+share a buffer with an earlier result, and never be made from a call that was not
+self-contained (a host transfer, a cache it filled)."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import numr_array_api.webgpu as xp
+from numr_array_api.backends.webgpu.runtime.recipes import Recipe
+
+RNG = np.random.default_rng(7)
+
+
+def _host(y):
+    return np.asarray(y.to_device("cpu"))
+
+
+def _c64(shape):
+    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(np.complex64)
+
+
+def _client():
+    return xp.asarray(np.zeros(1, np.float32))._data.client
+
+
+def _rel(a, b):
+    return np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-30)
+
+
+@pytest.mark.parametrize("name,shape,kind", [
+    ("fft", (16, 1024), "c"),        # one workgroup-memory dispatch
+    ("fft", (1 << 14,), "c"),        # four-step: several dispatches and a scratch buffer
+    ("fft", (1031,), "c"),           # Bluestein: chirp tables, five dispatches
+    ("rfft", (6, 64), "r"),          # fused half-length real transform
+    ("irfft", (5, 33), "c"),
+    ("fftn", (4, 8, 6), "c"),
+])
+def test_fft_replays_equal_numpy_and_keep_earlier_results(name, shape, kind):
+    client = _client()
+    before = client.recipes.replays
+    hosts = [_c64(shape) if kind == "c" else RNG.standard_normal(shape).astype(np.float32)
+             for _ in range(5)]
+    outs = [getattr(xp.fft, name)(xp.asarray(h)) for h in hosts]
+    assert client.recipes.replays - before >= 2, client.recipes.refused
+    for h, y in zip(hosts, outs):  # read after every call ran: no result was overwritten
+        ref = getattr(np.fft, name)(h.astype(np.complex128 if kind == "c" else np.float64))
+        assert _rel(_host(y), ref) < 1e-5
+
+
+def test_views_with_other_offsets_are_other_signatures():
+    client = _client()
+    base = _c64((12, 256))
+    x = xp.asarray(base)
+    for r0 in (0, 2, 4, 2, 4, 0, 4):
+        y = xp.fft.fft(x[r0:r0 + 6])
+        assert _rel(_host(y), np.fft.fft(base[r0:r0 + 6].astype(np.complex128))) < 1e-5
+    assert client.recipes.replays > 0
+
+
+def test_split_k_gemm_replays_equal_numpy():
+    client = _client()
+    before = client.recipes.replays
+    a = RNG.standard_normal((8, 8192)).astype(np.float32)
+    b = RNG.standard_normal((8192, 8)).astype(np.float32)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    outs = [xa @ xb for _ in range(4)] + [(xa * 2.0) @ xb]
+    assert client.recipes.replays > before, client.recipes.refused
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    for y, s in zip(outs, (1, 1, 1, 1, 2)):
+        np.testing.assert_allclose(_host(y), s * ref, rtol=2e-4, atol=2e-3)
+
+
+def test_a_call_with_a_host_transfer_is_never_replayed():
+    client = _client()
+    x = xp.asarray(np.arange(8, dtype=np.float32))
+    s = x._data
+    key = ("test-reads",)
+    calls = []
+
+    def fn():
+        calls.append(1)
+        y = s.astype(s.dtype)   # a dispatch
+        y.to_numpy()            # and a host read: what a replay could not repeat
+        return y
+
+    for _ in range(6):
+        client.recipes.call(key, (s,), fn)
+    assert len(calls) == 6
+    assert not any(isinstance(v, Recipe) for k, v in client.recipes.table.items()
+                   if k[0] == key)
+
+
+def test_a_call_that_fills_a_cache_is_captured_later():
+    client = _client()
+    x = xp.asarray(np.arange(16, dtype=np.float32))
+    s = x._data
+    cache = {}
+    key = ("test-cache",)
+
+    def fn():
+        if "t" not in cache:   # the first call keeps a buffer it allocated
+            cache["t"] = s.astype(s.dtype)
+        return s.astype(s.dtype)
+
+    r0 = client.recipes.call(key, (s,), fn)
+    sig = next(k for k in client.recipes.table if k[0] == key)
+    assert client.recipes.table[sig] == 1          # refused: a cache was filled
+    client.recipes.call(key, (s,), fn)
+    assert isinstance(client.recipes.table[sig], Recipe)
+    r2 = client.recipes.call(key, (s,), fn)        # the replay
+    assert r2.block is not r0.block
+    np.testing.assert_array_equal(r2.to_numpy(), np.arange(16, dtype=np.float32))
+
+
+def test_empty_cache_drops_recipes():
+    client = _client()
+    x = xp.asarray(_c64((4, 128)))
+    for _ in range(3):
+        xp.fft.fft(x)
+    assert client.recipes.table
+    xp.__array_namespace_info__()  # (the namespace stays usable)
+    client.empty_cache()
+    assert not client.recipes.table
+    assert _rel(_host(xp.fft.fft(x)), np.fft.fft(_host(x).astype(np.complex128))) < 1e-5
+
+
+def test_threads_replaying_one_signature_get_their_own_results():
+    hosts = [_c64((8, 512)) for _ in range(8)]
+    refs = [np.fft.fft(h.astype(np.complex128)) for h in hosts]
+    xs = [xp.asarray(h) for h in hosts]
+    errors = []
+
+    def work(i):
+        try:
+            for _ in range(20):
+                y = xp.fft.fft(xs[i])
+                if _rel(_host(y), refs[i]) > 1e-5:
+                    errors.append(i)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(repr(exc))
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors
