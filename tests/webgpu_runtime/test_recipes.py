@@ -148,3 +148,36 @@ def test_threads_replaying_one_signature_get_their_own_results():
     for t in ts:
         t.join()
     assert not errors
+
+
+@pytest.mark.parametrize("n", [4, 8, 16, 24])
+def test_linalg_replays_keep_the_status_read(n):
+    """solve / inv / cholesky of stacks replay their dispatches, and the status word is still
+    read each call: a singular (or indefinite) stack of the same shape raises."""
+    from numr_array_api._core.errors import InvalidArgument
+    client = _client()
+    before = client.recipes.replays
+    eye = np.eye(n, dtype=np.float32)
+    for s in range(3):
+        a = (RNG.standard_normal((50, n, n)) + n * eye).astype(np.float32)
+        b = RNG.standard_normal((50, n, 2)).astype(np.float32)
+        spd = (a @ a.transpose(0, 2, 1)).astype(np.float32)
+        xa, xb, xs = xp.asarray(a), xp.asarray(b), xp.asarray(spd)
+        ref = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+        np.testing.assert_allclose(_host(xp.linalg.solve(xa, xb)), ref, rtol=1e-3, atol=1e-4)
+        np.testing.assert_allclose(_host(xp.linalg.inv(xa)),
+                                   np.linalg.inv(a.astype(np.float64)), rtol=1e-3, atol=1e-4)
+        np.testing.assert_allclose(_host(xp.linalg.cholesky(xs)),
+                                   np.linalg.cholesky(spd.astype(np.float64)), rtol=1e-3,
+                                   atol=1e-3 * n)
+    assert client.recipes.replays - before >= 6, client.recipes.refused
+    sing = a.copy()
+    sing[7] = 0.0
+    with pytest.raises(InvalidArgument):
+        xp.linalg.solve(xp.asarray(sing), xb)
+    with pytest.raises(InvalidArgument):
+        xp.linalg.inv(xp.asarray(sing))
+    bad = spd.copy()
+    bad[3] = -eye
+    with pytest.raises(InvalidArgument):
+        xp.linalg.cholesky(xp.asarray(bad))

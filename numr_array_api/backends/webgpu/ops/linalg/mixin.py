@@ -35,6 +35,12 @@ def _status_set(st):
     return bool(st.to_numpy()[0])
 
 
+def _recorded(key, inputs, job):
+    """``job()`` -> (result, status word), replayed from its recipe when the call repeats
+    (runtime/recipes.py): the status read stays outside, after the recorded work."""
+    return inputs[0].client.recipes.call(("linalg",) + key, inputs, job)
+
+
 class LinalgMixin(SimpleLinalgMixin):
 
     def _work_dtype(self, a):
@@ -60,11 +66,16 @@ class LinalgMixin(SimpleLinalgMixin):
         nmax = factor.batch_chol_nmax(n)
         if nmax:
             B = _prod(a.shape[:-2])
-            a3 = a.reshape((B, n, n))
-            out = new_output((B, n, n), a.dtype, client)
-            st = factor.status_word(client)
-            for sl in _chunks(B, n * n * a.itemsize, client):
-                factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper)
+
+            def job():
+                a3 = a.reshape((B, n, n))
+                out = new_output((B, n, n), a.dtype, client)
+                st = factor.status_word(client)
+                for sl in _chunks(B, n * n * a.itemsize, client):
+                    factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper)
+                return out, st
+
+            out, st = _recorded(("bchol", upper, nmax), (a,), job)
             if _status_set(st):
                 raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
             return self._back(out.reshape(a.shape), dtype)
@@ -124,8 +135,11 @@ class LinalgMixin(SimpleLinalgMixin):
         B = _prod(batch)
         nmax = factor.batch_solve_nmax(client, a.dtype, n, k)
         if nmax:
-            x = new_output((B, n, k), a.dtype, client)
-            st = self._batch_solve(a, b, x, B, n, k, nmax)
+            def job():
+                x = new_output((B, n, k), a.dtype, client)
+                return x, self._batch_solve(a, b, x, B, n, k, nmax)
+
+            x, st = _recorded(("bsolve", nmax), (a, b), job)
             if _status_set(st):
                 raise InvalidArgument("x1", "linalg.solve: Singular matrix")
             r = self._back(x.reshape(b.shape), dtype)
@@ -139,7 +153,11 @@ class LinalgMixin(SimpleLinalgMixin):
                 self._lu_solve_into(w, ipiv, x, B, n, k)
             return x, st
 
-        x, st = planned("solve", run, a.reshape((B, n, n)), b.reshape((B, n, k)))
+        a3, b3 = a.reshape((B, n, n)), b.reshape((B, n, k))
+        if factor.small_path(a3):  # one dispatch after the copies: a recipe, no plan copies
+            x, st = _recorded(("solve",), (a3, b3), lambda: run(a3, b3))
+        else:
+            x, st = planned("solve", run, a3, b3)
         if _status_set(st):
             raise InvalidArgument("x1", "linalg.solve: Singular matrix")
         r = self._back(x.reshape(b.shape), dtype)
@@ -155,8 +173,11 @@ class LinalgMixin(SimpleLinalgMixin):
         B = _prod(a.shape[:-2])
         nmax = factor.batch_solve_nmax(client, a.dtype, n, n)
         if nmax:
-            x = new_output((B, n, n), a.dtype, client)
-            st = self._batch_solve(a, None, x, B, n, n, nmax)
+            def job():
+                x = new_output((B, n, n), a.dtype, client)
+                return x, self._batch_solve(a, None, x, B, n, n, nmax)
+
+            x, st = _recorded(("binv", nmax), (a,), job)
             if _status_set(st):
                 raise InvalidArgument("x", "linalg.inv: Singular matrix")
             return self._back(x.reshape(a.shape), dtype)
@@ -172,7 +193,11 @@ class LinalgMixin(SimpleLinalgMixin):
                 self._lu_solve_into(w, ipiv, x, B, n, n)
             return x, st
 
-        x, st = planned("inv", run, a.reshape((B, n, n)))
+        a3 = a.reshape((B, n, n))
+        if factor.small_path(a3):
+            x, st = _recorded(("inv",), (a3,), lambda: run(a3))
+        else:
+            x, st = planned("inv", run, a3)
         if _status_set(st):
             raise InvalidArgument("x", "linalg.inv: Singular matrix")
         return self._back(x.reshape(a.shape), dtype)
