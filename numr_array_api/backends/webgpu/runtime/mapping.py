@@ -18,6 +18,7 @@ Callers hold the runtime lock, and run ``start`` / ``finish`` / ``reap`` inside
 """
 
 import itertools
+import os
 import time
 
 import numpy as np
@@ -76,6 +77,9 @@ class Mappings:
         self.device = device
         self.active = {}  # number -> Mapping
         self.spin_s = spin_s
+        # NUMR_WEBGPU_MAP_WAIT=block (a measurement switch): one blocking device poll first
+        # (the driver waits for the queue), then the usual loop; not interruptible meanwhile
+        self.block = os.environ.get("NUMR_WEBGPU_MAP_WAIT", "").strip() == "block"
 
     def start(self, buffer, size, release):
         """Map ``buffer[0:size]`` for reading; ``release(buffer, size)`` takes the buffer
@@ -103,6 +107,10 @@ class Mappings:
         wgpu's message (the caller translates it)."""
         delay = 0.0
         m.waiting = True
+        if self.block and m.number not in _outcome:
+            dev = self.device._internal
+            if dev:
+                lib.wgpuDevicePoll(dev, True, ffi.NULL)
         spin_until = time.perf_counter() + self.spin_s if self.spin_s else 0.0
         try:
             while m.number not in _outcome:

@@ -38,6 +38,16 @@ def _env(name, default):
     return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
+_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BCHOL", "BCHOL_UNROLL")
+
+
+def batch_switches():
+    """The batched kernels' tuning variants, a key of their call recipes (mixin.py): a
+    process comparing variants replays each under its own."""
+    g = os.environ.get
+    return tuple([g("NUMR_WEBGPU_" + k) for k in _BATCH_SWITCHES])
+
+
 def grid(n, client):
     """(gx, gy, 1) covering ``n`` workgroups (2-D beyond the per-dimension limit)."""
     mg = client.max_groups
@@ -98,7 +108,8 @@ def batch_solve(a, b, x, status, nmax):
     client = x.client
     t = wtype(x.dtype, client, "linalg.solve")
     B, n, k = x.shape
-    if n <= 8 and k <= 8 and _env("BTINY", "1") != "0":
+    tiny = int(_env("BTINY_N", "8"))   # H100, 2026-11-26: 8 x 8 0.05 ms a 100000-stack
+    if n <= tiny and k <= tiny and _env("BTINY", "1") != "0":
         bv = a if b is None else b
         kern = client.kernel(BatchTinySpec(t, n, k, b is None))
         kern.launch(_thread_grid(B, client), A=a, Bm=bv, X=x, st=status, nbat=B,

@@ -38,7 +38,8 @@ def _status_set(st):
 def _recorded(key, inputs, job):
     """``job()`` -> (result, status word), replayed from its recipe when the call repeats
     (runtime/recipes.py): the status read stays outside, after the recorded work."""
-    return inputs[0].client.recipes.call(("linalg",) + key, inputs, job)
+    return inputs[0].client.recipes.call(("linalg", factor.batch_switches()) + key, inputs,
+                                         job)
 
 
 class LinalgMixin(SimpleLinalgMixin):
