@@ -315,7 +315,10 @@ def gemm_sub(be, a, b, c):
 # ---- Cholesky ------------------------------------------------------------------------------
 
 CHOL_NB = 64     # the fused panel's diagonal block (NUMR_WEBGPU_CHOL_NB)
-CHOL_SPLIT = 4   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
+CHOL_SPLIT = 2   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
+CHOL_WG = 512    # panel workgroup (NUMR_WEBGPU_CHOL_WG; the adapter's limit still applies)
+# H100 2026-11-26 (benchmarks/gpu/s3-call5.sh): 4096 float32 15.1 -> 11.2 ms, float64
+# 20.0 -> 15.1 ms with 512 threads and 2 pieces (from 256 and 4); 512 / 2048 faster too
 
 
 def cholesky(be, w, status):
@@ -349,7 +352,7 @@ def _cholesky_fused(be, client, t, w, status):
     ``CHOL_SPLIT`` column pieces (the upper part is never computed)."""
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
-    wg = int(_env("CHOL_WG", 256))
+    wg = Caps.of(client).wg_size(int(_env("CHOL_WG", CHOL_WG)))
     tr = 0
     if _env("CHOL_ROWS", "tile") == "tile":
         caps = Caps.of(client)
@@ -470,7 +473,9 @@ def _lu_rec(be, client, t, a, piv, status, base):
     swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
 
 
-LU_PANEL = 64  # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
+LU_PANEL = 0   # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
+               # H100 2026-11-26: 64 -> 0 took solve 4096 float32 from 126 to 82 ms: the
+               # 64-column panel's rows spill out of registers, the 16-column leaves do not;
                # 0: recursion down to LEAF columns)
 
 
