@@ -1,0 +1,16 @@
+#!/bin/bash
+# 2026-11-26 session 3, call 6: the linalg table with the new defaults (issue 11), spectral
+# rows, linalg tests on webgpu, official test_linalg at 200 examples.
+source benchmarks/gpu/prep.sh
+L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
+pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
+S=.suite/array-api-tests
+T="-p no:cacheprovider -q -rfE"
+NUMR_TEST_BACKENDS=webgpu step tests 150 python3 -m pytest $T -n 8 tests/test_linalg.py tests/webgpu_kernels/test_linalg_gpu.py tests/webgpu_kernels/test_linalg_spectral_gpu.py tests/webgpu_runtime/test_recipes.py tests/webgpu_runtime/test_workgroup_memory.py
+pack
+step off-lin 150 python3 conformance/run.py --backend webgpu --suite $S --max-examples 200 --derandomize --tag h100-linalg-fft-200 --tests test_linalg.py test_fft.py -- -n 16
+cp conformance/results/*-h100-linalg-fft-200.* $L/ 2>/dev/null; pack
+step table 150 python3 benchmarks/webgpu_linalg.py --repeats 2 --json $L/linalg.json
+pack
+step spectral 120 python3 benchmarks/webgpu_linalg_spectral.py --repeats 2 --json $L/spectral.json
+pack; cat $L/summary.txt; grep -h "^FAILED" $L/*.log | head
