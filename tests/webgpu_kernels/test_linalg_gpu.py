@@ -453,3 +453,48 @@ def test_plans_replay_with_new_data(xp):
         xp.linalg.inv(xp.asarray(bad))
     with pytest.raises(InvalidArgument):
         xp.linalg.cholesky(xp.asarray(-spd(mats[1])))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+@pytest.mark.parametrize("n", [9, 12, 20, 32])
+def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
+    """Stacks of 9..32 square systems on the row-per-invocation kernel (batch_rows.py):
+    solve with 1 / 3 / n right-hand sides and inv against NumPy, a column needing a pivot
+    from far below, NaN propagating, and a singular member raising. CPU adapters (where
+    it is off by default: llvmpipe compiles it slowly) run the smaller sizes forced on."""
+    _needs(xp, dtype)
+    client = xp.asarray([0.0])._data.client
+    cpu = str(client.info.get("type", "")).lower() == "cpu"
+    if cpu:
+        if n > 12 or (n > 9 and dtype != "float32"):   # (float32 <= 16: BatchTinySpec)
+            pytest.skip("llvmpipe compiles the bigger row kernels slowly (24 x 24: minutes)")
+        monkeypatch.setenv("NUMR_WEBGPU_BROWS", "all")
+    rng = np.random.default_rng(n)
+    B = 70
+    a = random(rng, (B, n, n), dtype)
+    a[5, : n - 1, 0] = 0.0           # the pivot of column 0 is the last row
+    for k in (1, 3, n):
+        b = random(rng, (B, n, k), dtype)
+        x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
+        ra, rx, rb = ref(a), ref(x), ref(b)
+        res = np.linalg.norm(ra @ rx - rb, axis=(1, 2)) / (
+            np.linalg.norm(ra, axis=(1, 2)) * np.linalg.norm(rx, axis=(1, 2))
+            + np.linalg.norm(rb, axis=(1, 2)))
+        assert res.max() <= bound(n, dtype), (k, res.max())
+    from numr_array_api.backends.webgpu.ops.linalg.batch_rows import BatchRowsSpec
+    if n > (16 if dtype == "float32" else 8):   # (smaller ones: one invocation a matrix)
+        assert any(isinstance(sp, BatchRowsSpec) and sp.n == n for sp in client._kernels)
+    ai = ref(host(xp.linalg.inv(xp.asarray(a))))
+    res = np.linalg.norm(ref(a) @ ai - np.eye(n), axis=(1, 2)) / (
+        np.linalg.norm(ref(a), axis=(1, 2)) * np.linalg.norm(ai, axis=(1, 2)))
+    assert res.max() <= bound(n, dtype), res.max()
+    nan = a.copy()
+    nan[2, 3, 4] = np.nan
+    xn = host(xp.linalg.solve(xp.asarray(nan), xp.asarray(b)))
+    assert np.isnan(xn[2]).any() and np.isfinite(xn[[0, 1, 3]]).all()
+    sing = a.copy()
+    sing[9, :, 2] = 0.0
+    with pytest.raises(InvalidArgument):
+        xp.linalg.solve(xp.asarray(sing), xp.asarray(b))
+    with pytest.raises(InvalidArgument):
+        xp.linalg.inv(xp.asarray(sing))

@@ -25,6 +25,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
+from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     SwapSpec, TrsmSpec, small_wg)
@@ -38,7 +39,7 @@ def _env(name, default):
     return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
-_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BCHOL", "BCHOL_UNROLL")
+_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL")
 
 
 def batch_switches():
@@ -95,11 +96,24 @@ def batch_solve_nmax(client, dtype, n, k):
     if mode == "old":
         return 0
     nmax = next((s for s in SMALL if n <= s), 0)
+    if _rows_kernel(client, dtype, n, k):
+        return max(nmax, 16)
     # H100: rows per invocation win up to 16 x 16; at 32 x 32 the workgroup-per-matrix
     # kernel (FactorSpec "lus") was faster for inv (2.1 vs 5.8 ms for 10000 matrices)
     if mode == "rows16" and nmax > 16:
         return 0
     return nmax if nmax and k <= nmax else 0
+
+
+def _rows_kernel(client, dtype, n, k):
+    """Whether BatchRowsSpec (batch_rows.py) takes (n, n) systems with k right-hand sides:
+    up to 32 x 32 and 32 of them, elements of at most 8 bytes (complex128 rows would not
+    stay in registers), on GPU adapters: llvmpipe compiles its straight-line code across
+    2n barriers for minutes at 24 x 24 and beyond (coroutine frames), so CPU adapters keep
+    the rows kernel. NUMR_WEBGPU_BROWS=0 turns it off, =all takes it on any adapter."""
+    mode = _env("BROWS", "1")
+    return (n <= ROWS_NMAX and k <= ROWS_NMAX and dtype.itemsize <= 8 and mode != "0"
+            and (mode == "all" or not _is_cpu(client)))
 
 
 def batch_solve(a, b, x, status, nmax):
@@ -119,6 +133,15 @@ def batch_solve(a, b, x, status, nmax):
                     a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
                     b_rs=bv.strides[1], b_cs=bv.strides[2], b_bs=bv.strides[0],
                     x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+        return
+    if _rows_kernel(client, x.dtype, n, k):
+        bv = a if b is None else b
+        kern = client.kernel(BatchRowsSpec(t, n, k, b is None))
+        kern.launch(grid(-(-B // (ROWS_WG // rows_per_matrix(n))), client), A=a, Bm=bv, X=x,
+                    st=status, nbat=B, a_rs=a.strides[1], a_cs=a.strides[2],
+                    a_bs=a.strides[0], b_rs=bv.strides[1], b_cs=bv.strides[2],
+                    b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
+                    x_bs=x.strides[0])
         return
     wg = max(64, nmax)
     per = wg // nmax
