@@ -34,6 +34,17 @@ def rows_per_matrix(n):
     return r
 
 
+def _big(t):
+    """``big(v)``: v, or a huge value for a NaN, tested on the bits: a compiler that assumes
+    no NaNs (NVIDIA's did) folds ``v != v`` to false, and a row whose candidate stays NaN
+    is then never chosen, so another row would be chosen twice."""
+    if "f64" in t.val:   # (u64: shader-int64, which needs() asks for with f64)
+        nan = "let isnan = (bitcast<u64>(v) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu;"
+    else:
+        nan = "let isnan = (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;"
+    return f"fn big(v: R) -> R {{ {nan} return select(v, R(1e30), isnan); }}"
+
+
 @dataclasses.dataclass(frozen=True)
 class BatchRowsSpec(KernelSpec):
     t: WType
@@ -57,7 +68,7 @@ class BatchRowsSpec(KernelSpec):
              f"var<workgroup> cand: array<R, {WG}>;",
              f"var<workgroup> prow: array<T, {mpw * w}>;",
              f"var<workgroup> xs: array<T, {2 * mpw * k}>;",
-             "fn big(v: R) -> R { return select(v, R(1e30), v != v); }",
+             _big(self.t),
              "",
              f"@compute @workgroup_size({WG})",
              "fn main(@builtin(local_invocation_index) li: u32, "
@@ -120,7 +131,7 @@ class BatchRowsSpec(KernelSpec):
                 for c in range(k):
                     L.append(f"    x{c} = x{c} - mul(a{s_}, xs[{base} + {c}u]);")
                 L.append("  }")
-        L.append("  if (act) {")
+        L.append(f"  if (act && pos < {n}u) {{")
         L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
         for c in range(k):
             L.append(f"    X[xo + {c}u * {tk['x_cs']}] = x{c};")
@@ -130,4 +141,4 @@ class BatchRowsSpec(KernelSpec):
         return "\n".join(L)
 
     def needs(self):
-        return ("f64",) if self.t.need == "shader-f64" else ()
+        return ("f64", "int64") if self.t.need == "shader-f64" else ()

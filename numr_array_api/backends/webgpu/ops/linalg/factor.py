@@ -107,13 +107,17 @@ def batch_solve_nmax(client, dtype, n, k):
 
 def _rows_kernel(client, dtype, n, k):
     """Whether BatchRowsSpec (batch_rows.py) takes (n, n) systems with k right-hand sides:
-    up to 32 x 32 and 32 of them, elements of at most 8 bytes (complex128 rows would not
-    stay in registers), on GPU adapters: llvmpipe compiles its straight-line code across
-    2n barriers for minutes at 24 x 24 and beyond (coroutine frames), so CPU adapters keep
-    the rows kernel. NUMR_WEBGPU_BROWS=0 turns it off, =all takes it on any adapter."""
+    up to 32 x 32 and 32 of them while a row stays within 72 registers, on GPU adapters
+    (llvmpipe compiles its straight-line code across 2n barriers for minutes at 24 x 24
+    and beyond: coroutine frames). NUMR_WEBGPU_BROWS=0 turns it off, =all takes it on
+    any adapter."""
     mode = _env("BROWS", "1")
-    return (n <= ROWS_NMAX and k <= ROWS_NMAX and dtype.itemsize <= 8 and mode != "0"
-            and (mode == "all" or not _is_cpu(client)))
+    # registers: 32-bit words of the row [A | B] within 72 (H100: float64 32 x 32 inv,
+    # 128 words, ran 2.3 ms against CuPy's 0.9 and compiled for 9 s)
+    return (n <= ROWS_NMAX and k <= ROWS_NMAX and mode != "0"
+            and (n + k) * dtype.itemsize // 4 <= 72
+            and (mode == "all" or not _is_cpu(client))
+            and (dtype is not dt.float64 or Caps.of(client).int64))  # (its NaN test)
 
 
 def batch_solve(a, b, x, status, nmax):
