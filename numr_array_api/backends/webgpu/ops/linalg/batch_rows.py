@@ -34,6 +34,15 @@ def rows_per_matrix(n):
     return r
 
 
+def stack_layout(t, caps, words=()):
+    """Bindings and words of the stacked solve kernels (BatchTinySpec, BatchRowsSpec and,
+    with its own ``words``, BatchSolveSpec): A and B read, X written, one status word."""
+    return Layout([Buf("A", t.arr), Buf("Bm", t.arr), Buf("X", t.arr, "rw"),
+                   Buf("st", "atomic<u32>", "rw", offset=False)],
+                  list(words) + ["nbat", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs", "b_bs",
+                                 "x_rs", "x_cs", "x_bs"], caps)
+
+
 def _big(t):
     """``big(v)``: v, or a huge value for a NaN, tested on the bits: a compiler that assumes
     no NaNs (NVIDIA's did) folds ``v != v`` to false, and a row whose candidate stays NaN
@@ -53,10 +62,7 @@ class BatchRowsSpec(KernelSpec):
     ident: bool   # inv: B is the identity (never read)
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
-                       Buf("st", "atomic<u32>", "rw", offset=False)],
-                      ["nbat", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs", "b_bs", "x_rs", "x_cs",
-                       "x_bs"], caps)
+        return stack_layout(self.t, caps)
 
     def render(self, caps):
         tk = self.layout(caps).tokens()

@@ -130,34 +130,27 @@ def batch_solve(a, b, x, status, nmax):
     # solve of 10000 matrices 0.049 ms against 0.495 for the rows-per-invocation kernel
     # (inv 0.200 against 0.392); wider elements keep 8 (twice the registers: not measured)
     tiny = int(_env("BTINY_N", "16" if t.val == "f32" else "8"))
+    bv = a if b is None else b
+    words = dict(nbat=B, a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                 b_rs=bv.strides[1], b_cs=bv.strides[2], b_bs=bv.strides[0],
+                 x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
     if n <= tiny and k <= tiny and _env("BTINY", "1") != "0":
-        bv = a if b is None else b
-        kern = client.kernel(BatchTinySpec(t, n, k, b is None))
-        kern.launch(_thread_grid(B, client), A=a, Bm=bv, X=x, st=status, nbat=B,
-                    a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
-                    b_rs=bv.strides[1], b_cs=bv.strides[2], b_bs=bv.strides[0],
-                    x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+        client.kernel(BatchTinySpec(t, n, k, b is None)).launch(
+            _thread_grid(B, client), A=a, Bm=bv, X=x, st=status, **words)
         return
     if _rows_kernel(client, x.dtype, n, k):
-        bv = a if b is None else b
-        kern = client.kernel(BatchRowsSpec(t, n, k, b is None))
-        kern.launch(grid(-(-B // (ROWS_WG // rows_per_matrix(n))), client), A=a, Bm=bv, X=x,
-                    st=status, nbat=B, a_rs=a.strides[1], a_cs=a.strides[2],
-                    a_bs=a.strides[0], b_rs=bv.strides[1], b_cs=bv.strides[2],
-                    b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
-                    x_bs=x.strides[0])
+        client.kernel(BatchRowsSpec(t, n, k, b is None)).launch(
+            grid(-(-B // (ROWS_WG // rows_per_matrix(n))), client), A=a, Bm=bv, X=x,
+            st=status, **words)
         return
     wg = max(64, nmax)
     per = wg // nmax
     kcap = 1
     while kcap < k:
         kcap *= 2
-    kern = client.kernel(BatchSolveSpec(t, nmax, kcap, wg))
-    bv = a if b is None else b
-    kern.launch(grid(-(-B // per), client), A=a, Bm=bv, X=x, st=status, m=n, kx=k, nbat=B,
-                ident=int(b is None), a_rs=a.strides[1], a_cs=a.strides[2],
-                a_bs=a.strides[0], b_rs=bv.strides[1], b_cs=bv.strides[2],
-                b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+    client.kernel(BatchSolveSpec(t, nmax, kcap, wg)).launch(
+        grid(-(-B // per), client), A=a, Bm=bv, X=x, st=status, m=n, kx=k,
+        ident=int(b is None), **words)
 
 
 def batch_chol_nmax(n):

@@ -33,6 +33,7 @@ from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WTYPES, WType
+from .batch_rows import stack_layout
 from .scalar import prelude
 
 PANEL = 64     # widest panel of the global-memory Cholesky kernel (blocked algorithm)
@@ -1183,10 +1184,7 @@ class BatchSolveSpec(KernelSpec):
     wg: int = 64
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
-                       Buf("st", "atomic<u32>", "rw", offset=False)],
-                      ["m", "kx", "nbat", "ident", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs",
-                       "b_bs", "x_rs", "x_cs", "x_bs"], caps)
+        return stack_layout(self.t, caps, ("m", "kx", "ident"))
 
     def render(self, caps):
         per = self.wg // self.nmax
@@ -2147,10 +2145,7 @@ class BatchTinySpec(KernelSpec):
     ident: bool
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr), Buf("Bm", self.t.arr), Buf("X", self.t.arr, "rw"),
-                       Buf("st", "atomic<u32>", "rw", offset=False)],
-                      ["nbat", "a_rs", "a_cs", "a_bs", "b_rs", "b_cs", "b_bs", "x_rs", "x_cs",
-                       "x_bs"], caps)
+        return stack_layout(self.t, caps)
 
     def render(self, caps):
         tk = self.layout(caps).tokens()
