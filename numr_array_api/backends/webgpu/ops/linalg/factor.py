@@ -45,8 +45,7 @@ _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL
 def batch_switches():
     """The batched kernels' tuning variants, a key of their call recipes (mixin.py): a
     process comparing variants replays each under its own."""
-    g = os.environ.get
-    return tuple([g("NUMR_WEBGPU_" + k) for k in _BATCH_SWITCHES])
+    return tuple([_env(k, None) for k in _BATCH_SWITCHES])
 
 
 def grid(n, client):
