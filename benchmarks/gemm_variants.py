@@ -61,11 +61,30 @@ LOOP = [("db8x8k8 loop", {"cfg": "db8x8k8", "style": ""}),
         ("db8x8k8 um", {"cfg": "db8x8k8", "style": "um"}),
         ("db8x16k8 um", {"cfg": "db8x16k8", "style": "um"}),
         ("db8x8k16 um", {"cfg": "db8x8k16", "style": "um"})]
+# grouped tile rasterisation (spec.py ``_tile_origin``): G tile rows share L2
+SWZ = [(f"db8x8k8 us{g}", {"cfg": "db8x8k8", "style": f"us{g}"}) for g in (4, 8, 16)] + \
+    [("db8x16k8 us8", {"cfg": "db8x16k8", "style": "us8"}),
+     ("db8x8k16 us8", {"cfg": "db8x8k16", "style": "us8"})]
 CASES = {
     # name: (a shape, b shape, dtype, [(variant label, settings)]); db kernels unrolled
     # (style "u") unless the label says otherwise
     "f32_4096": ((4096, 4096), (4096, 4096), "float32",
                  [(c, {"cfg": c}) for c in F32_BIG] + LOOP),
+    "f32_4096s": ((4096, 4096), (4096, 4096), "float32",
+                  [("db8x8k8", {"cfg": "db8x8k8"})] + SWZ + [("db8x8k8 u", {"cfg": "db8x8k8"})]),
+    "f32_2048s": ((2048, 2048), (2048, 2048), "float32",
+                  [("db8x8k8", {"cfg": "db8x8k8"})] + SWZ[:3]),
+    "f64_2048s": ((2048, 2048), (2048, 2048), "float64",
+                  [(c, {"cfg": c}) for c in ("db8x8k8", "db4x8k8", "db8x4k8", "db4x4k8",
+                                             "db4x4k16")]
+                  + [(f"{c} us8", {"cfg": c, "style": "us8"})
+                     for c in ("db8x8k8", "db4x8k8", "db8x4k8", "db4x4k16")]),
+    "f64_4096s": ((4096, 4096), (4096, 4096), "float64",
+                  [(c, {"cfg": c}) for c in ("db8x8k8", "db4x8k8")]
+                  + [(f"{c} us8", {"cfg": c, "style": "us8"}) for c in ("db8x8k8", "db4x8k8")]),
+    "f16_4096s": ((4096, 4096), (4096, 4096), "float16",
+                  [(c, {"coop": "0", "cfg": c}) for c in ("db8x8k8",)]
+                  + [("db8x8k8 us8", {"coop": "0", "cfg": "db8x8k8", "style": "us8"})]),
     "f32_2048": ((2048, 2048), (2048, 2048), "float32",
                  [(c, {"cfg": c}) for c in F32_BIG] + LOOP[:1] + LOOP[2:4]),
     "f64_2048": ((2048, 2048), (2048, 2048), "float64",

@@ -376,13 +376,14 @@ def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
         configs.reload_tables()
 
 
-@pytest.mark.parametrize("style", ["u", "uf", "f", "um", "m", ""])
+@pytest.mark.parametrize("style", ["u", "uf", "f", "um", "m", "", "us3", "us8"])
 def test_db_code_styles(style, pinned, monkeypatch):
-    """The unrolled / explicit-fma spellings of the db kernel (GPU benchmark variants)."""
+    """The unrolled / explicit-fma / grouped-tile spellings of the db kernel (GPU benchmark
+    variants); 5 x 4 output tiles cover a last group of fewer tile rows ("us3")."""
     pinned("float32", "db8x8k8")
     monkeypatch.setattr(G, "STYLE", style)
     rng = np.random.default_rng(10)
-    for M, K, N in ((129, 67, 131), (128, 64, 128)):
+    for M, K, N in ((520, 12, 390), (129, 67, 131), (128, 64, 128)):
         a = rng.standard_normal((M, K)).astype(np.float32)
         b = rng.standard_normal((K, N)).astype(np.float32)
         _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")

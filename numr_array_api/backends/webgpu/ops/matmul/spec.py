@@ -93,6 +93,21 @@ ${stores}
 """, "gemm")
 
 
+def _tile_origin(style: str, bm: int, bn: int) -> str:
+    """WGSL for row0 / col0, the workgroup's output tile. Style "s<G>" (e.g. "us8")
+    rasterises tiles in groups of G tile rows, column after column inside a group, so the
+    workgroups in flight together share G panels of A and few panels of B in L2 (row after
+    row, a wave of workgroups streams every panel of B). The grid is exactly (column tiles,
+    row tiles, batch) (gemm.py ``_launch_grid``), which makes the map a bijection."""
+    if "s" not in style:
+        return f"  let row0 = wg.y * {bm}u; let col0 = wg.x * {bn}u;"
+    digits = "".join(ch for ch in style.split("s", 1)[1] if ch.isdigit())
+    g = int(digits) if digits else 8
+    return f"""  let lin = wg.y * nw.x + wg.x; let per = {g}u * nw.x;
+  let g0 = (lin / per) * {g}u; let gs = min(nw.y - g0, {g}u); let rr = lin % per;
+  let row0 = (g0 + rr % gs) * {bm}u; let col0 = (rr / gs) * {bn}u;"""
+
+
 @dataclasses.dataclass(frozen=True)
 class GemmSpec(KernelSpec):
     t: WType                  # operand type (loads)
@@ -345,6 +360,7 @@ class GemmSpec(KernelSpec):
                                   f" }} }}")
             stores.append("    } }")
         nl = "\n"
+        tiles = _tile_origin(self.style, bm, bn)
         if "u" in self.style:   # unrolled: kk a constant in each copy
             k_loop = nl.join(f"        {{ let kk = {kk}u;\n" + nl.join(inner) + "\n        }"
                              for kk in range(bk))
@@ -365,7 +381,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
   let nb = {lay.word('nb')};
   let lx = l.x; let ly = l.y;
   let tid = ly * {WG_X}u + lx;
-  let row0 = wg.y * {bm}u; let col0 = wg.x * {bn}u;
+{tiles}
   let nt = (K + {bk - 1}u) / {bk}u;
   for (var bi = wg.z; bi < nb; bi += nw.z) {{
     let o = batch_off(bi);

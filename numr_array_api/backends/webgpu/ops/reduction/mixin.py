@@ -40,7 +40,10 @@ def _row_split(op, data, axes, acc, m):
             or acc is not data.dtype or data.dtype not in (dt.float32, dt.float64)
             or not data.is_contiguous):
         return None
-    return next((c for c in (8192, 4096, 16384, 2048) if m % c == 0), None)
+    first = plan.CFG.get("r", 8192)
+    if not first:
+        return None
+    return next((c for c in (first, 8192, 4096, 16384, 2048) if m % c == 0), None)
 
 
 class ReductionMixin:

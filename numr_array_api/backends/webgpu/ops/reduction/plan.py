@@ -52,7 +52,9 @@ TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 #   f  submit the batch right after a reduction reading at least this many MiB (0: never),
 #      so the GPU starts on it while the host records what follows (the recorder would
 #      otherwise hold it until a read-back, a synchronize or its dispatch threshold)
-DEFAULT_CONFIG = "u4,s4,g2048,i16,w1,b256,x0,f32"
+#   r  row length a whole-array float sum / max / ... of a big contiguous array is reduced
+#      through (as (n / r, r) rows, then the row results; mixin.py ``_row_split``); 0: none
+DEFAULT_CONFIG = "u4,s4,g2048,i16,w1,b256,x0,f32,r8192"
 CFG = {}
 
 
@@ -66,7 +68,7 @@ def configure(text=None):
     for part in (DEFAULT_CONFIG + "," + text).split(","):
         part = part.strip()
         if part:
-            if part[0] not in "usgiwbxf" or not part[1:].isdigit():
+            if part[0] not in "usgiwbxfr" or not part[1:].isdigit():
                 raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
             cfg[part[0]] = int(part[1:])
     CFG.clear()
