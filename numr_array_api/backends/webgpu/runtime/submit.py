@@ -27,10 +27,14 @@ DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
 # A GPU adapter also submits once the unsubmitted dispatches bind this many bytes: recording
 # a batch of large dispatches (ten 32 MiB ffts) and submitting it at the next read leaves
 # the GPU idle while the host records, then the host idle while the GPU runs; submitted
-# early, the two overlap (a submit costs ~15 us, a 64 MiB pass ~25 us of H100 bandwidth).
+# early, the two overlap. But a submit costs the host 40-70 us on the H100 (pass end,
+# encoder finish, the native submit ~20 us, a new pass): at 64 MiB a queued 256 MiB sum
+# submitted every call and the host, not the GPU, set its pace (0.80 of CuPy's throughput);
+# at 1 GiB it reached 0.84, max(axis=1) 0.80 -> 0.88, var(axis=0) 2.07 -> 2.85, batched
+# fft 0.38 -> 0.51 of cuFFT's (benchmarks/gpu/s4_submit_ab.py, interleaved in one process).
 # 0 turns it off; CPU adapters (lavapipe) never submit early: they run on the host's cores.
 _SUBMIT_BYTES_ENV = os.environ.get("NUMR_WEBGPU_SUBMIT_BYTES", "").strip()
-DEFAULT_SUBMIT_BYTES = 64 << 20
+DEFAULT_SUBMIT_BYTES = 1 << 30
 _RING_BYTES = 1 << 18
 _REPLAY_CHUNK_ENV = os.environ.get("NUMR_WEBGPU_REPLAY_CHUNK", "").strip()
 
