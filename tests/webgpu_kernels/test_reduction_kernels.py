@@ -197,3 +197,31 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) { b[g.x] = 2.0 * a[g.x]; }"
     y = xp.zeros(4, dtype=xp.float32)
     xp.custom_kernel(src, "main", [x._data], [y._data], (1, 1, 1))
     np.testing.assert_array_equal(_host(y), [0, 2, 4, 6])
+
+
+@pytest.mark.parametrize("rows", ["r0", "r2048", "r16384", "r8192"])
+def test_whole_array_through_rows_of_each_length(wgpu_xp, rows):
+    """A big contiguous float array reduced as (n / r, r) rows then the row results
+    (mixin.py ``_row_split``, tuning key r; r0: the whole-array chunking) gives NumPy's
+    answer for every row length, and the split really happens (two passes)."""
+    xp = wgpu_xp
+    from numr_array_api.backends.webgpu.ops.reduction import mixin
+    n = mixin._ROW_SPLIT_MIN * 2
+    a = np.random.default_rng(5).standard_normal(n).astype(np.float32)
+    a[7] = 40.0
+    x = xp.asarray(a)
+    old = dict(plan.CFG)
+    plan.configure(rows)
+    try:
+        rec = x._data.client.recorder
+        d0 = rec.dispatches
+        s = float(_host(xp.sum(x)))
+        if rows != "r0":
+            assert rec.dispatches - d0 == 2
+        np.testing.assert_allclose(s, a.astype(np.float64).sum(), rtol=1e-5,
+                                   atol=1e-5 * np.abs(a).sum())
+        assert float(_host(xp.max(x))) == 40.0
+        np.testing.assert_allclose(float(_host(xp.mean(x))), a.astype(np.float64).mean(),
+                                   atol=1e-5 * np.abs(a).mean())
+    finally:
+        plan.configure(",".join(f"{k}{v}" for k, v in old.items()))
