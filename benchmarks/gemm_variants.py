@@ -72,6 +72,12 @@ CASES = {
                  [(c, {"cfg": c}) for c in F32_BIG] + LOOP),
     "f32_4096s": ((4096, 4096), (4096, 4096), "float32",
                   [("db8x8k8", {"cfg": "db8x8k8"})] + SWZ + [("db8x8k8 u", {"cfg": "db8x8k8"})]),
+    # diagnostics (wrong results by design): "C" FMAs on the first K tile only, "L" the
+    # global -> workgroup tile traffic only (spec.py ``_render_db``)
+    "f32_4096d": ((4096, 4096), (4096, 4096), "float32",
+                  [(f"{c} {st}", {"cfg": c, "style": st})
+                   for c in ("db8x8k8", "db8x8k16", "db8x16k8")
+                   for st in ("u", "uC", "uL")]),
     "f32_2048s": ((2048, 2048), (2048, 2048), "float32",
                   [("db8x8k8", {"cfg": "db8x8k8"})] + SWZ[:3]),
     "f64_2048s": ((2048, 2048), (2048, 2048), "float64",

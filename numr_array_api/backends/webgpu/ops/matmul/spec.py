@@ -361,12 +361,19 @@ class GemmSpec(KernelSpec):
             stores.append("    } }")
         nl = "\n"
         tiles = _tile_origin(self.style, bm, bn)
+        # diagnostics (wrong results; benchmarks/gemm_variants.py only): "C" the FMAs on
+        # the first K tile alone (no global traffic in the loop), "L" the tile traffic alone
+        loop_ld, loop_st = nl.join(lines_ld), nl.join(lines_st)
+        if "C" in self.style:
+            loop_ld = loop_st = ""
         if "u" in self.style:   # unrolled: kk a constant in each copy
             k_loop = nl.join(f"        {{ let kk = {kk}u;\n" + nl.join(inner) + "\n        }"
                              for kk in range(bk))
         else:
             k_loop = (f"        for (var kk = 0u; kk < {bk}u; kk++) {{\n" + nl.join(inner)
                       + "\n        }")
+        if "L" in self.style:
+            k_loop = f"        c0_0 += As[ab + ly] * Bs[bb + lx];"
         src = f"""{render_helpers(helpers, caps.int64)}
 {lay.decl()}
 {F16X4 if t.name == "float16" and self.vload else ""}
@@ -399,7 +406,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
       let more = kt + 1u < nt;
       if (more) {{
         let k1 = (kt + 1u) * {bk}u;
-{nl.join(lines_ld)}
+{loop_ld}
       }}
       {{
         let ab = cur * {a_size}u; let bb = cur * {b_size}u;
@@ -407,7 +414,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
       }}
       if (more) {{
         let ab = (1u - cur) * {a_size}u; let bb = (1u - cur) * {b_size}u;
-{nl.join(lines_st)}
+{loop_st}
       }}
       workgroupBarrier();
     }}
