@@ -78,6 +78,32 @@ CASES = {
                   [(f"{c} {st}", {"cfg": c, "style": st})
                    for c in ("db8x8k8", "db8x8k16", "db8x16k8")
                    for st in ("u", "uC", "uL")]),
+    # compiled without wgpu's runtime checks (GemmSpec.trusted)
+    "f32_4096t": ((4096, 4096), (4096, 4096), "float32",
+                  [(f"{c} {st}{' T' if t else ''}", {"cfg": c, "style": st, "trusted": t})
+                   for c, st, t in (("db8x8k8", "u", False), ("db8x8k8", "u", True),
+                                    ("db8x8k8", "uC", True), ("db8x8k16", "u", True),
+                                    ("db8x16k8", "u", True), ("db16x8k8", "u", True),
+                                    ("db8x8k8", "uf", True), ("db8x8k8", "us8", True),
+                                    ("db8x8k8", "u", False))]),
+    "f32_2048t": ((2048, 2048), (2048, 2048), "float32",
+                  [(f"db8x8k8 u{' T' if t else ''}", {"cfg": "db8x8k8", "trusted": t})
+                   for t in (False, True)]),
+    "f64_2048t": ((2048, 2048), (2048, 2048), "float64",
+                  [(f"{c}{' T' if t else ''}", {"cfg": c, "trusted": t})
+                   for c in ("db8x8k8", "db4x8k8") for t in (False, True)]),
+    "f16_4096t": ((4096, 4096), (4096, 4096), "float16",
+                  [(f"db8x8k8{' T' if t else ''}", {"coop": "0", "cfg": "db8x8k8", "trusted": t})
+                   for t in (False, True)]),
+    "batched_t": ((1000, 64, 64), (1000, 64, 64), "float32",
+                  [(f"db4x4k16{' T' if t else ''}", {"cfg": "db4x4k16", "trusted": t})
+                   for t in (False, True)]),
+    "skinny_deep_t": ((64, 16384), (16384, 64), "float32",
+                      [(f"db4x4k16 split{' T' if t else ''}", {"cfg": "db4x4k16", "trusted": t})
+                       for t in (False, True)]),
+    "skinny_wide_t": ((16384, 64), (64, 16384), "float32",
+                      [(f"db8x8k8{' T' if t else ''}", {"cfg": "db8x8k8", "trusted": t})
+                       for t in (False, True)]),
     "f32_2048s": ((2048, 2048), (2048, 2048), "float32",
                   [("db8x8k8", {"cfg": "db8x8k8"})] + SWZ[:3]),
     "f64_2048s": ((2048, 2048), (2048, 2048), "float64",
@@ -128,6 +154,7 @@ def _apply(settings, dtype):
     groups, depth = settings.get("split", (512, 256))
     G.SPLIT_K_GROUPS, G.SPLIT_K_DEPTH = groups, depth
     G.STYLE = settings.get("style", "u")
+    G.TRUSTED = settings.get("trusted", False)
 
 
 def _reference(a, b, rows):

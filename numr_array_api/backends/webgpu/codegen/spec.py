@@ -47,6 +47,12 @@ class KernelSpec(abc.ABC):
         """Adapter features (Caps field names) the kernel needs; checked before compiling."""
         return ()
 
+    def runtime_checks(self) -> Any:
+        """None: wgpu's shader runtime checks (every index clamped, every loop bounded);
+        an int: only these WGPUShaderRuntimeChecks flags (runtime/pipelines.py), for
+        kernels whose indices are in range and loops bounded by construction."""
+        return None
+
     @property
     def label(self) -> str:
         if dataclasses.is_dataclass(self):
@@ -88,8 +94,10 @@ class Kernel:
         if _DUMP:
             _dump(spec.label, source)
         lay = self.layout
+        checks = spec.runtime_checks()
         self.pipes = {e: client.pipelines.get(source, e, lay.kinds, lay.imm_size,
-                                              lay.uniform_size, label=f"{spec.label}:{e}")
+                                              lay.uniform_size, label=f"{spec.label}:{e}",
+                                              checks=checks)
                       for e in spec.entries}
 
     def launch(self, groups: tuple[int, int, int], entry: str = "main", **args: Any) -> None:

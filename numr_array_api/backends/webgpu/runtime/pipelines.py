@@ -1,7 +1,16 @@
 """Compute pipeline cache and bind group cache.
 
 Pipelines are keyed by (WGSL source, entry point, binding layout, immediate size, override
-constants); shader modules by source, so the entry points of one kernel share a module.
+constants, runtime checks); shader modules by source (and checks), so the entry points of
+one kernel share a module.
+
+Runtime checks: by default wgpu has naga clamp every array index and bound every loop
+with a hidden counter. A spec may ask for fewer (``KernelSpec.runtime_checks``), through
+wgpu-native's ``wgpuDeviceCreateShaderModuleTrusted``, only where its indices are in range
+by construction: the tiled GEMM (its workgroup-tile indices derive from the invocation id
+and constants; global loads are guarded, and buffer accesses stay under the device's
+robust buffer access). H100: the clamps and counters held the GEMM's inner loop to 54 % of
+the FMA peak with no memory traffic at all (docs/benchmarks.md, session 4).
 Kernel families reach them through ``client.kernel(spec)`` (codegen/spec.py), which caches
 per spec so the hot path neither renders nor hashes source text.
 """
@@ -64,10 +73,11 @@ class PipelineCache:
         return bgl
 
     def get(self, source, entry, bindings, imm_size=0, uniform_size=0, overrides=None,
-            label=None):
-        """``bindings``: tuple of 'read' | 'rw' | 'uniform' for @binding(0..) of group 0."""
+            label=None, checks=None):
+        """``bindings``: tuple of 'read' | 'rw' | 'uniform' for @binding(0..) of group 0;
+        ``checks``: None (wgpu's defaults) or WGPUShaderRuntimeChecks flags (0: none)."""
         ov = tuple(sorted(overrides.items())) if overrides else ()
-        key = (source, entry, bindings, imm_size, uniform_size, ov)
+        key = (source, entry, bindings, imm_size, uniform_size, ov, checks)
         p = self._by_source.get(key)
         if p is not None:
             self.hits += 1
@@ -75,13 +85,17 @@ class PipelineCache:
         self.misses += 1
         t0 = time.perf_counter()
         self._check_workgroup_storage(source, entry, overrides, label)
-        module = self._modules.get(source)
+        module = self._modules.get((source, checks))
         if module is None:
             try:
-                module = self.device.create_shader_module(code=source, label=label or entry)
+                if checks is None:
+                    module = self.device.create_shader_module(code=source,
+                                                              label=label or entry)
+                else:
+                    module = _trusted_module(self.device, source, label or entry, checks)
             except Exception as exc:
                 raise compile_error(exc, source) from exc
-            self._modules[source] = module
+            self._modules[(source, checks)] = module
         bgl = self._bind_group_layout(bindings)
         try:
             layout = self.device.create_pipeline_layout(bind_group_layouts=[bgl],
@@ -114,6 +128,23 @@ class PipelineCache:
     def stats(self):
         return {"hits": self.hits, "misses": self.misses, "pipelines": len(self._by_source),
                 "modules": len(self._modules), "compile_time_s": self.compile_time_s}
+
+
+def _trusted_module(device, code, label, checks):
+    """A WGSL shader module compiled with only the runtime checks in ``checks``
+    (wgpuDeviceCreateShaderModuleTrusted; wgpu-py has no wrapper for it)."""
+    from wgpu.backends.wgpu_native import _api
+    from wgpu.backends.wgpu_native._ffi import ffi, lib
+    src = _api.new_struct_p("WGPUShaderSourceWGSL *", code=_api.to_c_string_view(code))
+    src[0].chain.next = ffi.NULL
+    src[0].chain.sType = lib.WGPUSType_ShaderSourceWGSL
+    desc = _api.new_struct_p("WGPUShaderModuleDescriptor *",
+                             nextInChain=ffi.cast("WGPUChainedStruct *", src),
+                             label=_api.to_c_string_view(label))
+    mid = _api.libf.wgpuDeviceCreateShaderModuleTrusted(device._internal, desc, int(checks))
+    if mid == ffi.NULL:
+        raise RuntimeError("Shader module creation failed")
+    return _api.GPUShaderModule(label, mid, device)
 
 
 def _validate_entries(entries):

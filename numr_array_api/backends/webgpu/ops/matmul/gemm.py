@@ -46,6 +46,8 @@ _VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores o
 # db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
 # set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
 STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "u").strip()   # measured: "u" +19%
+# db kernels compiled without wgpu's runtime checks (spec.py GemmSpec.trusted)
+TRUSTED = os.environ.get("NUMR_WEBGPU_GEMM_TRUSTED", "0").strip() != "0"
 _PLANS = {}
 _NO_PLAN = object()
 _record = None
@@ -265,7 +267,7 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         out.binding()[3] % 4 == 0
     spec = GemmSpec(t, out_t, len(bshape), cfg,
                     None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
-                    STYLE if cfg.db else "")
+                    STYLE if cfg.db else "", TRUSTED and cfg.db)
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):

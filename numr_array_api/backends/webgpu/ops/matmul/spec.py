@@ -119,6 +119,12 @@ class GemmSpec(KernelSpec):
     vload: bool = False   # db kernels: A and B bound as vec4 arrays (aligned, contiguous)
     vstore: bool = False  # db kernels: C bound as a vec4 array (aligned rows, N % 4 == 0)
     style: str = ""       # db kernels: "u" the K loop unrolled in WGSL, "f" explicit fma()
+    trusted: bool = False  # compiled without wgpu's index clamps and loop counters
+
+    def runtime_checks(self):
+        # every workgroup-tile index derives from the invocation id and constants, global
+        # loads and stores are guarded by M / N / K, the loops run nt / nb times
+        return 0 if self.trusted and self.epilogue is None else None
 
     def layout(self, caps):
         el = self.t.arr
@@ -430,6 +436,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wg: v
         epi = "" if self.epilogue is None else "_" + self.epilogue.label
         return (f"gemm_{self.t.name}_b{self.brank}_{self.cfg.name}"
                 f"{'_v' if self.vload else ''}{'_w' if self.vstore else ''}"
+                f"{'_T' if self.trusted else ''}"
                 f"{'_' + self.style if self.style else ''}"
                 f"{'_acc' if self.accumulate else ''}{epi}")
 
