@@ -155,6 +155,8 @@ def _apply(settings, dtype):
     G.SPLIT_K_GROUPS, G.SPLIT_K_DEPTH = groups, depth
     G.STYLE = settings.get("style", "u")
     G.TRUSTED = settings.get("trusted", False)
+    if not settings:   # back to the library's defaults
+        G.STYLE, G.TRUSTED = None, True
 
 
 def _reference(a, b, rows):

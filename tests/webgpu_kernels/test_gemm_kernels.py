@@ -399,3 +399,24 @@ def test_db_code_styles(style, pinned, monkeypatch):
     if style:
         assert any(s.label.endswith("_" + style) for s in _client()._kernels
                    if s.label.startswith("gemm_float32"))
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_db_kernels_without_runtime_checks(trusted, pinned, monkeypatch):
+    """The db kernels compiled without wgpu's index clamps and loop counters (the default,
+    GemmSpec.trusted) give the checked build's results on ragged shapes, batches and
+    strided operands, and really are built through the trusted entry point."""
+    pinned("float32", "db8x8k8")
+    monkeypatch.setattr(G, "TRUSTED", trusted)
+    rng = np.random.default_rng(11)
+    for M, K, N in ((131, 37, 129), (256, 128, 256), (1, 5, 3)):
+        a = rng.standard_normal((3, M, K)).astype(np.float32)
+        b = rng.standard_normal((K, N)).astype(np.float32)
+        _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+        at = xp.matrix_transpose(xp.asarray(np.ascontiguousarray(a[0].T)))
+        _check(_host(xp.matmul(at, xp.asarray(b))), a[0], b, "float32")
+    client = _client()
+    labels = [s.label for s in client._kernels if s.label.startswith("gemm_float32")
+              and "db8x8k8" in s.label]
+    assert any(("_T_" in lb) == trusted for lb in labels), labels
+    assert any(k[1] == 0 for k in client.pipelines._modules) or not trusted

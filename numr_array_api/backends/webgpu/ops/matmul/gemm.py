@@ -45,9 +45,18 @@ def _epi_views(epilogue):
 _VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
 # db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
 # set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
-STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "u").strip()   # measured: "u" +19%
-# db kernels compiled without wgpu's runtime checks (spec.py GemmSpec.trusted)
-TRUSTED = os.environ.get("NUMR_WEBGPU_GEMM_TRUSTED", "0").strip() != "0"
+# (None: "uf" for float32 operands, "u" for the others; H100, session 4: float32 4096^3
+# compiled without checks 31.2 TFLOP/s "u", 33.2 "uf"; "u" was +19% over the loop)
+STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "").strip() or None
+# db kernels compiled without wgpu's runtime checks (spec.py GemmSpec.trusted): H100,
+# float32 4096^3 0.52-0.54 -> 0.61 of cuBLAS, 16384 x 64 @ 64 x 16384 0.73 -> 0.86
+TRUSTED = os.environ.get("NUMR_WEBGPU_GEMM_TRUSTED", "1").strip() != "0"
+
+
+def _style(t):
+    if STYLE is not None:
+        return STYLE
+    return "uf" if t.name == "float32" else "u"
 _PLANS = {}
 _NO_PLAN = object()
 _record = None
@@ -267,7 +276,7 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         out.binding()[3] % 4 == 0
     spec = GemmSpec(t, out_t, len(bshape), cfg,
                     None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
-                    STYLE if cfg.db else "", TRUSTED and cfg.db)
+                    _style(t) if cfg.db else "", TRUSTED and cfg.db and epilogue is None)
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):
