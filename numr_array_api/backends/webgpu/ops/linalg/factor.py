@@ -376,7 +376,7 @@ def _cholesky_fused(be, client, t, w, status):
     if _env("CHOL_ROWS", "tile") == "tile":
         caps = Caps.of(client)
         tr = next((r for r in (32, 16, 8) if spec_fits(CholPanelSpec(t, nb, wg, r), caps)), 0)
-    spec = CholPanelSpec(t, nb, wg, tr)
+    spec = CholPanelSpec(t, nb, wg, tr, _env("CHOL_TRUSTED", "1") != "0")
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
     nbuf = new_output((B * mx * nb,), w.dtype, client)

@@ -958,6 +958,13 @@ class CholPanelSpec(KernelSpec):
     nb: int
     wg: int = 64
     tr: int = 0  # > 0: tr rows of A21 per workgroup in workgroup memory (else a row each)
+    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
+
+    def runtime_checks(self):
+        # every index is structural: the packed triangle's li(i, j) with j <= i < kb <= nb
+        # (the caller's panel width), the row tiles' i < tr, j < kb, private x[j] with
+        # j < kb; every loop is counted by kb, m2, tr or the workgroup size
+        return 0 if self.trusted else None
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("st", "atomic<u32>", "rw", offset=False),
