@@ -32,7 +32,7 @@ from ..linalg.factor import gemm_acc, gemm_sub
 from ..linalg.specs import LarftSpec
 from ..matmul import gemm
 from .tridiag_specs import (BISECT_MAXIT, NB, SYMV_RPW, BisectSpec, GatherSpec,
-                            InvIterSpec, TrdStepSpec, TrdSymvSpec)
+                            InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec)
 
 TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
                      # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
@@ -131,18 +131,41 @@ def eigenvalues(client, d, e):
     return w
 
 
-def eigenvectors(client, d, e, w):
-    """Z (B, n, n), row-major, column k the unit eigenvector of T for w[:, k]."""
+def _cluster_round(client, n):
+    """Cluster members one InvIterSpec dispatch computes: all on GPUs; on CPU adapters
+    (lavapipe stops an invocation's loops beyond 65535 iterations) as many as the
+    per-member loop count (factor, solves, normalisations, Gram-Schmidt) allows."""
+    if not _is_cpu(client):
+        return n
+    from .tridiag_specs import INV_ITERS
+    per = 8 * n + (INV_ITERS + 1) * n * (1 + 2 * _cdiv(n, 64)) + 2 * n
+    return max(1, 40000 // per)
+
+
+def eigenvectors(client, d, e):
+    """Eigenvalues w (B, n) ascending and Z (B, n, n) row-major, column k the unit
+    eigenvector of T for w[:, k]: T split where |e| is negligible, each block's
+    eigenvalues by bisection (slot = row of the block), their ranks give the order."""
     t = wtype(d.dtype, client, "linalg.eigh")
     B, n = d.shape
+    mu = full((B, n), 0, d.dtype, client)
+    sc = full((B, 2), 1, d.dtype, client)
+    blk = full((B, n, 2), n, dt.uint32, client)
+    g = (_cdiv(n, 64), B, 1)
+    client.kernel(BlockBisectSpec(t)).launch(g, D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n, nbat=B)
+    w = new_output((B, n), d.dtype, client)
+    slot = new_output((B, n), dt.uint32, client)
+    client.kernel(RankSpec(t)).launch(g, MU=mu, SC=sc, W=w, SLOT=slot, n=n, nbat=B)
     zs = full((B, n, n), 0, d.dtype, client)
     s = new_output((B, 5, n, n), d.dtype, client)
-    slot = new_output((B, n), dt.uint32, client)
-    client.kernel(InvIterSpec(t)).launch((_cdiv(n, 64), B, 1), D=d, E=e, W=w, ZS=zs, S=s,
-                                         SLOT=slot, n=n, nbat=B)
+    k = client.kernel(InvIterSpec(t))
+    step = _cluster_round(client, n)
+    for r0 in range(0, n, step):
+        k.launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s, n=n, nbat=B, r0=r0,
+                 r1=min(n, r0 + step))
     z = new_output((B, n, n), d.dtype, client)
     client.kernel(GatherSpec(t)).launch((n, B, 1), ZS=zs, SLOT=slot, Z=z, n=n, nbat=B)
-    return z
+    return w, z
 
 
 def back_transform(be, ref, tau, z):
@@ -180,20 +203,16 @@ def eigh(be, x, vectors):
     B, n, _ = x.shape
     a = _symmetric(be, x)
     d, e, tau, ref = tridiagonalize(be, a)
-    w = eigenvalues(client, d, e)
     if not vectors:
-        return w
+        return eigenvalues(client, d, e)
     CALLS["vectors"] += 1
-    z = eigenvectors(client, d, e, w)
+    w, z = eigenvectors(client, d, e)
     dev = _orth_dev(be, z)
     eps = float(np.finfo(x.dtype.np).eps)
-    if math.isnan(dev):
-        wn = w.to_numpy()
-        if not np.isnan(wn).any():
-            CALLS["fallback"] += 1
-            return None
-        # NaN / inf input: NaN out, as the other paths
-    elif dev > ORTH_TOL * n * eps:
+    if math.isnan(dev) or dev > ORTH_TOL * n * eps:
+        if np.isnan(w.to_numpy()).any():
+            # NaN / inf input: NaN out, as the other paths
+            return w, full((B, n, n), float("nan"), x.dtype, client)
         CALLS["fallback"] += 1
         return None
     v = back_transform(be, ref, tau, z)

@@ -364,25 +364,37 @@ SPLIT_C = 8.0      # |e| <= SPLIT_C eps ||T|| splits T (a perturbation of that s
 ORTOL = 1e-3       # eigenvalues of one block closer than ORTOL ||T||: a cluster (LAPACK stein)
 INV_ITERS = 3      # inverse iteration solves per vector
 
-_INVIT = Template("""${pre}
+_INVHEAD = """${pre}
 ${layout}
 ${sturm}
+"""
 
-var<private> sb: u32;
-var<private> zb: u32;
-var<private> kk: u32;
-var<private> nn: u32;
+# scale 1 / max(|d|, |e|), Gershgorin norm tn of the scaled T, pivmin; nonfinite input
+_NORMS = """
+  var s = R(0.0);
+  var nonfinite = false;
+  for (var i = 0u; i < n; i++) {
+    let d = D[db + i];
+    var e = R(0.0);
+    if (i + 1u < n) { e = E[db + i]; }
+    if (bad(d) || bad(e)) { nonfinite = true; }
+    s = max(s, max(abs(d), abs(e)));
+  }
+  var sc = R(1.0);
+  if (s > R(0.0) && !nonfinite) { sc = R(1.0) / s; }
+  var tn = R(0.0);
+  var emax = R(0.0);
+  for (var i = 0u; i < n; i++) {
+    var r = abs(D[db + i] * sc);
+    if (i > 0u) { r += abs(E[db + i - 1u] * sc); }
+    if (i + 1u < n) { let e = abs(E[db + i] * sc); r += e; emax = max(emax, e); }
+    tn = max(tn, r);
+  }
+  let pivmin = SAFMIN * max(R(1.0), emax * emax) * R(4.0);
+  let split = R(${split_c}) * EPS * tn;
+"""
 
-fn sx(f: u32, i: u32) -> u32 { return sb + (f * nn + i) * nn + kk; }
-fn zx(i: u32, slot: u32) -> u32 { return zb + i * nn + slot; }
-
-fn hashr(x: u32) -> R {
-  var h = x * 747796405u + 2891336453u;
-  h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
-  h = (h >> 22u) ^ h;
-  return R(f32(h >> 8u) / 8388608.0 - 1.0);
-}
-
+_BIS = """
 // the local eigenvalue li (ascending) of block [p, q] of the scaled T, by bisection
 fn bis(db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R, tn: R) -> R {
   var lo = R(0.0);
@@ -403,6 +415,176 @@ fn bis(db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R, tn: R) -> R
     if (sturm(db, p, q, mid, sc, pivmin, split) > li) { hi = mid; } else { lo = mid; }
   }
   return R(0.5) * (lo + hi);
+}
+"""
+
+# BlockBisectSpec: one invocation per slot s: the block [bp, bq] of the split T holding
+# row s and the block's eigenvalue s - bp (scaled), MU[s]; BLK[s] = (bp, bq)
+_BLOCKBIS = Template("""${head}
+${bis}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let b = gid.y;
+  let k = gid.x;
+  let n = ${n};
+  if (b >= ${nbat} || k >= n) { return; }
+  let db = ${D_off} + b * n;
+  let ob = ${BLK_off} + b * 2u * n;
+  ${norms}
+  if (k == 0u) { SC[${SC_off} + b * 2u] = sc; SC[${SC_off} + b * 2u + 1u] = tn; }
+  if (nonfinite) { MU[${MU_off} + b * n + k] = ${nan}; return; }
+  var bp = 0u;
+  var bq = n - 1u;
+  for (var i = 0u; i + 1u < n; i++) {
+    if (abs(E[db + i] * sc) <= split) {
+      if (i < k) { bp = i + 1u; } else { bq = min(bq, i); }
+    }
+  }
+  var mu = D[db + k] * sc;
+  if (bq > bp) { mu = bis(db, bp, bq, k - bp, sc, pivmin, split, tn); }
+  MU[${MU_off} + b * n + k] = mu;
+  BLK[ob + 2u * k] = bp;
+  BLK[ob + 2u * k + 1u] = bq;
+}
+""", "trd_blockbis")
+
+
+@dataclasses.dataclass(frozen=True)
+class BlockBisectSpec(KernelSpec):
+    t: WType
+
+    def layout(self, caps):
+        a = self.t.arr
+        return Layout([Buf("D", a), Buf("E", a), Buf("MU", a, "rw"), Buf("SC", a, "rw"),
+                       Buf("BLK", "u32", "rw")], ["n", "nbat"], caps)
+
+    def render(self, caps):
+        head = _INVHEAD.replace("${pre}", _pre(self.t)).replace(
+            "${layout}", self.layout(caps).decl()).replace("${sturm}", _STURM)
+        norms = _NORMS.replace("${split_c}", repr(SPLIT_C))
+        bis = _BIS.replace("${maxit}", str(BISECT_MAXIT[self.t.val]))
+        tok = self.layout(caps).tokens()
+        tok.pop("layout")
+        return _BLOCKBIS.render(tok, head=head, norms=norms, bis=bis,
+                                nan=_CONST[self.t.val]["nan"])
+
+    def needs(self):
+        return _needs(self.t)
+
+
+# RankSpec: one invocation per slot: its rank among all slots' eigenvalues (ties by slot)
+# is its column: W[rank] (unscaled), SLOT[rank] = slot
+_RANK = Template("""${pre}
+${layout}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let b = gid.y;
+  let s = gid.x;
+  let n = ${n};
+  if (b >= ${nbat} || s >= n) { return; }
+  let mb = ${MU_off} + b * n;
+  let sc = SC[${SC_off} + b * 2u];
+  let mu = MU[mb + s];
+  var r = 0u;
+  var nonfinite = false;
+  for (var i = 0u; i < n; i++) {
+    let m = MU[mb + i];
+    if (bad(m)) { nonfinite = true; }
+    if (m < mu || (m == mu && i < s)) { r += 1u; }
+  }
+  if (nonfinite) {
+    W[${W_off} + b * n + s] = ${nan};
+    SLOT[${SLOT_off} + b * n + s] = s;
+    return;
+  }
+  W[${W_off} + b * n + r] = mu / sc;
+  SLOT[${SLOT_off} + b * n + r] = s;
+}
+""", "trd_rank")
+
+
+@dataclasses.dataclass(frozen=True)
+class RankSpec(KernelSpec):
+    t: WType
+
+    def layout(self, caps):
+        a = self.t.arr
+        return Layout([Buf("MU", a), Buf("SC", a), Buf("W", a, "rw"),
+                       Buf("SLOT", "u32", "rw")], ["n", "nbat"], caps)
+
+    def render(self, caps):
+        return _RANK.render(self.layout(caps).tokens(), pre=_pre(self.t),
+                            nan=_CONST[self.t.val]["nan"])
+
+    def needs(self):
+        return _needs(self.t)
+
+
+# InvIterSpec: a workgroup per slot; the first slot of each cluster (consecutive slots of
+# one block whose eigenvalues are within ORTOL ||T||) computes the cluster's vectors in
+# order: thread 0 factors T - mu I and solves, the workgroup normalises and
+# re-orthogonalises (modified Gram-Schmidt) against the cluster's earlier vectors
+_INVIT = Template("""${pre}
+${layout}
+var<workgroup> red: array<R, 64>;
+var<workgroup> flag: u32;
+var<private> sb: u32;
+var<private> zb: u32;
+var<private> kk: u32;
+var<private> nn: u32;
+
+fn sx(f: u32, i: u32) -> u32 { return sb + (f * nn + i) * nn + kk; }
+fn zx(i: u32, slot: u32) -> u32 { return zb + i * nn + slot; }
+
+fn hashr(x: u32) -> R {
+  var h = x * 747796405u + 2891336453u;
+  h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+  h = (h >> 22u) ^ h;
+  return R(f32(h >> 8u) / 8388608.0 - 1.0);
+}
+
+fn wsum(tid: u32, x: R) -> R {
+  red[tid] = x;
+  workgroupBarrier();
+  // unrolled: lavapipe counts loop iterations per invocation across all calls
+  if (tid < 32u) { red[tid] = red[tid] + red[tid + 32u]; }
+  workgroupBarrier();
+  if (tid < 16u) { red[tid] = red[tid] + red[tid + 16u]; }
+  workgroupBarrier();
+  if (tid < 8u) { red[tid] = red[tid] + red[tid + 8u]; }
+  workgroupBarrier();
+  if (tid < 4u) { red[tid] = red[tid] + red[tid + 4u]; }
+  workgroupBarrier();
+  if (tid < 2u) { red[tid] = red[tid] + red[tid + 2u]; }
+  workgroupBarrier();
+  if (tid < 1u) { red[tid] = red[tid] + red[tid + 1u]; }
+  workgroupBarrier();
+  let r = red[0];
+  workgroupBarrier();
+  return r;
+}
+
+fn wmax(tid: u32, x: R) -> R {
+  red[tid] = x;
+  workgroupBarrier();
+  // unrolled: lavapipe counts loop iterations per invocation across all calls
+  if (tid < 32u) { red[tid] = max(red[tid], red[tid + 32u]); }
+  workgroupBarrier();
+  if (tid < 16u) { red[tid] = max(red[tid], red[tid + 16u]); }
+  workgroupBarrier();
+  if (tid < 8u) { red[tid] = max(red[tid], red[tid + 8u]); }
+  workgroupBarrier();
+  if (tid < 4u) { red[tid] = max(red[tid], red[tid + 4u]); }
+  workgroupBarrier();
+  if (tid < 2u) { red[tid] = max(red[tid], red[tid + 2u]); }
+  workgroupBarrier();
+  if (tid < 1u) { red[tid] = max(red[tid], red[tid + 1u]); }
+  workgroupBarrier();
+  let r = red[0];
+  workgroupBarrier();
+  return r;
 }
 
 fn pv(x: R, pert: R) -> R {
@@ -468,122 +650,108 @@ fn solve(p: u32, q: u32, slot: u32, pert: R) {
   }
 }
 
-fn normalize(p: u32, q: u32, slot: u32) {
+fn normalize(tid: u32, p: u32, q: u32, slot: u32) {
   var mx = R(0.0);
-  for (var i = p; i <= q; i++) { mx = max(mx, abs(ZS[zx(i, slot)])); }
-  if (!(mx > R(0.0))) { return; }
+  for (var i = p + tid; i <= q; i += 64u) { mx = max(mx, abs(ZS[zx(i, slot)])); }
+  let m = wmax(tid, mx);
+  var inv = R(1.0);
+  if (m > R(0.0)) { inv = R(1.0) / m; }
   var ss = R(0.0);
-  for (var i = p; i <= q; i++) { let y = ZS[zx(i, slot)] / mx; ss += y * y; }
-  let f = R(1.0) / (mx * sqrt(ss));
-  for (var i = p; i <= q; i++) { ZS[zx(i, slot)] = ZS[zx(i, slot)] * f; }
+  for (var i = p + tid; i <= q; i += 64u) { let y = ZS[zx(i, slot)] * inv; ss += y * y; }
+  let t = wsum(tid, ss);
+  var f = R(1.0);
+  if (m > R(0.0) && t > R(0.0)) { f = inv / sqrt(t); }
+  for (var i = p + tid; i <= q; i += 64u) { ZS[zx(i, slot)] = ZS[zx(i, slot)] * f; }
 }
 
-fn mgs(p: u32, q: u32, c0: u32, c1: u32, slot: u32) {
+fn mgs(tid: u32, p: u32, q: u32, c0: u32, c1: u32, slot: u32) {
   for (var c = c0; c < c1; c++) {
     var dot = R(0.0);
-    for (var i = p; i <= q; i++) { dot += ZS[zx(i, c)] * ZS[zx(i, slot)]; }
-    for (var i = p; i <= q; i++) { ZS[zx(i, slot)] = ZS[zx(i, slot)] - dot * ZS[zx(i, c)]; }
+    for (var i = p + tid; i <= q; i += 64u) { dot += ZS[zx(i, c)] * ZS[zx(i, slot)]; }
+    let d = wsum(tid, dot);
+    for (var i = p + tid; i <= q; i += 64u) {
+      ZS[zx(i, slot)] = ZS[zx(i, slot)] - d * ZS[zx(i, c)];
+    }
   }
+}
+
+fn sync() {
+  storageBarrier();
+  workgroupBarrier();
 }
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let b = gid.y;
-  let k = gid.x;
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+  let b = wid.y;
+  let s0 = wid.x;
   let n = ${n};
-  if (b >= ${nbat} || k >= n) { return; }
+  if (b >= ${nbat} || s0 >= n) { return; }
   nn = n;
-  kk = k;
+  kk = s0;
   sb = ${S_off} + b * 5u * n * n;
   zb = ${ZS_off} + b * n * n;
   let db = ${D_off} + b * n;
-  let so = ${SLOT_off} + b * n + k;
-  var s = R(0.0);
-  var nonfinite = false;
-  for (var i = 0u; i < n; i++) {
-    let d = D[db + i];
-    var e = R(0.0);
-    if (i + 1u < n) { e = E[db + i]; }
-    if (bad(d) || bad(e) || bad(W[${W_off} + b * n + i])) { nonfinite = true; }
-    s = max(s, max(abs(d), abs(e)));
-  }
-  SLOT[so] = k;
-  if (nonfinite) {
-    for (var i = 0u; i < n; i++) { ZS[zx(i, k)] = ${nan}; }
-    return;
-  }
-  if (s == R(0.0)) { ZS[zx(k, k)] = R(1.0); return; }
-  let sc = R(1.0) / s;
-  var tn = R(0.0);
-  var emax = R(0.0);
-  for (var i = 0u; i < n; i++) {
-    var r = abs(D[db + i] * sc);
-    if (i > 0u) { r += abs(E[db + i - 1u] * sc); }
-    if (i + 1u < n) { let e = abs(E[db + i] * sc); r += e; emax = max(emax, e); }
-    tn = max(tn, r);
-  }
-  let pivmin = SAFMIN * max(R(1.0), emax * emax) * R(4.0);
-  let split = R(${split_c}) * EPS * tn;
-  let ttol = (R(${split_c}) + R(4.0)) * EPS * tn * R(2.0);
-  let lam = W[${W_off} + b * n + k] * sc;
-  // the block (and local index) of eigenvalue k: eigenvalues within ttol of lam form a tie
-  // group, handed out to the blocks in block order
-  var below = 0u;
-  var p = 0u;
-  for (var i = 0u; i < n; i++) {
-    if (i + 1u == n || abs(E[db + i] * sc) <= split) {
-      below += sturm(db, p, i, lam - ttol, sc, pivmin, split);
-      p = i + 1u;
-    }
-  }
-  if (k < below) { return; }
-  var t = k - below;
-  var bp = n;
-  var bq = n;
-  var li = 0u;
-  p = 0u;
-  for (var i = 0u; i < n; i++) {
-    if (i + 1u == n || abs(E[db + i] * sc) <= split) {
-      if (bp == n) {
-        let lo = sturm(db, p, i, lam - ttol, sc, pivmin, split);
-        let hi = sturm(db, p, i, lam + ttol, sc, pivmin, split);
-        if (t < hi - lo) { bp = p; bq = i; li = lo + t; } else { t -= hi - lo; }
-      }
-      p = i + 1u;
-    }
-  }
-  if (bp == n) { return; }        // inconsistent counts: a zero column, caught by the check
-  let slot0 = bp;                 // local eigenvalue j of block [bp, bq] lives in slot bp + j
-  SLOT[so] = bp + li;
-  if (bp == bq) { ZS[zx(bp, bp)] = R(1.0); return; }
+  let ob = ${BLK_off} + b * 2u * n;
+  let mb = ${MU_off} + b * n;
+  let sc = SC[${SC_off} + b * 2u];
+  let tn = SC[${SC_off} + b * 2u + 1u];
   let ortol = R(${ortol}) * tn;
   let pert = EPS * tn;
-  let m = bq - bp + 1u;
-  var mu = bis(db, bp, bq, li, sc, pivmin, split, tn);
-  if (li > 0u) {
-    let prev = bis(db, bp, bq, li - 1u, sc, pivmin, split, tn);
-    if (mu - prev <= ortol) { return; }      // computed by its cluster's first invocation
-  }
-  var mprev = mu;
-  for (var jl = li; jl < m; jl++) {
-    if (jl > li && mu - mprev < R(10.0) * pert) { mu = mprev + R(10.0) * pert; }
-    let slot = slot0 + jl;
-    factor(db, bp, bq, mu, sc);
-    for (var i = bp; i <= bq; i++) { ZS[zx(i, slot)] = hashr(i * 7919u + jl * 104729u + 17u); }
-    normalize(bp, bq, slot);
-    for (var it = 0u; it < ${iters}u; it++) {
-      solve(bp, bq, slot, pert);
-      normalize(bp, bq, slot);
-      mgs(bp, bq, slot0 + li, slot, slot);
-      normalize(bp, bq, slot);
+  if (tid == 0u) {
+    let bp0 = BLK[ob + 2u * s0];
+    var lead = bp0 < n;
+    if (lead && s0 > bp0) {
+      lead = !(MU[mb + s0] - MU[mb + s0 - 1u] <= ortol) || BLK[ob + 2u * s0 - 2u] != bp0;
     }
-    mgs(bp, bq, slot0 + li, slot, slot);
-    normalize(bp, bq, slot);
-    if (jl + 1u >= m) { break; }
-    let nxt = bis(db, bp, bq, jl + 1u, sc, pivmin, split, tn);
-    if (nxt - mu > ortol) { break; }
+    flag = select(0u, 1u, lead);
+  }
+  if (workgroupUniformLoad(&flag) == 0u) { return; }
+  if (tid == 0u) { flag = BLK[ob + 2u * s0]; }
+  let bp = workgroupUniformLoad(&flag);
+  if (tid == 0u) { flag = BLK[ob + 2u * s0 + 1u]; }
+  let bq = workgroupUniformLoad(&flag);
+  if (bp == bq) {
+    if (tid == 0u && ${r0} == 0u) { ZS[zx(bp, s0)] = R(1.0); }
+    return;
+  }
+  // members r0 <= rel < r1 of the cluster (CPU adapters split a cluster over dispatches:
+  // lavapipe stops an invocation's loops beyond 65535 iterations)
+  let r0 = ${r0};
+  let r1 = ${r1};
+  var mprev = R(0.0);
+  var slot = s0;
+  var rel = 0u;
+  loop {
+    if (rel >= r1) { break; }
+    var mu = MU[mb + slot];
+    if (slot > s0 && mu - mprev < R(10.0) * pert) { mu = mprev + R(10.0) * pert; }
     mprev = mu;
-    mu = nxt;
+    if (rel >= r0) {
+      for (var i = bp + tid; i <= bq; i += 64u) {
+        ZS[zx(i, slot)] = hashr(i * 7919u + (slot - s0) * 104729u + 17u);
+      }
+      if (tid == 0u) { factor(db, bp, bq, mu, sc); }
+      sync();
+      normalize(tid, bp, bq, slot);
+      for (var it = 0u; it < ${iters}u; it++) {
+        sync();
+        if (tid == 0u) { solve(bp, bq, slot, pert); }
+        sync();
+        normalize(tid, bp, bq, slot);
+        mgs(tid, bp, bq, s0, slot, slot);
+        normalize(tid, bp, bq, slot);
+      }
+      mgs(tid, bp, bq, s0, slot, slot);
+      normalize(tid, bp, bq, slot);
+    }
+    slot += 1u;
+    rel += 1u;
+    if (slot > bq) { break; }
+    if (tid == 0u) {
+      flag = select(0u, 1u, MU[mb + slot] - MU[mb + slot - 1u] <= ortol
+                             && BLK[ob + 2u * slot] == bp);
+    }
+    if (workgroupUniformLoad(&flag) == 0u) { break; }
   }
 }
 """, "trd_invit")
@@ -595,13 +763,13 @@ class InvIterSpec(KernelSpec):
 
     def layout(self, caps):
         a = self.t.arr
-        return Layout([Buf("D", a), Buf("E", a), Buf("W", a), Buf("ZS", a, "rw"),
-                       Buf("S", a, "rw"), Buf("SLOT", "u32", "rw")], ["n", "nbat"], caps)
+        return Layout([Buf("D", a), Buf("E", a), Buf("MU", a), Buf("SC", a),
+                       Buf("BLK", "u32"), Buf("ZS", a, "rw"), Buf("S", a, "rw")],
+                      ["n", "nbat", "r0", "r1"], caps)
 
     def render(self, caps):
-        return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t), sturm=_STURM,
-                             nan=_CONST[self.t.val]["nan"], maxit=BISECT_MAXIT[self.t.val],
-                             split_c=repr(SPLIT_C), ortol=repr(ORTOL), iters=INV_ITERS)
+        return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
+                             ortol=repr(ORTOL), iters=INV_ITERS)
 
     def needs(self):
         return _needs(self.t)
