@@ -535,8 +535,10 @@ var<private> zb: u32;
 var<private> kk: u32;
 var<private> nn: u32;
 
-fn sx(f: u32, i: u32) -> u32 { return sb + (f * nn + i) * nn + kk; }
-fn zx(i: u32, slot: u32) -> u32 { return zb + i * nn + slot; }
+// scratch and vectors contiguous along rows: thread 0 walks them in order, the workgroup
+// reads them coalesced
+fn sx(f: u32, i: u32) -> u32 { return sb + (kk * 5u + f) * nn + i; }
+fn zx(i: u32, slot: u32) -> u32 { return zb + slot * nn + i; }
 
 fn hashr(x: u32) -> R {
   var h = x * 747796405u + 2891336453u;
@@ -592,61 +594,66 @@ fn pv(x: R, pert: R) -> R {
   return x;
 }
 
-// T - mu I on [p, q] = P L U: U's diagonals (f0, f1, f2), multipliers (f3), pivots (f4)
+// T - mu I on [p, q] = P L U: U's diagonals (f0, f1, f2), multipliers (f3), pivots (f4);
+// the running row in registers (no load waits on the previous iteration's store)
 fn factor(db: u32, p: u32, q: u32, mu: R, sc: R) {
-  for (var i = p; i <= q; i++) {
-    S[sx(0u, i)] = D[db + i] * sc - mu;
-    var e = R(0.0);
-    if (i < q) { e = E[db + i] * sc; }
-    S[sx(1u, i)] = e;
-    S[sx(2u, i)] = R(0.0);
-  }
+  var dcur = D[db + p] * sc - mu;
+  var ducur = E[db + p] * sc;
   for (var i = p; i < q; i++) {
     let sub = E[db + i] * sc;
-    let di = S[sx(0u, i)];
-    if (abs(di) >= abs(sub)) {
+    let dn = D[db + i + 1u] * sc - mu;
+    var dun = R(0.0);
+    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
+    if (abs(dcur) >= abs(sub)) {
       var l = R(0.0);
-      if (di != R(0.0)) { l = sub / di; }
+      if (dcur != R(0.0)) { l = sub / dcur; }
+      S[sx(0u, i)] = dcur;
+      S[sx(1u, i)] = ducur;
+      S[sx(2u, i)] = R(0.0);
       S[sx(3u, i)] = l;
       S[sx(4u, i)] = R(0.0);
-      S[sx(0u, i + 1u)] = S[sx(0u, i + 1u)] - l * S[sx(1u, i)];
+      dcur = dn - l * ducur;
+      ducur = dun;
     } else {
-      let l = di / sub;
-      let d1 = S[sx(0u, i + 1u)];
-      let tmp = S[sx(1u, i)];
+      let l = dcur / sub;
       S[sx(0u, i)] = sub;
+      S[sx(1u, i)] = dn;
+      S[sx(2u, i)] = dun;
       S[sx(3u, i)] = l;
       S[sx(4u, i)] = R(1.0);
-      S[sx(1u, i)] = d1;
-      S[sx(0u, i + 1u)] = tmp - l * d1;
-      if (i + 1u < q) {
-        let u1 = S[sx(1u, i + 1u)];
-        S[sx(2u, i)] = u1;
-        S[sx(1u, i + 1u)] = -l * u1;
-      }
+      dcur = ducur - l * dn;
+      ducur = -l * dun;
     }
   }
+  S[sx(0u, q)] = dcur;
+  S[sx(1u, q)] = R(0.0);
+  S[sx(2u, q)] = R(0.0);
 }
 
 fn solve(p: u32, q: u32, slot: u32, pert: R) {
+  var yc = ZS[zx(p, slot)];
   for (var i = p; i < q; i++) {
     let l = S[sx(3u, i)];
+    let y1 = ZS[zx(i + 1u, slot)];
     if (S[sx(4u, i)] == R(0.0)) {
-      ZS[zx(i + 1u, slot)] = ZS[zx(i + 1u, slot)] - l * ZS[zx(i, slot)];
+      ZS[zx(i, slot)] = yc;
+      yc = y1 - l * yc;
     } else {
-      let t = ZS[zx(i, slot)];
-      let y1 = ZS[zx(i + 1u, slot)];
       ZS[zx(i, slot)] = y1;
-      ZS[zx(i + 1u, slot)] = t - l * y1;
+      yc = yc - l * y1;
     }
   }
+  ZS[zx(q, slot)] = yc;
   let m = q - p + 1u;
+  var x1 = R(0.0);
+  var x2 = R(0.0);
   for (var ii = 0u; ii < m; ii++) {
     let i = q - ii;
-    var s = ZS[zx(i, slot)];
-    if (i + 1u <= q) { s -= S[sx(1u, i)] * ZS[zx(i + 1u, slot)]; }
-    if (i + 2u <= q) { s -= S[sx(2u, i)] * ZS[zx(i + 2u, slot)]; }
-    ZS[zx(i, slot)] = s / pv(S[sx(0u, i)], pert);
+    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
+    let x = s / pv(S[sx(0u, i)], pert);
+    ZS[zx(i, slot)] = x;
+    x2 = x1;
+    x1 = x;
   }
 }
 
@@ -786,7 +793,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   if (b >= ${nbat} || i >= n) { return; }
   for (var k = tid; k < n; k += 256u) {
     let slot = SLOT[${SLOT_off} + b * n + k];
-    Z[${Z_off} + b * n * n + i * n + k] = ZS[${ZS_off} + b * n * n + i * n + slot];
+    Z[${Z_off} + b * n * n + i * n + k] = ZS[${ZS_off} + b * n * n + slot * n + i];
   }
 }
 """, "trd_gather")
