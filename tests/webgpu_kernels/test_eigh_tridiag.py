@@ -233,3 +233,39 @@ def test_fallback_on_failed_check(xp, calls, monkeypatch):
     assert calls()["fallback"] == 1
     eps = np.finfo(np.float64).eps
     assert np.linalg.norm(a @ v - v * w, 2) <= C * n * eps * np.linalg.norm(a, 2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batch_chunks_and_block_width(xp, calls, dtype, monkeypatch):
+    """Batches split over several calls (binding limits) and other back-transformation
+    block widths give the same answers."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    monkeypatch.setattr(tridiag, "batch_step", lambda *a: 2)
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_BT_NB", "40")
+    rng = np.random.default_rng(9)
+    n = 67
+    a = rng.standard_normal((5, n, n))
+    _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
+    assert calls()["tridiag"] >= 6
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nan_member_of_batch(xp, calls, dtype):
+    """A NaN matrix in a batch gives NaN for that matrix only."""
+    rng = np.random.default_rng(10)
+    n = 65
+    a = rng.standard_normal((3, n, n))
+    a = (a + np.swapaxes(a, -1, -2)).astype(dtype)
+    a[1, 7, 2] = np.nan
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    w, v = _host(w).astype(np.float64), _host(v).astype(np.float64)
+    assert np.isnan(w[1]).all() and np.isnan(v[1]).all()
+    eps = float(np.finfo(dtype).eps)
+    for b in (0, 2):
+        ref = a[b].astype(np.float64)
+        ref = np.tril(ref) + np.tril(ref, -1).T
+        nrm = np.linalg.norm(ref, 2)
+        assert np.max(np.abs(w[b] - np.linalg.eigvalsh(ref))) <= C * n * eps * nrm
+        assert np.linalg.norm(ref @ v[b] - v[b] * w[b], 2) <= C * n * eps * nrm
+        assert np.linalg.norm(v[b].T @ v[b] - np.eye(n), 2) <= C * n * eps
+    assert calls()["fallback"] == 0

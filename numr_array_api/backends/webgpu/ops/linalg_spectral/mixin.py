@@ -169,9 +169,12 @@ def _eigh_tridiag(be, a, vectors):
     wdt = _work_dtype(a.dtype)
     x = _flat(a, wdt)
     nb = x.shape[0]
+    step = tridiag.batch_step(a.client, n, wdt.itemsize, vectors)
+    if step < 1:
+        return None
     ws, vs = [], []
-    for b0 in range(0, nb, _MAX_GROUPS):
-        r = tridiag.eigh(be, x[b0:min(nb, b0 + _MAX_GROUPS)].contiguous(), vectors)
+    for b0 in range(0, nb, step):
+        r = tridiag.eigh(be, x[b0:min(nb, b0 + step)].contiguous(), vectors)
         if r is None:
             return None
         ws.append(r[0] if vectors else r)

@@ -36,6 +36,8 @@ from .tridiag_specs import (BISECT_MAXIT, NB, SYMV_RPW, BisectSpec, GatherSpec,
 
 TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
                      # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
+BT_NB = 128          # columns of one block reflector in the back-transformation
+                     # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0}   # tests read these
@@ -174,8 +176,9 @@ def back_transform(be, ref, tau, z):
     t = wtype(z.dtype, client, "linalg.eigh")
     B, n, _ = z.shape
     larft = client.kernel(LarftSpec(t))
-    for k in reversed(range(0, n - 1, NB)):
-        kb = min(NB, n - 1 - k)
+    bnb = max(1, int(os.environ.get("NUMR_WEBGPU_EIGH_BT_NB") or BT_NB))
+    for k in reversed(range(0, n - 1, bnb)):
+        kb = min(bnb, n - 1 - k)
         v = ref[:, k + 1:, k:k + kb]
         vh = v.permute((0, 2, 1))
         g = gemm(vh, v)
@@ -188,11 +191,19 @@ def back_transform(be, ref, tau, z):
 
 
 def _orth_dev(be, z):
+    """max |Z^T Z - I| per matrix (B,), read back (the path's one status read)."""
     n = z.shape[-1]
     g = gemm(z.permute((0, 2, 1)), z)
     eye = be.eye(n, n, 0, z.dtype, be.device_of(z))
     dev = be.unary_kernel("abs")(be.binary_kernel("subtract")(g, eye))
-    return float(be.reduce("max", dev, tuple(range(dev.ndim)), False).to_numpy())
+    return be.reduce("max", dev, (1, 2), False).to_numpy().astype(np.float64)
+
+
+def batch_step(client, n, itemsize, vectors):
+    """Matrices per call of ``eigh`` whose buffers fit one storage binding (the inverse
+    iteration scratch, 5 n^2 per matrix, is the largest), 0 when not even one does."""
+    per = (5 if vectors else 1) * n * n * itemsize
+    return min(65535, (client.max_binding - 256) // per)
 
 
 def eigh(be, x, vectors):
@@ -209,11 +220,15 @@ def eigh(be, x, vectors):
     w, z = eigenvectors(client, d, e)
     dev = _orth_dev(be, z)
     eps = float(np.finfo(x.dtype.np).eps)
-    if math.isnan(dev) or dev > ORTH_TOL * n * eps:
-        if np.isnan(w.to_numpy()).any():
-            # NaN / inf input: NaN out, as the other paths
-            return w, full((B, n, n), float("nan"), x.dtype, client)
-        CALLS["fallback"] += 1
-        return None
+    bad = ~(dev <= ORTH_TOL * n * eps)           # NaN fails too
+    nanm = np.zeros(B, bool)
+    if bad.any():
+        # NaN / inf input gives NaN eigenvalues (and NaN vectors below), as the other paths
+        nanm = np.isnan(w.to_numpy()).any(axis=1)
+        if (bad & ~nanm).any():
+            CALLS["fallback"] += 1
+            return None
     v = back_transform(be, ref, tau, z)
+    for b in np.flatnonzero(nanm):
+        be.store(v[int(b)], full((n, n), float("nan"), x.dtype, client))
     return w, v
