@@ -361,7 +361,10 @@ class BisectSpec(KernelSpec):
 # ---- tridiagonal eigenvectors: inverse iteration ----------------------------------------
 
 SPLIT_C = 8.0      # |e| <= SPLIT_C eps ||T|| splits T (a perturbation of that size)
-ORTOL = 1e-3       # eigenvalues of one block closer than ORTOL ||T||: a cluster (LAPACK stein)
+ORTOL = 1e-3       # eigenvalues of one block closer than min(ORTOL, ORTOL_N / n) ||T||: a
+ORTOL_N = 0.5      # cluster. LAPACK stein's 1e-3 alone would make the bulk of a random
+                   # n > 1000 spectrum one cluster (mean gap ~ pi / (2 n) ||T||), computed
+                   # serially; inverse iteration loses ~ eps ||T|| / gap of orthogonality
 INV_ITERS = 3      # inverse iteration solves per vector
 
 _INVHEAD = """${pre}
@@ -702,7 +705,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let mb = ${MU_off} + b * n;
   let sc = SC[${SC_off} + b * 2u];
   let tn = SC[${SC_off} + b * 2u + 1u];
-  let ortol = R(${ortol}) * tn;
+  let ortol = min(R(${ortol}), R(${ortol_n}) / R(n)) * tn;
   let pert = EPS * tn;
   if (tid == 0u) {
     let bp0 = BLK[ob + 2u * s0];
@@ -776,7 +779,8 @@ class InvIterSpec(KernelSpec):
 
     def render(self, caps):
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
-                             ortol=repr(ORTOL), iters=INV_ITERS)
+                             ortol=repr(ORTOL), ortol_n=repr(ORTOL_N),
+                             iters=INV_ITERS)
 
     def needs(self):
         return _needs(self.t)
