@@ -269,3 +269,14 @@ def test_nan_member_of_batch(xp, calls, dtype):
         assert np.linalg.norm(ref @ v[b] - v[b] * w[b], 2) <= C * n * eps * nrm
         assert np.linalg.norm(v[b].T @ v[b] - np.eye(n), 2) <= C * n * eps
     assert calls()["fallback"] == 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_replayed_calls(xp, calls, dtype):
+    """Repeated calls of one signature replay their recorded dispatches (recipes) and
+    still answer for their own input."""
+    rng = np.random.default_rng(11)
+    n = 66
+    for i in range(3):
+        a = rng.standard_normal((n, n))
+        _check(xp, a + a.T, dtype, calls, nvec=i + 1)

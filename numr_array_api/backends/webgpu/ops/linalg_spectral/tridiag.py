@@ -191,12 +191,25 @@ def back_transform(be, ref, tau, z):
 
 
 def _orth_dev(be, z):
-    """max |Z^T Z - I| per matrix (B,), read back (the path's one status read)."""
+    """max |Z^T Z - I| per matrix, (B,) on the device."""
     n = z.shape[-1]
     g = gemm(z.permute((0, 2, 1)), z)
     eye = be.eye(n, n, 0, z.dtype, be.device_of(z))
     dev = be.unary_kernel("abs")(be.binary_kernel("subtract")(g, eye))
-    return be.reduce("max", dev, (1, 2), False).to_numpy().astype(np.float64)
+    return be.reduce("max", dev, (1, 2), False)
+
+
+def _job(be, x, vectors):
+    """Every dispatch of one call, no host transfer (replayable as a recipe)."""
+    client = x.client
+    a = _symmetric(be, x)
+    d, e, tau, ref = tridiagonalize(be, a)
+    if not vectors:
+        return eigenvalues(client, d, e)
+    w, z = eigenvectors(client, d, e)
+    dev = _orth_dev(be, z)
+    v = back_transform(be, ref, tau, z)
+    return w, v, dev
 
 
 def batch_step(client, n, itemsize, vectors):
@@ -212,23 +225,22 @@ def eigh(be, x, vectors):
     client = x.client
     CALLS["tridiag"] += 1
     B, n, _ = x.shape
-    a = _symmetric(be, x)
-    d, e, tau, ref = tridiagonalize(be, a)
+    # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
+    # launches of the tridiagonalisation cost no Python planning then
+    key = ("eigh_tridiag", vectors, os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""))
     if not vectors:
-        return eigenvalues(client, d, e)
+        return client.recipes.call(key, (x,), lambda: _job(be, x, False))
     CALLS["vectors"] += 1
-    w, z = eigenvectors(client, d, e)
-    dev = _orth_dev(be, z)
+    w, v, dev = client.recipes.call(key, (x,), lambda: _job(be, x, True))
+    dev = dev.to_numpy().astype(np.float64)      # the path's one status read
     eps = float(np.finfo(x.dtype.np).eps)
     bad = ~(dev <= ORTH_TOL * n * eps)           # NaN fails too
-    nanm = np.zeros(B, bool)
     if bad.any():
-        # NaN / inf input gives NaN eigenvalues (and NaN vectors below), as the other paths
+        # NaN / inf input gives NaN eigenvalues (and NaN vectors), as the other paths
         nanm = np.isnan(w.to_numpy()).any(axis=1)
         if (bad & ~nanm).any():
             CALLS["fallback"] += 1
             return None
-    v = back_transform(be, ref, tau, z)
-    for b in np.flatnonzero(nanm):
-        be.store(v[int(b)], full((n, n), float("nan"), x.dtype, client))
+        for b in np.flatnonzero(nanm):
+            be.store(v[int(b)], full((n, n), float("nan"), x.dtype, client))
     return w, v
