@@ -280,3 +280,13 @@ def test_replayed_calls(xp, calls, dtype):
     for i in range(3):
         a = rng.standard_normal((n, n))
         _check(xp, a + a.T, dtype, calls, nvec=i + 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [65, 130])
+def test_tight_clusters(xp, calls, dtype, n):
+    """Two clusters of close (1e-5 apart) eigenvalues: computed together, re-orthogonalised."""
+    rng = np.random.default_rng(12)
+    lam = np.concatenate([1 + 1e-5 * rng.standard_normal(n // 2),
+                          -1 + 1e-5 * rng.standard_normal(n - n // 2)])
+    _check(xp, _from_spectrum(lam, rng), dtype, calls)

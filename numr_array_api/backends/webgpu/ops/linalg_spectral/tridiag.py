@@ -76,7 +76,7 @@ def _is_cpu(client):
 def _step_wg(client):
     if _is_cpu(client):
         return 256
-    return Caps.of(client).wg_size(512)
+    return Caps.of(client).wg_size(1024)
 
 
 def _cdiv(a, b):
