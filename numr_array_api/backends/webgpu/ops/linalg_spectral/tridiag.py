@@ -44,8 +44,11 @@ CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0}   # tests read these
 
 
 def threshold():
-    v = os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_MIN")
-    return int(v) if v not in (None, "") else TRIDIAG_MIN
+    v = os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "").strip()
+    try:
+        return int(v) if v else TRIDIAG_MIN
+    except ValueError:
+        return TRIDIAG_MIN
 
 
 def applies(a):
