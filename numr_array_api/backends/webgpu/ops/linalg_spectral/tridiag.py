@@ -31,7 +31,7 @@ from ...storage import new_output
 from ..linalg.factor import gemm_acc, gemm_sub
 from ..linalg.specs import LarftSpec
 from ..matmul import gemm
-from .tridiag_specs import (BISECT_MAXIT, NB, SYMV_RPW, BisectSpec, GatherSpec,
+from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, BisectSpec, GatherSpec,
                             InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec)
 
 TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
@@ -65,9 +65,9 @@ def applies(a):
         return False
     if _is_cpu(a.client):
         # lavapipe stops loops beyond 65535 iterations per invocation: the Sturm loop
-        # runs n times per bisection step
-        it = BISECT_MAXIT["f64" if a.dtype is dt.float64 else "f32"]
-        if n * (it + 4) > 65000:
+        # runs n times per multisection round (inverse iteration: tridiag._cluster_round)
+        it = MSECT_ROUNDS["f64" if a.dtype is dt.float64 else "f32"]
+        if n * (it + 8) > 65000:
             return False
     return True
 
@@ -132,7 +132,7 @@ def eigenvalues(client, d, e):
     t = wtype(d.dtype, client, "linalg.eigh")
     B, n = d.shape
     w = new_output((B, n), d.dtype, client)
-    client.kernel(BisectSpec(t)).launch((_cdiv(n, 64), B, 1), D=d, E=e, W=w, n=n, nbat=B)
+    client.kernel(BisectSpec(t)).launch((n, B, 1), D=d, E=e, W=w, n=n, nbat=B)
     return w
 
 
@@ -156,8 +156,9 @@ def eigenvectors(client, d, e):
     mu = full((B, n), 0, d.dtype, client)
     sc = full((B, 2), 1, d.dtype, client)
     blk = full((B, n, 2), n, dt.uint32, client)
+    client.kernel(BlockBisectSpec(t)).launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n,
+                                             nbat=B)
     g = (_cdiv(n, 64), B, 1)
-    client.kernel(BlockBisectSpec(t)).launch(g, D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n, nbat=B)
     w = new_output((B, n), d.dtype, client)
     slot = new_output((B, n), dt.uint32, client)
     client.kernel(RankSpec(t)).launch(g, MU=mu, SC=sc, W=w, SLOT=slot, n=n, nbat=B)

@@ -290,56 +290,79 @@ fn sturm(db: u32, p: u32, q: u32, x: R, sc: R, pivmin: R, split: R) -> u32 {
 }
 """
 
-_BISECT = Template("""${pre}
-${layout}
-${sturm}
+# 64-point multisection: a workgroup per eigenvalue, each invocation one Sturm count per
+# round (6 bits a round instead of bisection's 1: ~6x shorter dependent chains)
+_MSECT = """
+var<workgroup> first: atomic<u32>;
+var<workgroup> wflag: u32;
 
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let b = gid.y;
-  let k = gid.x;
-  let n = ${n};
-  if (b >= ${nbat} || k >= n) { return; }
-  let db = ${D_off} + b * n;
-  // scale (max |d|, |e|), finiteness
-  var s = R(0.0);
-  var nonfinite = false;
-  for (var i = 0u; i < n; i++) {
-    let d = D[db + i];
-    var e = R(0.0);
-    if (i + 1u < n) { e = E[db + i]; }
-    if (bad(d) || bad(e)) { nonfinite = true; }
-    s = max(s, max(abs(d), abs(e)));
-  }
-  if (nonfinite) { W[${W_off} + b * n + k] = ${nan}; return; }
-  if (s == R(0.0)) { W[${W_off} + b * n + k] = R(0.0); return; }
-  let sc = R(1.0) / s;
-  // Gershgorin interval of the scaled T
+// the local eigenvalue li (ascending) of rows [p, q] of the scaled T
+fn msect(tid: u32, db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R, tn: R) -> R {
   var lo = R(0.0);
   var hi = R(0.0);
-  var emax = R(0.0);
-  for (var i = 0u; i < n; i++) {
+  for (var i = p; i <= q; i++) {
     var r = R(0.0);
-    if (i > 0u) { r += abs(E[db + i - 1u] * sc); }
-    if (i + 1u < n) { let e = abs(E[db + i] * sc); r += e; emax = max(emax, e); }
+    if (i > p) { r += abs(E[db + i - 1u] * sc); }
+    if (i < q) { r += abs(E[db + i] * sc); }
     let d = D[db + i] * sc;
-    if (i == 0u) { lo = d - r; hi = d + r; } else { lo = min(lo, d - r); hi = max(hi, d + r); }
+    if (i == p) { lo = d - r; hi = d + r; } else { lo = min(lo, d - r); hi = max(hi, d + r); }
   }
-  let tn = max(abs(lo), abs(hi));
-  let pivmin = SAFMIN * max(R(1.0), emax * emax) * R(4.0);
   lo = lo - R(4.0) * EPS * tn - pivmin;
   hi = hi + R(4.0) * EPS * tn + pivmin;
   let abstol = EPS * tn * R(0.125);
-  for (var it = 0u; it < ${maxit}u; it++) {
-    if (hi - lo <= max(abstol, R(4.0) * EPS * max(abs(lo), abs(hi)))) { break; }
-    let mid = R(0.5) * (lo + hi);
-    if (sturm(db, 0u, n - 1u, mid, sc, pivmin, R(-1.0)) > k) { hi = mid; } else { lo = mid; }
+  for (var r = 0u; r < ${rounds}u; r++) {
+    let conv = hi - lo <= max(abstol, R(4.0) * EPS * max(abs(lo), abs(hi)));
+    if (tid == 0u) { atomicStore(&first, 64u); }
+    workgroupBarrier();
+    let w = hi - lo;
+    if (!conv) {
+      let x = lo + w * (R(tid + 1u) / R(65.0));
+      if (sturm(db, p, q, x, sc, pivmin, split) > li) { atomicMin(&first, tid); }
+    }
+    workgroupBarrier();
+    let f = atomicLoad(&first);
+    workgroupBarrier();
+    if (!conv) {
+      var nlo = lo;
+      var nhi = hi;
+      if (f > 0u) { nlo = lo + w * (R(f) / R(65.0)); }
+      if (f < 64u) { nhi = lo + w * (R(f + 1u) / R(65.0)); }
+      lo = nlo;
+      hi = nhi;
+    }
   }
-  W[${W_off} + b * n + k] = R(0.5) * (lo + hi) * s;
+  return R(0.5) * (lo + hi);
+}
+"""
+
+MSECT_ROUNDS = {"f32": 8, "f64": 14}
+
+
+def _msect(t):
+    return _MSECT.replace("${rounds}", str(MSECT_ROUNDS[t.val]))
+
+_BISECT = Template("""${pre}
+${layout}
+${sturm}
+${msect}
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+  let b = wid.y;
+  let k = wid.x;
+  let n = ${n};
+  if (b >= ${nbat} || k >= n) { return; }
+  let db = ${D_off} + b * n;
+  ${norms}
+  if (tid == 0u) { wflag = select(0u, 1u, nonfinite || s == R(0.0)); }
+  if (workgroupUniformLoad(&wflag) != 0u) {
+    if (tid == 0u) { W[${W_off} + b * n + k] = select(R(0.0), ${nan}, nonfinite); }
+    return;
+  }
+  let mu = msect(tid, db, 0u, n - 1u, k, sc, pivmin, R(-1.0), tn);
+  if (tid == 0u) { W[${W_off} + b * n + k] = mu * s; }
 }
 """, "trd_bisect")
-
-BISECT_MAXIT = {"f32": 48, "f64": 80}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -352,7 +375,8 @@ class BisectSpec(KernelSpec):
 
     def render(self, caps):
         return _BISECT.render(self.layout(caps).tokens(), pre=_pre(self.t), sturm=_STURM,
-                              nan=_CONST[self.t.val]["nan"], maxit=BISECT_MAXIT[self.t.val])
+                              nan=_CONST[self.t.val]["nan"], msect=_msect(self.t),
+                              norms=_NORMS.replace("${split_c}", repr(SPLIT_C)))
 
     def needs(self):
         return _needs(self.t)
@@ -397,46 +421,26 @@ _NORMS = """
   let split = R(${split_c}) * EPS * tn;
 """
 
-_BIS = """
-// the local eigenvalue li (ascending) of block [p, q] of the scaled T, by bisection
-fn bis(db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R, tn: R) -> R {
-  var lo = R(0.0);
-  var hi = R(0.0);
-  for (var i = p; i <= q; i++) {
-    var r = R(0.0);
-    if (i > p) { r += abs(E[db + i - 1u] * sc); }
-    if (i < q) { r += abs(E[db + i] * sc); }
-    let d = D[db + i] * sc;
-    if (i == p) { lo = d - r; hi = d + r; } else { lo = min(lo, d - r); hi = max(hi, d + r); }
-  }
-  lo = lo - R(4.0) * EPS * tn - pivmin;
-  hi = hi + R(4.0) * EPS * tn + pivmin;
-  let abstol = EPS * tn * R(0.125);
-  for (var it = 0u; it < ${maxit}u; it++) {
-    if (hi - lo <= max(abstol, R(4.0) * EPS * max(abs(lo), abs(hi)))) { break; }
-    let mid = R(0.5) * (lo + hi);
-    if (sturm(db, p, q, mid, sc, pivmin, split) > li) { hi = mid; } else { lo = mid; }
-  }
-  return R(0.5) * (lo + hi);
-}
-"""
-
 # BlockBisectSpec: one invocation per slot s: the block [bp, bq] of the split T holding
 # row s and the block's eigenvalue s - bp (scaled), MU[s]; BLK[s] = (bp, bq)
 _BLOCKBIS = Template("""${head}
-${bis}
+${msect}
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let b = gid.y;
-  let k = gid.x;
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+  let b = wid.y;
+  let k = wid.x;
   let n = ${n};
   if (b >= ${nbat} || k >= n) { return; }
   let db = ${D_off} + b * n;
   let ob = ${BLK_off} + b * 2u * n;
   ${norms}
-  if (k == 0u) { SC[${SC_off} + b * 2u] = sc; SC[${SC_off} + b * 2u + 1u] = tn; }
-  if (nonfinite) { MU[${MU_off} + b * n + k] = ${nan}; return; }
+  if (k == 0u && tid == 0u) { SC[${SC_off} + b * 2u] = sc; SC[${SC_off} + b * 2u + 1u] = tn; }
+  if (tid == 0u) { wflag = select(0u, 1u, nonfinite); }
+  if (workgroupUniformLoad(&wflag) != 0u) {
+    if (tid == 0u) { MU[${MU_off} + b * n + k] = ${nan}; }
+    return;
+  }
   var bp = 0u;
   var bq = n - 1u;
   for (var i = 0u; i + 1u < n; i++) {
@@ -444,11 +448,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       if (i < k) { bp = i + 1u; } else { bq = min(bq, i); }
     }
   }
-  var mu = D[db + k] * sc;
-  if (bq > bp) { mu = bis(db, bp, bq, k - bp, sc, pivmin, split, tn); }
-  MU[${MU_off} + b * n + k] = mu;
-  BLK[ob + 2u * k] = bp;
-  BLK[ob + 2u * k + 1u] = bq;
+  var mu = msect(tid, db, bp, bq, k - bp, sc, pivmin, split, tn);
+  if (bq == bp) { mu = D[db + k] * sc; }
+  if (tid == 0u) {
+    MU[${MU_off} + b * n + k] = mu;
+    BLK[ob + 2u * k] = bp;
+    BLK[ob + 2u * k + 1u] = bq;
+  }
 }
 """, "trd_blockbis")
 
@@ -466,10 +472,9 @@ class BlockBisectSpec(KernelSpec):
         head = _INVHEAD.replace("${pre}", _pre(self.t)).replace(
             "${layout}", self.layout(caps).decl()).replace("${sturm}", _STURM)
         norms = _NORMS.replace("${split_c}", repr(SPLIT_C))
-        bis = _BIS.replace("${maxit}", str(BISECT_MAXIT[self.t.val]))
         tok = self.layout(caps).tokens()
         tok.pop("layout")
-        return _BLOCKBIS.render(tok, head=head, norms=norms, bis=bis,
+        return _BLOCKBIS.render(tok, head=head, norms=norms, msect=_msect(self.t),
                                 nan=_CONST[self.t.val]["nan"])
 
     def needs(self):
