@@ -59,6 +59,7 @@ _STEP = Template("""${pre}
 ${layout}
 var<workgroup> red: array<R, ${wg}>;
 var<workgroup> shv: array<R, 4>;
+var<workgroup> cf: array<R, ${nb2}>;     // the panel coefficients every row needs
 
 fn rsum(tid: u32, x: R) -> R {
   red[tid] = x;
@@ -100,14 +101,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let q = jj - 1u;
     let jp = j - 1u;
     let tau = TAU[${TAU_off} + b * n + jp];
+    if (tid < 2u * NBu) { cf[tid] = DOT[${DOT_off} + b * 2u * NBu + tid]; }
+    workgroupBarrier();
     var part = R(0.0);
     for (var i = tid; i < n; i += ${wg}u) {
       var w = R(0.0);
       if (i > jp) {
         var acc = PV[${PV_off} + b * n + i];
         for (var c = 0u; c < q; c++) {
-          acc += NX[xb + i * 2u * NBu + c] * DOT[${DOT_off} + b * 2u * NBu + c]
-               + NX[xb + i * 2u * NBu + NBu + c] * DOT[${DOT_off} + b * 2u * NBu + NBu + c];
+          acc += NX[xb + i * 2u * NBu + c] * cf[c] + NX[xb + i * 2u * NBu + NBu + c] * cf[NBu + c];
         }
         w = tau * acc;
         part += w * YT[yb + (NBu + q) * n + i];
@@ -126,14 +128,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   }
   if (${fin} != 0u) { return; }
   // ---- column j updated with the panel's reflectors: a = A[j:, j] - V W[j]^T - W V[j]^T
+  if (tid < jj) {
+    cf[tid] = YT[yb + tid * n + j];
+    cf[NBu + tid] = YT[yb + (NBu + tid) * n + j];
+  }
+  workgroupBarrier();
   var mx = R(0.0);
   for (var i = tid; i < n; i += ${wg}u) {
     var a = R(0.0);
     if (i >= j) {
       a = A[ab + j * n + i];
       for (var c = 0u; c < jj; c++) {
-        a += NX[xb + i * 2u * NBu + c] * YT[yb + c * n + j]
-           + NX[xb + i * 2u * NBu + NBu + c] * YT[yb + (NBu + c) * n + j];
+        a += NX[xb + i * 2u * NBu + c] * cf[c] + NX[xb + i * 2u * NBu + NBu + c] * cf[NBu + c];
       }
       if (i == j) { D[${D_off} + b * n + j] = a; }
       if (i == j + 1u) { shv[0] = a; }
@@ -192,7 +198,7 @@ class TrdStepSpec(KernelSpec):
 
     def render(self, caps):
         return _STEP.render(self.layout(caps).tokens(), pre=_pre(self.t), wg=self.wg,
-                            nb=NB)
+                            nb=NB, nb2=2 * NB)
 
     def needs(self):
         return _needs(self.t)
