@@ -147,6 +147,26 @@ def _cluster_round(client, n):
     return max(1, 40000 // per)
 
 
+def _largest_cluster(mu, sc, blk):
+    """An upper bound of the largest cluster's size (CPU adapters only, where clusters
+    take several dispatches: one read saves the rounds no cluster needs). The criterion
+    is InvIterSpec's with a margin; a cluster it misses fails the check (Jacobi path)."""
+    from .tridiag_specs import ORTOL, ORTOL_N
+    m = mu.to_numpy().astype(np.float64)
+    tn = sc.to_numpy()[:, 1].astype(np.float64)
+    bl = blk.to_numpy()[..., 0]
+    n = m.shape[1]
+    tol = min(ORTOL, ORTOL_N / n) * tn[:, None] * 1.5
+    join = (np.diff(m, axis=1) <= tol) & (bl[:, 1:] == bl[:, :-1])
+    best = 1
+    for row in join:
+        run = 0
+        for x in row:
+            run = run + 1 if x else 0
+            best = max(best, run + 1)
+    return min(n, best + 2)
+
+
 def eigenvectors(client, d, e):
     """Eigenvalues w (B, n) ascending and Z (B, n, n) row-major, column k the unit
     eigenvector of T for w[:, k]: T split where |e| is negligible, each block's
@@ -166,7 +186,7 @@ def eigenvectors(client, d, e):
     s = new_output((B, 5, n, n), d.dtype, client)
     k = client.kernel(InvIterSpec(t))
     step = _cluster_round(client, n)
-    for r0 in range(0, n, step):
+    for r0 in range(0, _largest_cluster(mu, sc, blk) if step < n else n, step):
         k.launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s, n=n, nbat=B, r0=r0,
                  r1=min(n, r0 + step))
     z = new_output((B, n, n), d.dtype, client)
