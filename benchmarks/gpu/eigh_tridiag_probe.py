@@ -90,7 +90,8 @@ def main():
                           f"{t:9.1f} ms  [{acc}] tridiag_calls={ran} fallbacks={fb}", flush=True)
                 if cp is not None:
                     ca = cp.asarray(a)
-                    cf = (lambda: cp.linalg.eigh(ca)) if vectors else (lambda: cp.linalg.eigvalsh(ca))
+                    cf = ((lambda: cp.linalg.eigh(ca)) if vectors
+                          else (lambda: cp.linalg.eigvalsh(ca)))
                     _, t, _ = best(cf, cp.cuda.Device().synchronize)
                     print(f"{name:8s} n={n:5d} {dtype}: cupy    best {t:9.1f} ms", flush=True)
 

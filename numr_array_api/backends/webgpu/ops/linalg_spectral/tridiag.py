@@ -18,7 +18,6 @@ Real float32 / float64 (float16 computed in float32), computed in the input dtyp
 
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np
