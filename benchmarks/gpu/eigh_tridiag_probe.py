@@ -6,7 +6,9 @@ the accuracy of the result against NumPy in float64 (eigenvalue error and, for e
 residual / orthogonality in units of n eps ||A||), and whether the path fell back.
 
     python benchmarks/gpu/eigh_tridiag_probe.py [sizes...]   (default 512 1024 2048)
-    EIGH_PROBE_JACOBI=0 skips the old path (3.7 s per 2048 f32 eigh on an H100)."""
+    EIGH_PROBE_JACOBI=0 skips the old path (3.7 s per 2048 f32 eigh on an H100);
+    EIGH_PROBE_NOCHECK=1 adds eigh without the orthogonality check (its cost);
+    EIGH_PROBE_REPS=k timed calls per case (default 3)."""
 import os
 import sys
 import time
@@ -73,17 +75,22 @@ def main():
             for name, vectors in (("eigvalsh", False), ("eigh", True)):
                 f = (lambda: xp.linalg.eigh(x)) if vectors else (lambda: xp.linalg.eigvalsh(x))
                 paths = [("tridiag", None)] + ([("jacobi", "jacobi")] if JACOBI else [])
+                if vectors and os.environ.get("EIGH_PROBE_NOCHECK") == "1":
+                    paths.insert(1, ("nocheck", "nocheck"))
                 for path, env in paths:
-                    if env:
+                    if env == "nocheck":
+                        os.environ["NUMR_WEBGPU_EIGH_CHECK"] = "0"
+                    elif env:
                         os.environ["NUMR_WEBGPU_EIGH"] = env
                     before = dict(tridiag.CALLS)
                     try:
-                        first, t, out = best(f, xp.synchronize, REPS if not env else 1)
+                        first, t, out = best(f, xp.synchronize, 1 if env == "jacobi" else REPS)
                         acc = accuracy(a, out, vectors, dtype)
                     except Exception as e:  # noqa: BLE001
                         first, t, acc = float("nan"), float("nan"), f"{type(e).__name__}: {e}"
                     finally:
                         os.environ.pop("NUMR_WEBGPU_EIGH", None)
+                        os.environ.pop("NUMR_WEBGPU_EIGH_CHECK", None)
                     fb = tridiag.CALLS["fallback"] - before["fallback"]
                     ran = tridiag.CALLS["tridiag"] - before["tridiag"]
                     print(f"{name:8s} n={n:5d} {dtype}: {path:7s} first {first:9.1f} ms, best "
