@@ -21,6 +21,7 @@ from ...storage import new_output
 from ..matmul import gemm
 from .conj import ConjPairSpec
 from .cut import CutSpec
+from . import tridiag
 from .spec import (UNROLL, EigSpec, EighSpec, FinishSpec, RoundSpec, SvdSpec, pick_cap,
                    wg_size)
 
@@ -161,7 +162,37 @@ def _completion_loops(R, C, pc, wg):
             _cdiv(R, UNROLL) * (pc + C) * _cdiv(pc, wg)]
 
 
+def _eigh_tridiag(be, a, vectors):
+    """Real symmetric eigh / eigvalsh through the tridiagonal form (tridiag.py), in the
+    input dtype (float16 in float32); None when the vectors fail its check."""
+    batch, n = tuple(a.shape[:-2]), a.shape[-1]
+    wdt = _work_dtype(a.dtype)
+    x = _flat(a, wdt)
+    nb = x.shape[0]
+    step = tridiag.batch_step(a.client, n, wdt.itemsize, vectors)
+    if step < 1:
+        return None
+    ws, vs = [], []
+    for b0 in range(0, nb, step):
+        r = tridiag.eigh(be, x[b0:min(nb, b0 + step)].contiguous(), vectors)
+        if r is None:
+            return None
+        ws.append(r[0] if vectors else r)
+        if vectors:
+            vs.append(r[1])
+    w = ws[0] if len(ws) == 1 else be.concat(ws, 0)
+    w = _back(w.reshape(batch + (n,)), a.dtype)
+    if not vectors:
+        return w
+    v = vs[0] if len(vs) == 1 else be.concat(vs, 0)
+    return w, _back(v.reshape(batch + (n, n)), a.dtype)
+
+
 def _eigh(be, a, vectors):
+    if tridiag.applies(a):
+        out = _eigh_tridiag(be, a, vectors)
+        if out is not None:
+            return out
     wide = _wider(a.dtype, a.client, lambda w: _keeps_cap(
         a.client, lambda t, c: EighSpec(t, c, vectors), a.shape[-1], a.dtype, w))
     if wide is None or 0 in a.shape:

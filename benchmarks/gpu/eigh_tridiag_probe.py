@@ -1,0 +1,107 @@
+"""eigh / eigvalsh of large real symmetric matrices on webgpu: the tridiagonal path
+(ops/linalg_spectral/tridiag.py) against NUMR_WEBGPU_EIGH=jacobi and CuPy (if importable).
+
+One line per case: first call (compiles), best of the timed calls (synchronised), and
+the accuracy of the result against NumPy in float64 (eigenvalue error and, for eigh,
+residual / orthogonality in units of n eps ||A||), and whether the path fell back.
+
+    python benchmarks/gpu/eigh_tridiag_probe.py [sizes...]   (default 512 1024 2048)
+    EIGH_PROBE_JACOBI=0 skips the old path (3.7 s per 2048 f32 eigh on an H100);
+    EIGH_PROBE_NOCHECK=1 adds eigh without the orthogonality check (its cost);
+    EIGH_PROBE_REPS=k timed calls per case (default 3)."""
+import os
+import sys
+import time
+
+import numpy as np
+
+import numr_array_api.webgpu as xp
+from numr_array_api._core.config import host_conversion
+from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+
+try:
+    import cupy as cp
+except Exception:  # noqa: BLE001
+    cp = None
+
+SIZES = [int(s) for s in sys.argv[1:]] or [512, 1024, 2048]
+REPS = int(os.environ.get("EIGH_PROBE_REPS", "3"))
+JACOBI = os.environ.get("EIGH_PROBE_JACOBI", "1") != "0"
+
+
+def best(fn, sync, reps=REPS):
+    t0 = time.perf_counter()
+    out = fn()
+    sync()
+    first = (time.perf_counter() - t0) * 1e3
+    b = 1e30
+    for _ in range(reps):
+        t = time.perf_counter()
+        out = fn()
+        sync()
+        b = min(b, (time.perf_counter() - t) * 1e3)
+    return first, b, out
+
+
+def accuracy(a, out, vectors, dtype):
+    n = a.shape[-1]
+    eps = float(np.finfo(dtype).eps)
+    ref = a.astype(np.float64)
+    nrm = np.linalg.norm(ref, 2)
+    wr = np.linalg.eigvalsh(ref)
+    if vectors:
+        w, v = (np.asarray(o.to_device("cpu")).astype(np.float64) for o in out)
+    else:
+        w, v = np.asarray(out.to_device("cpu")).astype(np.float64), None
+    u = n * eps * nrm
+    s = f"werr {np.abs(w - wr).max() / u:.3f}"
+    if vectors:
+        res = np.linalg.norm(ref @ v - v * w, 2) / u
+        orth = np.linalg.norm(v.T @ v - np.eye(n), 2) / (n * eps)
+        s += f" resid {res:.3f} orth {orth:.3f}"
+    return s + " (x n eps ||A||)"
+
+
+def main():
+    rng = np.random.default_rng(0)
+    os.environ.pop("NUMR_WEBGPU_EIGH", None)
+    print("adapter:", xp.__array_namespace_info__().devices())
+    for n in SIZES:
+        for dtype in ("float32", "float64"):
+            a = rng.standard_normal((n, n))
+            a = ((a + a.T) / 2).astype(dtype)
+            with host_conversion("allow"):
+                x = xp.asarray(a)
+            for name, vectors in (("eigvalsh", False), ("eigh", True)):
+                f = (lambda: xp.linalg.eigh(x)) if vectors else (lambda: xp.linalg.eigvalsh(x))
+                paths = [("tridiag", None)] + ([("jacobi", "jacobi")] if JACOBI else [])
+                if vectors and os.environ.get("EIGH_PROBE_NOCHECK") == "1":
+                    paths.insert(1, ("nocheck", "nocheck"))
+                for path, env in paths:
+                    if env == "nocheck":
+                        os.environ["NUMR_WEBGPU_EIGH_CHECK"] = "0"
+                    elif env:
+                        os.environ["NUMR_WEBGPU_EIGH"] = env
+                    before = dict(tridiag.CALLS)
+                    try:
+                        first, t, out = best(f, xp.synchronize, 1 if env == "jacobi" else REPS)
+                        acc = accuracy(a, out, vectors, dtype)
+                    except Exception as e:  # noqa: BLE001
+                        first, t, acc = float("nan"), float("nan"), f"{type(e).__name__}: {e}"
+                    finally:
+                        os.environ.pop("NUMR_WEBGPU_EIGH", None)
+                        os.environ.pop("NUMR_WEBGPU_EIGH_CHECK", None)
+                    fb = tridiag.CALLS["fallback"] - before["fallback"]
+                    ran = tridiag.CALLS["tridiag"] - before["tridiag"]
+                    print(f"{name:8s} n={n:5d} {dtype}: {path:7s} first {first:9.1f} ms, best "
+                          f"{t:9.1f} ms  [{acc}] tridiag_calls={ran} fallbacks={fb}", flush=True)
+                if cp is not None:
+                    ca = cp.asarray(a)
+                    cf = ((lambda: cp.linalg.eigh(ca)) if vectors
+                          else (lambda: cp.linalg.eigvalsh(ca)))
+                    _, t, _ = best(cf, cp.cuda.Device().synchronize)
+                    print(f"{name:8s} n={n:5d} {dtype}: cupy    best {t:9.1f} ms", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,272 @@
+"""eigh / eigvalsh of large real symmetric matrices through a tridiagonal form.
+
+1. Householder tridiagonalisation A = Q T Q^T, blocked like LAPACK sytrd / latrd: per
+   column two dispatches (TrdStepSpec: the previous column's w, this column's update by
+   the panel and its reflector, one workgroup per matrix; TrdSymvSpec: the symmetric
+   matrix-vector product with the trailing matrix over many workgroups, plus the panel's
+   dot products), every NB columns the trailing rank-2 NB update A22 -= V W^T + W V^T by
+   the tiled GEMM. No host reads.
+2. Eigenvalues of T by bisection with Sturm counts (BisectSpec, one invocation per
+   eigenvalue); eigenvectors by inverse iteration (InvIterSpec; clusters of close
+   eigenvalues re-orthogonalised by modified Gram-Schmidt).
+3. V = Q Z through the block reflectors (T from LarftSpec) and the GEMM.
+4. The vectors are checked on the device (max |Z^T Z - I|, one small read); a failure
+   returns None and the caller takes the Jacobi path.
+
+Real float32 / float64 (float16 computed in float32), computed in the input dtype.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ....._core import dtypes as dt
+from ...codegen.caps import Caps
+from ...codegen.types import wtype
+from ...kernels.fill import full
+from ...storage import new_output
+from ..linalg.factor import gemm_acc, gemm_sub
+from ..linalg.specs import LarftSpec
+from ..matmul import gemm
+from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, BisectSpec, GatherSpec,
+                            InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec)
+
+TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
+                     # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
+BT_NB = 128          # columns of one block reflector in the back-transformation
+                     # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
+ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
+
+CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0}   # tests read these
+
+
+def threshold():
+    v = os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "").strip()
+    try:
+        return int(v) if v else TRIDIAG_MIN
+    except ValueError:
+        return TRIDIAG_MIN
+
+
+def applies(a):
+    """Whether eigh / eigvalsh of ``a`` take the tridiagonal path."""
+    if os.environ.get("NUMR_WEBGPU_EIGH", "").strip().lower() == "jacobi":
+        return False
+    if a.dtype not in (dt.float16, dt.float32, dt.float64) or 0 in a.shape:
+        return False
+    n = a.shape[-1]
+    if n < max(2, threshold()):
+        return False
+    caps = Caps.of(a.client)
+    if a.dtype is dt.float64 and not (caps.f64 and caps.int64):
+        return False
+    if _is_cpu(a.client):
+        # lavapipe stops loops beyond 65535 iterations per invocation: the Sturm loop
+        # runs n times per multisection round (inverse iteration: tridiag._cluster_round)
+        it = MSECT_ROUNDS["f64" if a.dtype is dt.float64 else "f32"]
+        if n * (it + 8) > 65000:
+            return False
+    return True
+
+
+def _is_cpu(client):
+    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
+
+
+def _step_wg(client):
+    if _is_cpu(client):
+        return 256
+    return Caps.of(client).wg_size(1024)
+
+
+def _cdiv(a, b):
+    return -(-a // b)
+
+
+def _symmetric(be, x):
+    """The symmetric matrices of x's lower triangles (NumPy's eigh reads UPLO='L')."""
+    low = be.tri(x, 0, False)
+    strict = be.tri(x, -1, False)
+    return be.binary_kernel("add")(low, strict.permute((0, 2, 1)))
+
+
+def tridiagonalize(be, a):
+    """Blocked Householder tridiagonalisation of the contiguous (B, n, n) stack ``a``
+    (overwritten). Returns d (B, n), e (B, n; e[:, n-1] unused), tau (B, n) and the
+    reflectors REF (B, n, n): column j holds v_j (zeros above row j + 1, 1 at j + 1)."""
+    client = a.client
+    t = wtype(a.dtype, client, "linalg.eigh")
+    B, n, _ = a.shape
+    dtp = a.dtype
+    nx = new_output((B, n, 2 * NB), dtp, client)
+    yt = new_output((B, 2 * NB, n), dtp, client)
+    ref = new_output((B, n, n), dtp, client)
+    p = full((B, n), 0, dtp, client)
+    dot = full((B, 2 * NB), 0, dtp, client)
+    d = new_output((B, n), dtp, client)
+    e = full((B, n), 0, dtp, client)
+    tau = full((B, n), 0, dtp, client)
+    step = client.kernel(TrdStepSpec(t, _step_wg(client)))
+    symv = client.kernel(TrdSymvSpec(t))
+    bufs = dict(A=a, PV=p, DOT=dot, NX=nx, YT=yt, REF=ref, D=d, E=e, TAU=tau)
+    sbufs = dict(A=a, YT=yt, PV=p, DOT=dot)
+    for k in range(0, n, NB):
+        nbk = min(NB, n - k)
+        for jj in range(nbk):
+            j = k + jj
+            step.launch((1, B, 1), n=n, nbat=B, j=j, jj=jj, fin=0, **bufs)
+            if j + 1 < n:
+                nrb = _cdiv(n - j - 1, SYMV_RPW)
+                symv.launch((nrb + 2 * NB, B, 1), n=n, nbat=B, j=j, jj=jj, nrb=nrb, **sbufs)
+        if k + NB < n:
+            step.launch((1, B, 1), n=n, nbat=B, j=k + NB, jj=NB, fin=1, **bufs)
+            c0 = k + NB
+            gemm_acc(client, t, nx[:, c0:, :], yt[:, :, c0:], a[:, c0:, c0:])
+    return d, e, tau, ref
+
+
+def eigenvalues(client, d, e):
+    t = wtype(d.dtype, client, "linalg.eigh")
+    B, n = d.shape
+    w = new_output((B, n), d.dtype, client)
+    client.kernel(BisectSpec(t)).launch((n, B, 1), D=d, E=e, W=w, n=n, nbat=B)
+    return w
+
+
+def _cluster_round(client, n):
+    """Cluster members one InvIterSpec dispatch computes: all on GPUs; on CPU adapters
+    (lavapipe stops an invocation's loops beyond 65535 iterations) as many as the
+    per-member loop count (factor, solves, normalisations, Gram-Schmidt) allows."""
+    if not _is_cpu(client):
+        return n
+    from .tridiag_specs import INV_ITERS
+    per = 8 * n + (INV_ITERS + 1) * n * (1 + 2 * _cdiv(n, 64)) + 2 * n
+    return max(1, 40000 // per)
+
+
+def _largest_cluster(mu, sc, blk):
+    """An upper bound of the largest cluster's size (CPU adapters only, where clusters
+    take several dispatches: one read saves the rounds no cluster needs). The criterion
+    is InvIterSpec's with a margin; a cluster it misses fails the check (Jacobi path)."""
+    from .tridiag_specs import ORTOL, ORTOL_N
+    m = mu.to_numpy().astype(np.float64)
+    tn = sc.to_numpy()[:, 1].astype(np.float64)
+    bl = blk.to_numpy()[..., 0]
+    n = m.shape[1]
+    tol = min(ORTOL, ORTOL_N / n) * tn[:, None] * 1.5
+    join = (np.diff(m, axis=1) <= tol) & (bl[:, 1:] == bl[:, :-1])
+    best = 1
+    for row in join:
+        run = 0
+        for x in row:
+            run = run + 1 if x else 0
+            best = max(best, run + 1)
+    return min(n, best + 2)
+
+
+def eigenvectors(client, d, e):
+    """Eigenvalues w (B, n) ascending and Z (B, n, n) row-major, column k the unit
+    eigenvector of T for w[:, k]: T split where |e| is negligible, each block's
+    eigenvalues by bisection (slot = row of the block), their ranks give the order."""
+    t = wtype(d.dtype, client, "linalg.eigh")
+    B, n = d.shape
+    mu = full((B, n), 0, d.dtype, client)
+    sc = full((B, 2), 1, d.dtype, client)
+    blk = full((B, n, 2), n, dt.uint32, client)
+    client.kernel(BlockBisectSpec(t)).launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n,
+                                             nbat=B)
+    g = (_cdiv(n, 64), B, 1)
+    w = new_output((B, n), d.dtype, client)
+    slot = new_output((B, n), dt.uint32, client)
+    client.kernel(RankSpec(t)).launch(g, MU=mu, SC=sc, W=w, SLOT=slot, n=n, nbat=B)
+    zs = full((B, n, n), 0, d.dtype, client)
+    s = new_output((B, 5, n, n), d.dtype, client)
+    k = client.kernel(InvIterSpec(t))
+    step = _cluster_round(client, n)
+    for r0 in range(0, _largest_cluster(mu, sc, blk) if step < n else n, step):
+        k.launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s, n=n, nbat=B, r0=r0,
+                 r1=min(n, r0 + step))
+    z = new_output((B, n, n), d.dtype, client)
+    client.kernel(GatherSpec(t)).launch((n, B, 1), ZS=zs, SLOT=slot, Z=z, n=n, nbat=B)
+    return w, z
+
+
+def back_transform(be, ref, tau, z):
+    """z <- Q z, Q = H_0 H_1 ... H_{n-2}, block reflectors of NB columns (last first)."""
+    client = z.client
+    t = wtype(z.dtype, client, "linalg.eigh")
+    B, n, _ = z.shape
+    larft = client.kernel(LarftSpec(t))
+    bnb = max(1, int(os.environ.get("NUMR_WEBGPU_EIGH_BT_NB") or BT_NB))
+    for k in reversed(range(0, n - 1, bnb)):
+        kb = min(bnb, n - 1 - k)
+        v = ref[:, k + 1:, k:k + kb]
+        vh = v.permute((0, 2, 1))
+        g = gemm(vh, v)
+        tm = new_output((B, kb, kb), z.dtype, client)
+        tv = tau[:, k:k + kb]
+        larft.launch((B, 1, 1), G=g, tau=tv, Tm=tm, kb=kb, nbat=B, tau_bs=tv.strides[0])
+        c = z[:, k + 1:, :]
+        gemm_sub(be, v, gemm(tm, gemm(vh, c)), c)
+    return z
+
+
+def _orth_dev(be, z):
+    """max |Z^T Z - I| per matrix, (B,) on the device."""
+    n = z.shape[-1]
+    g = gemm(z.permute((0, 2, 1)), z)
+    eye = be.eye(n, n, 0, z.dtype, be.device_of(z))
+    dev = be.unary_kernel("abs")(be.binary_kernel("subtract")(g, eye))
+    return be.reduce("max", dev, (1, 2), False)
+
+
+def _job(be, x, vectors, check=True):
+    """Every dispatch of one call, no host transfer (replayable as a recipe)."""
+    client = x.client
+    a = _symmetric(be, x)
+    d, e, tau, ref = tridiagonalize(be, a)
+    if not vectors:
+        return eigenvalues(client, d, e)
+    w, z = eigenvectors(client, d, e)
+    dev = _orth_dev(be, z) if check else None
+    v = back_transform(be, ref, tau, z)
+    return (w, v, dev) if check else (w, v)
+
+
+def batch_step(client, n, itemsize, vectors):
+    """Matrices per call of ``eigh`` whose buffers fit one storage binding (the inverse
+    iteration scratch, 5 n^2 per matrix, is the largest), 0 when not even one does."""
+    per = (5 if vectors else 1) * n * n * itemsize
+    return min(65535, (client.max_binding - 256) // per)
+
+
+def eigh(be, x, vectors):
+    """w (B, n) ascending and (vectors) V (B, n, n) of the contiguous real (B, n, n) stack
+    ``x`` in its work dtype; None when the vectors fail the orthogonality check."""
+    client = x.client
+    CALLS["tridiag"] += 1
+    B, n, _ = x.shape
+    # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
+    # launches of the tridiagonalisation cost no Python planning then
+    key = ("eigh_tridiag", vectors, os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""))
+    if not vectors:
+        return client.recipes.call(key, (x,), lambda: _job(be, x, False))
+    CALLS["vectors"] += 1
+    if os.environ.get("NUMR_WEBGPU_EIGH_CHECK", "1").strip() == "0":
+        # measurements only (benchmarks/gpu/eigh_tridiag_probe.py): no check, no read
+        return client.recipes.call(key + ("nocheck",), (x,), lambda: _job(be, x, True, False))
+    w, v, dev = client.recipes.call(key, (x,), lambda: _job(be, x, True))
+    dev = dev.to_numpy().astype(np.float64)      # the path's one status read
+    eps = float(np.finfo(x.dtype.np).eps)
+    bad = ~(dev <= ORTH_TOL * n * eps)           # NaN fails too
+    if bad.any():
+        # NaN / inf input gives NaN eigenvalues (and NaN vectors), as the other paths
+        nanm = np.isnan(w.to_numpy()).any(axis=1)
+        if (bad & ~nanm).any():
+            CALLS["fallback"] += 1
+            return None
+        for b in np.flatnonzero(nanm):
+            be.store(v[int(b)], full((n, n), float("nan"), x.dtype, client))
+    return w, v

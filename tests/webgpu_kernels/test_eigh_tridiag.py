@@ -1,0 +1,292 @@
+"""eigh / eigvalsh of large real symmetric matrices on webgpu through the tridiagonal path
+(ops/linalg_spectral/tridiag.py) against NumPy in float64: eigenvalues, reconstruction
+and orthogonality (never raw vector signs). Larger sizes need NUMR_TEST_SLOW=1."""
+
+import os
+
+import numpy as np
+import pytest
+
+SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
+SIZES = [65, 128, 200] + ([300, 512] if SLOW else [])
+DTYPES = ["float32", "float64"]
+C = 10.0   # tolerances: C n eps ||A||
+
+
+@pytest.fixture
+def xp(wgpu_xp, monkeypatch):
+    from numr_array_api._core.config import host_conversion
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "65")
+    monkeypatch.delenv("NUMR_WEBGPU_EIGH", raising=False)
+    with host_conversion("allow"):
+        yield wgpu_xp
+
+
+@pytest.fixture
+def calls():
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    before = dict(tridiag.CALLS)
+
+    def delta():
+        return {k: tridiag.CALLS[k] - before[k] for k in before}
+    return delta
+
+
+def _host(x):
+    return np.asarray(x.to_device("cpu")) if hasattr(x, "to_device") else np.asarray(x)
+
+
+def _skip_f64(xp, dtype):
+    if dtype == "float64" and not xp.__array_namespace_info__().capabilities().get(
+            "float64", True):
+        pytest.skip("no shader-f64")
+
+
+def _orth(n, rng):
+    q, r = np.linalg.qr(rng.standard_normal((n, n)))
+    return q * np.sign(np.diag(r))
+
+
+def _from_spectrum(lam, rng):
+    q = _orth(len(lam), rng)
+    a = (q * lam) @ q.T
+    return (a + a.T) / 2
+
+
+def _check(xp, a, dtype, calls, vectors=True, nvec=1):
+    """Run eigvalsh and eigh on ``a`` (stack or matrix, host float64) in ``dtype`` and
+    compare with NumPy; the tridiagonal path must have run without falling back."""
+    an = np.asarray(a, dtype=dtype)
+    ref = an.astype(np.float64)
+    n = an.shape[-1]
+    eps = float(np.finfo(dtype).eps)
+    wr = np.linalg.eigvalsh(ref)
+    nrm = np.linalg.norm(ref, 2, axis=(-2, -1))[..., None]
+    x = xp.asarray(an)
+    w = _host(xp.linalg.eigvalsh(x))
+    assert w.dtype == np.dtype(dtype)
+    assert np.all(np.abs(w.astype(np.float64) - wr) <= C * n * eps * nrm), \
+        np.max(np.abs(w - wr) / nrm) / (n * eps)
+    d = calls()
+    assert d["tridiag"] >= 1, d
+    if not vectors:
+        return
+    w2, v = xp.linalg.eigh(x)
+    w2, v = _host(w2).astype(np.float64), _host(v)
+    assert v.dtype == np.dtype(dtype)
+    v = v.astype(np.float64)
+    assert np.all(np.abs(w2 - wr) <= C * n * eps * nrm)
+    # ascending
+    assert np.all(np.diff(w2, axis=-1) >= -C * n * eps * nrm)
+    res = np.linalg.norm(ref @ v - v * w2[..., None, :], 2, axis=(-2, -1))
+    assert np.all(res <= C * n * eps * nrm[..., 0]), res / (n * eps * nrm[..., 0])
+    vtv = np.swapaxes(v, -1, -2) @ v - np.eye(n)
+    orth = np.linalg.norm(vtv, 2, axis=(-2, -1))
+    assert np.all(orth <= C * n * eps), orth / (n * eps)
+    d = calls()
+    assert d["vectors"] >= nvec and d["fallback"] == 0, d
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_random(xp, calls, n, dtype):
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n))
+    _check(xp, (a + a.T) / 2, dtype, calls)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_ill_conditioned(xp, calls, dtype):
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(1)
+    n = 128
+    cond = 1e6 if dtype == "float32" else 1e12
+    lam = np.logspace(0, -np.log10(cond), n) * rng.choice([-1.0, 1.0], n)
+    _check(xp, _from_spectrum(lam, rng), dtype, calls)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("kind", ["identity", "projection", "diag_repeats", "scaled_eye",
+                                  "two_clusters"])
+def test_repeated(xp, calls, dtype, kind):
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(2)
+    n = 100
+    if kind == "identity":
+        a = np.eye(n)
+    elif kind == "scaled_eye":
+        a = -3.5 * np.eye(n)
+    elif kind == "projection":
+        q = _orth(n, rng)[:, : n // 2]
+        a = q @ q.T
+        a = (a + a.T) / 2
+    elif kind == "diag_repeats":
+        a = np.diag(rng.permutation(np.repeat([-2.0, 0.0, 1.0, 5.0], n // 4)))
+    else:   # close but distinct eigenvalues, two tight clusters
+        lam = np.concatenate([1 + 1e-5 * rng.standard_normal(n // 2),
+                              -1 + 1e-5 * rng.standard_normal(n - n // 2)])
+        a = _from_spectrum(lam, rng)
+    _check(xp, a, dtype, calls)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rank_deficient(xp, calls, dtype):
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(3)
+    n = 96
+    b = rng.standard_normal((n, n // 4))
+    _check(xp, b @ b.T, dtype, calls)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scale", [1e-20, 1e20, "graded"])
+def test_scaled_graded(xp, calls, dtype, scale):
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(4)
+    n = 80
+    a = rng.standard_normal((n, n))
+    a = (a + a.T) / 2
+    if scale == "graded":
+        g = np.logspace(0, -3, n)
+        a = g[:, None] * a * g[None, :]
+    else:
+        if dtype == "float32":
+            scale = {1e-20: 1e-15, 1e20: 1e15}[scale]
+        a = a * scale
+    _check(xp, a, dtype, calls)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batched(xp, calls, dtype):
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(5)
+    n = 70
+    a = rng.standard_normal((3, n, n))
+    a = a + np.swapaxes(a, -1, -2)
+    a[1] = np.eye(n)      # a batch member with a fully split T
+    _check(xp, a, dtype, calls)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_strided_view_and_lower(xp, calls, dtype):
+    """A strided view input, and only the lower triangle read (UPLO='L')."""
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(6)
+    n = 72
+    big = rng.standard_normal((2 * n, 2 * n)).astype(dtype)
+    x = xp.asarray(big)[::2, 1::2]
+    sub = big[::2, 1::2].astype(np.float64)
+    sym = np.tril(sub) + np.tril(sub, -1).T
+    eps = float(np.finfo(dtype).eps)
+    nrm = np.linalg.norm(sym, 2)
+    w, v = xp.linalg.eigh(x)
+    w, v = _host(w).astype(np.float64), _host(v).astype(np.float64)
+    assert np.max(np.abs(w - np.linalg.eigvalsh(sym))) <= C * n * eps * nrm
+    assert np.linalg.norm(sym @ v - v * w, 2) <= C * n * eps * nrm
+    assert np.linalg.norm(v.T @ v - np.eye(n), 2) <= C * n * eps
+    assert calls()["vectors"] >= 1 and calls()["fallback"] == 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nan_input(xp, calls, dtype):
+    _skip_f64(xp, dtype)
+    n = 66
+    a = np.eye(n, dtype=dtype)
+    a[5, 3] = a[3, 5] = np.nan
+    w = _host(xp.linalg.eigvalsh(xp.asarray(a)))
+    assert np.isnan(w).all()
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    assert np.isnan(_host(w)).all() and np.isnan(_host(v)).any()
+    assert calls()["tridiag"] >= 2
+
+
+def test_jacobi_switch(xp, calls, monkeypatch):
+    """NUMR_WEBGPU_EIGH=jacobi keeps the old path; below the threshold it is not taken."""
+    rng = np.random.default_rng(7)
+    n = 65
+    a = rng.standard_normal((n, n)).astype("float32")
+    a = (a + a.T) / 2
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH", "jacobi")
+    w = _host(xp.linalg.eigvalsh(xp.asarray(a)))
+    assert calls()["tridiag"] == 0
+    monkeypatch.delenv("NUMR_WEBGPU_EIGH")
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "66")
+    _host(xp.linalg.eigvalsh(xp.asarray(a)))
+    assert calls()["tridiag"] == 0
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "65")
+    w2 = _host(xp.linalg.eigvalsh(xp.asarray(a)))
+    assert calls()["tridiag"] == 1
+    assert np.max(np.abs(w - w2)) <= 10 * n * np.finfo(np.float32).eps * np.abs(w).max()
+
+
+def test_fallback_on_failed_check(xp, calls, monkeypatch):
+    """A failed orthogonality check returns the Jacobi path's (correct) answer."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    monkeypatch.setattr(tridiag, "ORTH_TOL", -1.0)
+    rng = np.random.default_rng(8)
+    n = 65
+    a = rng.standard_normal((n, n))
+    a = (a + a.T) / 2
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    w, v = _host(w), _host(v)
+    assert calls()["fallback"] == 1
+    eps = np.finfo(np.float64).eps
+    assert np.linalg.norm(a @ v - v * w, 2) <= C * n * eps * np.linalg.norm(a, 2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batch_chunks_and_block_width(xp, calls, dtype, monkeypatch):
+    """Batches split over several calls (binding limits) and other back-transformation
+    block widths give the same answers."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    monkeypatch.setattr(tridiag, "batch_step", lambda *a: 2)
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_BT_NB", "40")
+    rng = np.random.default_rng(9)
+    n = 67
+    a = rng.standard_normal((5, n, n))
+    _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
+    assert calls()["tridiag"] >= 6
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nan_member_of_batch(xp, calls, dtype):
+    """A NaN matrix in a batch gives NaN for that matrix only."""
+    rng = np.random.default_rng(10)
+    n = 65
+    a = rng.standard_normal((3, n, n))
+    a = (a + np.swapaxes(a, -1, -2)).astype(dtype)
+    a[1, 7, 2] = np.nan
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    w, v = _host(w).astype(np.float64), _host(v).astype(np.float64)
+    assert np.isnan(w[1]).all() and np.isnan(v[1]).all()
+    eps = float(np.finfo(dtype).eps)
+    for b in (0, 2):
+        ref = a[b].astype(np.float64)
+        ref = np.tril(ref) + np.tril(ref, -1).T
+        nrm = np.linalg.norm(ref, 2)
+        assert np.max(np.abs(w[b] - np.linalg.eigvalsh(ref))) <= C * n * eps * nrm
+        assert np.linalg.norm(ref @ v[b] - v[b] * w[b], 2) <= C * n * eps * nrm
+        assert np.linalg.norm(v[b].T @ v[b] - np.eye(n), 2) <= C * n * eps
+    assert calls()["fallback"] == 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_replayed_calls(xp, calls, dtype):
+    """Repeated calls of one signature replay their recorded dispatches (recipes) and
+    still answer for their own input."""
+    rng = np.random.default_rng(11)
+    n = 66
+    for i in range(3):
+        a = rng.standard_normal((n, n))
+        _check(xp, a + a.T, dtype, calls, nvec=i + 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [65, 130])
+def test_tight_clusters(xp, calls, dtype, n):
+    """Two clusters of close (1e-5 apart) eigenvalues: computed together, re-orthogonalised."""
+    rng = np.random.default_rng(12)
+    lam = np.concatenate([1 + 1e-5 * rng.standard_normal(n // 2),
+                          -1 + 1e-5 * rng.standard_normal(n - n // 2)])
+    _check(xp, _from_spectrum(lam, rng), dtype, calls)
