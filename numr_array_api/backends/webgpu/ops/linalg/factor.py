@@ -28,6 +28,7 @@ from ..matmul.gemm import _launch, _panels, gemm
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LSWAP_KMAX, LSWAP_RPT, LSWAP_WG, LeafSwapSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -453,7 +454,7 @@ def lu(be, w, ipiv, status):
         _factor_launch(client, t, "lu", nmax, w, status=status, ipiv=ipiv)
         return
     _check_rows(client, "lu", n)
-    _lu_rec(be, client, t, w, ipiv, status, 0)
+    _lu_rec(be, client, t, w, ipiv, status, 0, w if _eager_swaps() else None)
 
 
 def _check_rows(client, what, m):
@@ -467,29 +468,67 @@ def _check_rows(client, what, m):
                                 "iterations; the panel kernel could exceed that")
 
 
-def _lu_rec(be, client, t, a, piv, status, base):
+def _eager_swaps():
+    """NUMR_WEBGPU_LU_SWAP: "leaf" (default) applies each leaf's interchanges to whole rows
+    right after the leaf (LeafSwapSpec, one dispatch a leaf); "node" applies them per
+    recursion node to half-blocks (PermSpec / SwapSpec, two dispatches a node; H100
+    2026-11-26: 9.9 ms of solve 4096 float32, serial replays of up to n / 2 interchanges
+    in every workgroup)."""
+    return _env("LU_SWAP", "leaf") != "node"
+
+
+def _lu_rec(be, client, t, a, piv, status, base, top=None):
     """Recursive LU (Toledo) of the (B, m, nc) view ``a`` (m >= nc), whose row 0 is row
     ``base`` of the matrix: the left half, its interchanges applied to the right half, a
     triangular solve and one GEMM update, then the right half, whose interchanges go back
     to the left half. Only LEAF-wide column blocks reach the one-workgroup panel kernel;
-    the bulk is GEMM at every level."""
+    the bulk is GEMM at every level. ``top``: the whole (B, n, n) matrix, whose rows take
+    every leaf's interchanges at once (``_eager_swaps``; the recursion then swaps nothing:
+    every column still sees the interchanges in order, those right of a leaf before any
+    update reads them)."""
     nc = a.shape[2]
     leaf = int(_env("LU_LEAF", LEAF))
     if nc <= leaf:
         _lu_leaf(client, t, a, piv, status, base, leaf)
+        if top is not None:
+            leaf_swap(client, t, top, piv, base, nc)
         return
     pnb = int(_env("LU_PANEL", LU_PANEL))
     if nc <= pnb and _lu_panel(client, t, a, piv, status, base, pnb):
+        if top is not None:
+            leaf_swap(client, t, top, piv, base, nc)
         return
     h = nc // 2
     if h > 64:
         h -= h % 32
-    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base)
-    swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
+    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base, top)
+    if top is None:
+        swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
     trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
     gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
-    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
-    swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h, top)
+    if top is None:
+        swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+def leaf_swap(client, t, top, piv, base, kb):
+    """The interchanges ``piv[:, :kb]`` (rows base + i <-> piv) of a leaf whose columns are
+    [base, base + kb) applied to every other column of the (B, n, n) matrix ``top``."""
+    B, n, ncol = top.shape
+    nc = ncol - kb
+    if nc == 0 or B == 0 or kb == 0:
+        return
+    if kb > LSWAP_KMAX:
+        swap_rows(client, t, top[:, base:, :base], piv[:, :kb], kb, base)
+        swap_rows(client, t, top[:, base:, base + kb:], piv[:, :kb], kb, base)
+        return
+    a = top[:, base:, :]
+    cw = max(1, LSWAP_WG * LSWAP_RPT // (2 * kb))
+    ncb = -(-nc // cw)
+    client.kernel(LeafSwapSpec(t)).launch(
+        grid(B * ncb, client), A=a, ipiv=piv, nc=nc, nbat=B, kb=kb, ncb=ncb, cw=cw,
+        s0=base, sw=kb, a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+        p_bs=piv.strides[0], pbase=base)
 
 
 LU_PANEL = 0   # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
@@ -564,9 +603,84 @@ def lu_solve(be, w, ipiv, x):
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
     swap_rows(client, t, x, ipiv, n, 0)
+    if _env("TRSM_INV", "1") != "0":
+        # both triangles by GEMMs against inverted diagonal blocks (TrsvSpec walked the
+        # whole triangle row by row in one workgroup per right-hand side: n dependent
+        # barrier steps per triangle, 10.8 ms of solve 4096 on the H100)
+        z = new_output(x.shape, x.dtype, client)
+        trsm_inv(be, w, x, z, lower=True, unit=True)    # z = -(L^-1 x)
+        trsm_inv(be, w, z, x, lower=False, unit=False)  # x = U^-1 L^-1 x
+        return
     if not (trsv(client, t, w, x, True, True) and trsv(client, t, w, x, False, False)):
         trsm_blocked(be, w, x, lower=True, unit=True)
         trsm_blocked(be, w, x, lower=False, unit=False)
+
+
+TRSM_INV_NB = 64  # diagonal block of trsm_inv (NUMR_WEBGPU_TRSM_INV_NB; at most 64: the
+                  # blocks are inverted by TrsmTileSpec)
+
+
+def trsm_inv(be, tri, x, y, lower, unit):
+    """y <- -(tri^-1 x) for the (B, n, n) triangle view ``tri`` (lower / upper part of the
+    LU factors) and (B, n, k) ``x``, which is overwritten (it holds the updated right-hand
+    sides). The diagonal blocks' negated inverses -T_kk^-1 come from one batched TrsmSpec
+    solve against -I; then per block (forward for lower, backward for upper) two GEMMs:
+    y_k = (-T_kk^-1) x_k, and x_rest += T_rest,k y_k. No serial chain longer than a block
+    and no copies: tri, x and y are three buffers. Calling it twice (x -> y, then y -> x)
+    gives the solve with its sign restored."""
+    client = x.client
+    t = wtype(x.dtype, client, "linalg.trsm")
+    B, n, k = x.shape
+    if B == 0 or n == 0 or k == 0:
+        return
+    nb = max(8, min(64, int(_env("TRSM_INV_NB", TRSM_INV_NB))))
+    starts = list(range(0, n, nb))
+    nblk = len(starts)
+    nfull = n // nb
+    d = _neg_inv_blocks(be, client, t, tri, nb, nfull, n - nfull * nb, lower, unit)
+    for i in (range(nblk) if lower else reversed(range(nblk))):
+        k0 = starts[i]
+        kb = min(nb, n - k0)
+        dk = d._view((B, kb, kb), (nblk * nb * nb, nb, 1), d.offset + i * nb * nb * d.itemsize)
+        _launch_or_panels(client, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
+        if lower and k0 + kb < n:
+            _launch_or_panels(client, t, tri[:, k0 + kb:, k0:k0 + kb], y[:, k0:k0 + kb],
+                              x[:, k0 + kb:], True)
+        elif not lower and k0:
+            _launch_or_panels(client, t, tri[:, :k0, k0:k0 + kb], y[:, k0:k0 + kb],
+                              x[:, :k0], True)
+
+
+def _launch_or_panels(client, t, a, b, c, acc):
+    """c (+)= a @ b for (B, ., .) views of three other buffers."""
+    if c.size == 0:
+        return
+    if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in (a, b, c)):
+        _launch(client, t, t, a, b, c, None, acc)
+        return
+    for i in range(c.shape[0]):
+        _panels(client, t, t, a[i], b[i], c[i], None, acc)
+
+
+def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit):
+    """(B * nblk, nb, nb) contiguous: -T_kk^-1 of every diagonal block of ``tri`` (the
+    last, of ``rem`` rows, in the top-left corner of its slot), by TrsmSpec against -I."""
+    B = tri.shape[0]
+    nblk = nfull + (1 if rem else 0)
+    dtype = tri.dtype
+    eye = be.unary_kernel("negative")(be.eye(nb, nb, 0, dtype, be.device_of(tri)))
+    d = eye.broadcast_to((B * nblk, nb, nb)).copy()
+    rs, cs = tri.strides[1], tri.strides[2]
+    for b in range(B):
+        tb = tri[b:b + 1]
+        db = d[b * nblk:(b + 1) * nblk]
+        if nfull:
+            tv = tb._view((nfull, nb, nb), (nb * (rs + cs), rs, cs))
+            trsm(client, t, tv, db[:nfull], lower, unit, False, 2)
+        if rem:
+            o = nfull * nb
+            trsm(client, t, tb[:, o:, o:], db[nfull:, :rem, :rem], lower, unit, False, 2)
+    return d
 
 
 TRSV_K = 256  # right-hand sides up to which solve substitutes in one dispatch (TrsvSpec)
