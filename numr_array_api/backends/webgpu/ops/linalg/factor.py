@@ -443,18 +443,24 @@ LEAF = 16  # widest column block the LU panel kernel factorises (recursion below
            # panel's rank-1 updates are latency bound in one workgroup, GEMM is not
 
 
-def lu(be, w, ipiv, status):
+def lu(be, w, ipiv, status, rhs=None):
     """LU with partial pivoting of every (n, n) matrix of ``w`` in place (unit L below the
-    diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges."""
+    diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges.
+    ``rhs`` (B, n, k): right-hand sides that take the interchanges too where the leaves
+    apply them to whole rows; returns whether they did (else the caller permutes them)."""
     client = w.client
     t = wtype(w.dtype, client, "linalg.lu")
     n = w.shape[-1]
     nmax = _small_nmax(t, n, n, "lu", Caps.of(client))
     if nmax:
         _factor_launch(client, t, "lu", nmax, w, status=status, ipiv=ipiv)
-        return
+        return False
     _check_rows(client, "lu", n)
-    _lu_rec(be, client, t, w, ipiv, status, 0, w if _eager_swaps() else None)
+    eager = _eager_swaps()
+    if rhs is not None and (not eager or rhs.shape[2] == 0):
+        rhs = None
+    _lu_rec(be, client, t, w, ipiv, status, 0, (w, rhs) if eager else None)
+    return rhs is not None
 
 
 def _check_rows(client, what, m):
@@ -491,12 +497,12 @@ def _lu_rec(be, client, t, a, piv, status, base, top=None):
     if nc <= leaf:
         _lu_leaf(client, t, a, piv, status, base, leaf)
         if top is not None:
-            leaf_swap(client, t, top, piv, base, nc)
+            leaf_swap(client, t, *top, piv, base, nc)
         return
     pnb = int(_env("LU_PANEL", LU_PANEL))
     if nc <= pnb and _lu_panel(client, t, a, piv, status, base, pnb):
         if top is not None:
-            leaf_swap(client, t, top, piv, base, nc)
+            leaf_swap(client, t, *top, piv, base, nc)
         return
     h = nc // 2
     if h > 64:
@@ -511,24 +517,35 @@ def _lu_rec(be, client, t, a, piv, status, base, top=None):
         swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
 
 
-def leaf_swap(client, t, top, piv, base, kb):
+def leaf_swap(client, t, top, rhs, piv, base, kb, skip=True):
     """The interchanges ``piv[:, :kb]`` (rows base + i <-> piv) of a leaf whose columns are
-    [base, base + kb) applied to every other column of the (B, n, n) matrix ``top``."""
+    [base, base + kb) applied to every other column of the (B, n, n) matrix ``top`` (every
+    column when not ``skip``) and to the rows of ``rhs`` (B, n, k) if given."""
     B, n, ncol = top.shape
-    nc = ncol - kb
-    if nc == 0 or B == 0 or kb == 0:
+    sw = kb if skip else 0
+    nc = ncol - sw
+    kx = 0 if rhs is None else rhs.shape[2]
+    if nc + kx == 0 or B == 0 or kb == 0:
         return
     if kb > LSWAP_KMAX:
-        swap_rows(client, t, top[:, base:, :base], piv[:, :kb], kb, base)
-        swap_rows(client, t, top[:, base:, base + kb:], piv[:, :kb], kb, base)
+        if skip:
+            swap_rows(client, t, top[:, base:, :base], piv[:, :kb], kb, base)
+            swap_rows(client, t, top[:, base:, base + kb:], piv[:, :kb], kb, base)
+        else:
+            swap_rows(client, t, top[:, base:, :], piv[:, :kb], kb, base)
+        if kx:
+            swap_rows(client, t, rhs[:, base:, :], piv[:, :kb], kb, base)
         return
     a = top[:, base:, :]
     cw = max(1, LSWAP_WG * LSWAP_RPT // (2 * kb))
-    ncb = -(-nc // cw)
-    client.kernel(LeafSwapSpec(t)).launch(
-        grid(B * ncb, client), A=a, ipiv=piv, nc=nc, nbat=B, kb=kb, ncb=ncb, cw=cw,
-        s0=base, sw=kb, a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
-        p_bs=piv.strides[0], pbase=base)
+    ncb = -(-(nc + kx) // cw)
+    args = dict(A=a, ipiv=piv, nc=nc, nbat=B, kb=kb, ncb=ncb, cw=cw, s0=base if skip else ncol,
+                sw=sw, a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                p_bs=piv.strides[0], pbase=base)
+    if kx:
+        x = rhs[:, base:, :]
+        args.update(X=x, kx=kx, x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+    client.kernel(LeafSwapSpec(t, bool(kx))).launch(grid(B * ncb, client), **args)
 
 
 LU_PANEL = 0   # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
@@ -597,12 +614,14 @@ def trsm_blocked(be, tri, x, lower, unit):
             gemm_sub(be, tri[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
 
 
-def lu_solve(be, w, ipiv, x):
-    """x <- A^-1 x in place for the LU factors ``w`` (B, n, n) / ``ipiv`` and x (B, n, k)."""
+def lu_solve(be, w, ipiv, x, permuted=False):
+    """x <- A^-1 x in place for the LU factors ``w`` (B, n, n) / ``ipiv`` and x (B, n, k)
+    (``permuted``: the interchanges are already applied to x, see ``lu``)."""
     client = w.client
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
-    swap_rows(client, t, x, ipiv, n, 0)
+    if not permuted:
+        swap_rows(client, t, x, ipiv, n, 0)
     if _env("TRSM_INV", "1") != "0":
         # both triangles by GEMMs against inverted diagonal blocks (TrsvSpec walked the
         # whole triangle row by row in one workgroup per right-hand side: n dependent

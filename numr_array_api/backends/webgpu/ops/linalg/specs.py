@@ -784,7 +784,7 @@ def variants():
         out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [TrsmSpec(t, lo, u, c, nm, sm) for lo in (False, True) for u in (False, True)
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
-        out += [SwapSpec(t), PermSpec(t), LeafSwapSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
+        out += [SwapSpec(t), PermSpec(t), LeafSwapSpec(t), LeafSwapSpec(t, True), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
@@ -1124,10 +1124,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
     let e = tid + q * ${wg}u;
     let a = e / ${cw};
     let c = c0 + e % ${cw};
-    if (a < nsl && c < ${nc}) {
+    if (a < nsl && c < ${nc} + ${kx}) {
       if (drow[a] != 0xffffffffu) {
-        let cc = c + select(0u, ${sw}, c >= ${s0});
-        v[q] = A[ab + srow[a] * ${a_rs} + cc * ${a_cs}];
+        ${load}
       }
     }
   }
@@ -1136,10 +1135,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
     let e = tid + q * ${wg}u;
     let a = e / ${cw};
     let c = c0 + e % ${cw};
-    if (a < nsl && c < ${nc}) {
+    if (a < nsl && c < ${nc} + ${kx}) {
       if (drow[a] != 0xffffffffu) {
-        let cc = c + select(0u, ${sw}, c >= ${s0});
-        A[ab + drow[a] * ${a_rs} + cc * ${a_cs}] = v[q];
+        ${store}
       }
     }
   }
@@ -1161,14 +1159,36 @@ class LeafSwapSpec(KernelSpec):
     each panel) replaces the recursion's interchanges of whole half-blocks (PermSpec)."""
 
     t: WType
+    rhs: bool = False  # also the rows of X (B, rows, kx): columns nc .. nc + kx - 1
 
     def layout(self, caps):
-        return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32")],
-                      ["nc", "nbat", "kb", "ncb", "cw", "s0", "sw", "a_rs", "a_cs", "a_bs",
-                       "p_bs", "pbase"], caps)
+        bufs = [Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32")]
+        words = ["nc", "nbat", "kb", "ncb", "cw", "s0", "sw", "a_rs", "a_cs", "a_bs",
+                 "p_bs", "pbase"]
+        if self.rhs:
+            bufs.append(Buf("X", self.t.arr, "rw"))
+            words += ["kx", "x_rs", "x_cs", "x_bs"]
+        return Layout(bufs, words, caps)
 
     def render(self, caps):
-        return _LSWAP.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+        tk = self.layout(caps).tokens()
+        a_ld = ("let cc = c + select(0u, ${sw}, c >= ${s0});\n"
+                "        v[q] = A[ab + srow[a] * ${a_rs} + cc * ${a_cs}];")
+        a_st = ("let cc = c + select(0u, ${sw}, c >= ${s0});\n"
+                "        A[ab + drow[a] * ${a_rs} + cc * ${a_cs}] = v[q];")
+        if self.rhs:
+            xb = "${X_off} + b * ${x_bs}"
+            x_ld = f"v[q] = X[{xb} + srow[a] * ${{x_rs}} + (c - ${{nc}}) * ${{x_cs}}];"
+            x_st = f"X[{xb} + drow[a] * ${{x_rs}} + (c - ${{nc}}) * ${{x_cs}}] = v[q];"
+            load = f"if (c < ${{nc}}) {{\n        {a_ld}\n        }} else {{ {x_ld} }}"
+            store = f"if (c < ${{nc}}) {{\n        {a_st}\n        }} else {{ {x_st} }}"
+        else:
+            load, store = a_ld, a_st
+            tk = dict(tk, kx="0u")
+        for k, v in tk.items():
+            load = load.replace("${" + k + "}", v)
+            store = store.replace("${" + k + "}", v)
+        return _LSWAP.render(tk, prelude=prelude(self.t), load=load, store=store,
                              kmax=LSWAP_KMAX, smax=2 * LSWAP_KMAX, wg=LSWAP_WG,
                              rpt=LSWAP_RPT)
 
