@@ -495,6 +495,8 @@ def _lu_rec(be, client, t, a, piv, status, base, top=None):
     nc = a.shape[2]
     leaf = int(_env("LU_LEAF", LEAF))
     if nc <= leaf:
+        if top is not None and _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
+            return
         _lu_leaf(client, t, a, piv, status, base, leaf)
         if top is not None:
             leaf_swap(client, t, *top, piv, base, nc)
@@ -591,6 +593,51 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
              pbase=base)
+
+
+TSLU_ROWS = 512  # leaves with more rows take tournament pivoting over many workgroups
+                 # (NUMR_WEBGPU_LU_TSLU; 0: never): tslu.py
+
+
+def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
+    """LU of the (B, m, nc <= leaf) leaf ``a`` by tournament pivoting (tslu.py), its
+    interchanges applied to whole rows of ``top`` = (matrix, rhs) too; False where it
+    does not apply (nothing done)."""
+    B, m, nc = a.shape
+    env = _env("LU_TSLU", None)
+    lim = int(env if env is not None else TSLU_ROWS)
+    # CPU adapters: off unless asked (llvmpipe compiles the unrolled kernels for seconds)
+    if not lim or m <= lim or nc > 32 or B == 0 or (env is None and _is_cpu(client)):
+        return False
+    W = 16 if leaf <= 16 else 32
+    wg = 256
+    caps = Caps.of(client)
+    sg = _env("LU_SG", "1") != "0" and caps.subgroup
+    # candidate blocks of rc rows, so that the final round holds at most 4 rows a thread
+    # (NUMR_WEBGPU_LU_TSLU_RC / _RF: at least that many rows a thread, for tests)
+    rcmin, rfmin = int(_env("LU_TSLU_RC", 1)), int(_env("LU_TSLU_RF", 1))
+    rc = next((wg * r for r in (1, 2, 4) if r >= rcmin and -(-m // (wg * r)) * W <= 4 * wg), 0)
+    if not rc:
+        return False
+    nblk = -(-m // rc)
+    rf = next(r for r in (1, 2, 4) if r >= rfmin and nblk * W <= wg * r)
+    from .tslu import TsluApplySpec, TsluSpec
+    cv = new_output((B * nblk * W * W,), a.dtype, client)
+    ci = new_output((B * nblk * W,), dt.uint32, client)
+    lu11 = new_output((B * W * W,), a.dtype, client)
+    words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
+                 a_bs=a.strides[0])
+    client.kernel(TsluSpec(t, W, wg, rc // wg, False, sg)).launch(
+        grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
+    client.kernel(TsluSpec(t, W, wg, rf, True, sg)).launch(
+        grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,
+        p_bs=piv.strides[0], pbase=base, **words)
+    leaf_swap(client, t, *top, piv, base, nc, skip=False)
+    nrb = -(-m // 256)
+    client.kernel(TsluApplySpec(t, W)).launch(
+        grid(B * nrb, client), A=a, Lu=lu11, m=m, nc=nc, nbat=B, nrb=nrb,
+        a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0])
+    return True
 
 
 def trsm_blocked(be, tri, x, lower, unit):
