@@ -512,11 +512,47 @@ def _lu_rec(be, client, t, a, piv, status, base, top=None):
     _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base, top)
     if top is None:
         swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
-    trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
-    gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
+    _node_update(be, client, t, a, h)
     _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h, top)
     if top is None:
         swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+LU_TRSM_MIN = 128  # left halves from which _node_update solves by inverted blocks
+
+
+def _node_update(be, client, t, a, h):
+    """U12 = L11^-1 A12 and A22 -= L21 U12 for the (B, m, nc) node ``a`` split at column h.
+    NUMR_WEBGPU_LU_TRSM "inv" (default, for h >= NUMR_WEBGPU_LU_TRSM_MIN): one negated
+    copy of the left block [L11; L21], the diagonal blocks of L11 inverted in one batched
+    dispatch, then two GEMMs per 64-row block (U12_k = L_kk^-1 A12_k into a buffer of its
+    own; A12_rest -= L_rest,k U12_k), U12 stored back, and the trailing GEMM reading the
+    copies: no 64-step serial TrsmSpec per block and no operand copies per block. "tile":
+    trsm_blocked (TrsmSpec diagonal blocks, a NegCopy + GEMM per block) and gemm_sub."""
+    B, m, nc = a.shape
+    if _env("LU_TRSM", "inv") != "inv" or h < int(_env("LU_TRSM_MIN", LU_TRSM_MIN)):
+        trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
+        gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
+        return
+    client_ = a.client
+    nl = be.unary_kernel("negative")(a[:, :, :h])   # (B, m, h): -L11 (and U11), -L21
+    x = a[:, :h, h:]
+    y = new_output((B, h, nc - h), a.dtype, client_)
+    nb = 64
+    nblk = -(-h // nb)
+    d = _neg_inv_blocks(be, client_, t, a[:, :h, :h], nb, h // nb, h % nb, True, True,
+                        neg=False)
+    for i in range(nblk):
+        k0 = i * nb
+        kb = min(nb, h - k0)
+        dk = d._view((B, kb, kb), (nblk * nb * nb, nb, 1),
+                     d.offset + i * nb * nb * d.itemsize)
+        _launch_or_panels(client_, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
+        if k0 + kb < h:
+            _launch_or_panels(client_, t, nl[:, k0 + kb:h, k0:k0 + kb], y[:, k0:k0 + kb],
+                              x[:, k0 + kb:], True)
+    be.store(x, y)
+    gemm_acc(client_, t, nl[:, h:, :], y, a[:, h:, h:])
 
 
 def leaf_swap(client, t, top, rhs, piv, base, kb, skip=True):
@@ -728,13 +764,16 @@ def _launch_or_panels(client, t, a, b, c, acc):
         _panels(client, t, t, a[i], b[i], c[i], None, acc)
 
 
-def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit):
-    """(B * nblk, nb, nb) contiguous: -T_kk^-1 of every diagonal block of ``tri`` (the
-    last, of ``rem`` rows, in the top-left corner of its slot), by TrsmSpec against -I."""
+def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
+    """(B * nblk, nb, nb) contiguous: -T_kk^-1 (``neg``, else T_kk^-1) of every diagonal
+    block of ``tri`` (the last, of ``rem`` rows, in the top-left corner of its slot), by
+    TrsmSpec against -I (I)."""
     B = tri.shape[0]
     nblk = nfull + (1 if rem else 0)
     dtype = tri.dtype
-    eye = be.unary_kernel("negative")(be.eye(nb, nb, 0, dtype, be.device_of(tri)))
+    eye = be.eye(nb, nb, 0, dtype, be.device_of(tri))
+    if neg:
+        eye = be.unary_kernel("negative")(eye)
     d = eye.broadcast_to((B * nblk, nb, nb)).copy()
     rs, cs = tri.strides[1], tri.strides[2]
     for b in range(B):
