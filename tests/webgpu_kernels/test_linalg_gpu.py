@@ -498,3 +498,51 @@ def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
         xp.linalg.solve(xp.asarray(sing), xp.asarray(b))
     with pytest.raises(InvalidArgument):
         xp.linalg.inv(xp.asarray(sing))
+
+
+LU_VARIANTS = [
+    # tournament-pivoting leaves (tslu.py) forced on at 64 rows, subgroup pivot search
+    {"LU_TSLU": "64"},
+] + ([
+    # (slow on llvmpipe: minutes of compiling unrolled kernels; NUMR_TEST_SLOW=1)
+    # the same with 2 rows a thread in the candidate round, 4 in the final, tree search
+    {"LU_TSLU": "64", "LU_TSLU_RC": "2", "LU_TSLU_RF": "4", "LU_SG": "0"},
+    # the old paths: interchanges per recursion node, TrsvSpec / trsm_blocked solves
+    {"LU_SWAP": "node", "TRSM_INV": "0", "LU_TRSM": "tile"},
+] if SLOW else [])
+
+
+@pytest.mark.parametrize("variant", LU_VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
+def test_lu_variants(xp, variant, monkeypatch):
+    """The blocked LU's variants (ops/linalg/factor.py switches): solve / inv backward
+    errors, det / slogdet against NumPy (sign from the actual interchanges), and an exactly
+    singular matrix raising, on 300 x 300 float32 (several candidate blocks of 256 rows)
+    and a 2-stack of 150 x 150 with 5 right-hand sides."""
+    for k, v in variant.items():
+        monkeypatch.setenv("NUMR_WEBGPU_" + k, v)
+    rng = np.random.default_rng(77)
+    for shape, k in (((300, 300), 64), ((2, 150, 150), 5)):
+        n = shape[-1]
+        a = random(rng, shape, "float32")
+        b = random(rng, shape[:-1] + (k,), "float32")
+        x = ref(host(xp.linalg.solve(xp.asarray(a), xp.asarray(b))))
+        ra, rb = ref(a), ref(b)
+        err = np.linalg.norm(ra @ x - rb) / (np.linalg.norm(ra) * np.linalg.norm(x) +
+                                             np.linalg.norm(rb))
+        assert err <= bound(n, "float32"), err
+        ai = ref(host(xp.linalg.inv(xp.asarray(a))))
+        err = np.linalg.norm(ra @ ai - np.eye(n)) / (np.linalg.norm(ra) * np.linalg.norm(ai))
+        assert err <= bound(n, "float32"), err
+        s, la = xp.linalg.slogdet(xp.asarray(a))
+        s0, l0 = np.linalg.slogdet(ra)
+        np.testing.assert_array_equal(host(s), s0)
+        np.testing.assert_allclose(host(la), l0, rtol=1e-4)
+        d = host(xp.linalg.det(xp.asarray(a / np.exp(l0 / n)[..., None, None])))
+        np.testing.assert_allclose(d, s0, rtol=1e-2)
+    bad = random(rng, (300, 300), "float32")
+    bad[:, 200] = 0
+    with pytest.raises(InvalidArgument, match="Singular"):
+        xp.linalg.solve(xp.asarray(bad), xp.asarray(b[0, :, :1].repeat(2, 0)[:300]))
+    with pytest.raises(InvalidArgument, match="Singular"):
+        xp.linalg.inv(xp.asarray(bad))
+    assert host(xp.linalg.det(xp.asarray(bad))) == 0

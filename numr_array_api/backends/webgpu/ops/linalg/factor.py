@@ -28,6 +28,7 @@ from ..matmul.gemm import _launch, _panels, gemm
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LSWAP_KMAX, LSWAP_RPT, LSWAP_WG, LeafSwapSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
@@ -442,18 +443,24 @@ LEAF = 16  # widest column block the LU panel kernel factorises (recursion below
            # panel's rank-1 updates are latency bound in one workgroup, GEMM is not
 
 
-def lu(be, w, ipiv, status):
+def lu(be, w, ipiv, status, rhs=None):
     """LU with partial pivoting of every (n, n) matrix of ``w`` in place (unit L below the
-    diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges."""
+    diagonal, U on and above); ``ipiv`` (B, n) int32 gets LAPACK's 0-based interchanges.
+    ``rhs`` (B, n, k): right-hand sides that take the interchanges too where the leaves
+    apply them to whole rows; returns whether they did (else the caller permutes them)."""
     client = w.client
     t = wtype(w.dtype, client, "linalg.lu")
     n = w.shape[-1]
     nmax = _small_nmax(t, n, n, "lu", Caps.of(client))
     if nmax:
         _factor_launch(client, t, "lu", nmax, w, status=status, ipiv=ipiv)
-        return
+        return False
     _check_rows(client, "lu", n)
-    _lu_rec(be, client, t, w, ipiv, status, 0)
+    eager = _eager_swaps()
+    if rhs is not None and (not eager or rhs.shape[2] == 0):
+        rhs = None
+    _lu_rec(be, client, t, w, ipiv, status, 0, (w, rhs) if eager else None)
+    return rhs is not None
 
 
 def _check_rows(client, what, m):
@@ -467,29 +474,116 @@ def _check_rows(client, what, m):
                                 "iterations; the panel kernel could exceed that")
 
 
-def _lu_rec(be, client, t, a, piv, status, base):
+def _eager_swaps():
+    """NUMR_WEBGPU_LU_SWAP: "leaf" (default) applies each leaf's interchanges to whole rows
+    right after the leaf (LeafSwapSpec, one dispatch a leaf); "node" applies them per
+    recursion node to half-blocks (PermSpec / SwapSpec, two dispatches a node; H100
+    2026-11-26: 9.9 ms of solve 4096 float32, serial replays of up to n / 2 interchanges
+    in every workgroup)."""
+    return _env("LU_SWAP", "leaf") != "node"
+
+
+def _lu_rec(be, client, t, a, piv, status, base, top=None):
     """Recursive LU (Toledo) of the (B, m, nc) view ``a`` (m >= nc), whose row 0 is row
     ``base`` of the matrix: the left half, its interchanges applied to the right half, a
     triangular solve and one GEMM update, then the right half, whose interchanges go back
     to the left half. Only LEAF-wide column blocks reach the one-workgroup panel kernel;
-    the bulk is GEMM at every level."""
+    the bulk is GEMM at every level. ``top``: the whole (B, n, n) matrix, whose rows take
+    every leaf's interchanges at once (``_eager_swaps``; the recursion then swaps nothing:
+    every column still sees the interchanges in order, those right of a leaf before any
+    update reads them)."""
     nc = a.shape[2]
     leaf = int(_env("LU_LEAF", LEAF))
     if nc <= leaf:
+        if top is not None and _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
+            return
         _lu_leaf(client, t, a, piv, status, base, leaf)
+        if top is not None:
+            leaf_swap(client, t, *top, piv, base, nc)
         return
     pnb = int(_env("LU_PANEL", LU_PANEL))
     if nc <= pnb and _lu_panel(client, t, a, piv, status, base, pnb):
+        if top is not None:
+            leaf_swap(client, t, *top, piv, base, nc)
         return
     h = nc // 2
     if h > 64:
         h -= h % 32
-    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base)
-    swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
-    trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
-    gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
-    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h)
-    swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+    _lu_rec(be, client, t, a[:, :, :h], piv[:, :h], status, base, top)
+    if top is None:
+        swap_rows(client, t, a[:, :, h:], piv[:, :h], h, base)
+    _node_update(be, client, t, a, h)
+    _lu_rec(be, client, t, a[:, h:, h:], piv[:, h:], status, base + h, top)
+    if top is None:
+        swap_rows(client, t, a[:, h:, :h], piv[:, h:], nc - h, base + h)
+
+
+LU_TRSM_MIN = 128  # left halves from which _node_update solves by inverted blocks
+
+
+def _node_update(be, client, t, a, h):
+    """U12 = L11^-1 A12 and A22 -= L21 U12 for the (B, m, nc) node ``a`` split at column h.
+    NUMR_WEBGPU_LU_TRSM "inv" (default, for h >= NUMR_WEBGPU_LU_TRSM_MIN): one negated
+    copy of the left block [L11; L21], the diagonal blocks of L11 inverted in one batched
+    dispatch, then two GEMMs per 64-row block (U12_k = L_kk^-1 A12_k into a buffer of its
+    own; A12_rest -= L_rest,k U12_k), U12 stored back, and the trailing GEMM reading the
+    copies: no 64-step serial TrsmSpec per block and no operand copies per block. "tile":
+    trsm_blocked (TrsmSpec diagonal blocks, a NegCopy + GEMM per block) and gemm_sub."""
+    B, m, nc = a.shape
+    if _env("LU_TRSM", "inv") != "inv" or h < int(_env("LU_TRSM_MIN", LU_TRSM_MIN)):
+        trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
+        gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
+        return
+    client_ = a.client
+    nl = be.unary_kernel("negative")(a[:, :, :h])   # (B, m, h): -L11 (and U11), -L21
+    x = a[:, :h, h:]
+    y = new_output((B, h, nc - h), a.dtype, client_)
+    nb = 64
+    nblk = -(-h // nb)
+    d = _neg_inv_blocks(be, client_, t, a[:, :h, :h], nb, h // nb, h % nb, True, True,
+                        neg=False)
+    for i in range(nblk):
+        k0 = i * nb
+        kb = min(nb, h - k0)
+        dk = d._view((B, kb, kb), (nblk * nb * nb, nb, 1),
+                     d.offset + i * nb * nb * d.itemsize)
+        _launch_or_panels(client_, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
+        if k0 + kb < h:
+            _launch_or_panels(client_, t, nl[:, k0 + kb:h, k0:k0 + kb], y[:, k0:k0 + kb],
+                              x[:, k0 + kb:], True)
+    be.store(x, y)
+    gemm_acc(client_, t, nl[:, h:, :], y, a[:, h:, h:])
+
+
+def leaf_swap(client, t, top, rhs, piv, base, kb, skip=True):
+    """The interchanges ``piv[:, :kb]`` (rows base + i <-> piv) of a leaf whose columns are
+    [base, base + kb) applied to every other column of the (B, n, n) matrix ``top`` (every
+    column when not ``skip``) and to the rows of ``rhs`` (B, n, k) if given."""
+    B, n, ncol = top.shape
+    sw = kb if skip else 0
+    nc = ncol - sw
+    kx = 0 if rhs is None else rhs.shape[2]
+    if nc + kx == 0 or B == 0 or kb == 0:
+        return
+    if kb > LSWAP_KMAX:
+        if skip:
+            swap_rows(client, t, top[:, base:, :base], piv[:, :kb], kb, base)
+            swap_rows(client, t, top[:, base:, base + kb:], piv[:, :kb], kb, base)
+        else:
+            swap_rows(client, t, top[:, base:, :], piv[:, :kb], kb, base)
+        if kx:
+            swap_rows(client, t, rhs[:, base:, :], piv[:, :kb], kb, base)
+        return
+    a = top[:, base:, :]
+    cw = max(1, LSWAP_WG * LSWAP_RPT // (2 * kb))
+    ncb = -(-(nc + kx) // cw)
+    args = dict(A=a, ipiv=piv, nc=nc, nbat=B, kb=kb, ncb=ncb, cw=cw, s0=base if skip else ncol,
+                sw=sw, a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+                p_bs=piv.strides[0], pbase=base)
+    if kx:
+        x = rhs[:, base:, :]
+        args.update(X=x, kx=kx, x_rs=x.strides[1], x_cs=x.strides[2], x_bs=x.strides[0])
+    client.kernel(LeafSwapSpec(t, bool(kx))).launch(grid(B * ncb, client), **args)
 
 
 LU_PANEL = 0   # widest panel LUPanelSpec factorises in one dispatch (NUMR_WEBGPU_LU_PANEL;
@@ -537,6 +631,51 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
              pbase=base)
 
 
+TSLU_ROWS = 512  # leaves with more rows take tournament pivoting over many workgroups
+                 # (NUMR_WEBGPU_LU_TSLU; 0: never): tslu.py
+
+
+def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
+    """LU of the (B, m, nc <= leaf) leaf ``a`` by tournament pivoting (tslu.py), its
+    interchanges applied to whole rows of ``top`` = (matrix, rhs) too; False where it
+    does not apply (nothing done)."""
+    B, m, nc = a.shape
+    env = _env("LU_TSLU", None)
+    lim = int(env if env is not None else TSLU_ROWS)
+    # CPU adapters: off unless asked (llvmpipe compiles the unrolled kernels for seconds)
+    if not lim or m <= lim or nc > 32 or B == 0 or (env is None and _is_cpu(client)):
+        return False
+    W = 16 if leaf <= 16 else 32
+    wg = 256
+    caps = Caps.of(client)
+    sg = _env("LU_SG", "1") != "0" and caps.subgroup
+    # candidate blocks of rc rows, so that the final round holds at most 4 rows a thread
+    # (NUMR_WEBGPU_LU_TSLU_RC / _RF: at least that many rows a thread, for tests)
+    rcmin, rfmin = int(_env("LU_TSLU_RC", 1)), int(_env("LU_TSLU_RF", 1))
+    rc = next((wg * r for r in (1, 2, 4) if r >= rcmin and -(-m // (wg * r)) * W <= 4 * wg), 0)
+    if not rc:
+        return False
+    nblk = -(-m // rc)
+    rf = next(r for r in (1, 2, 4) if r >= rfmin and nblk * W <= wg * r)
+    from .tslu import TsluApplySpec, TsluSpec
+    cv = new_output((B * nblk * W * W,), a.dtype, client)
+    ci = new_output((B * nblk * W,), dt.uint32, client)
+    lu11 = new_output((B * W * W,), a.dtype, client)
+    words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
+                 a_bs=a.strides[0])
+    client.kernel(TsluSpec(t, W, wg, rc // wg, False, sg)).launch(
+        grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
+    client.kernel(TsluSpec(t, W, wg, rf, True, sg)).launch(
+        grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,
+        p_bs=piv.strides[0], pbase=base, **words)
+    leaf_swap(client, t, *top, piv, base, nc, skip=False)
+    nrb = -(-m // 256)
+    client.kernel(TsluApplySpec(t, W)).launch(
+        grid(B * nrb, client), A=a, Lu=lu11, m=m, nc=nc, nbat=B, nrb=nrb,
+        a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0])
+    return True
+
+
 def trsm_blocked(be, tri, x, lower, unit):
     """x <- tri^-1 x for the (B, n, n) triangle view ``tri`` and the (B, n, k) view ``x``
     (left side, columns of x independent): NB x NB diagonal blocks by TrsmSpec, the rest
@@ -558,15 +697,95 @@ def trsm_blocked(be, tri, x, lower, unit):
             gemm_sub(be, tri[:, :k, k:k + kb], x[:, k:k + kb], x[:, :k])
 
 
-def lu_solve(be, w, ipiv, x):
-    """x <- A^-1 x in place for the LU factors ``w`` (B, n, n) / ``ipiv`` and x (B, n, k)."""
+def lu_solve(be, w, ipiv, x, permuted=False):
+    """x <- A^-1 x in place for the LU factors ``w`` (B, n, n) / ``ipiv`` and x (B, n, k)
+    (``permuted``: the interchanges are already applied to x, see ``lu``)."""
     client = w.client
     t = wtype(w.dtype, client, "linalg.solve")
     n = w.shape[-1]
-    swap_rows(client, t, x, ipiv, n, 0)
+    if not permuted:
+        swap_rows(client, t, x, ipiv, n, 0)
+    if _env("TRSM_INV", "1") != "0":
+        # both triangles by GEMMs against inverted diagonal blocks (TrsvSpec walked the
+        # whole triangle row by row in one workgroup per right-hand side: n dependent
+        # barrier steps per triangle, 10.8 ms of solve 4096 on the H100)
+        z = new_output(x.shape, x.dtype, client)
+        trsm_inv(be, w, x, z, lower=True, unit=True)    # z = -(L^-1 x)
+        trsm_inv(be, w, z, x, lower=False, unit=False)  # x = U^-1 L^-1 x
+        return
     if not (trsv(client, t, w, x, True, True) and trsv(client, t, w, x, False, False)):
         trsm_blocked(be, w, x, lower=True, unit=True)
         trsm_blocked(be, w, x, lower=False, unit=False)
+
+
+TRSM_INV_NB = 64  # diagonal block of trsm_inv (NUMR_WEBGPU_TRSM_INV_NB; at most 64: the
+                  # blocks are inverted by TrsmTileSpec)
+
+
+def trsm_inv(be, tri, x, y, lower, unit):
+    """y <- -(tri^-1 x) for the (B, n, n) triangle view ``tri`` (lower / upper part of the
+    LU factors) and (B, n, k) ``x``, which is overwritten (it holds the updated right-hand
+    sides). The diagonal blocks' negated inverses -T_kk^-1 come from one batched TrsmSpec
+    solve against -I; then per block (forward for lower, backward for upper) two GEMMs:
+    y_k = (-T_kk^-1) x_k, and x_rest += T_rest,k y_k. No serial chain longer than a block
+    and no copies: tri, x and y are three buffers. Calling it twice (x -> y, then y -> x)
+    gives the solve with its sign restored."""
+    client = x.client
+    t = wtype(x.dtype, client, "linalg.trsm")
+    B, n, k = x.shape
+    if B == 0 or n == 0 or k == 0:
+        return
+    nb = max(8, min(64, int(_env("TRSM_INV_NB", TRSM_INV_NB))))
+    starts = list(range(0, n, nb))
+    nblk = len(starts)
+    nfull = n // nb
+    d = _neg_inv_blocks(be, client, t, tri, nb, nfull, n - nfull * nb, lower, unit)
+    for i in (range(nblk) if lower else reversed(range(nblk))):
+        k0 = starts[i]
+        kb = min(nb, n - k0)
+        dk = d._view((B, kb, kb), (nblk * nb * nb, nb, 1), d.offset + i * nb * nb * d.itemsize)
+        _launch_or_panels(client, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
+        if lower and k0 + kb < n:
+            _launch_or_panels(client, t, tri[:, k0 + kb:, k0:k0 + kb], y[:, k0:k0 + kb],
+                              x[:, k0 + kb:], True)
+        elif not lower and k0:
+            _launch_or_panels(client, t, tri[:, :k0, k0:k0 + kb], y[:, k0:k0 + kb],
+                              x[:, :k0], True)
+
+
+def _launch_or_panels(client, t, a, b, c, acc):
+    """c (+)= a @ b for (B, ., .) views of three other buffers."""
+    if c.size == 0:
+        return
+    if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in (a, b, c)):
+        _launch(client, t, t, a, b, c, None, acc)
+        return
+    for i in range(c.shape[0]):
+        _panels(client, t, t, a[i], b[i], c[i], None, acc)
+
+
+def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
+    """(B * nblk, nb, nb) contiguous: -T_kk^-1 (``neg``, else T_kk^-1) of every diagonal
+    block of ``tri`` (the last, of ``rem`` rows, in the top-left corner of its slot), by
+    TrsmSpec against -I (I)."""
+    B = tri.shape[0]
+    nblk = nfull + (1 if rem else 0)
+    dtype = tri.dtype
+    eye = be.eye(nb, nb, 0, dtype, be.device_of(tri))
+    if neg:
+        eye = be.unary_kernel("negative")(eye)
+    d = eye.broadcast_to((B * nblk, nb, nb)).copy()
+    rs, cs = tri.strides[1], tri.strides[2]
+    for b in range(B):
+        tb = tri[b:b + 1]
+        db = d[b * nblk:(b + 1) * nblk]
+        if nfull:
+            tv = tb._view((nfull, nb, nb), (nb * (rs + cs), rs, cs))
+            trsm(client, t, tv, db[:nfull], lower, unit, False, 2)
+        if rem:
+            o = nfull * nb
+            trsm(client, t, tb[:, o:, o:], db[nfull:, :rem, :rem], lower, unit, False, 2)
+    return d
 
 
 TRSV_K = 256  # right-hand sides up to which solve substitutes in one dispatch (TrsvSpec)

@@ -99,13 +99,20 @@ class LinalgMixin(SimpleLinalgMixin):
             raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
         return self._back(low.reshape(a.shape), dtype)
 
-    def _lu(self, w, B, n):
+    def _lu(self, w, B, n, x=None):
+        """LU of the stack ``w``; x (B, n, k): right-hand sides the factorisation may
+        permute on the way (returned flag ``permuted``; ``_lu_solve_into`` then skips it)."""
         client = w.client
         ipiv = new_output((B, n), dt.int32, client)
         st = factor.status_word(client)
-        for sl in _chunks(B, n * n * w.itemsize, client):
-            factor.lu(self, w[sl], ipiv[sl], st)
-        return ipiv, st
+        per = n * max(n, 0 if x is None else x.shape[2]) * w.itemsize
+        permuted = x is not None
+        for sl in _chunks(B, per, client):
+            done = factor.lu(self, w[sl], ipiv[sl], st, None if x is None else x[sl])
+            permuted = permuted and done
+        if x is None:
+            return ipiv, st
+        return ipiv, st, permuted
 
     def _lu_fused(self, w, x, B, n, k, ident):
         client = w.client
@@ -115,10 +122,10 @@ class LinalgMixin(SimpleLinalgMixin):
             factor.lu_solve_small(w[sl], ipiv[sl], x[sl], st, ident)
         return ipiv, st
 
-    def _lu_solve_into(self, w, ipiv, x, B, n, k):
+    def _lu_solve_into(self, w, ipiv, x, B, n, k, permuted=False):
         client = w.client
         for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
-            factor.lu_solve(self, w[sl], ipiv[sl], x[sl])
+            factor.lu_solve(self, w[sl], ipiv[sl], x[sl], permuted)
 
     def linalg_solve(self, a, b, vector):
         dtype = a.dtype
@@ -150,8 +157,8 @@ class LinalgMixin(SimpleLinalgMixin):
             if factor.small_path(w):
                 _, st = self._lu_fused(w, x, B, n, k, False)
             else:
-                ipiv, st = self._lu(w, B, n)
-                self._lu_solve_into(w, ipiv, x, B, n, k)
+                ipiv, st, perm = self._lu(w, B, n, x)
+                self._lu_solve_into(w, ipiv, x, B, n, k, perm)
             return x, st
 
         a3, b3 = a.reshape((B, n, n)), b.reshape((B, n, k))
@@ -190,8 +197,8 @@ class LinalgMixin(SimpleLinalgMixin):
             else:
                 eye = self.eye(n, n, 0, a.dtype, self.device_of(a))
                 x = eye.broadcast_to((B, n, n)).copy()
-                ipiv, st = self._lu(w, B, n)
-                self._lu_solve_into(w, ipiv, x, B, n, n)
+                ipiv, st, perm = self._lu(w, B, n, x)
+                self._lu_solve_into(w, ipiv, x, B, n, n, perm)
             return x, st
 
         a3 = a.reshape((B, n, n))

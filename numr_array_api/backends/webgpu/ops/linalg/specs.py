@@ -784,7 +784,7 @@ def variants():
         out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [TrsmSpec(t, lo, u, c, nm, sm) for lo in (False, True) for u in (False, True)
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
-        out += [SwapSpec(t), PermSpec(t), LUDiagSpec(t, False), LUDiagSpec(t, True)]
+        out += [SwapSpec(t), PermSpec(t), LeafSwapSpec(t), LeafSwapSpec(t, True), LUDiagSpec(t, False), LUDiagSpec(t, True)]
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
@@ -1075,6 +1075,129 @@ class PermSpec(KernelSpec):
     def render(self, caps):
         return _PERM.render(self.layout(caps).tokens(), prelude=prelude(self.t),
                             mapn=PERM_MAPN, wg=PERM_WG, rpt=PERM_RPT)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+_LSWAP = Template("""${prelude}
+${layout}
+var<workgroup> pv: array<u32, ${kmax}>;
+var<workgroup> srow: array<u32, ${smax}>;
+var<workgroup> drow: array<u32, ${smax}>;
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let g = wid.x + wid.y * nw.x;
+  let ncb = ${ncb};
+  if (g >= ncb * ${nbat}) { return; }
+  let b = g / ncb;
+  let c0 = (g % ncb) * ${cw};
+  let kb = ${kb};
+  let pb = ${ipiv_off} + b * ${p_bs};
+  for (var i = tid; i < kb; i += ${wg}u) { pv[i] = u32(ipiv[pb + i]) - ${pbase}; }
+  workgroupBarrier();
+  // slot a: row a (a < kb) or the target pv[a - kb]; its final content comes from the
+  // row found by walking the interchanges backwards (row x before interchange i: the
+  // row the last earlier interchange j with pv[j] == x brought there, else x itself).
+  // Every invocation owns one slot: no serial replay of the interchanges.
+  let nsl = 2u * kb;
+  for (var a = tid; a < nsl; a += ${wg}u) {
+    var r = a;
+    var ok = true;
+    if (a >= kb) {
+      r = pv[a - kb];
+      if (r < kb) { ok = false; }  // a slot of its own
+      for (var j = 0u; j < a - kb; j++) { if (pv[j] == r) { ok = false; } }  // written once
+    }
+    var x = r;
+    var i = kb;
+    if (r < kb) { x = pv[r]; i = r; }
+    loop {
+      var f = i;
+      for (var j = i; j > 0u; j--) { if (pv[j - 1u] == x) { f = j - 1u; break; } }
+      if (f == i) { break; }
+      x = f;
+      i = f;
+    }
+    srow[a] = x;
+    drow[a] = select(0xffffffffu, r, ok);
+  }
+  workgroupBarrier();
+  let ab = ${A_off} + b * ${a_bs};
+  var v: array<T, ${rpt}>;
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let e = tid + q * ${wg}u;
+    let a = e / ${cw};
+    let c = c0 + e % ${cw};
+    if (a < nsl && c < ${nc} + ${kx}) {
+      if (drow[a] != 0xffffffffu) {
+        ${load}
+      }
+    }
+  }
+  workgroupBarrier();
+  for (var q = 0u; q < ${rpt}u; q++) {
+    let e = tid + q * ${wg}u;
+    let a = e / ${cw};
+    let c = c0 + e % ${cw};
+    if (a < nsl && c < ${nc} + ${kx}) {
+      if (drow[a] != 0xffffffffu) {
+        ${store}
+      }
+    }
+  }
+}
+""", "linalg_leaf_swap")
+
+LSWAP_KMAX = 128  # interchanges LeafSwapSpec applies in one dispatch
+LSWAP_WG = 256
+LSWAP_RPT = 8
+
+
+@dataclasses.dataclass(frozen=True)
+class LeafSwapSpec(KernelSpec):
+    """The kb (<= LSWAP_KMAX) interchanges of one LU leaf applied at once to whole rows of
+    the matrix outside the leaf's own columns (columns [s0, s0 + sw) skipped): at most 2 kb
+    rows change; each is gathered from the row a backward walk of the interchanges names
+    (an invocation per row, no serial replay), then written, ``cw`` columns a workgroup.
+    Applying a leaf's interchanges to every column at once (as LAPACK's getrf does after
+    each panel) replaces the recursion's interchanges of whole half-blocks (PermSpec)."""
+
+    t: WType
+    rhs: bool = False  # also the rows of X (B, rows, kx): columns nc .. nc + kx - 1
+
+    def layout(self, caps):
+        bufs = [Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32")]
+        words = ["nc", "nbat", "kb", "ncb", "cw", "s0", "sw", "a_rs", "a_cs", "a_bs",
+                 "p_bs", "pbase"]
+        if self.rhs:
+            bufs.append(Buf("X", self.t.arr, "rw"))
+            words += ["kx", "x_rs", "x_cs", "x_bs"]
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        a_ld = ("let cc = c + select(0u, ${sw}, c >= ${s0});\n"
+                "        v[q] = A[ab + srow[a] * ${a_rs} + cc * ${a_cs}];")
+        a_st = ("let cc = c + select(0u, ${sw}, c >= ${s0});\n"
+                "        A[ab + drow[a] * ${a_rs} + cc * ${a_cs}] = v[q];")
+        if self.rhs:
+            xb = "${X_off} + b * ${x_bs}"
+            x_ld = f"v[q] = X[{xb} + srow[a] * ${{x_rs}} + (c - ${{nc}}) * ${{x_cs}}];"
+            x_st = f"X[{xb} + drow[a] * ${{x_rs}} + (c - ${{nc}}) * ${{x_cs}}] = v[q];"
+            load = f"if (c < ${{nc}}) {{\n        {a_ld}\n        }} else {{ {x_ld} }}"
+            store = f"if (c < ${{nc}}) {{\n        {a_st}\n        }} else {{ {x_st} }}"
+        else:
+            load, store = a_ld, a_st
+            tk = dict(tk, kx="0u")
+        for k, v in tk.items():
+            load = load.replace("${" + k + "}", v)
+            store = store.replace("${" + k + "}", v)
+        return _LSWAP.render(tk, prelude=prelude(self.t), load=load, store=store,
+                             kmax=LSWAP_KMAX, smax=2 * LSWAP_KMAX, wg=LSWAP_WG,
+                             rpt=LSWAP_RPT)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()

@@ -1,0 +1,308 @@
+"""Tournament-pivoting LU of a tall leaf panel (TSLU / CALU, Grigori-Demmel-Xiang),
+spread over many workgroups.
+
+The one-workgroup leaf (LULeafSpec) is latency bound: one SM walks every column of an
+m x 16 panel with a workgroup-wide pivot search per column, and beyond ~2048 rows the
+panel does not fit one SM's registers (it spills). Here a leaf takes four dispatches, none
+serial over m:
+
+1. ``TsluSpec(cand)``: every block of R rows (a workgroup, rows in registers, fully
+   unrolled so they stay there) runs partial pivoting on its rows and writes the W rows it
+   picked (their original values and row numbers) as candidates.
+2. ``TsluSpec(final)``: one workgroup per matrix runs partial pivoting on the stacked
+   candidates: the W pivot rows, L11 \\ U11, the interchanges (LAPACK order, so det's sign
+   comes from the actual permutation) and the singular status bit.
+3. LeafSwapSpec applies the interchanges to whole rows (the leaf's columns included).
+4. ``TsluApplySpec``: rows below the pivots get L21 = A21 U11^-1, a row per invocation;
+   the pivot rows get L11 \\ U11.
+
+The pivots are those of partial pivoting on the candidates, not on the whole panel
+(tournament pivoting: rank-revealing the same way, |L| may exceed 1 slightly; stable in
+practice). A pivot that is exactly zero still means an exactly rank-deficient panel.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...codegen.layout import Buf, Layout
+from ...codegen.spec import KernelSpec
+from ...codegen.types import WType
+from .scalar import prelude
+from .specs import shuffles
+
+NONE = "0xffffffffu"
+
+
+def _gepp(W, rpt, wg, sg, final):
+    """Partial pivoting on rows held in registers a{q}_{c} (row tid + q * wg, valid where
+    ok{q}; row number g{q}), the first kmax columns, unrolled."""
+    out = []
+    for j in range(W):
+        o = []
+        o.append(f"  if ({j}u < kmax) {{")
+        o.append("    var best = R(-1.0);")
+        o.append(f"    var bi = {j}u;")
+        for q in range(rpt):
+            o.append(f"    if (ok{q} && tid + {q * wg}u >= {j}u) {{ let v = cabs1(a{q}_{j}); "
+                     f"if (v > best) {{ best = v; bi = tid + {q * wg}u; }} }}")
+        if sg:
+            o.append("""    var bv = best;
+    var bx = bi;
+    for (var msk = 1u; msk < min(sgs, WG); msk <<= 1u) {
+      let ov = shr(bv, msk);
+      let oi = subgroupShuffleXor(bx, msk);
+      if (ov > bv || (ov == bv && oi < bx)) { bv = ov; bx = oi; }
+    }
+    if (sgi == 0u) { rv[sid] = bv; ri[sid] = bx; }
+    workgroupBarrier();
+    var pv = rv[0];
+    var p = ri[0];
+    for (var s = 1u; s < nsg; s++) {
+      let ov = rv[s];
+      let oi = ri[s];
+      if (ov > pv || (ov == pv && oi < p)) { pv = ov; p = oi; }
+    }""".replace("WG", f"{wg}u"))
+        else:
+            o.append("""    rv[tid] = best;
+    ri[tid] = bi;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s >>= 1u) {
+      if (tid < s) {
+        let ov = rv[tid + s];
+        let oi = ri[tid + s];
+        if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
+      }
+      workgroupBarrier();
+    }
+    let pv = rv[0];
+    let p = ri[0];""".replace("WG", f"{wg}u"))
+        for q in range(rpt):
+            row = ", ".join(f"a{q}_{c}" for c in range(W))
+            o.append(f"    if (tid + {q * wg}u == p) {{ prow = array<T, {W}>({row}); pg = g{q}; }}")
+            o.append(f"    if (tid + {q * wg}u == {j}u) {{ jrow = array<T, {W}>({row}); jg = g{q}; }}")
+        if final:
+            o.append("    if (tid == 0u && pv == R(0.0)) { atomicOr(&st[0], 1u); }")
+        o.append("    workgroupBarrier();")
+        o.append(f"    let d = prow[{j}];")
+        o.append("    let pgv = pg;")
+        o.append("    let jgv = jg;")
+        for q in range(rpt):
+            r = f"tid + {q * wg}u"
+            o.append(f"    if ({r} == p) {{")
+            for c in range(W):
+                o.append(f"      a{q}_{c} = jrow[{c}];")
+            o.append(f"      g{q} = jgv;")
+            o.append("    }")
+            o.append(f"    if ({r} == {j}u) {{")
+            for c in range(W):
+                o.append(f"      a{q}_{c} = prow[{c}];")
+            o.append(f"      g{q} = pgv;")
+            o.append("    }")
+            o.append(f"    if (ok{q} && {r} > {j}u) {{")
+            o.append(f"      var l = a{q}_{j};")
+            o.append(f"      if (pv != R(0.0)) {{ l = dv(l, d); a{q}_{j} = l; }}")
+            for c in range(j + 1, W):
+                o.append(f"      a{q}_{c} = a{q}_{c} - mul(l, prow[{c}]);")
+            o.append("    }")
+        o.append("    workgroupBarrier();")
+        o.append("  }")
+        out += o
+    return "\n".join(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class TsluSpec(KernelSpec):
+    """Partial pivoting on blocks of ``rpt * wg`` rows of a W-column panel held in
+    registers. ``final`` False: a workgroup per (matrix, block) of the panel A, writing
+    candidates (Cv (B, nblk * W, W) values, Ci row numbers, 0xffffffff where none). True: a
+    workgroup per matrix over the candidates, writing L11 \\ U11 (Lu, (B, W, W)), ipiv
+    (LAPACK interchanges + pbase) and the status bit."""
+
+    t: WType
+    W: int
+    wg: int
+    rpt: int
+    final: bool
+    sg: bool = False
+
+    def layout(self, caps):
+        words = ["m", "nc", "nbat", "nblk", "a_rs", "a_cs", "a_bs"]
+        if self.final:
+            bufs = [Buf("Cv", self.t.arr), Buf("Ci", "u32"), Buf("Lu", self.t.arr, "rw"),
+                    Buf("ipiv", "i32", "rw"), Buf("st", "atomic<u32>", "rw", offset=False)]
+            words += ["rc", "p_bs", "pbase"]
+        else:
+            bufs = [Buf("A", self.t.arr), Buf("Cv", self.t.arr, "rw"),
+                    Buf("Ci", "u32", "rw")]
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        W, wg, rpt = self.W, self.wg, self.rpt
+        sg = self.sg and caps.subgroup
+        sgargs = (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
+                  "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
+                  ) if sg else ""
+        pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
+        nblk, m, nc = tk["nblk"], tk["m"], tk["nc"]
+        rows = rpt * wg
+        head = [pre, tk["layout"],
+                f"var<workgroup> rv: array<R, {wg}>;",
+                f"var<workgroup> ri: array<u32, {wg}>;",
+                f"var<workgroup> prow: array<T, {W}>;",
+                f"var<workgroup> jrow: array<T, {W}>;",
+                "var<workgroup> pg: u32;",
+                "var<workgroup> jg: u32;",
+                f"var<workgroup> sel: array<u32, {W}>;",
+                f"@compute @workgroup_size({wg})",
+                "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) "
+                f"nw: vec3<u32>, @builtin(local_invocation_index) tid: u32{sgargs}) {{",
+                "  let gid = wid.x + wid.y * nw.x;"]
+        body = []
+        if self.final:
+            body.append(f"  if (gid >= {tk['nbat']}) {{ return; }}")
+            body.append("  let b = gid;")
+            body.append(f"  let cb = {tk['Cv_off']} + b * {nblk} * {W * W}u;")
+            body.append(f"  let ib = {tk['Ci_off']} + b * {nblk} * {W}u;")
+            body.append(f"  let nrow = {nblk} * {W}u;")
+            for q in range(rpt):
+                body.append(f"  var g{q} = {NONE};")
+                body.append(f"  if (tid + {q * wg}u < nrow) {{ g{q} = Ci[ib + tid + {q * wg}u]; }}")
+                body.append(f"  let ok{q} = g{q} != {NONE};")
+                for c in range(W):
+                    body.append(f"  var a{q}_{c} = zero();")
+                body.append(f"  if (ok{q}) {{")
+                for c in range(W):
+                    body.append(f"    a{q}_{c} = Cv[cb + (tid + {q * wg}u) * {W}u + {c}u];")
+                body.append("  }")
+        else:
+            body.append(f"  if (gid >= {tk['nbat']} * {nblk}) {{ return; }}")
+            body.append(f"  let b = gid / {nblk};")
+            body.append(f"  let blk = gid % {nblk};")
+            body.append(f"  let ab = {tk['A_off']} + b * {tk['a_bs']};")
+            body.append(f"  let r0 = blk * {rows}u;")
+            for q in range(rpt):
+                body.append(f"  let gr{q} = r0 + tid + {q * wg}u;")
+                body.append(f"  let ok{q} = gr{q} < {m};")
+                body.append(f"  var g{q} = gr{q};")
+                for c in range(W):
+                    body.append(f"  var a{q}_{c} = zero();")
+                body.append(f"  if (ok{q}) {{")
+                for c in range(W):
+                    body.append(f"    if ({c}u < {nc}) {{ a{q}_{c} = A[ab + gr{q} * {tk['a_rs']} + "
+                                f"{c}u * {tk['a_cs']}]; }}")
+                body.append("  }")
+        if self.final:
+            # valid candidates: a prefix (only the last block can come short); counted
+            # from the words, not the buffer, so the barriers stay in uniform control flow
+            body.append(f"  let nvalid = ({nblk} - 1u) * {W}u + min({W}u, {m} - ({nblk} - 1u) * {tk['rc']});")
+        else:
+            body.append(f"  let nvalid = min({rows}u, {m} - r0);")
+        body.append(f"  let kmax = min(nvalid, min({nc}, {W}u));")
+        body.append(_gepp(W, rpt, wg, sg, self.final))
+        # the picked rows (local rows 0 .. kmax - 1 now) and their row numbers
+        for q in range(rpt):
+            body.append(f"  if (tid + {q * wg}u < kmax) {{ sel[tid + {q * wg}u] = g{q}; }}")
+        body.append("  workgroupBarrier();")
+        if self.final:
+            pb = f"{tk['ipiv_off']} + b * {tk['p_bs']}"
+            lb = f"{tk['Lu_off']} + b * {W * W}u"
+            for q in range(rpt):
+                body.append(f"  if (tid + {q * wg}u < {W}u) {{")
+                for c in range(W):
+                    body.append(f"    Lu[{lb} + (tid + {q * wg}u) * {W}u + {c}u] = a{q}_{c};")
+                body.append("  }")
+            # the pivot rows as LAPACK interchanges: row i <-> the current place of sel[i]
+            body.append(f"""  if (tid == 0u) {{
+    var dor: array<u32, {2 * W}>;
+    var dpo: array<u32, {2 * W}>;
+    var nd = 0u;
+    for (var i = 0u; i < kmax; i++) {{
+      let gi = sel[i];
+      var p = gi;
+      var eg = {NONE};
+      for (var e = 0u; e < nd; e++) {{ if (dor[e] == gi) {{ p = dpo[e]; eg = e; }} }}
+      var oi = i;
+      var eo = {NONE};
+      for (var e = 0u; e < nd; e++) {{ if (dpo[e] == i && dor[e] != gi) {{ oi = dor[e]; eo = e; }} }}
+      // place i takes gi, place p takes what was at i
+      if (eg == {NONE}) {{ dor[nd] = gi; dpo[nd] = i; nd++; }} else {{ dpo[eg] = i; }}
+      if (p != i) {{
+        if (eo == {NONE}) {{ dor[nd] = oi; dpo[nd] = p; nd++; }} else {{ dpo[eo] = p; }}
+      }}
+      ipiv[{pb} + i] = i32({tk['pbase']} + p);
+    }}
+  }}""")
+        else:
+            cb = f"{tk['Cv_off']} + gid * {W * W}u"
+            ib = f"{tk['Ci_off']} + gid * {W}u"
+            body.append(f"""  for (var e = tid; e < {W * W}u; e += {wg}u) {{
+    let i = e / {W}u;
+    let c = e % {W}u;
+    var v = zero();
+    if (i < kmax && c < {nc}) {{ v = A[ab + sel[i] * {tk['a_rs']} + c * {tk['a_cs']}]; }}
+    Cv[{cb} + e] = v;
+  }}
+  for (var i = tid; i < {W}u; i += {wg}u) {{ Ci[{ib} + i] = select({NONE}, sel[i], i < kmax); }}""")
+        body.append("}")
+        return "\n".join(head + body)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+@dataclasses.dataclass(frozen=True)
+class TsluApplySpec(KernelSpec):
+    """After the interchanges: rows 0 .. W - 1 of the (B, m, nc) leaf take L11 \\ U11 from
+    Lu; every row below solves l U11 = a (L21 = A21 U11^-1; a zero pivot leaves its column
+    undivided, as partial pivoting does). A row per invocation."""
+
+    t: WType
+    W: int
+    wg: int = 256
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr, "rw"), Buf("Lu", self.t.arr)],
+                      ["m", "nc", "nbat", "nrb", "a_rs", "a_cs", "a_bs"], caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        W, wg = self.W, self.wg
+        nc = tk["nc"]
+        lines = [prelude(self.t), tk["layout"],
+                 f"var<workgroup> u: array<T, {W * W}>;",
+                 f"@compute @workgroup_size({wg})",
+                 "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) "
+                 "nw: vec3<u32>, @builtin(local_invocation_index) tid: u32) {",
+                 "  let gid = wid.x + wid.y * nw.x;",
+                 f"  if (gid >= {tk['nbat']} * {tk['nrb']}) {{ return; }}",
+                 f"  let b = gid / {tk['nrb']};",
+                 f"  let r = (gid % {tk['nrb']}) * {wg}u + tid;",
+                 f"  let lb = {tk['Lu_off']} + b * {W * W}u;",
+                 f"  for (var e = tid; e < {W * W}u; e += {wg}u) {{ u[e] = Lu[lb + e]; }}",
+                 "  workgroupBarrier();",
+                 f"  if (r >= {tk['m']}) {{ return; }}",
+                 f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
+                 f"  let kmax = min({tk['m']}, min({nc}, {W}u));",
+                 "  if (r < kmax) {",
+                 f"    for (var c = 0u; c < {nc}; c++) {{ A[ab + c * {tk['a_cs']}] = u[r * {W}u + c]; }}",
+                 "    return;",
+                 "  }"]
+        for c in range(W):
+            lines.append(f"  var x{c} = zero();")
+            lines.append(f"  if ({c}u < {nc}) {{ x{c} = A[ab + {c}u * {tk['a_cs']}]; }}")
+        for c in range(W):
+            lines.append(f"  if ({c}u < kmax) {{")
+            for k in range(c):
+                lines.append(f"    x{c} = x{c} - mul(x{k}, u[{k * W + c}]);")
+            lines.append(f"    let d{c} = u[{c * W + c}];")
+            lines.append(f"    if (cabs1(d{c}) != R(0.0)) {{ x{c} = dv(x{c}, d{c}); }}")
+            lines.append("  }")
+        for c in range(W):
+            lines.append(f"  if ({c}u < {nc}) {{ A[ab + {c}u * {tk['a_cs']}] = x{c}; }}")
+        lines.append("}")
+        return "\n".join(lines)
+
+    def needs(self):
+        return ("f64",) if self.t.need == "shader-f64" else ()
