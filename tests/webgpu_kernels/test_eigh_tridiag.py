@@ -290,3 +290,23 @@ def test_tight_clusters(xp, calls, dtype, n):
     lam = np.concatenate([1 + 1e-5 * rng.standard_normal(n // 2),
                           -1 + 1e-5 * rng.standard_normal(n - n // 2)])
     _check(xp, _from_spectrum(lam, rng), dtype, calls)
+
+
+def test_float32_widened(xp, calls, monkeypatch):
+    """NUMR_WEBGPU_EIGH_TRIDIAG_F32=f64 computes float32 (and float16) in float64."""
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_F32", "f64")
+    rng = np.random.default_rng(13)
+    n = 70
+    a = rng.standard_normal((n, n))
+    a = ((a + a.T) / 2).astype("float32")
+    w, v = xp.linalg.eigh(xp.asarray(a))
+    w, v = _host(w), _host(v)
+    assert w.dtype == np.float32 and v.dtype == np.float32
+    ref = a.astype(np.float64)
+    eps = float(np.finfo(np.float32).eps)
+    # float64 work, rounded once: orthogonality and residual near eps, not n eps
+    assert np.linalg.norm(v.astype(np.float64).T @ v - np.eye(n), 2) <= 8 * eps
+    assert np.linalg.norm(ref @ v - v * w, 2) <= 8 * eps * np.linalg.norm(ref, 2)
+    w16 = _host(xp.linalg.eigvalsh(xp.asarray(a.astype("float16"))))
+    assert w16.dtype == np.float16
+    assert calls()["tridiag"] >= 2

@@ -167,6 +167,9 @@ def _eigh_tridiag(be, a, vectors):
     input dtype (float16 in float32); None when the vectors fail its check."""
     batch, n = tuple(a.shape[:-2]), a.shape[-1]
     wdt = _work_dtype(a.dtype)
+    if a.dtype is not dt.float64 and tridiag.widen() and Caps.of(a.client).f64 and \
+            Caps.of(a.client).int64:
+        wdt = dt.float64
     x = _flat(a, wdt)
     nb = x.shape[0]
     step = tridiag.batch_step(a.client, n, wdt.itemsize, vectors)

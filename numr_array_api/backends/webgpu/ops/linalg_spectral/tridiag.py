@@ -42,6 +42,13 @@ ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0}   # tests read these
 
 
+def widen():
+    """float16 / float32 computed in float64 (NUMR_WEBGPU_EIGH_TRIDIAG_F32=f64; default f32:
+    errors of the float32 path are ~0.1-1 n eps, where the Jacobi path widens to float64 by
+    default for LAPACK-like ~eps orthogonality, mixin._wider)."""
+    return os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_F32", "f32").strip().lower() == "f64"
+
+
 def threshold():
     v = os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "").strip()
     try:
