@@ -23,12 +23,21 @@ def _at(x, i):
     return np.asarray(x[i:i + 1].to_device("cpu"))[0]
 
 
+def _ramp(xp, period):
+    """float32 i % period for i < N, through uint32 (N < 2^32) and one op at a time: an
+    int64 ramp held 20 GiB and its remainder 20 more, which ran the H100 out of memory
+    beside the other xdist workers' pools (whole suite, 16 workers)."""
+    r = xp.arange(N, dtype=xp.uint32)
+    r = xp.remainder(r, xp.asarray(period, dtype=xp.uint32))
+    return xp.astype(r, xp.float32)
+
+
 @pytest.mark.gpu
 @pytest.mark.slow
 def test_elementwise_and_scan_on_10_gib(gpu_xp):
     xp = gpu_xp
     # int32 ramps: float32 values exact below 2^24
-    x = xp.astype(xp.arange(N, dtype=xp.int64) % 1000, xp.float32)
+    x = _ramp(xp, 1000)
     assert len(x._data.block.segments) >= 3
     y = x + x
     for i in (0, 1, 2**31 - 1, 2**31, 2**31 + 7, N - 1):  # N < 2^32: 2.68e9 float32
@@ -51,7 +60,7 @@ def test_matmul_with_a_10_gib_operand(gpu_xp):
     xp = gpu_xp
     k = 64
     m = N // k
-    a = xp.reshape(xp.astype(xp.arange(N, dtype=xp.int64) % 3, xp.float32), (m, k))
+    a = xp.reshape(_ramp(xp, 3), (m, k))
     b = xp.ones((k, 4), dtype=xp.float32)
     r = a @ b
     for q in (0, 1, m // 2, m - 1):
