@@ -776,7 +776,15 @@ def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
         eye = be.unary_kernel("negative")(eye)
     d = eye.broadcast_to((B * nblk, nb, nb)).copy()
     rs, cs = tri.strides[1], tri.strides[2]
-    for b in range(B):
+    if B > nfull:  # a dispatch per block, over the stack
+        dv = d._view((B, nblk, nb, nb), (nblk * nb * nb, nb * nb, nb, 1))
+        for i in range(nblk):
+            o = i * nb
+            kb = min(nb, tri.shape[1] - o)
+            trsm(client, t, tri[:, o:o + kb, o:o + kb], dv[:, i, :kb, :kb], lower, unit,
+                 False, 2)
+        return d
+    for b in range(B):  # a dispatch per matrix, over its blocks
         tb = tri[b:b + 1]
         db = d[b * nblk:(b + 1) * nblk]
         if nfull:
