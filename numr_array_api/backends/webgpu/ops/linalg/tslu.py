@@ -306,3 +306,16 @@ class TsluApplySpec(KernelSpec):
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+def variants():
+    from ....._core import dtypes as dt
+    from ...codegen.types import WTYPES
+    out = []
+    for d in (dt.float32, dt.float64, dt.complex64, dt.complex128):
+        t = WTYPES[d]
+        for W in (16, 32):
+            out += [TsluSpec(t, W, 256, r, f, sg) for r in (1, 4) for f in (False, True)
+                    for sg in (False, True)]
+            out.append(TsluApplySpec(t, W))
+    return out
