@@ -625,7 +625,9 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
     if rpt is None:
         _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
         return
-    k = client.kernel(LULeafSpec(t, wg, rpt, leaf))
+    # NUMR_WEBGPU_LU_LEAF_SG=0: the pivot search as a log2(wg)-barrier tree
+    sg = _env("LU_LEAF_SG", "1") != "0" and Caps.of(client).subgroup
+    k = client.kernel(LULeafSpec(t, wg, rpt, leaf, sg))
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
              pbase=base)
