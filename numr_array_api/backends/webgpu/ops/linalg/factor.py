@@ -651,10 +651,13 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     wg = 256
     caps = Caps.of(client)
     sg = _env("LU_SG", "1") != "0" and caps.subgroup
-    # candidate blocks of rc rows, so that the final round holds at most 4 rows a thread
-    # (NUMR_WEBGPU_LU_TSLU_RC / _RF: at least that many rows a thread, for tests)
+    # candidate blocks of rc rows (NUMR_WEBGPU_LU_TSLU_WG threads, 64..256: smaller blocks,
+    # more workgroups, more candidates), so that the final round holds at most 4 rows a
+    # thread (NUMR_WEBGPU_LU_TSLU_RC / _RF: at least that many rows a thread, for tests)
+    wgc = caps.wg_size(max(64, min(256, int(_env("LU_TSLU_WG", 256)))))
     rcmin, rfmin = int(_env("LU_TSLU_RC", 1)), int(_env("LU_TSLU_RF", 1))
-    rc = next((wg * r for r in (1, 2, 4) if r >= rcmin and -(-m // (wg * r)) * W <= 4 * wg), 0)
+    rc = next((wgc * r for r in (1, 2, 4) if r >= rcmin and -(-m // (wgc * r)) * W <= 4 * wg),
+              0)
     if not rc:
         return False
     nblk = -(-m // rc)
@@ -665,7 +668,7 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     lu11 = new_output((B * W * W,), a.dtype, client)
     words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
                  a_bs=a.strides[0])
-    client.kernel(TsluSpec(t, W, wg, rc // wg, False, sg)).launch(
+    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg)).launch(
         grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
     client.kernel(TsluSpec(t, W, wg, rf, True, sg)).launch(
         grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,

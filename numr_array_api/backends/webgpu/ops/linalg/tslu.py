@@ -317,5 +317,6 @@ def variants():
         for W in (16, 32):
             out += [TsluSpec(t, W, 256, r, f, sg) for r in (1, 4) for f in (False, True)
                     for sg in (False, True)]
+            out += [TsluSpec(t, W, 128, 1, False, sg) for sg in (False, True)]
             out.append(TsluApplySpec(t, W))
     return out
