@@ -668,9 +668,10 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     lu11 = new_output((B * W * W,), a.dtype, client)
     words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
                  a_bs=a.strides[0])
-    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg)).launch(
+    db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
+    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg, db)).launch(
         grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
-    client.kernel(TsluSpec(t, W, wg, rf, True, sg)).launch(
+    client.kernel(TsluSpec(t, W, wg, rf, True, sg, db)).launch(
         grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,
         p_bs=piv.strides[0], pbase=base, **words)
     leaf_swap(client, t, *top, piv, base, nc, skip=False)
