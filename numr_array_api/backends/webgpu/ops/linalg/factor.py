@@ -625,7 +625,9 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
     if rpt is None:
         _factor_launch(client, t, "lu", 0, a, status=status, ipiv=piv, pbase=base)
         return
-    k = client.kernel(LULeafSpec(t, wg, rpt, leaf))
+    # NUMR_WEBGPU_LU_LEAF_SG=0: the pivot search as a log2(wg)-barrier tree
+    sg = _env("LU_LEAF_SG", "1") != "0" and Caps.of(client).subgroup
+    k = client.kernel(LULeafSpec(t, wg, rpt, leaf, sg))
     k.launch(grid(B, client), A=a, ipiv=piv, st=status, m=m, nc=nc, nbat=B,
              a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
              pbase=base)
@@ -649,10 +651,13 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     wg = 256
     caps = Caps.of(client)
     sg = _env("LU_SG", "1") != "0" and caps.subgroup
-    # candidate blocks of rc rows, so that the final round holds at most 4 rows a thread
-    # (NUMR_WEBGPU_LU_TSLU_RC / _RF: at least that many rows a thread, for tests)
+    # candidate blocks of rc rows (NUMR_WEBGPU_LU_TSLU_WG threads, 64..256: smaller blocks,
+    # more workgroups, more candidates), so that the final round holds at most 4 rows a
+    # thread (NUMR_WEBGPU_LU_TSLU_RC / _RF: at least that many rows a thread, for tests)
+    wgc = caps.wg_size(max(64, min(256, int(_env("LU_TSLU_WG", 256)))))
     rcmin, rfmin = int(_env("LU_TSLU_RC", 1)), int(_env("LU_TSLU_RF", 1))
-    rc = next((wg * r for r in (1, 2, 4) if r >= rcmin and -(-m // (wg * r)) * W <= 4 * wg), 0)
+    rc = next((wgc * r for r in (1, 2, 4) if r >= rcmin and -(-m // (wgc * r)) * W <= 4 * wg),
+              0)
     if not rc:
         return False
     nblk = -(-m // rc)
@@ -663,9 +668,10 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     lu11 = new_output((B * W * W,), a.dtype, client)
     words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
                  a_bs=a.strides[0])
-    client.kernel(TsluSpec(t, W, wg, rc // wg, False, sg)).launch(
+    db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
+    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg, db)).launch(
         grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
-    client.kernel(TsluSpec(t, W, wg, rf, True, sg)).launch(
+    client.kernel(TsluSpec(t, W, wg, rf, True, sg, db)).launch(
         grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,
         p_bs=piv.strides[0], pbase=base, **words)
     leaf_swap(client, t, *top, piv, base, nc, skip=False)
@@ -776,7 +782,15 @@ def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
         eye = be.unary_kernel("negative")(eye)
     d = eye.broadcast_to((B * nblk, nb, nb)).copy()
     rs, cs = tri.strides[1], tri.strides[2]
-    for b in range(B):
+    if B > nfull:  # a dispatch per block, over the stack
+        dv = d._view((B, nblk, nb, nb), (nblk * nb * nb, nb * nb, nb, 1))
+        for i in range(nblk):
+            o = i * nb
+            kb = min(nb, tri.shape[1] - o)
+            trsm(client, t, tri[:, o:o + kb, o:o + kb], dv[:, i, :kb, :kb], lower, unit,
+                 False, 2)
+        return d
+    for b in range(B):  # a dispatch per matrix, over its blocks
         tb = tri[b:b + 1]
         db = d[b * nblk:(b + 1) * nblk]
         if nfull:

@@ -408,7 +408,7 @@ var<workgroup> jrow: array<T, ${leaf}>;
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) tid: u32) {
+        @builtin(local_invocation_index) tid: u32${sgargs}) {
   let b = wid.x + wid.y * nw.x;
   if (b >= ${nbat}) { return; }
   let base = ${A_off} + b * ${a_bs};
@@ -434,19 +434,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
         if (v > best) { best = v; bi = r; }
       }
     }
-    rv[tid] = best;
-    ri[tid] = bi;
-    workgroupBarrier();
-    for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
-      if (tid < s) {
-        let ov = rv[tid + s];
-        let oi = ri[tid + s];
-        if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
-      }
-      workgroupBarrier();
-    }
-    let pv = rv[0];
-    let p = ri[0];
+${pivot}
     for (var q = 0u; q < ${rpt}u; q++) {
       let r = tid + q * ${wg}u;
       if (r == p) { for (var c = 0u; c < ${leaf}u; c++) { prow[c] = reg[q * ${leaf}u + c]; } }
@@ -493,6 +481,7 @@ class LULeafSpec(KernelSpec):
     wg: int
     rpt: int
     leaf: int = 16
+    sg: bool = False  # pivot search by subgroup shuffles (one barrier, not log2(wg))
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("ipiv", "i32", "rw"),
@@ -500,8 +489,15 @@ class LULeafSpec(KernelSpec):
                       ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "p_bs", "pbase"], caps)
 
     def render(self, caps):
-        return _LEAF.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
-                            rpt=self.rpt, leaf=self.leaf, regs=self.rpt * self.leaf)
+        sg = self.sg and caps.subgroup
+        pivot = (_PIVOT_WG_SUBGROUP if sg else _PIVOT_WG_TREE).replace("${wg}", str(self.wg))
+        sgargs = (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
+                  "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32"
+                  ) if sg else ""
+        pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
+        return _LEAF.render(self.layout(caps).tokens(), prelude=pre, wg=self.wg,
+                            rpt=self.rpt, leaf=self.leaf, regs=self.rpt * self.leaf,
+                            pivot=pivot, sgargs=sgargs)
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -781,7 +777,8 @@ def variants():
         for kind in ("lus", "qrq"):
             out += [FactorSpec(t, kind, n, small_wg(n)) for n in SMALL]
         out.append(LarftSpec(t))
-        out += [LULeafSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
+        out += [LULeafSpec(t, wg, r, 16, sg) for wg in (256, 1024) for r in LEAF_ROWS
+                for sg in (False, True)]
         out += [TrsmSpec(t, lo, u, c, nm, sm) for lo in (False, True) for u in (False, True)
                 for c in (False, True) for nm in (0, 64) for sm in (False, True)]
         out += [SwapSpec(t), PermSpec(t), LeafSwapSpec(t), LeafSwapSpec(t, True), LUDiagSpec(t, False), LUDiagSpec(t, True)]

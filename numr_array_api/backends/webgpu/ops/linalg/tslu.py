@@ -34,9 +34,13 @@ from .specs import shuffles
 NONE = "0xffffffffu"
 
 
-def _gepp(W, rpt, wg, sg, final):
+def _gepp(W, rpt, wg, sg, final, db=False):
     """Partial pivoting on rows held in registers a{q}_{c} (row tid + q * wg, valid where
-    ok{q}; row number g{q}), the first kmax columns, unrolled."""
+    ok{q}; row number g{q}), the first kmax columns, unrolled. ``db``: the workgroup
+    arrays of step j are set j % 2, so no barrier closes a step (a step's writes come
+    after the next step's first barrier, by which every invocation has finished reading
+    the previous step's set)."""
+    import re
     out = []
     for j in range(W):
         o = []
@@ -105,9 +109,14 @@ def _gepp(W, rpt, wg, sg, final):
             for c in range(j + 1, W):
                 o.append(f"      a{q}_{c} = a{q}_{c} - mul(l, prow[{c}]);")
             o.append("    }")
-        o.append("    workgroupBarrier();")
+        if not db:
+            o.append("    workgroupBarrier();")
         o.append("  }")
-        out += o
+        step = "\n".join(o)
+        if db:
+            step = re.sub(r"\b(rv|ri|prow|jrow|pg|jg)\b", lambda mt: f"{mt.group(1)}{j % 2}",
+                          step)
+        out.append(step)
     return "\n".join(out)
 
 
@@ -125,6 +134,7 @@ class TsluSpec(KernelSpec):
     rpt: int
     final: bool
     sg: bool = False
+    db: bool = True  # double-buffered step arrays: two barriers a column, not three
 
     def layout(self, caps):
         words = ["m", "nc", "nbat", "nblk", "a_rs", "a_cs", "a_bs"]
@@ -147,13 +157,16 @@ class TsluSpec(KernelSpec):
         pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
         nblk, m, nc = tk["nblk"], tk["m"], tk["nc"]
         rows = rpt * wg
-        head = [pre, tk["layout"],
-                f"var<workgroup> rv: array<R, {wg}>;",
-                f"var<workgroup> ri: array<u32, {wg}>;",
-                f"var<workgroup> prow: array<T, {W}>;",
-                f"var<workgroup> jrow: array<T, {W}>;",
-                "var<workgroup> pg: u32;",
-                "var<workgroup> jg: u32;",
+        sets = ("0", "1") if self.db else ("",)
+        head = [pre, tk["layout"]]
+        for x in sets:
+            head += [f"var<workgroup> rv{x}: array<R, {wg}>;",
+                     f"var<workgroup> ri{x}: array<u32, {wg}>;",
+                     f"var<workgroup> prow{x}: array<T, {W}>;",
+                     f"var<workgroup> jrow{x}: array<T, {W}>;",
+                     f"var<workgroup> pg{x}: u32;",
+                     f"var<workgroup> jg{x}: u32;"]
+        head += [
                 f"var<workgroup> sel: array<u32, {W}>;",
                 f"@compute @workgroup_size({wg})",
                 "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) "
@@ -200,7 +213,7 @@ class TsluSpec(KernelSpec):
         else:
             body.append(f"  let nvalid = min({rows}u, {m} - r0);")
         body.append(f"  let kmax = min(nvalid, min({nc}, {W}u));")
-        body.append(_gepp(W, rpt, wg, sg, self.final))
+        body.append(_gepp(W, rpt, wg, sg, self.final, self.db))
         # the picked rows (local rows 0 .. kmax - 1 now) and their row numbers
         for q in range(rpt):
             body.append(f"  if (tid + {q * wg}u < kmax) {{ sel[tid + {q * wg}u] = g{q}; }}")
@@ -306,3 +319,17 @@ class TsluApplySpec(KernelSpec):
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+def variants():
+    from ....._core import dtypes as dt
+    from ...codegen.types import WTYPES
+    out = []
+    for d in (dt.float32, dt.float64, dt.complex64, dt.complex128):
+        t = WTYPES[d]
+        for W in (16, 32):
+            out += [TsluSpec(t, W, 256, r, f, sg, db) for r in (1, 4) for f in (False, True)
+                    for sg in (False, True) for db in (False, True)]
+            out += [TsluSpec(t, W, 128, 1, False, sg) for sg in (False, True)]
+            out.append(TsluApplySpec(t, W))
+    return out
