@@ -633,8 +633,10 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
              pbase=base)
 
 
-TSLU_ROWS = 512  # leaves with more rows take tournament pivoting over many workgroups
-                 # (NUMR_WEBGPU_LU_TSLU; 0: never): tslu.py
+# leaves with more rows take tournament pivoting over many workgroups (H100, session 4
+# call 11: 16, i.e. every leaf, against 512: solve 512 float32 6.64 -> 3.70x CuPy, 2048
+# 3.60 -> 3.02x, 4096 2.73 -> 2.49x; inv 4096 2.70 -> 2.49x)
+TSLU_ROWS = 16   # (NUMR_WEBGPU_LU_TSLU; 0: never): tslu.py
 
 
 def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
