@@ -113,3 +113,31 @@ def test_large_dispatches_submit_early_on_gpus(W, client, monkeypatch):
     assert rec.submits - s0 >= 3
     assert rec.pending_bytes < 1 << 20
     assert np.array_equal(W.to_numpy(y), np.arange(1 << 16, dtype=np.float32))
+
+
+def test_early_submit_threshold_ramps_up_after_each_wait(W, client, monkeypatch):
+    """After the host waits, the first early submit comes at ramp_first bytes and each
+    one doubles the threshold up to submit_bytes (few submits for a long stream, an
+    immediate start after a read); a read-back restarts the ramp."""
+    rec = client.recorder
+    cpu = str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
+    if cpu:
+        assert rec.ramp_first >= 1 << 62  # never early on CPU adapters
+    x = W.from_numpy(np.arange(1 << 16, dtype=np.float32))  # 256 KiB: 512 KiB bound a cast
+    W.astype(x, D.float32)
+    client.synchronize()
+    monkeypatch.setattr(rec, "submit_bytes", 8 << 20)
+    monkeypatch.setattr(rec, "ramp_first", 1 << 20)
+    monkeypatch.setattr(rec, "threshold", 1 << 20)
+    rec.idle()
+    s0 = rec.submits
+    y = x
+    counts = []
+    for _ in range(30):  # submits after 2, 2 + 4, 2 + 4 + 8, 2 + 4 + 8 + 16 casts
+        y = W.astype(y, D.float32)
+        counts.append(rec.submits - s0)
+    assert [i + 1 for i in range(30) if counts[i] > (counts[i - 1] if i else 0)] == \
+        [2, 6, 14, 30]
+    assert rec.ramp == 8 << 20
+    assert np.array_equal(W.to_numpy(y), np.arange(1 << 16, dtype=np.float32))
+    assert rec.ramp == 1 << 20  # the read waited: back to the first step

@@ -343,6 +343,7 @@ class WgpuClient:
                 self.recorder.flush(copies=((block.buffer, lo, staging, 0, n),))
                 m = maps.start(staging, size, self.staging.give)
             maps.wait(m)  # interruptible; an interrupted mapping is reaped later
+            self.recorder.idle()
             with deferred_interrupts():
                 raw = maps.finish(m, n)
         except Exception as exc:

@@ -32,9 +32,14 @@ DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
 # submitted every call and the host, not the GPU, set its pace (0.80 of CuPy's throughput);
 # at 1 GiB it reached 0.84, max(axis=1) 0.80 -> 0.88, var(axis=0) 2.07 -> 2.85, batched
 # fft 0.38 -> 0.51 of cuFFT's (benchmarks/gpu/s4_submit_ab.py, interleaved in one process).
+# A fixed large threshold delays the GPU's start after the host waited, though (ten queued
+# sums: 0.66): the threshold starts at RAMP_FIRST whenever the host has waited for the
+# queue (a read-back, synchronize) and doubles at each early submit up to the maximum, so
+# the GPU starts at once and a long stream of work is submitted in large batches.
 # 0 turns it off; CPU adapters (lavapipe) never submit early: they run on the host's cores.
 _SUBMIT_BYTES_ENV = os.environ.get("NUMR_WEBGPU_SUBMIT_BYTES", "").strip()
 DEFAULT_SUBMIT_BYTES = 1 << 30
+RAMP_FIRST = int(os.environ.get("NUMR_WEBGPU_SUBMIT_FIRST", "").strip() or (64 << 20))
 _RING_BYTES = 1 << 18
 _REPLAY_CHUNK_ENV = os.environ.get("NUMR_WEBGPU_REPLAY_CHUNK", "").strip()
 
@@ -63,6 +68,10 @@ class Recorder:
             (1 << 30 if cpu else 64)
         sb = int(_SUBMIT_BYTES_ENV) if _SUBMIT_BYTES_ENV else (0 if cpu else DEFAULT_SUBMIT_BYTES)
         self.submit_bytes = sb if sb > 0 else 1 << 62
+        # the early-submit threshold is min(ramp, submit_bytes); ramp restarts at
+        # ramp_first after each wait of the host (``idle``)
+        self.ramp_first = min(RAMP_FIRST, self.submit_bytes) if sb > 0 else 1 << 62
+        self.ramp = self.ramp_first
         self.pending_bytes = 0
         self._last_pipe = self._last_bg = None
         self.dispatches = 0
@@ -157,8 +166,12 @@ class Recorder:
             self.capture.append((pipe, bind_group, params, workgroups, blocks))
         if self.watch is not None:
             self.watch.dispatch(pipe, bind_group, params, workgroups, blocks, indirect)
-        self.pending_bytes += nbytes
-        if self.recorded >= self.threshold or self.pending_bytes >= self.submit_bytes:
+        pb = self.pending_bytes = self.pending_bytes + nbytes
+        if pb >= self.ramp or pb >= self.submit_bytes:   # min(ramp, submit_bytes)
+            self.flush()
+            if self.ramp < self.submit_bytes:
+                self.ramp *= 2
+        elif self.recorded >= self.threshold:
             self.flush()
 
     def replay(self, raw, ids):
@@ -238,6 +251,10 @@ class Recorder:
                 self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
             self.submits += 1
 
+    def idle(self):
+        """The host waited for the queue: the next early submit comes soon again."""
+        self.ramp = self.ramp_first
+
     def wait(self):
         """Submit everything and wait (interruptibly) until the queue is idle."""
         client = self.client
@@ -253,6 +270,7 @@ class Recorder:
                 self.flush(copies=((self._fence_src, 0, fence, 0, 4),))
                 m = maps.start(fence, size, release)
             maps.wait(m)
+            self.ramp = self.ramp_first
             with deferred_interrupts():
                 maps.finish(m, 0)
         except Exception as exc:
