@@ -317,6 +317,7 @@ _UPD = Template("""${pre}
 ${layout}
 ${comb}
 var<workgroup> red: array<R, 256>;
+var<workgroup> red2: array<R, 256>;
 var<workgroup> cfw: array<R, ${nb2}>;    // the dot products W^T v, V^T v of column j - 1
 var<workgroup> cfa: array<R, ${nb2}>;    // W[j, :], V[j, :]: column j's panel coefficients
 var<workgroup> pm: array<R, 8>;
@@ -368,57 +369,49 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var i = j;                    // slot 0: row j (its w, every row's coefficient)
     if (slot > 0u) { i = j + (wid.x * ${rpw}u + slot - 1u) * ${rps}u + t; }
     let valid = i < n;
-    var w = R(0.0);
-    if (jj > 0u) {
-      // ---- w of column j - 1 for rows i >= j
-      var x = R(0.0);
-      if (valid && lane < q) {
-        x = NX[xb + i * 2u * NBu + lane] * cfw[lane] + NX[xb + i * 2u * NBu + NBu + lane] * cfw[NBu + lane];
+    // the panel columns c < q, one a lane, in one reduction: x1 for w of column j - 1
+    // (-V W^T v - W V^T v), x2 for column j (-V W[j]^T - W V[j]^T); column q's term of
+    // the latter needs w itself (below)
+    var x1 = R(0.0);
+    var x2 = R(0.0);
+    if (valid && lane < q) {
+      let nv = NX[xb + i * 2u * NBu + lane];
+      let nwv = NX[xb + i * 2u * NBu + NBu + lane];
+      x1 = nv * cfw[lane] + nwv * cfw[NBu + lane];
+      if (${fin} == 0u) { x2 = nv * cfa[lane] + nwv * cfa[NBu + lane]; }
+    }
+    red[tid] = x1;
+    red2[tid] = x2;
+    workgroupBarrier();
+    for (var h = NBu / 2u; h > 0u; h >>= 1u) {
+      if (lane < h) {
+        red[tid] = red[tid] + red[tid + h];
+        red2[tid] = red2[tid] + red2[tid + h];
       }
-      red[tid] = x;
       workgroupBarrier();
-      for (var h = NBu / 2u; h > 0u; h >>= 1u) {
-        if (lane < h) { red[tid] = red[tid] + red[tid + h]; }
-        workgroupBarrier();
-      }
-      if (valid) {
-        w = tq * (PV[${PV_off} + b * n + i] + red[slot * NBu]) + alpha * YT[yb + (NBu + q) * n + i];
-      }
-      if (valid && slot > 0u && lane == 0u) {
+    }
+    var w = R(0.0);
+    if (jj > 0u && valid) {
+      // ---- w of column j - 1 for rows i >= j
+      w = tq * (PV[${PV_off} + b * n + i] + red[slot * NBu]) + alpha * YT[yb + (NBu + q) * n + i];
+      if (slot > 0u && lane == 0u) {
         YT[yb + q * n + i] = w;
         NX[xb + i * 2u * NBu + NBu + q] = -w;
       }
-      if (tid == 0u) { wj = w; }
-      workgroupBarrier();
     }
-    if (${fin} == 0u) {
+    if (tid == 0u) { wj = w; }
+    workgroupBarrier();
+    if (${fin} == 0u && valid && slot > 0u && lane == 0u) {
       // ---- column j updated with the panel: a = A[j:, j] - V W[j]^T - W V[j]^T
-      var x = R(0.0);
-      if (valid && lane < jj) {
-        var nw = -w;
-        var cw = wj;
-        if (lane != q) {
-          nw = NX[xb + i * 2u * NBu + NBu + lane];
-          cw = cfa[lane];
-        }
-        x = NX[xb + i * 2u * NBu + lane] * cw + nw * cfa[NBu + lane];
+      var a = A[${A_off} + b * n * n + j * n + i] + red2[slot * NBu];
+      if (jj > 0u) { a += NX[xb + i * 2u * NBu + q] * wj - w * cfa[NBu + q]; }
+      WK[wb + i] = a;
+      if (i == j) { D[${D_off} + b * n + j] = a; }
+      if (i > j + 1u) {
+        if (bad(a)) { nf = true; } else if (a != R(0.0)) { acc = comb(acc, MS(abs(a), R(1.0))); }
       }
-      red[tid] = x;
-      workgroupBarrier();
-      for (var h = NBu / 2u; h > 0u; h >>= 1u) {
-        if (lane < h) { red[tid] = red[tid] + red[tid + h]; }
-        workgroupBarrier();
-      }
-      if (valid && slot > 0u && lane == 0u) {
-        let a = A[${A_off} + b * n * n + j * n + i] + red[slot * NBu];
-        WK[wb + i] = a;
-        if (i == j) { D[${D_off} + b * n + j] = a; }
-        if (i > j + 1u) {
-          if (bad(a)) { nf = true; } else if (a != R(0.0)) { acc = comb(acc, MS(abs(a), R(1.0))); }
-        }
-      }
-      workgroupBarrier();
     }
+    workgroupBarrier();
   }
   if (${fin} != 0u) { return; }
   if (lane == 0u) {
