@@ -8,7 +8,12 @@ residual / orthogonality in units of n eps ||A||), and whether the path fell bac
     python benchmarks/gpu/eigh_tridiag_probe.py [sizes...]   (default 512 1024 2048)
     EIGH_PROBE_JACOBI=0 skips the old path (3.7 s per 2048 f32 eigh on an H100);
     EIGH_PROBE_NOCHECK=1 adds eigh without the orthogonality check (its cost);
-    EIGH_PROBE_REPS=k timed calls per case (default 3)."""
+    EIGH_PROBE_REPS=k timed calls per case (default 3);
+    EIGH_PROBE_VARIANTS="default;TRD=step;UPD_RPS=1,TRUSTED=1" times the tridiagonal path
+    once per variant, side by side (';' between variants, ',' between settings; a name
+    without the NUMR_WEBGPU_ prefix means NUMR_WEBGPU_EIGH_<name>; the switches are read
+    per call and are part of the recipe key, so the variants share one process);
+    EIGH_PROBE_DTYPES="float32" limits the dtypes (default float32;float64)."""
 import os
 import sys
 import time
@@ -27,6 +32,26 @@ except Exception:  # noqa: BLE001
 SIZES = [int(s) for s in sys.argv[1:]] or [512, 1024, 2048]
 REPS = int(os.environ.get("EIGH_PROBE_REPS", "3"))
 JACOBI = os.environ.get("EIGH_PROBE_JACOBI", "1") != "0"
+DTYPES = [d for d in os.environ.get("EIGH_PROBE_DTYPES", "float32;float64").split(";") if d]
+
+
+def variants():
+    """[(label, {env: value})] from EIGH_PROBE_VARIANTS (default: one, "default")."""
+    out = []
+    for v in os.environ.get("EIGH_PROBE_VARIANTS", "default").split(";"):
+        v = v.strip()
+        if not v:
+            continue
+        env = {}
+        if v != "default":
+            for kv in v.split(","):
+                k, _, val = kv.strip().partition("=")
+                k = k.strip()
+                if not k.startswith("NUMR_"):
+                    k = ("NUMR_WEBGPU_" if k.startswith("EIGH_") else "NUMR_WEBGPU_EIGH_") + k
+                env[k] = val.strip()
+        out.append((v, env))
+    return out
 
 
 def best(fn, sync, reps=REPS):
@@ -67,17 +92,21 @@ def main():
     os.environ.pop("NUMR_WEBGPU_EIGH", None)
     print("adapter:", xp.__array_namespace_info__().devices())
     for n in SIZES:
-        for dtype in ("float32", "float64"):
+        for dtype in DTYPES:
             a = rng.standard_normal((n, n))
             a = ((a + a.T) / 2).astype(dtype)
             with host_conversion("allow"):
                 x = xp.asarray(a)
             for name, vectors in (("eigvalsh", False), ("eigh", True)):
                 f = (lambda: xp.linalg.eigh(x)) if vectors else (lambda: xp.linalg.eigvalsh(x))
-                paths = [("tridiag", None)] + ([("jacobi", "jacobi")] if JACOBI else [])
+                vs = variants()
+                paths = [("tridiag", None, venv, lab) for lab, venv in vs]
                 if vectors and os.environ.get("EIGH_PROBE_NOCHECK") == "1":
-                    paths.insert(1, ("nocheck", "nocheck"))
-                for path, env in paths:
+                    paths += [("nocheck", "nocheck", venv, lab) for lab, venv in vs]
+                paths += [("jacobi", "jacobi", {}, "")] if JACOBI else []
+                for path, env, venv, lab in paths:
+                    saved = {k: os.environ.get(k) for k in venv}
+                    os.environ.update(venv)
                     if env == "nocheck":
                         os.environ["NUMR_WEBGPU_EIGH_CHECK"] = "0"
                     elif env:
@@ -91,10 +120,16 @@ def main():
                     finally:
                         os.environ.pop("NUMR_WEBGPU_EIGH", None)
                         os.environ.pop("NUMR_WEBGPU_EIGH_CHECK", None)
+                        for k, val in saved.items():
+                            if val is None:
+                                os.environ.pop(k, None)
+                            else:
+                                os.environ[k] = val
                     fb = tridiag.CALLS["fallback"] - before["fallback"]
                     ran = tridiag.CALLS["tridiag"] - before["tridiag"]
                     print(f"{name:8s} n={n:5d} {dtype}: {path:7s} first {first:9.1f} ms, best "
-                          f"{t:9.1f} ms  [{acc}] tridiag_calls={ran} fallbacks={fb}", flush=True)
+                          f"{t:9.1f} ms  [{acc}] tridiag_calls={ran} fallbacks={fb}"
+                          + (f"  {{{lab}}}" if lab else ""), flush=True)
                 if cp is not None:
                     ca = cp.asarray(a)
                     cf = ((lambda: cp.linalg.eigh(ca)) if vectors

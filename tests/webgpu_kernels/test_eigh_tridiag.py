@@ -310,3 +310,19 @@ def test_float32_widened(xp, calls, monkeypatch):
     w16 = _host(xp.linalg.eigvalsh(xp.asarray(a.astype("float16"))))
     assert w16.dtype == np.float16
     assert calls()["tridiag"] >= 2
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("env", ["TRD=step", "UPD_RPS=1", "UPD_RPS=5,TRUSTED=1"])
+def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
+    """The tridiagonalisation's switches (NUMR_WEBGPU_EIGH_TRD: the one-workgroup step
+    kernel; TrdUpdSpec's rows per slice; kernels without runtime checks) give the same
+    accuracy, over several panels (n = 100: the GEMM update between them) and a batch."""
+    _skip_f64(xp, dtype)
+    for kv in env.split(","):
+        k, v = kv.split("=")
+        monkeypatch.setenv("NUMR_WEBGPU_EIGH_" + k, v)
+    rng = np.random.default_rng(14)
+    n = 100
+    a = rng.standard_normal((2, n, n))
+    _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)

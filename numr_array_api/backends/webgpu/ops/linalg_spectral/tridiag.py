@@ -1,11 +1,12 @@
 """eigh / eigvalsh of large real symmetric matrices through a tridiagonal form.
 
 1. Householder tridiagonalisation A = Q T Q^T, blocked like LAPACK sytrd / latrd: per
-   column two dispatches (TrdStepSpec: the previous column's w, this column's update by
-   the panel and its reflector, one workgroup per matrix; TrdSymvSpec: the symmetric
-   matrix-vector product with the trailing matrix over many workgroups, plus the panel's
-   dot products), every NB columns the trailing rank-2 NB update A22 -= V W^T + W V^T by
-   the tiled GEMM. No host reads.
+   column two dispatches over many workgroups (TrdUpdSpec: the previous column's w and
+   this column's update by the panel, with partials of the reflector's norm; TrdSymv2Spec:
+   the reflector from those partials, the symmetric matrix-vector product with the
+   trailing matrix and the panel's dot products), every NB columns the trailing rank-2 NB
+   update A22 -= V W^T + W V^T by the tiled GEMM. No host reads. NUMR_WEBGPU_EIGH_TRD=step:
+   the first version (TrdStepSpec, one workgroup per matrix per column, + TrdSymvSpec).
 2. Eigenvalues of T by bisection with Sturm counts (BisectSpec, one invocation per
    eigenvalue); eigenvectors by inverse iteration (InvIterSpec; clusters of close
    eigenvalues re-orthogonalised by modified Gram-Schmidt).
@@ -30,13 +31,15 @@ from ...storage import new_output
 from ..linalg.factor import gemm_acc, gemm_sub
 from ..linalg.specs import LarftSpec
 from ..matmul import gemm
-from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, BisectSpec, GatherSpec,
-                            InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec)
+from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, UPD_RPW, BisectSpec, GatherSpec,
+                            InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec,
+                            TrdSymv2Spec, TrdUpdSpec)
 
 TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
                      # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
 BT_NB = 128          # columns of one block reflector in the back-transformation
                      # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
+UPD_RPS = 2          # TrdUpdSpec rows per 32-invocation slice (NUMR_WEBGPU_EIGH_UPD_RPS)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0}   # tests read these
@@ -47,6 +50,30 @@ def widen():
     errors of the float32 path are ~0.1-1 n eps, where the Jacobi path widens to float64 by
     default for LAPACK-like ~eps orthogonality, mixin._wider)."""
     return os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_F32", "f32").strip().lower() == "f64"
+
+
+def trd_variant():
+    """NUMR_WEBGPU_EIGH_TRD: "wide" (default; TrdUpdSpec + TrdSymv2Spec, every dispatch over
+    many workgroups) or "step" (TrdStepSpec, one workgroup per matrix, + TrdSymvSpec)."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_TRD", "").strip().lower()
+    return "step" if v == "step" else "wide"
+
+
+def trusted():
+    """NUMR_WEBGPU_EIGH_TRUSTED=1: the wide tridiagonalisation's kernels compiled without
+    wgpu's runtime checks (their indices are structural; default 0)."""
+    return os.environ.get("NUMR_WEBGPU_EIGH_TRUSTED", "0").strip() == "1"
+
+
+def upd_rps():
+    """Rows per 32-invocation slice of TrdUpdSpec (NUMR_WEBGPU_EIGH_UPD_RPS, 1..64; default
+    UPD_RPS): a workgroup updates UPD_RPW * rps rows, so fewer workgroups, fewer norm
+    partials for TrdSymv2Spec to combine, longer chains of barriers per workgroup."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_UPD_RPS", "").strip()
+    try:
+        return max(1, min(64, int(v))) if v else UPD_RPS
+    except ValueError:
+        return UPD_RPS
 
 
 def threshold():
@@ -100,6 +127,54 @@ def _symmetric(be, x):
 
 
 def tridiagonalize(be, a):
+    if trd_variant() == "step":
+        return _tridiagonalize_step(be, a)
+    return _tridiagonalize_wide(be, a)
+
+
+def _tridiagonalize_wide(be, a):
+    """tridiagonalize through TrdUpdSpec + TrdSymv2Spec (tridiag_specs.py): per column two
+    dispatches over many workgroups, every NB columns the GEMM update."""
+    client = a.client
+    t = wtype(a.dtype, client, "linalg.eigh")
+    B, n, _ = a.shape
+    dtp = a.dtype
+    nx = new_output((B, n, 2 * NB), dtp, client)
+    yt = new_output((B, 2 * NB, n), dtp, client)
+    ref = full((B, n, n), 0, dtp, client)
+    p = full((B, n), 0, dtp, client)
+    dot = full((B, 2 * NB), 0, dtp, client)
+    wk = full((B, 3 * n), 0, dtp, client)
+    d = new_output((B, n), dtp, client)
+    e = full((B, n), 0, dtp, client)
+    tau = full((B, n), 0, dtp, client)
+    tr = trusted()
+    rps = upd_rps()
+    rows = UPD_RPW * rps      # rows of one TrdUpdSpec workgroup
+    upd = client.kernel(TrdUpdSpec(t, rps, tr))
+    symv = client.kernel(TrdSymv2Spec(t, tr))
+    ubufs = dict(A=a, PV=p, DOT=dot, TAU=tau, NX=nx, YT=yt, D=d, WK=wk)
+    sbufs = dict(A=a, YT=yt, NX=nx, REF=ref, PV=p, DOT=dot, WK=wk, E=e, TAU=tau)
+    for k in range(0, n, NB):
+        nbk = min(NB, n - k)
+        for jj in range(nbk):
+            j = k + jj
+            nwu = _cdiv(n - j, rows)
+            upd.launch((nwu, B, 1), n=n, nbat=B, j=j, jj=jj, fin=0,
+                       nrbp=_cdiv(n - j, SYMV_RPW), **ubufs)
+            if j + 1 < n:
+                nrb = _cdiv(n - j - 1, SYMV_RPW)
+                symv.launch((nrb + 2 * jj, B, 1), n=n, nbat=B, j=j, jj=jj, nrb=nrb, nwu=nwu,
+                            **sbufs)
+        if k + NB < n:
+            j = k + NB
+            upd.launch((_cdiv(n - j, rows), B, 1), n=n, nbat=B, j=j, jj=NB, fin=1,
+                       nrbp=_cdiv(n - j, SYMV_RPW), **ubufs)
+            gemm_acc(client, t, nx[:, j:, :], yt[:, :, j:], a[:, j:, j:])
+    return d, e, tau, ref
+
+
+def _tridiagonalize_step(be, a):
     """Blocked Householder tridiagonalisation of the contiguous (B, n, n) stack ``a``
     (overwritten). Returns d (B, n), e (B, n; e[:, n-1] unused), tau (B, n) and the
     reflectors REF (B, n, n): column j holds v_j (zeros above row j + 1, 1 at j + 1)."""
@@ -257,7 +332,8 @@ def eigh(be, x, vectors):
     B, n, _ = x.shape
     # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
     # launches of the tridiagonalisation cost no Python planning then
-    key = ("eigh_tridiag", vectors, os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""))
+    key = ("eigh_tridiag", vectors, os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""),
+           trd_variant(), trusted(), upd_rps())
     if not vectors:
         return client.recipes.call(key, (x,), lambda: _job(be, x, False))
     CALLS["vectors"] += 1
