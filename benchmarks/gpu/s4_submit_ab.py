@@ -15,9 +15,15 @@ import numpy as np
 import numr_array_api.webgpu as W
 from numr_array_api.backends.webgpu.ops.reduction import plan
 
-SETTINGS = [("64M,f32", 64 << 20, "f32"), ("256M,f0", 256 << 20, "f0"),
-            ("1G,f0", 1 << 30, "f0"), ("1G,f32", 1 << 30, "f32"),
-            ("4G,f0", 4 << 30, "f0")]
+# (label, recorder.submit_bytes, reduction early submit, recorder.ramp_first); call 4
+# compared fixed thresholds, call 13 the ramp (64 MiB after each wait, doubling to 1 GiB)
+SETTINGS = [("64M,f32", 64 << 20, "f32", 64 << 20), ("1G,f0", 1 << 30, "f0", 1 << 30),
+            ("ramp,f0", 1 << 30, "f0", 64 << 20), ("ramp,f32", 1 << 30, "f32", 64 << 20)]
+if "--fixed" in sys.argv:
+    SETTINGS = [("64M,f32", 64 << 20, "f32", 64 << 20), ("256M,f0", 256 << 20, "f0", 256 << 20),
+                ("1G,f0", 1 << 30, "f0", 1 << 30), ("1G,f32", 1 << 30, "f32", 1 << 30),
+                ("4G,f0", 4 << 30, "f0", 4 << 30)]
+REPS = int(next((a.split("=")[1] for a in sys.argv if a.startswith("--reps=")), "0"))
 
 
 def per_call(fn, sync, reps):
@@ -32,7 +38,7 @@ def per_call(fn, sync, reps):
 
 
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 5
     rng = np.random.default_rng(0)
     n = (256 << 20) // 4
     a = rng.standard_normal(n, dtype=np.float32)
@@ -57,14 +63,16 @@ def main():
     rec = x._data.client.recorder
     wv = [x, xm, xc, xcb]
     for name, f, reps in cases:
+        reps = REPS or reps
         res = {s[0]: [] for s in SETTINGS}
         hs = {s[0]: [] for s in SETTINGS}
         cps = []
         for _ in range(rounds):
             if cp is not None:
                 cps.append(per_call(lambda: f(cp, cv), csync, reps)[0])
-            for label, sb, red in SETTINGS:
+            for label, sb, red, first in SETTINGS:
                 rec.submit_bytes = sb
+                rec.ramp_first = rec.ramp = first
                 plan.configure(red)
                 t, h = per_call(lambda: f(W, wv), W.synchronize, reps)
                 res[label].append(t)
