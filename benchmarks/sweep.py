@@ -15,7 +15,9 @@ a minute (CI runs it so the script cannot rot).
 
 Time per call: a warm-up call, then ``repeats`` times ``reps`` calls followed by one
 synchronize; the best of the repeats divided by ``reps``. Consecutive calls queue on the
-device like a real program's, so the per-call figure is throughput, not latency.
+device like a real program's, so the per-call figure is throughput, not latency. The
+repeats of the backends interleave (numr, CuPy, PyTorch, numr, ...), so a slow phase of a
+shared machine affects every column of a row alike.
 
 Extending: a family is a function decorated with ``@family("name")`` that returns Cases for
 a Sizes object. A Case names its inputs (NumPy arrays made once and copied to each backend),
@@ -407,30 +409,49 @@ def time_call(fn, sync, reps, repeats):
     sync()
     best = math.inf
     for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(reps):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t) / reps)
+        best = min(best, _burst(fn, sync, reps))
     return best
 
 
+def _burst(fn, sync, reps):
+    t = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    sync()
+    return (time.perf_counter() - t) / reps
+
+
 def run_case(case, backends, arrays, args):
-    rows = []
+    """Every backend's inputs uploaded and its call warmed up first, then the repeats
+    interleaved (each repeat times every backend in turn), so a slow phase of a shared
+    machine (20-40 % between runs of the same call on the H100) weighs on every column
+    alike instead of on whichever backend it hit."""
     reps = args.reps_small if case.size == "small" else args.reps_large
+    recs, live = {}, {}
     for be in backends:
-        rec = {"family": case.family, "case": case.name, "size": case.size,
-               "backend": be.name, "target": case.target}
+        recs[be.name] = {"family": case.family, "case": case.name, "size": case.size,
+                         "backend": be.name, "target": case.target}
         try:
             dev = [be.asarray(a) for a in arrays]
             be.sync()
-            t = time_call(lambda: case.run(be.ns, *dev), be.sync, reps, args.repeats)
-            rec.update(seconds=t, gbps=case.nbytes / t / 1e9)
-            del dev
+            case.run(be.ns, *dev)
+            be.sync()
+            live[be.name] = (be, dev)
         except Exception as exc:  # report and go on: the other columns still matter
-            rec["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
-        rows.append(rec)
-    return rows
+            recs[be.name]["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    best = {name: math.inf for name in live}
+    for _ in range(args.repeats):
+        for name, (be, dev) in list(live.items()):
+            try:
+                t = _burst(lambda: case.run(be.ns, *dev), be.sync, reps)
+                best[name] = min(best[name], t)
+            except Exception as exc:
+                recs[name]["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+                del live[name]
+    for name in live:
+        recs[name].update(seconds=best[name], gbps=case.nbytes / best[name] / 1e9)
+    live.clear()
+    return [recs[be.name] for be in backends]
 
 
 def _fmt(t):
