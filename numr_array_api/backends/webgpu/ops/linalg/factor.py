@@ -245,19 +245,22 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
     tile = mode == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
         Caps.of(client).workgroup_storage
     grid_t = grid(B * -(-nv // 16), client)
+    # NUMR_WEBGPU_TRSM_TRUSTED=1: TrsmTileSpec without wgpu's runtime checks
+    tr = _env("TRSM_TRUSTED", "0") == "1"
     if tri.block is x.block:
         tb, xb = tri.binding(), x.binding()
         if tb[:3] != xb[:3]:
             raise ValueError("trsm: triangle and vectors in one buffer, different windows")
         if tile:
-            client.kernel(TrsmTileSpec(t, lower, unit, conj, True)).launch(
+            client.kernel(TrsmTileSpec(t, lower, unit, conj, True, tr)).launch(
                 grid_t, X=x, t_off=tb[3], **words)
             return
         k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax, True))
         k.launch(_thread_grid(nv * B, client), X=x, t_off=tb[3], **words)
         return
     if tile:
-        client.kernel(TrsmTileSpec(t, lower, unit, conj)).launch(grid_t, Tm=tri, X=x, **words)
+        client.kernel(TrsmTileSpec(t, lower, unit, conj, False, tr)).launch(
+            grid_t, Tm=tri, X=x, **words)
         return
     k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax))
     k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, **words)
@@ -665,23 +668,49 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     nblk = -(-m // rc)
     rf = next(r for r in (1, 2, 4) if r >= rfmin and nblk * W <= wg * r)
     from .tslu import TsluApplySpec, TsluSpec
+    db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
+    # NUMR_WEBGPU_LU_TSLU_PREG=1: the final round's interchanges by an unrolled register
+    # recurrence instead of invocation 0 walking a dictionary in private arrays;
+    # LU_TSLU_TRUSTED=1: the three tournament kernels without wgpu's runtime checks
+    # (their indices are structural, see the specs' runtime_checks; implies PREG)
+    trusted = _env("LU_TSLU_TRUSTED", "0") == "1"
+    preg = trusted or _env("LU_TSLU_PREG", "0") == "1"
+    lu11 = new_output((B * W * W,), a.dtype, client)
+    # NUMR_WEBGPU_LU_TSLU_SOLO: leaves of at most this many rows (<= 4 * wgc) are one
+    # block of 1, 2 or 4 rows a thread whose partial pivoting is the leaf's: it writes
+    # L11 \ U11, the interchanges and the status bit itself, no final round (0: never)
+    solo = min(4 * wgc, int(_env("LU_TSLU_SOLO", 0)))
+    if m <= solo:
+        r = next(r for r in (1, 2, 4) if wgc * r >= m)
+        client.kernel(TsluSpec(t, W, wgc, r, False, sg, db, True, trusted, True)).launch(
+            grid(B, client), A=a, Lu=lu11, ipiv=piv, st=status, m=m, nc=nc, nbat=B, nblk=1,
+            a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
+            pbase=base)
+        _tslu_finish(client, t, a, piv, base, nc, top, lu11, W, trusted)
+        return True
     cv = new_output((B * nblk * W * W,), a.dtype, client)
     ci = new_output((B * nblk * W,), dt.uint32, client)
-    lu11 = new_output((B * W * W,), a.dtype, client)
     words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
                  a_bs=a.strides[0])
-    db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
-    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg, db)).launch(
+    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg, db, False, trusted)).launch(
         grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
-    client.kernel(TsluSpec(t, W, wg, rf, True, sg, db)).launch(
+    client.kernel(TsluSpec(t, W, wg, rf, True, sg, db, preg, trusted)).launch(
         grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,
         p_bs=piv.strides[0], pbase=base, **words)
+    _tslu_finish(client, t, a, piv, base, nc, top, lu11, W, trusted)
+    return True
+
+
+def _tslu_finish(client, t, a, piv, base, nc, top, lu11, W, trusted):
+    """A tournament leaf's interchanges applied to whole rows, then L11 \\ U11 and
+    L21 = A21 U11^-1 into the leaf (TsluApplySpec)."""
+    from .tslu import TsluApplySpec
+    B, m = a.shape[0], a.shape[1]
     leaf_swap(client, t, *top, piv, base, nc, skip=False)
     nrb = -(-m // 256)
-    client.kernel(TsluApplySpec(t, W)).launch(
+    client.kernel(TsluApplySpec(t, W, trusted=trusted)).launch(
         grid(B * nrb, client), A=a, Lu=lu11, m=m, nc=nc, nbat=B, nrb=nrb,
         a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0])
-    return True
 
 
 def trsm_blocked(be, tri, x, lower, unit):
