@@ -504,8 +504,9 @@ LU_VARIANTS = [
     # tournament-pivoting leaves (tslu.py) forced on at 64 rows, subgroup pivot search
     {"LU_TSLU": "64"},
     # the same without wgpu's runtime checks (tournament kernels, TrsmTileSpec), the
-    # final round's interchanges by the register recurrence
-    {"LU_TSLU": "64", "LU_TSLU_TRUSTED": "1", "TRSM_TRUSTED": "1"},
+    # final round's interchanges by the register recurrence, inverted diagonal blocks
+    # solved from an identity the kernel makes
+    {"LU_TSLU": "64", "LU_TSLU_TRUSTED": "1", "TRSM_TRUSTED": "1", "TRSM_IDENT": "1"},
     # leaves of up to 1024 rows as one block (1 or 2 rows a thread here), no final round
     {"LU_TSLU": "64", "LU_TSLU_SOLO": "1024"},
 ] + ([

@@ -225,7 +225,12 @@ def _thread_grid(n, client, wg=64):
     return grid(-(-n // wg), client)
 
 
-def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
+def _tile_fits(client, t, n):
+    return _env("TRSM", "tile") == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
+        Caps.of(client).workgroup_storage
+
+
+def trsm(client, t, tri, x, lower, unit, conj, vec_axis, ident=0):
     """Solve op(tri) x = x in place: tri (B, n, n) view; x (B, n, k) view whose vectors run
     along axis 1 (``vec_axis`` 2: columns) or (B, k, n) with vectors along axis 2
     (``vec_axis`` 1: rows). ``tri`` may share x's buffer where both bind through one
@@ -242,8 +247,11 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
     nmax = (64 if n <= 64 else 128) if local else 0
     words = dict(n=n, nv=nv, nbat=B, t_rs=tri.strides[1], t_cs=tri.strides[2],
                  t_bs=tri.strides[0], x_es=es, x_vs=vs, x_bs=x.strides[0])
-    tile = mode == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
-        Caps.of(client).workgroup_storage
+    tile = _tile_fits(client, t, n)
+    # ident (1 / -1, TrsmTileSpec only, x in a buffer of its own): x is not read, it
+    # starts as +-I (the caller checked _tile_fits)
+    if ident and (not tile or tri.block is x.block or vec_axis != 2):
+        raise ValueError("trsm: ident needs the tile kernel and x in its own buffer")
     grid_t = grid(B * -(-nv // 16), client)
     # NUMR_WEBGPU_TRSM_TRUSTED=1: TrsmTileSpec without wgpu's runtime checks
     tr = _env("TRSM_TRUSTED", "0") == "1"
@@ -259,7 +267,7 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
         k.launch(_thread_grid(nv * B, client), X=x, t_off=tb[3], **words)
         return
     if tile:
-        client.kernel(TrsmTileSpec(t, lower, unit, conj, False, tr)).launch(
+        client.kernel(TrsmTileSpec(t, lower, unit, conj, False, tr, ident)).launch(
             grid_t, Tm=tri, X=x, **words)
         return
     k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax))
@@ -808,6 +816,36 @@ def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
     B = tri.shape[0]
     nblk = nfull + (1 if rem else 0)
     dtype = tri.dtype
+    # NUMR_WEBGPU_TRSM_IDENT=1: TrsmTileSpec starts from +-I itself (no eye, negative and
+    # broadcast copy: three dispatches fewer per call); d's slots beyond a short last
+    # block stay unwritten (only their kb x kb corner is read)
+    ident = _env("TRSM_IDENT", "0") == "1" and _tile_fits(client, t, nb)
+    if ident:
+        d = new_output((B * nblk, nb, nb), dtype, client)
+    else:
+        d = None
+    sgn = -1 if neg else 1
+    rs, cs = tri.strides[1], tri.strides[2]
+    if d is not None and B > nfull:
+        dv = d._view((B, nblk, nb, nb), (nblk * nb * nb, nb * nb, nb, 1))
+        for i in range(nblk):
+            o = i * nb
+            kb = min(nb, tri.shape[1] - o)
+            trsm(client, t, tri[:, o:o + kb, o:o + kb], dv[:, i, :kb, :kb], lower, unit,
+                 False, 2, sgn)
+        return d
+    if d is not None:
+        for b in range(B):
+            tb = tri[b:b + 1]
+            db = d[b * nblk:(b + 1) * nblk]
+            if nfull:
+                tv = tb._view((nfull, nb, nb), (nb * (rs + cs), rs, cs))
+                trsm(client, t, tv, db[:nfull], lower, unit, False, 2, sgn)
+            if rem:
+                o = nfull * nb
+                trsm(client, t, tb[:, o:, o:], db[nfull:, :rem, :rem], lower, unit, False,
+                     2, sgn)
+        return d
     eye = be.eye(nb, nb, 0, dtype, be.device_of(tri))
     if neg:
         eye = be.unary_kernel("negative")(eye)
