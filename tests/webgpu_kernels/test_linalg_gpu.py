@@ -503,6 +503,12 @@ def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
 LU_VARIANTS = [
     # tournament-pivoting leaves (tslu.py) forced on at 64 rows, subgroup pivot search
     {"LU_TSLU": "64"},
+    # the same without wgpu's runtime checks (tournament kernels, TrsmTileSpec), the
+    # final round's interchanges by the register recurrence, inverted diagonal blocks
+    # solved from an identity the kernel makes
+    {"LU_TSLU": "64", "LU_TSLU_TRUSTED": "1", "TRSM_TRUSTED": "1", "TRSM_IDENT": "1"},
+    # leaves of up to 1024 rows as one block (1 or 2 rows a thread here), no final round
+    {"LU_TSLU": "64", "LU_TSLU_SOLO": "1024"},
 ] + ([
     # (slow on llvmpipe: minutes of compiling unrolled kernels; NUMR_TEST_SLOW=1)
     # the same with 2 rows a thread in the candidate round, 4 in the final, tree search
@@ -546,3 +552,13 @@ def test_lu_variants(xp, variant, monkeypatch):
     with pytest.raises(InvalidArgument, match="Singular"):
         xp.linalg.inv(xp.asarray(bad))
     assert host(xp.linalg.det(xp.asarray(bad))) == 0
+    from numr_array_api.backends.webgpu.ops.linalg.tslu import TsluApplySpec, TsluSpec
+    specs = list(xp.asarray([0])._data.client._kernels)
+    if "LU_TSLU_SOLO" in variant:
+        assert any(isinstance(sp, TsluSpec) and sp.solo for sp in specs)
+    if "LU_TSLU_TRUSTED" in variant:
+        assert any(isinstance(sp, TsluSpec) and sp.trusted and sp.final for sp in specs)
+        assert any(isinstance(sp, TsluApplySpec) and sp.trusted for sp in specs)
+    if "TRSM_TRUSTED" in variant:
+        from numr_array_api.backends.webgpu.ops.linalg.specs import TrsmTileSpec
+        assert any(isinstance(sp, TrsmTileSpec) and sp.trusted for sp in specs)

@@ -225,7 +225,12 @@ def _thread_grid(n, client, wg=64):
     return grid(-(-n // wg), client)
 
 
-def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
+def _tile_fits(client, t, n):
+    return _env("TRSM", "tile") == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
+        Caps.of(client).workgroup_storage
+
+
+def trsm(client, t, tri, x, lower, unit, conj, vec_axis, ident=0):
     """Solve op(tri) x = x in place: tri (B, n, n) view; x (B, n, k) view whose vectors run
     along axis 1 (``vec_axis`` 2: columns) or (B, k, n) with vectors along axis 2
     (``vec_axis`` 1: rows). ``tri`` may share x's buffer where both bind through one
@@ -242,22 +247,28 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis):
     nmax = (64 if n <= 64 else 128) if local else 0
     words = dict(n=n, nv=nv, nbat=B, t_rs=tri.strides[1], t_cs=tri.strides[2],
                  t_bs=tri.strides[0], x_es=es, x_vs=vs, x_bs=x.strides[0])
-    tile = mode == "tile" and n <= 64 and (2080 + 1024) * t.itemsize <= \
-        Caps.of(client).workgroup_storage
+    tile = _tile_fits(client, t, n)
+    # ident (1 / -1, TrsmTileSpec only, x in a buffer of its own): x is not read, it
+    # starts as +-I (the caller checked _tile_fits)
+    if ident and (not tile or tri.block is x.block or vec_axis != 2):
+        raise ValueError("trsm: ident needs the tile kernel and x in its own buffer")
     grid_t = grid(B * -(-nv // 16), client)
+    # NUMR_WEBGPU_TRSM_TRUSTED=1: TrsmTileSpec without wgpu's runtime checks
+    tr = _env("TRSM_TRUSTED", "0") == "1"
     if tri.block is x.block:
         tb, xb = tri.binding(), x.binding()
         if tb[:3] != xb[:3]:
             raise ValueError("trsm: triangle and vectors in one buffer, different windows")
         if tile:
-            client.kernel(TrsmTileSpec(t, lower, unit, conj, True)).launch(
+            client.kernel(TrsmTileSpec(t, lower, unit, conj, True, tr)).launch(
                 grid_t, X=x, t_off=tb[3], **words)
             return
         k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax, True))
         k.launch(_thread_grid(nv * B, client), X=x, t_off=tb[3], **words)
         return
     if tile:
-        client.kernel(TrsmTileSpec(t, lower, unit, conj)).launch(grid_t, Tm=tri, X=x, **words)
+        client.kernel(TrsmTileSpec(t, lower, unit, conj, False, tr, ident)).launch(
+            grid_t, Tm=tri, X=x, **words)
         return
     k = client.kernel(TrsmSpec(t, lower, unit, conj, nmax))
     k.launch(_thread_grid(nv * B, client), Tm=tri, X=x, **words)
@@ -665,23 +676,49 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     nblk = -(-m // rc)
     rf = next(r for r in (1, 2, 4) if r >= rfmin and nblk * W <= wg * r)
     from .tslu import TsluApplySpec, TsluSpec
+    db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
+    # NUMR_WEBGPU_LU_TSLU_PREG=1: the final round's interchanges by an unrolled register
+    # recurrence instead of invocation 0 walking a dictionary in private arrays;
+    # LU_TSLU_TRUSTED=1: the three tournament kernels without wgpu's runtime checks
+    # (their indices are structural, see the specs' runtime_checks; implies PREG)
+    trusted = _env("LU_TSLU_TRUSTED", "0") == "1"
+    preg = trusted or _env("LU_TSLU_PREG", "0") == "1"
+    lu11 = new_output((B * W * W,), a.dtype, client)
+    # NUMR_WEBGPU_LU_TSLU_SOLO: leaves of at most this many rows (<= 4 * wgc) are one
+    # block of 1, 2 or 4 rows a thread whose partial pivoting is the leaf's: it writes
+    # L11 \ U11, the interchanges and the status bit itself, no final round (0: never)
+    solo = min(4 * wgc, int(_env("LU_TSLU_SOLO", 0)))
+    if m <= solo:
+        r = next(r for r in (1, 2, 4) if wgc * r >= m)
+        client.kernel(TsluSpec(t, W, wgc, r, False, sg, db, True, trusted, True)).launch(
+            grid(B, client), A=a, Lu=lu11, ipiv=piv, st=status, m=m, nc=nc, nbat=B, nblk=1,
+            a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], p_bs=piv.strides[0],
+            pbase=base)
+        _tslu_finish(client, t, a, piv, base, nc, top, lu11, W, trusted)
+        return True
     cv = new_output((B * nblk * W * W,), a.dtype, client)
     ci = new_output((B * nblk * W,), dt.uint32, client)
-    lu11 = new_output((B * W * W,), a.dtype, client)
     words = dict(m=m, nc=nc, nbat=B, nblk=nblk, a_rs=a.strides[1], a_cs=a.strides[2],
                  a_bs=a.strides[0])
-    db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
-    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg, db)).launch(
+    client.kernel(TsluSpec(t, W, wgc, rc // wgc, False, sg, db, False, trusted)).launch(
         grid(B * nblk, client), A=a, Cv=cv, Ci=ci, **words)
-    client.kernel(TsluSpec(t, W, wg, rf, True, sg, db)).launch(
+    client.kernel(TsluSpec(t, W, wg, rf, True, sg, db, preg, trusted)).launch(
         grid(B, client), Cv=cv, Ci=ci, Lu=lu11, ipiv=piv, st=status, rc=rc,
         p_bs=piv.strides[0], pbase=base, **words)
+    _tslu_finish(client, t, a, piv, base, nc, top, lu11, W, trusted)
+    return True
+
+
+def _tslu_finish(client, t, a, piv, base, nc, top, lu11, W, trusted):
+    """A tournament leaf's interchanges applied to whole rows, then L11 \\ U11 and
+    L21 = A21 U11^-1 into the leaf (TsluApplySpec)."""
+    from .tslu import TsluApplySpec
+    B, m = a.shape[0], a.shape[1]
     leaf_swap(client, t, *top, piv, base, nc, skip=False)
     nrb = -(-m // 256)
-    client.kernel(TsluApplySpec(t, W)).launch(
+    client.kernel(TsluApplySpec(t, W, trusted=trusted)).launch(
         grid(B * nrb, client), A=a, Lu=lu11, m=m, nc=nc, nbat=B, nrb=nrb,
         a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0])
-    return True
 
 
 def trsm_blocked(be, tri, x, lower, unit):
@@ -779,6 +816,36 @@ def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
     B = tri.shape[0]
     nblk = nfull + (1 if rem else 0)
     dtype = tri.dtype
+    # NUMR_WEBGPU_TRSM_IDENT=1: TrsmTileSpec starts from +-I itself (no eye, negative and
+    # broadcast copy: three dispatches fewer per call); d's slots beyond a short last
+    # block stay unwritten (only their kb x kb corner is read)
+    ident = _env("TRSM_IDENT", "0") == "1" and _tile_fits(client, t, nb)
+    if ident:
+        d = new_output((B * nblk, nb, nb), dtype, client)
+    else:
+        d = None
+    sgn = -1 if neg else 1
+    rs, cs = tri.strides[1], tri.strides[2]
+    if d is not None and B > nfull:
+        dv = d._view((B, nblk, nb, nb), (nblk * nb * nb, nb * nb, nb, 1))
+        for i in range(nblk):
+            o = i * nb
+            kb = min(nb, tri.shape[1] - o)
+            trsm(client, t, tri[:, o:o + kb, o:o + kb], dv[:, i, :kb, :kb], lower, unit,
+                 False, 2, sgn)
+        return d
+    if d is not None:
+        for b in range(B):
+            tb = tri[b:b + 1]
+            db = d[b * nblk:(b + 1) * nblk]
+            if nfull:
+                tv = tb._view((nfull, nb, nb), (nb * (rs + cs), rs, cs))
+                trsm(client, t, tv, db[:nfull], lower, unit, False, 2, sgn)
+            if rem:
+                o = nfull * nb
+                trsm(client, t, tb[:, o:, o:], db[nfull:, :rem, :rem], lower, unit, False,
+                     2, sgn)
+        return d
     eye = be.eye(nb, nb, 0, dtype, be.device_of(tri))
     if neg:
         eye = be.unary_kernel("negative")(eye)

@@ -792,6 +792,8 @@ def variants():
         if t.name != "complex128":
             out += [TrsmTileSpec(t, lo, lo, c, sm) for lo in (False, True) for c in (False, True)
                     for sm in (False, True)]
+            out += [TrsmTileSpec(t, lo, lo, False, False, False, i) for lo in (False, True)
+                    for i in (1, -1)]
         out += [LUPanelSpec(t, wg, r) for wg in (256, 1024) for r in LEAF_ROWS]
         out += [LUPanelSpec(t, wg, r, 64, True) for wg in (256, 1024) for r in LEAF_ROWS]
         if t.name != "complex128":
@@ -2184,7 +2186,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   if (gi >= ntile * ${nbat}) { return; }
   let b = gi / ntile;
   let v0 = (gi % ntile) * 16u;
-  let n = ${n};
+  let n = min(${n}, 64u);  // (the caller's n <= 64: tl / xt indices in range by construction)
   let es = ${x_es};
   let tb = ${TOFF} + b * ${t_bs};
   let xb = ${X_off} + b * ${x_bs};
@@ -2197,7 +2199,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
     let i = e / 16u;
     let v = e % 16u;
     var x = zero();
-    if (v0 + v < nv) { x = X[xb + (v0 + v) * ${x_vs} + act(i) * es]; }
+    ${xload}
     xt[e] = x;
   }
   workgroupBarrier();
@@ -2235,6 +2237,17 @@ class TrsmTileSpec(KernelSpec):
     unit: bool
     conj: bool
     same: bool = False
+    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
+    # 1 / -1: the vectors are not read, they start as the identity's columns (times -1):
+    # T^-1 (-T^-1) into X without an identity built and copied first
+    ident: int = 0
+
+    def runtime_checks(self):
+        # every index is structural: n is clamped to 64 in the kernel, so tl[li(i, k)]
+        # (k <= i < n) < 2080 and xt[i * 16 + v] < 1024; the triangle / vectors through
+        # the caller's words with i, k < n and v0 + v < nv; no index comes from data;
+        # every loop is counted by n * n, n * 16, n or (n - q - 1) * 16
+        return 0 if self.trusted else None
 
     def layout(self, caps):
         return _triangle_vectors_layout(self.t, self.same, caps)
@@ -2250,8 +2263,13 @@ class TrsmTileSpec(KernelSpec):
             fin_prev = "dv(xt[(q - 1u) * 16u + tid], tl[li(q - 1u, q - 1u)])"
             fin_last = "dv(xt[(n - 1u) * 16u + tid], tl[li(n - 1u, n - 1u)])"
             xq = "dv(xt[q * 16u + v], tl[li(q, q)])"
+        if self.ident:
+            one = "one()" if self.ident > 0 else "(zero() - one())"
+            xload = f"if (act(i) == v0 + v) {{ x = {one}; }}"
+        else:
+            xload = f"if (v0 + v < nv) {{ x = X[xb + (v0 + v) * {tk['x_vs']} + act(i) * es]; }}"
         return _TRSM_TILE.render(
-            tk, prelude=prelude(self.t), act=act, tconj="cj" if self.conj else "",
+            tk, prelude=prelude(self.t), act=act, xload=xload, tconj="cj" if self.conj else "",
             TOFF=tk["t_off"] if self.same else tk["Tm_off"], TBUF="X" if self.same else "Tm",
             fin_prev=fin_prev, fin_last=fin_last, xq=xq)
 

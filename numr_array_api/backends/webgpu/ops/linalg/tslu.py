@@ -135,10 +135,29 @@ class TsluSpec(KernelSpec):
     final: bool
     sg: bool = False
     db: bool = True  # double-buffered step arrays: two barriers a column, not three
+    # final round: the interchanges by an unrolled register recurrence (no serial
+    # dictionary walk over private arrays in invocation 0); forced by ``trusted``
+    preg: bool = False
+    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
+    # (not final) one block holds the whole leaf (nblk == 1): its partial pivoting is the
+    # leaf's, so it writes Lu / ipiv / the status bit itself and no final round runs
+    solo: bool = False
+
+    def runtime_checks(self):
+        # every index is structural: A / Cv / Ci / Lu / ipiv through the caller's words
+        # (rows gated by < m / < nrow, columns by constants < W and < nc), the candidate
+        # rows read back through sel clamped to m - 1 (their values come from data flow),
+        # workgroup arrays by constants, tid + s < wg (tree), sid / s < nsg <= wg, private
+        # arrays none (preg); every loop is counted by W * W, wg, the subgroup size or nsg
+        return 0 if self.trusted else None
 
     def layout(self, caps):
         words = ["m", "nc", "nbat", "nblk", "a_rs", "a_cs", "a_bs"]
-        if self.final:
+        if self.solo and not self.final:
+            bufs = [Buf("A", self.t.arr), Buf("Lu", self.t.arr, "rw"),
+                    Buf("ipiv", "i32", "rw"), Buf("st", "atomic<u32>", "rw", offset=False)]
+            words += ["p_bs", "pbase"]
+        elif self.final:
             bufs = [Buf("Cv", self.t.arr), Buf("Ci", "u32"), Buf("Lu", self.t.arr, "rw"),
                     Buf("ipiv", "i32", "rw"), Buf("st", "atomic<u32>", "rw", offset=False)]
             words += ["rc", "p_bs", "pbase"]
@@ -213,12 +232,13 @@ class TsluSpec(KernelSpec):
         else:
             body.append(f"  let nvalid = min({rows}u, {m} - r0);")
         body.append(f"  let kmax = min(nvalid, min({nc}, {W}u));")
-        body.append(_gepp(W, rpt, wg, sg, self.final, self.db))
+        solo = self.solo and not self.final
+        body.append(_gepp(W, rpt, wg, sg, self.final or solo, self.db))
         # the picked rows (local rows 0 .. kmax - 1 now) and their row numbers
         for q in range(rpt):
             body.append(f"  if (tid + {q * wg}u < kmax) {{ sel[tid + {q * wg}u] = g{q}; }}")
         body.append("  workgroupBarrier();")
-        if self.final:
+        if self.final or solo:
             pb = f"{tk['ipiv_off']} + b * {tk['p_bs']}"
             lb = f"{tk['Lu_off']} + b * {W * W}u"
             for q in range(rpt):
@@ -227,7 +247,24 @@ class TsluSpec(KernelSpec):
                     body.append(f"    Lu[{lb} + (tid + {q * wg}u) * {W}u + {c}u] = a{q}_{c};")
                 body.append("  }")
             # the pivot rows as LAPACK interchanges: row i <-> the current place of sel[i]
-            body.append(f"""  if (tid == 0u) {{
+            if self.preg or self.trusted or solo:
+                # sel[i] has not been picked before step i, so it moved only if it sat at
+                # place k < i when step k swapped place k with p_k (p_k holds sel[k]):
+                # p_i = sel[i] pushed through k = 0 .. i - 1 (x == k -> x = p_k), unrolled
+                o = ["  if (tid == 0u) {"]
+                o += [f"    var p{i} = 0u;" for i in range(W)]
+                for i in range(W):
+                    o.append(f"    if ({i}u < kmax) {{")
+                    o.append(f"      var x = sel[{i}];")
+                    for k in range(i):
+                        o.append(f"      x = select(x, p{k}, x == {k}u);")
+                    o.append(f"      p{i} = x;")
+                    o.append(f"      ipiv[{pb} + {i}u] = i32({tk['pbase']} + x);")
+                    o.append("    }")
+                o.append("  }")
+                body += o
+            else:
+                body.append(f"""  if (tid == 0u) {{
     var dor: array<u32, {2 * W}>;
     var dpo: array<u32, {2 * W}>;
     var nd = 0u;
@@ -254,7 +291,7 @@ class TsluSpec(KernelSpec):
     let i = e / {W}u;
     let c = e % {W}u;
     var v = zero();
-    if (i < kmax && c < {nc}) {{ v = A[ab + sel[i] * {tk['a_rs']} + c * {tk['a_cs']}]; }}
+    if (i < kmax && c < {nc}) {{ v = A[ab + min(sel[i], {m} - 1u) * {tk['a_rs']} + c * {tk['a_cs']}]; }}
     Cv[{cb} + e] = v;
   }}
   for (var i = tid; i < {W}u; i += {wg}u) {{ Ci[{ib} + i] = select({NONE}, sel[i], i < kmax); }}""")
@@ -274,6 +311,13 @@ class TsluApplySpec(KernelSpec):
     t: WType
     W: int
     wg: int = 256
+    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
+
+    def runtime_checks(self):
+        # every index is structural: rows r < m and columns c < min(nc, W) of the caller's
+        # view, Lu / u by e < W * W and r * W + c with r < kmax <= W, c < min(nc, W); the
+        # loops are counted by W * W and min(nc, W). No index comes from data.
+        return 0 if self.trusted else None
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("Lu", self.t.arr)],
@@ -299,7 +343,7 @@ class TsluApplySpec(KernelSpec):
                  f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
                  f"  let kmax = min({tk['m']}, min({nc}, {W}u));",
                  "  if (r < kmax) {",
-                 f"    for (var c = 0u; c < {nc}; c++) {{ A[ab + c * {tk['a_cs']}] = u[r * {W}u + c]; }}",
+                 f"    for (var c = 0u; c < min({nc}, {W}u); c++) {{ A[ab + c * {tk['a_cs']}] = u[r * {W}u + c]; }}",
                  "    return;",
                  "  }"]
         for c in range(W):
@@ -331,5 +375,10 @@ def variants():
             out += [TsluSpec(t, W, 256, r, f, sg, db) for r in (1, 4) for f in (False, True)
                     for sg in (False, True) for db in (False, True)]
             out += [TsluSpec(t, W, 128, 1, False, sg) for sg in (False, True)]
-            out.append(TsluApplySpec(t, W))
+            out += [TsluSpec(t, W, 256, r, f, sg, True, f, True) for r in (1, 4)
+                    for f in (False, True) for sg in (False, True)]
+            out += [TsluSpec(t, W, 256, 1, True, sg, True, True) for sg in (False, True)]
+            out += [TsluSpec(t, W, 256, r, False, sg, True, True, tr, True) for r in (1, 2, 4)
+                    for sg in (False, True) for tr in (False, True)]
+            out += [TsluApplySpec(t, W), TsluApplySpec(t, W, trusted=True)]
     return out
