@@ -501,13 +501,18 @@ def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
 
 
 LU_VARIANTS = [
-    # tournament-pivoting leaves (tslu.py) forced on at 64 rows, subgroup pivot search
-    {"LU_TSLU": "64"},
+    # tournament-pivoting leaves (tslu.py) forced on at 64 rows, candidates and a final
+    # round (no one-block leaves), the checked build, the interchanges walked by
+    # invocation 0, the inverted diagonal blocks solved from a copied identity
+    {"LU_TSLU": "64", "LU_TSLU_SOLO": "0", "LU_TSLU_TRUSTED": "0", "TRSM_TRUSTED": "0",
+     "TRSM_IDENT": "0"},
     # the same without wgpu's runtime checks (tournament kernels, TrsmTileSpec), the
     # final round's interchanges by the register recurrence, inverted diagonal blocks
-    # solved from an identity the kernel makes
-    {"LU_TSLU": "64", "LU_TSLU_TRUSTED": "1", "TRSM_TRUSTED": "1", "TRSM_IDENT": "1"},
+    # solved from an identity the kernel makes (the GPU defaults but for SOLO)
+    {"LU_TSLU": "64", "LU_TSLU_SOLO": "0", "LU_TSLU_TRUSTED": "1", "TRSM_TRUSTED": "1",
+     "TRSM_IDENT": "1"},
     # leaves of up to 1024 rows as one block (1 or 2 rows a thread here), no final round
+    # (the GPU defaults)
     {"LU_TSLU": "64", "LU_TSLU_SOLO": "1024"},
 ] + ([
     # (slow on llvmpipe: minutes of compiling unrolled kernels; NUMR_TEST_SLOW=1)
@@ -554,11 +559,11 @@ def test_lu_variants(xp, variant, monkeypatch):
     assert host(xp.linalg.det(xp.asarray(bad))) == 0
     from numr_array_api.backends.webgpu.ops.linalg.tslu import TsluApplySpec, TsluSpec
     specs = list(xp.asarray([0])._data.client._kernels)
-    if "LU_TSLU_SOLO" in variant:
+    if variant.get("LU_TSLU_SOLO", "0") != "0":
         assert any(isinstance(sp, TsluSpec) and sp.solo for sp in specs)
-    if "LU_TSLU_TRUSTED" in variant:
+    if variant.get("LU_TSLU_TRUSTED") == "1":
         assert any(isinstance(sp, TsluSpec) and sp.trusted and sp.final for sp in specs)
         assert any(isinstance(sp, TsluApplySpec) and sp.trusted for sp in specs)
-    if "TRSM_TRUSTED" in variant:
+    if variant.get("TRSM_TRUSTED") == "1":
         from numr_array_api.backends.webgpu.ops.linalg.specs import TrsmTileSpec
         assert any(isinstance(sp, TrsmTileSpec) and sp.trusted for sp in specs)

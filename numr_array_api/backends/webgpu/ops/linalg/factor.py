@@ -253,8 +253,9 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis, ident=0):
     if ident and (not tile or tri.block is x.block or vec_axis != 2):
         raise ValueError("trsm: ident needs the tile kernel and x in its own buffer")
     grid_t = grid(B * -(-nv // 16), client)
-    # NUMR_WEBGPU_TRSM_TRUSTED=1: TrsmTileSpec without wgpu's runtime checks
-    tr = _env("TRSM_TRUSTED", "0") == "1"
+    # TrsmTileSpec without wgpu's runtime checks (its n clamped to 64 in the kernel; H100,
+    # session 4 call 16, with the three switches below); NUMR_WEBGPU_TRSM_TRUSTED=0: checked
+    tr = _env("TRSM_TRUSTED", "1") != "0"
     if tri.block is x.block:
         tb, xb = tri.binding(), x.binding()
         if tb[:3] != xb[:3]:
@@ -681,13 +682,17 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     # recurrence instead of invocation 0 walking a dictionary in private arrays;
     # LU_TSLU_TRUSTED=1: the three tournament kernels without wgpu's runtime checks
     # (their indices are structural, see the specs' runtime_checks; implies PREG)
-    trusted = _env("LU_TSLU_TRUSTED", "0") == "1"
+    # (defaults from the H100, session 4 call 16: TRUSTED, SOLO=1024, TRSM_TRUSTED and
+    # TRSM_IDENT together took solve 512 float32 3.43 -> 2.26x CuPy, 2048 2.99 -> 2.25x,
+    # solve 4096 float64 3.33 -> 2.27x, inv 2048 float64 3.83 -> 2.52x, inv 4096 float32
+    # 2.45 -> 2.03x)
+    trusted = _env("LU_TSLU_TRUSTED", "1") != "0"
     preg = trusted or _env("LU_TSLU_PREG", "0") == "1"
     lu11 = new_output((B * W * W,), a.dtype, client)
     # NUMR_WEBGPU_LU_TSLU_SOLO: leaves of at most this many rows (<= 4 * wgc) are one
     # block of 1, 2 or 4 rows a thread whose partial pivoting is the leaf's: it writes
     # L11 \ U11, the interchanges and the status bit itself, no final round (0: never)
-    solo = min(4 * wgc, int(_env("LU_TSLU_SOLO", 0)))
+    solo = min(4 * wgc, int(_env("LU_TSLU_SOLO", 1024)))
     if m <= solo:
         r = next(r for r in (1, 2, 4) if wgc * r >= m)
         client.kernel(TsluSpec(t, W, wgc, r, False, sg, db, True, trusted, True)).launch(
@@ -819,7 +824,7 @@ def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
     # NUMR_WEBGPU_TRSM_IDENT=1: TrsmTileSpec starts from +-I itself (no eye, negative and
     # broadcast copy: three dispatches fewer per call); d's slots beyond a short last
     # block stay unwritten (only their kb x kb corner is read)
-    ident = _env("TRSM_IDENT", "0") == "1" and _tile_fits(client, t, nb)
+    ident = _env("TRSM_IDENT", "1") != "0" and _tile_fits(client, t, nb)
     if ident:
         d = new_output((B * nblk, nb, nb), dtype, client)
     else:
