@@ -57,35 +57,37 @@ def _needs(t):
 
 # ---- tridiagonalisation ----------------------------------------------------------------
 
+def _trees(names, wg, unrolled):
+    """WGSL workgroup tree reductions over ``red`` (one value an invocation, every
+    invocation gets the result): a sum and a max named ``names``; ``unrolled`` spells the
+    halvings out (lavapipe counts loop iterations per invocation across all calls)."""
+    out = []
+    for name, comb in zip(names, ("{a} + {b}", "max({a}, {b})")):
+        lines = [f"fn {name}(tid: u32, x: R) -> R {{", "  red[tid] = x;", "  workgroupBarrier();"]
+        if unrolled:
+            lines.append("  // unrolled: lavapipe counts loop iterations per invocation "
+                         "across all calls")
+            s = wg // 2
+            while s:
+                c = comb.format(a="red[tid]", b=f"red[tid + {s}u]")
+                lines += [f"  if (tid < {s}u) {{ red[tid] = {c}; }}", "  workgroupBarrier();"]
+                s //= 2
+        else:
+            c = comb.format(a="red[tid]", b="red[tid + s]")
+            lines += [f"  for (var s = {wg}u / 2u; s > 0u; s >>= 1u) {{",
+                      f"    if (tid < s) {{ red[tid] = {c}; }}", "    workgroupBarrier();", "  }"]
+        lines += ["  let r = red[0];", "  workgroupBarrier();", "  return r;", "}"]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 _STEP = Template("""${pre}
 ${layout}
 var<workgroup> red: array<R, ${wg}>;
 var<workgroup> shv: array<R, 4>;
 var<workgroup> cf: array<R, ${nb2}>;     // the panel coefficients every row needs
 
-fn rsum(tid: u32, x: R) -> R {
-  red[tid] = x;
-  workgroupBarrier();
-  for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
-    if (tid < s) { red[tid] = red[tid] + red[tid + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
-fn rmax(tid: u32, x: R) -> R {
-  red[tid] = x;
-  workgroupBarrier();
-  for (var s = ${wg}u / 2u; s > 0u; s >>= 1u) {
-    if (tid < s) { red[tid] = max(red[tid], red[tid + s]); }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
+${trees}
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
@@ -200,6 +202,7 @@ class TrdStepSpec(KernelSpec):
 
     def render(self, caps):
         return _STEP.render(self.layout(caps).tokens(), pre=_pre(self.t), wg=self.wg,
+                            trees=_trees(("rsum", "rmax"), self.wg, False),
                             nb=NB, nb2=2 * NB)
 
     def needs(self):
@@ -890,47 +893,7 @@ fn hashr(x: u32) -> R {
   return R(f32(h >> 8u) / 8388608.0 - 1.0);
 }
 
-fn wsum(tid: u32, x: R) -> R {
-  red[tid] = x;
-  workgroupBarrier();
-  // unrolled: lavapipe counts loop iterations per invocation across all calls
-  if (tid < 32u) { red[tid] = red[tid] + red[tid + 32u]; }
-  workgroupBarrier();
-  if (tid < 16u) { red[tid] = red[tid] + red[tid + 16u]; }
-  workgroupBarrier();
-  if (tid < 8u) { red[tid] = red[tid] + red[tid + 8u]; }
-  workgroupBarrier();
-  if (tid < 4u) { red[tid] = red[tid] + red[tid + 4u]; }
-  workgroupBarrier();
-  if (tid < 2u) { red[tid] = red[tid] + red[tid + 2u]; }
-  workgroupBarrier();
-  if (tid < 1u) { red[tid] = red[tid] + red[tid + 1u]; }
-  workgroupBarrier();
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
-fn wmax(tid: u32, x: R) -> R {
-  red[tid] = x;
-  workgroupBarrier();
-  // unrolled: lavapipe counts loop iterations per invocation across all calls
-  if (tid < 32u) { red[tid] = max(red[tid], red[tid + 32u]); }
-  workgroupBarrier();
-  if (tid < 16u) { red[tid] = max(red[tid], red[tid + 16u]); }
-  workgroupBarrier();
-  if (tid < 8u) { red[tid] = max(red[tid], red[tid + 8u]); }
-  workgroupBarrier();
-  if (tid < 4u) { red[tid] = max(red[tid], red[tid + 4u]); }
-  workgroupBarrier();
-  if (tid < 2u) { red[tid] = max(red[tid], red[tid + 2u]); }
-  workgroupBarrier();
-  if (tid < 1u) { red[tid] = max(red[tid], red[tid + 1u]); }
-  workgroupBarrier();
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
+${trees}
 
 fn pv(x: R, pert: R) -> R {
   if (abs(x) < pert) { return select(pert, -pert, x < R(0.0)); }
@@ -1119,6 +1082,7 @@ class InvIterSpec(KernelSpec):
 
     def render(self, caps):
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
+                             trees=_trees(("wsum", "wmax"), 64, True),
                              ortol=repr(ORTOL), ortol_n=repr(ORTOL_N),
                              iters=INV_ITERS)
 
