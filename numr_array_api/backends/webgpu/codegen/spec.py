@@ -49,9 +49,11 @@ class KernelSpec(abc.ABC):
 
     def runtime_checks(self) -> Any:
         """None: wgpu's shader runtime checks (every index clamped, every loop bounded);
-        an int: only these WGPUShaderRuntimeChecks flags (runtime/pipelines.py), for
-        kernels whose indices are in range and loops bounded by construction."""
-        return None
+        an int: only these WGPUShaderRuntimeChecks flags (runtime/pipelines.py). A spec
+        whose ``trusted`` field is set compiles with none (0): only specs whose indices
+        are in range and loops counted by construction have that field, each with the
+        argument written beside it."""
+        return 0 if getattr(self, "trusted", False) else None
 
     @property
     def label(self) -> str:

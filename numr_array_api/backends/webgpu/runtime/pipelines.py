@@ -7,10 +7,11 @@ one kernel share a module.
 Runtime checks: by default wgpu has naga clamp every array index and bound every loop
 with a hidden counter. A spec may ask for fewer (``KernelSpec.runtime_checks``), through
 wgpu-native's ``wgpuDeviceCreateShaderModuleTrusted``, only where its indices are in range
-by construction: the tiled GEMM (its workgroup-tile indices derive from the invocation id
-and constants; global loads are guarded, and buffer accesses stay under the device's
-robust buffer access). H100: the clamps and counters held the GEMM's inner loop to 54 % of
-the FMA peak with no memory traffic at all (docs/benchmarks.md, session 4).
+by construction (the tiled GEMM, the Cholesky panel, the tournament LU and TrsmTileSpec,
+eigh's wide tridiagonalisation: each spec's ``trusted`` field says why; global accesses
+stay under the device's robust buffer access). H100: the clamps and counters held the
+GEMM's inner loop to 54 % of the FMA peak with no memory traffic at all
+(docs/benchmarks.md, session 4).
 Kernel families reach them through ``client.kernel(spec)`` (codegen/spec.py), which caches
 per spec so the hot path neither renders nor hashes source text.
 """

@@ -957,13 +957,11 @@ class CholPanelSpec(KernelSpec):
     nb: int
     wg: int = 64
     tr: int = 0  # > 0: tr rows of A21 per workgroup in workgroup memory (else a row each)
-    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
-
-    def runtime_checks(self):
-        # every index is structural: the packed triangle's li(i, j) with j <= i < kb <= nb
-        # (the caller's panel width), the row tiles' i < tr, j < kb, private x[j] with
-        # j < kb; every loop is counted by kb, m2, tr or the workgroup size
-        return 0 if self.trusted else None
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # every index is structural: the packed triangle's li(i, j) with j <= i < kb <= nb
+    # (the caller's panel width), the row tiles' i < tr, j < kb, private x[j] with
+    # j < kb; every loop is counted by kb, m2, tr or the workgroup size
+    trusted: bool = False
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("st", "atomic<u32>", "rw", offset=False),
@@ -2237,17 +2235,15 @@ class TrsmTileSpec(KernelSpec):
     unit: bool
     conj: bool
     same: bool = False
-    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # every index is structural: n is clamped to 64 in the kernel, so tl[li(i, k)]
+    # (k <= i < n) < 2080 and xt[i * 16 + v] < 1024; the triangle / vectors through
+    # the caller's words with i, k < n and v0 + v < nv; no index comes from data;
+    # every loop is counted by n * n, n * 16, n or (n - q - 1) * 16
+    trusted: bool = False
     # 1 / -1: the vectors are not read, they start as the identity's columns (times -1):
     # T^-1 (-T^-1) into X without an identity built and copied first
     ident: int = 0
-
-    def runtime_checks(self):
-        # every index is structural: n is clamped to 64 in the kernel, so tl[li(i, k)]
-        # (k <= i < n) < 2080 and xt[i * 16 + v] < 1024; the triangle / vectors through
-        # the caller's words with i, k < n and v0 + v < nv; no index comes from data;
-        # every loop is counted by n * n, n * 16, n or (n - q - 1) * 16
-        return 0 if self.trusted else None
 
     def layout(self, caps):
         return _triangle_vectors_layout(self.t, self.same, caps)

@@ -138,18 +138,16 @@ class TsluSpec(KernelSpec):
     # final round: the interchanges by an unrolled register recurrence (no serial
     # dictionary walk over private arrays in invocation 0); forced by ``trusted``
     preg: bool = False
-    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # every index is structural: A / Cv / Ci / Lu / ipiv through the caller's words
+    # (rows gated by < m / < nrow, columns by constants < W and < nc), the candidate
+    # rows read back through sel clamped to m - 1 (their values come from data flow),
+    # workgroup arrays by constants, tid + s < wg (tree), sid / s < nsg <= wg, private
+    # arrays none (preg); every loop is counted by W * W, wg, the subgroup size or nsg
+    trusted: bool = False
     # (not final) one block holds the whole leaf (nblk == 1): its partial pivoting is the
     # leaf's, so it writes Lu / ipiv / the status bit itself and no final round runs
     solo: bool = False
-
-    def runtime_checks(self):
-        # every index is structural: A / Cv / Ci / Lu / ipiv through the caller's words
-        # (rows gated by < m / < nrow, columns by constants < W and < nc), the candidate
-        # rows read back through sel clamped to m - 1 (their values come from data flow),
-        # workgroup arrays by constants, tid + s < wg (tree), sid / s < nsg <= wg, private
-        # arrays none (preg); every loop is counted by W * W, wg, the subgroup size or nsg
-        return 0 if self.trusted else None
 
     def layout(self, caps):
         words = ["m", "nc", "nbat", "nblk", "a_rs", "a_cs", "a_bs"]
@@ -311,13 +309,11 @@ class TsluApplySpec(KernelSpec):
     t: WType
     W: int
     wg: int = 256
-    trusted: bool = False  # compiled without wgpu's runtime checks (see runtime_checks)
-
-    def runtime_checks(self):
-        # every index is structural: rows r < m and columns c < min(nc, W) of the caller's
-        # view, Lu / u by e < W * W and r * W + c with r < kmax <= W, c < min(nc, W); the
-        # loops are counted by W * W and min(nc, W). No index comes from data.
-        return 0 if self.trusted else None
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # every index is structural: rows r < m and columns c < min(nc, W) of the caller's
+    # view, Lu / u by e < W * W and r * W + c with r < kmax <= W, c < min(nc, W); the
+    # loops are counted by W * W and min(nc, W). No index comes from data.
+    trusted: bool = False
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr, "rw"), Buf("Lu", self.t.arr)],

@@ -436,13 +436,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 class TrdUpdSpec(KernelSpec):
     t: WType
     rps: int = 1            # rows per slice (a workgroup: UPD_RPW rps rows; NUMR_WEBGPU_EIGH_UPD_RPS)
-    trusted: bool = False   # compiled without wgpu's runtime checks (NUMR_WEBGPU_EIGH_TRUSTED)
-
-    def runtime_checks(self):
-        # workgroup indices are structural (tid < 256, lane < NB, slot < 8, q < NB); every
-        # loop is counted by constants or uniforms (nrbp, q); global indices come from the
-        # uniforms n, j, jj within the bound buffers (robust buffer access beyond that)
-        return 0 if self.trusted else None
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # workgroup indices are structural (tid < 256, lane < NB, slot < 8, q < NB); every
+    # loop is counted by constants or uniforms (nrbp, q); global indices come from the
+    # uniforms n, j, jj within the bound buffers (robust buffer access beyond that)
+    trusted: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -585,12 +583,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 @dataclasses.dataclass(frozen=True)
 class TrdSymv2Spec(KernelSpec):
     t: WType
-    trusted: bool = False   # compiled without wgpu's runtime checks (NUMR_WEBGPU_EIGH_TRUSTED)
-
-    def runtime_checks(self):
-        # workgroup indices: tid < 256, tid + h < 256 with h < 256 / 2 ... 1, r * seg < 256;
-        # loops counted by constants or uniforms (nwu, n, rows per workgroup)
-        return 0 if self.trusted else None
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # workgroup indices: tid < 256, tid + h < 256 with h < 256 / 2 ... 1, r * seg < 256;
+    # loops counted by constants or uniforms (nwu, n, rows per workgroup)
+    trusted: bool = False
 
     def layout(self, caps):
         a = self.t.arr
