@@ -336,12 +336,7 @@ def gemm_sub(be, a, b, c):
     else:
         na = be.unary_kernel("negative")(a)
         bb = b.copy() if b.block is c.block else b
-    views = (na, bb, c)
-    if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in views):
-        _launch(client, t, t, na, bb, c, None, True)
-        return
-    for i in range(c.shape[0]):
-        _panels(client, t, t, na[i], bb[i], c[i], None, True)
+    gemm_acc(client, t, na, bb, c)
 
 
 # ---- Cholesky ------------------------------------------------------------------------------
@@ -421,15 +416,16 @@ def _cholesky_fused(be, client, t, w, status):
                 gemm_acc(client, t, na[:, c0:], pt[:, :, c0:c1], c[:, c0:, c0:c1])
 
 
-def gemm_acc(client, t, a, b, c):
-    """c += a @ b for (B, m, k) / (B, k, n) views in buffers other than c's."""
+def gemm_acc(client, t, a, b, c, acc=True):
+    """c += a @ b (``acc`` False: c = a @ b, k > 0) for (B, m, k) / (B, k, n) views in
+    buffers other than c's."""
     if c.size == 0 or a.shape[-1] == 0:
         return
     if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in (a, b, c)):
-        _launch(client, t, t, a, b, c, None, True)
+        _launch(client, t, t, a, b, c, None, acc)
         return
     for i in range(c.shape[0]):
-        _panels(client, t, t, a[i], b[i], c[i], None, True)
+        _panels(client, t, t, a[i], b[i], c[i], None, acc)
 
 
 def _cholesky_old(be, client, t, w, status):
@@ -546,25 +542,24 @@ def _node_update(be, client, t, a, h):
         trsm_blocked(be, a[:, :h, :h], a[:, :h, h:], lower=True, unit=True)
         gemm_sub(be, a[:, h:, :h], a[:, :h, h:], a[:, h:, h:])
         return
-    client_ = a.client
     nl = be.unary_kernel("negative")(a[:, :, :h])   # (B, m, h): -L11 (and U11), -L21
     x = a[:, :h, h:]
-    y = new_output((B, h, nc - h), a.dtype, client_)
+    y = new_output((B, h, nc - h), a.dtype, client)
     nb = 64
     nblk = -(-h // nb)
-    d = _neg_inv_blocks(be, client_, t, a[:, :h, :h], nb, h // nb, h % nb, True, True,
+    d = _neg_inv_blocks(be, client, t, a[:, :h, :h], nb, h // nb, h % nb, True, True,
                         neg=False)
     for i in range(nblk):
         k0 = i * nb
         kb = min(nb, h - k0)
         dk = d._view((B, kb, kb), (nblk * nb * nb, nb, 1),
                      d.offset + i * nb * nb * d.itemsize)
-        _launch_or_panels(client_, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
+        gemm_acc(client, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
         if k0 + kb < h:
-            _launch_or_panels(client_, t, nl[:, k0 + kb:h, k0:k0 + kb], y[:, k0:k0 + kb],
+            gemm_acc(client, t, nl[:, k0 + kb:h, k0:k0 + kb], y[:, k0:k0 + kb],
                               x[:, k0 + kb:], True)
     be.store(x, y)
-    gemm_acc(client_, t, nl[:, h:, :], y, a[:, h:, h:])
+    gemm_acc(client, t, nl[:, h:, :], y, a[:, h:, h:])
 
 
 def leaf_swap(client, t, top, rhs, piv, base, kb, skip=True):
@@ -676,7 +671,7 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
         return False
     nblk = -(-m // rc)
     rf = next(r for r in (1, 2, 4) if r >= rfmin and nblk * W <= wg * r)
-    from .tslu import TsluApplySpec, TsluSpec
+    from .tslu import TsluSpec
     db = _env("LU_TSLU_DB", "1") != "0"  # 0: a third barrier closing every column step
     # NUMR_WEBGPU_LU_TSLU_PREG=1: the final round's interchanges by an unrolled register
     # recurrence instead of invocation 0 walking a dictionary in private arrays;
@@ -794,24 +789,13 @@ def trsm_inv(be, tri, x, y, lower, unit):
         k0 = starts[i]
         kb = min(nb, n - k0)
         dk = d._view((B, kb, kb), (nblk * nb * nb, nb, 1), d.offset + i * nb * nb * d.itemsize)
-        _launch_or_panels(client, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
+        gemm_acc(client, t, dk, x[:, k0:k0 + kb], y[:, k0:k0 + kb], False)
         if lower and k0 + kb < n:
-            _launch_or_panels(client, t, tri[:, k0 + kb:, k0:k0 + kb], y[:, k0:k0 + kb],
+            gemm_acc(client, t, tri[:, k0 + kb:, k0:k0 + kb], y[:, k0:k0 + kb],
                               x[:, k0 + kb:], True)
         elif not lower and k0:
-            _launch_or_panels(client, t, tri[:, :k0, k0:k0 + kb], y[:, k0:k0 + kb],
+            gemm_acc(client, t, tri[:, :k0, k0:k0 + kb], y[:, k0:k0 + kb],
                               x[:, :k0], True)
-
-
-def _launch_or_panels(client, t, a, b, c, acc):
-    """c (+)= a @ b for (B, ., .) views of three other buffers."""
-    if c.size == 0:
-        return
-    if all(v.size <= MAX_BOX_ELEMS and v.fits_binding() for v in (a, b, c)):
-        _launch(client, t, t, a, b, c, None, acc)
-        return
-    for i in range(c.shape[0]):
-        _panels(client, t, t, a[i], b[i], c[i], None, acc)
 
 
 def _neg_inv_blocks(be, client, t, tri, nb, nfull, rem, lower, unit, neg=True):
