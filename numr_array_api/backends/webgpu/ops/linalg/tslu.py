@@ -29,7 +29,7 @@ from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WType
 from .scalar import prelude
-from .specs import shuffles
+from .specs import _PIVOT_WG_SUBGROUP, _PIVOT_WG_TREE, shuffles
 
 NONE = "0xffffffffu"
 
@@ -50,37 +50,9 @@ def _gepp(W, rpt, wg, sg, final, db=False):
         for q in range(rpt):
             o.append(f"    if (ok{q} && tid + {q * wg}u >= {j}u) {{ let v = cabs1(a{q}_{j}); "
                      f"if (v > best) {{ best = v; bi = tid + {q * wg}u; }} }}")
-        if sg:
-            o.append("""    var bv = best;
-    var bx = bi;
-    for (var msk = 1u; msk < min(sgs, WG); msk <<= 1u) {
-      let ov = shr(bv, msk);
-      let oi = subgroupShuffleXor(bx, msk);
-      if (ov > bv || (ov == bv && oi < bx)) { bv = ov; bx = oi; }
-    }
-    if (sgi == 0u) { rv[sid] = bv; ri[sid] = bx; }
-    workgroupBarrier();
-    var pv = rv[0];
-    var p = ri[0];
-    for (var s = 1u; s < nsg; s++) {
-      let ov = rv[s];
-      let oi = ri[s];
-      if (ov > pv || (ov == pv && oi < p)) { pv = ov; p = oi; }
-    }""".replace("WG", f"{wg}u"))
-        else:
-            o.append("""    rv[tid] = best;
-    ri[tid] = bi;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s >>= 1u) {
-      if (tid < s) {
-        let ov = rv[tid + s];
-        let oi = ri[tid + s];
-        if (ov > rv[tid] || (ov == rv[tid] && oi < ri[tid])) { rv[tid] = ov; ri[tid] = oi; }
-      }
-      workgroupBarrier();
-    }
-    let pv = rv[0];
-    let p = ri[0];""".replace("WG", f"{wg}u"))
+        # the workgroup's pivot search of LULeafSpec / LUPanelSpec: the largest, the
+        # first row on ties (subgroup shuffles, or a tree)
+        o.append((_PIVOT_WG_SUBGROUP if sg else _PIVOT_WG_TREE).replace("${wg}", str(wg)))
         for q in range(rpt):
             row = ", ".join(f"a{q}_{c}" for c in range(W))
             o.append(f"    if (tid + {q * wg}u == p) {{ prow = array<T, {W}>({row}); pg = g{q}; }}")
