@@ -270,7 +270,7 @@ class Recorder:
                 self.flush(copies=((self._fence_src, 0, fence, 0, 4),))
                 m = maps.start(fence, size, release)
             maps.wait(m)
-            self.ramp = self.ramp_first
+            self.idle()
             with deferred_interrupts():
                 maps.finish(m, 0)
         except Exception as exc:
