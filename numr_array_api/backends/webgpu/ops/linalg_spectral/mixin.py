@@ -21,7 +21,7 @@ from ...storage import new_output
 from ..matmul import gemm
 from .conj import ConjPairSpec
 from .cut import CutSpec
-from . import tridiag
+from . import svd_aug, tridiag
 from .spec import (UNROLL, EigSpec, EighSpec, FinishSpec, RoundSpec, SvdSpec, pick_cap,
                    wg_size)
 
@@ -391,6 +391,10 @@ def _svd_wider(a, vectors):
 
 
 def _svd(be, a, vectors, full_matrices):
+    if svd_aug.applies(a, vectors, full_matrices):
+        out = svd_aug.svd(be, a, vectors)
+        if out is not None:
+            return out if vectors else (None, out, None)
     wide = _svd_wider(a, vectors)
     if wide is None or 0 in a.shape:
         return _svd_in(be, a, vectors, full_matrices)

@@ -90,18 +90,23 @@ def applies(a):
     """Whether eigh / eigvalsh of ``a`` take the tridiagonal path."""
     if os.environ.get("NUMR_WEBGPU_EIGH", "").strip().lower() == "jacobi":
         return False
-    if a.dtype not in (dt.float16, dt.float32, dt.float64) or 0 in a.shape:
+    if 0 in a.shape or a.shape[-1] < max(2, threshold()):
         return False
-    n = a.shape[-1]
-    if n < max(2, threshold()):
+    return solvable(a.client, a.dtype, a.shape[-1])
+
+
+def solvable(client, dtype, n):
+    """Whether this path can solve real symmetric n x n matrices of ``dtype`` on the
+    adapter (svd_aug.py asks it for its augmented matrices)."""
+    if dtype not in (dt.float16, dt.float32, dt.float64):
         return False
-    caps = Caps.of(a.client)
-    if a.dtype is dt.float64 and not (caps.f64 and caps.int64):
+    caps = Caps.of(client)
+    if dtype is dt.float64 and not (caps.f64 and caps.int64):
         return False
-    if _is_cpu(a.client):
+    if _is_cpu(client):
         # lavapipe stops loops beyond 65535 iterations per invocation: the Sturm loop
         # runs n times per multisection round (inverse iteration: tridiag._cluster_round)
-        it = MSECT_ROUNDS["f64" if a.dtype is dt.float64 else "f32"]
+        it = MSECT_ROUNDS["f64" if dtype is dt.float64 else "f32"]
         if n * (it + 8) > 65000:
             return False
     return True
