@@ -250,6 +250,39 @@ def test_batch_chunks_and_block_width(xp, calls, dtype, monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_inverse_iteration_scratch_in_leader_ranges(xp, calls, dtype, small_limits,
+                                                   monkeypatch):
+    """The inverse iteration's scratch (5 n per cluster leader) beyond one binding goes in
+    leader ranges, several dispatches: the same answers (n = 100 float64: 5 n^2 * 8 =
+    400 KB, one n^2 matrix 80 KB; a 128 KB binding holds 32 leaders' scratch)."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    from numr_array_api.backends.webgpu.ops.linalg_spectral.tridiag_specs import InvIterSpec
+    _skip_f64(xp, dtype)
+    rng = np.random.default_rng(11)
+    n = 100
+    a = rng.standard_normal((n, n))
+    starts = []
+    with small_limits(binding=128 << 10, segment=128 << 10) as client:
+        real = client.kernel
+
+        def spy(spec):
+            k = real(spec)
+            if not isinstance(spec, InvIterSpec):
+                return k
+
+            class Spy:
+                def launch(self, grid, **kw):
+                    starts.append(kw["l0"])
+                    return k.launch(grid, **kw)
+            return Spy()
+        monkeypatch.setattr(client, "kernel", spy)
+        monkeypatch.setenv("NUMR_WEBGPU_RECIPES", "0")
+        assert tridiag.batch_step(client, n, 8, True) >= 1
+        _check(xp, (a + a.T) / 2, dtype, calls)
+    assert len(set(starts)) > 1 and min(starts) == 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_nan_member_of_batch(xp, calls, dtype):
     """A NaN matrix in a batch gives NaN for that matrix only."""
     rng = np.random.default_rng(10)

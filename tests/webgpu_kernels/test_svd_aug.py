@@ -13,7 +13,8 @@ C = 10.0   # tolerances: C n eps ||A||
 def xp(wgpu_xp, monkeypatch):
     from numr_array_api._core.config import host_conversion
     monkeypatch.delenv("NUMR_WEBGPU_SVD", raising=False)
-    monkeypatch.delenv("NUMR_WEBGPU_SVD_AUG_MIN", raising=False)
+    # the default threshold (64) would leave lavapipe-sized cases on the Jacobi path
+    monkeypatch.setenv("NUMR_WEBGPU_SVD_AUG_MIN", "32")
     with host_conversion("allow"):
         yield wgpu_xp
 
@@ -132,6 +133,17 @@ def test_switch_and_threshold(xp, calls, monkeypatch):
     assert calls()["svd"] == 0
     monkeypatch.setenv("NUMR_WEBGPU_SVD_AUG_MIN", "40")
     xp.linalg.svdvals(a)
+    assert calls()["svd"] == 1
+
+
+def test_default_threshold(xp, calls, monkeypatch):
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import svd_aug
+    monkeypatch.delenv("NUMR_WEBGPU_SVD_AUG_MIN")
+    rng = np.random.default_rng(8)
+    k = svd_aug.AUG_MIN
+    xp.linalg.svdvals(xp.asarray(rng.standard_normal((k - 1, k + 5)).astype("float32")))
+    assert calls()["svd"] == 0
+    xp.linalg.svdvals(xp.asarray(rng.standard_normal((k, k + 5)).astype("float32")))
     assert calls()["svd"] == 1
 
 

@@ -271,12 +271,15 @@ def eigenvectors(client, d, e):
     slot = new_output((B, n), dt.uint32, client)
     client.kernel(RankSpec(t)).launch(g, MU=mu, SC=sc, W=w, SLOT=slot, n=n, nbat=B)
     zs = full((B, n, n), 0, d.dtype, client)
-    s = new_output((B, 5, n, n), d.dtype, client)
+    per = 5 * n * B * d.dtype.itemsize    # scratch bytes of one cluster leader
+    nl = max(1, min(n, (client.max_binding - 256) // per))
+    s = new_output((B, 5, nl, n), d.dtype, client)
     k = client.kernel(InvIterSpec(t))
     step = _cluster_round(client, n)
     for r0 in range(0, _largest_cluster(mu, sc, blk) if step < n else n, step):
-        k.launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s, n=n, nbat=B, r0=r0,
-                 r1=min(n, r0 + step))
+        for a0 in range(0, n, nl):
+            k.launch((min(nl, n - a0), B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s,
+                     n=n, nbat=B, r0=r0, r1=min(n, r0 + step), l0=a0, nl=nl)
     z = new_output((B, n, n), d.dtype, client)
     client.kernel(GatherSpec(t)).launch((n, B, 1), ZS=zs, SLOT=slot, Z=z, n=n, nbat=B)
     return w, z
@@ -325,9 +328,10 @@ def _job(be, x, vectors, check=True):
 
 
 def batch_step(client, n, itemsize, vectors):
-    """Matrices per call of ``eigh`` whose buffers fit one storage binding (the inverse
-    iteration scratch, 5 n^2 per matrix, is the largest), 0 when not even one does."""
-    per = (5 if vectors else 1) * n * n * itemsize
+    """Matrices per call of ``eigh`` whose n x n buffers fit one storage binding (the
+    inverse iteration's scratch goes in leader ranges, eigenvectors()), 0 when not even
+    one does."""
+    per = n * n * itemsize
     return min(65535, (client.max_binding - 256) // per)
 
 

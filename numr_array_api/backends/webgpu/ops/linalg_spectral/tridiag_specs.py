@@ -992,12 +992,14 @@ fn sync() {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
   let b = wid.y;
-  let s0 = wid.x;
+  // leaders l0 .. l0 + nl - 1 in this dispatch, each with its own 5 n scratch rows: the
+  // scratch of all n leaders (5 n^2 per matrix) outgrows one binding from n ~ 5800 (f64)
+  let s0 = ${l0} + wid.x;
   let n = ${n};
-  if (b >= ${nbat} || s0 >= n) { return; }
+  if (b >= ${nbat} || s0 >= n || wid.x >= ${nl}) { return; }
   nn = n;
-  kk = s0;
-  sb = ${S_off} + b * 5u * n * n;
+  kk = wid.x;
+  sb = ${S_off} + b * 5u * ${nl} * n;
   zb = ${ZS_off} + b * n * n;
   let db = ${D_off} + b * n;
   let ob = ${BLK_off} + b * 2u * n;
@@ -1074,7 +1076,7 @@ class InvIterSpec(KernelSpec):
         a = self.t.arr
         return Layout([Buf("D", a), Buf("E", a), Buf("MU", a), Buf("SC", a),
                        Buf("BLK", "u32"), Buf("ZS", a, "rw"), Buf("S", a, "rw")],
-                      ["n", "nbat", "r0", "r1"], caps)
+                      ["n", "nbat", "r0", "r1", "l0", "nl"], caps)
 
     def render(self, caps):
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
