@@ -29,7 +29,7 @@ from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
 from ..linalg.factor import gemm_acc, gemm_sub
-from ..linalg.specs import LarftSpec
+from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from ..matmul import gemm
 from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, UPD_RPW, BisectSpec, GatherSpec,
                             InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec,
@@ -291,7 +291,7 @@ def back_transform(be, ref, tau, z):
     t = wtype(z.dtype, client, "linalg.eigh")
     B, n, _ = z.shape
     larft = client.kernel(LarftSpec(t))
-    bnb = max(1, int(os.environ.get("NUMR_WEBGPU_EIGH_BT_NB") or BT_NB))
+    bnb = min(LARFT_KB_MAX, max(1, int(os.environ.get("NUMR_WEBGPU_EIGH_BT_NB") or BT_NB)))
     for k in reversed(range(0, n - 1, bnb)):
         kb = min(bnb, n - 1 - k)
         v = ref[:, k + 1:, k:k + kb]
