@@ -16,8 +16,8 @@ a minute (CI runs it so the script cannot rot).
 Time per call: a warm-up call, then ``repeats`` times ``reps`` calls followed by one
 synchronize; the best of the repeats divided by ``reps``. Consecutive calls queue on the
 device like a real program's, so the per-call figure is throughput, not latency. The
-repeats of the backends interleave (numr, CuPy, PyTorch, numr, ...), so a slow phase of a
-shared machine affects every column of a row alike.
+repeats of the backends interleave (numr, CuPy, PyTorch, then CuPy, PyTorch, numr, ...: the
+order rotates), so a slow phase of a shared machine affects every column of a row alike.
 
 Extending: a family is a function decorated with ``@family("name")`` that returns Cases for
 a Sizes object. A Case names its inputs (NumPy arrays made once and copied to each backend),
@@ -446,8 +446,14 @@ def run_case(case, backends, arrays, args):
         except Exception as exc:  # report and go on: the other columns still matter
             recs[be.name]["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
     best = {name: math.inf for name in live}
-    for _ in range(args.repeats):
-        for name, (be, dev) in list(live.items()):
+    for rep in range(args.repeats):
+        # the order rotates each repeat: each backend follows every other API once (a
+        # burst right after another API's context ran slower on the H100 even after the
+        # untimed call: numr cuda 0.74 / 0.80 of CuPy on the skinny / batched matmul rows,
+        # 0.85-0.92 in a probe timing numr cuda and CuPy alone)
+        order = list(live.items())
+        k = rep % len(order) if order else 0
+        for name, (be, dev) in order[k:] + order[:k]:
             try:
                 t = _burst(lambda: case.run(be.ns, *dev), be.sync, reps)
                 best[name] = min(best[name], t)
