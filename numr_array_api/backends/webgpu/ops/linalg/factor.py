@@ -936,6 +936,7 @@ def qr(be, w, tau):
     if not spec_fits(kt, Caps.of(client)):
         # T of a 32-column complex128 panel is 16 KiB: WebGPU's minimum workgroup memory
         kt, width = QrTSpec(t, 16), 16
+    wide = _qr_wide(client, t, w.dtype, B, m) if not pk else None
     blocks = []
     for k in range(0, kmin, width):
         kb = min(width, kmin - k)
@@ -961,6 +962,8 @@ def qr(be, w, tau):
             client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
                                      a_rs=panel.strides[1], a_cs=panel.strides[2],
                                      a_bs=panel.strides[0], tau_bs=tv.strides[0])
+        elif wide is not None and mk >= wide.min_rows:
+            wide.factor(panel, tau[:, k:k + kb])
         else:
             _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
         v = new_output((B, mk, kb), w.dtype, client)
@@ -981,6 +984,16 @@ def qr(be, w, tau):
             gemm_acc(client, t, v, gemm(y1, c), c)
         blocks.append((k, v, None, y2))
     return blocks
+
+
+def _qr_wide(client, t, dtype, B, m):
+    """The many-workgroup panel (qr_wide.py) for this call, or None: switched off
+    (NUMR_WEBGPU_QR_WIDE=0), no panel tall enough, or more matrices than one grid
+    dimension holds."""
+    from . import qr_wide
+    if not qr_wide.enabled() or m < qr_wide.min_rows() or B > client.max_groups:
+        return None
+    return qr_wide.WidePanel(client, t, dtype, B, m)
 
 
 def _qr_panel_kernel(client, t, m):
