@@ -148,17 +148,24 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     piv = hv[0];
     house = re(hv[2]) != R(0.0);
   }
-  // ---- the reflector of column q applied to the block's rows (d = 0: rows only read)
+  // ---- the reflector of column q applied to the block's rows (d = 0: rows only read);
+  // every load first, so they are in flight together (a store between two loads of one
+  // buffer would keep the next load waiting)
   var regs: array<T, ${rpt}>;
+  let lo = select(q + 1u, 0u, d == 0u);    // the columns this dispatch reads and updates
+  for (var t = 0u; t < ${rpt}u; t++) {
+    let i = r0 + sl + ${ns}u * t;
+    var p = zero();
+    if (i < m && i >= q && lane >= lo && lane < nc) { p = A[base + i * rs + lane * cs]; }
+    regs[t] = p;
+  }
   for (var t = 0u; t < ${rpt}u; t++) {
     let r = sl + ${ns}u * t;
     let i = r0 + r;
-    var p = zero();
     if (i < m && lane < nc) {
-      let ai = base + i * rs + lane * cs;
-      if (d == 0u) {
-        p = A[ai];
-      } else if (i >= q) {
+      var p = regs[t];
+      if (d > 0u && i >= q) {
+        let ai = base + i * rs + lane * cs;
         var v = one();
         if (i > q) {
           v = vq[r];
@@ -167,14 +174,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if (lane == q) {
           if (i == q) { A[ai] = hv[1]; } else if (house) { A[ai] = v; }
         } else if (lane > q) {
-          p = A[ai] - mul(v, cw[lane]);
+          p -= mul(v, cw[lane]);
           A[ai] = p;
         }
       }
       if (lane == d) { xd[r] = p; }
       if (i == d && lane >= d) { DG[db + (d % 2u) * ${ncap}u + lane] = p; }
+      regs[t] = p;
     }
-    regs[t] = p;
   }
   if (d >= nc) { return; }
   workgroupBarrier();
@@ -215,6 +222,12 @@ class QrWideSpec(KernelSpec):
 
     t: WType
     rpt: int = RPT
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
+    # workgroup indices are structural (tid < 256, lane and q < NCAP since the host keeps
+    # nc <= NCAP, sl < NS, rows r < NS rpt); loops are counted by constants or the uniform
+    # nblk; global indices stay in the bound views (i < m, lane < nc, b < nbat, blocks <
+    # the nblk PT was sized for: WidePanel)
+    trusted: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -256,6 +269,11 @@ def rows_per_thread():
     return _env_int("QR_WIDE_RPT", RPT, 4, 64)
 
 
+def trusted():
+    """NUMR_WEBGPU_QR_WIDE_TRUSTED=0 compiles the kernel with wgpu's runtime checks."""
+    return os.environ.get("NUMR_WEBGPU_QR_WIDE_TRUSTED", "1").strip() != "0"
+
+
 class WidePanel:
     """The wide panel's kernel and its exchange buffers for one qr call: PT sized for
     ``m`` rows (the first, tallest panel), DG for two diagonal rows."""
@@ -264,8 +282,8 @@ class WidePanel:
         self.min_rows = min_rows()
         self.rpt = rows_per_thread()
         self.rows = NS * self.rpt
-        self.kern = client.kernel(QrWideSpec(t, self.rpt))
-        nblk = -(-m // self.rows)
+        self.kern = client.kernel(QrWideSpec(t, self.rpt, trusted()))
+        nblk = self.nblk = -(-m // self.rows)
         self.pt = new_output((B * 2 * nblk * PW,), dtype, client)
         self.dg = new_output((B * 2 * NCAP,), dtype, client)
 
@@ -274,6 +292,8 @@ class WidePanel:
         kb <= mk) in place, tau (B, kb) view: kb + 1 dispatches."""
         B, mk, kb = panel.shape
         nblk = -(-mk // self.rows)
+        if not 0 < kb <= min(NCAP, mk) or nblk > self.nblk:
+            raise ValueError(f"qr_wide: a ({mk}, {kb}) panel, {self.nblk} row blocks")
         CALLS["panels"] += 1
         args = dict(A=panel, tau_=tau, PT=self.pt, DG=self.dg, m=mk, nc=kb, nbat=B,
                     a_rs=panel.strides[1], a_cs=panel.strides[2], a_bs=panel.strides[0],
