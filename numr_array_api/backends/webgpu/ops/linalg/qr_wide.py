@@ -295,10 +295,15 @@ class WidePanel:
         if not 0 < kb <= min(NCAP, mk) or nblk > self.nblk:
             raise ValueError(f"qr_wide: a ({mk}, {kb}) panel, {self.nblk} row blocks")
         CALLS["panels"] += 1
-        args = dict(A=panel, tau_=tau, PT=self.pt, DG=self.dg, m=mk, nc=kb, nbat=B,
-                    a_rs=panel.strides[1], a_cs=panel.strides[2], a_bs=panel.strides[0],
-                    tau_bs=tau.strides[0], nblk=nblk)
+        # bindings resolved once for the panel's kb + 1 launches: only j changes (the
+        # first call of a shape records ~n of them before its plan replays them)
+        k = self.kern
+        words = dict(m=mk, nc=kb, nbat=B, a_rs=panel.strides[1], a_cs=panel.strides[2],
+                     a_bs=panel.strides[0], tau_bs=tau.strides[0], nblk=nblk)
+        triples = k.layout.bind(dict(A=panel, tau_=tau, PT=self.pt, DG=self.dg), words)
+        pipe = k.pipes["main"]
+        pack = k.layout.pack
+        launch = k.client.launch
         g = (nblk, B, 1)
-        launch = self.kern.launch
         for d in range(kb + 1):
-            launch(g, j=d, **args)
+            launch(pipe, triples, pack(j=d, **words), g)
