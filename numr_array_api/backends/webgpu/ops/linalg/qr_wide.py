@@ -307,3 +307,10 @@ class WidePanel:
         g = (nblk, B, 1)
         for d in range(kb + 1):
             launch(pipe, triples, pack(j=d, **words), g)
+
+
+def variants():
+    from ...codegen.types import WTYPES
+    from .specs import FLOATS
+    return [QrWideSpec(WTYPES[d], r, tr) for d in FLOATS for r in (4, RPT, 64)
+            for tr in (False, True)]
