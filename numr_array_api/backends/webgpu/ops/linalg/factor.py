@@ -988,12 +988,16 @@ def qr(be, w, tau):
 
 def _qr_wide(client, t, dtype, B, m):
     """The many-workgroup panel (qr_wide.py) for this call, or None: switched off
-    (NUMR_WEBGPU_QR_WIDE=0), no panel tall enough, or more matrices than one grid
-    dimension holds."""
+    (NUMR_WEBGPU_QR_WIDE=0), no panel tall enough, or more matrices or row blocks than
+    one grid dimension holds."""
     from . import qr_wide
-    if not qr_wide.enabled() or m < qr_wide.min_rows() or B > client.max_groups:
+    mg = client.max_groups
+    if not qr_wide.enabled() or m < qr_wide.min_rows() or B > mg:
         return None
-    return qr_wide.WidePanel(client, t, dtype, B, m)
+    spec = qr_wide.spec(t)
+    if -(-m // (qr_wide.NS * spec.rpt)) > mg or not spec_fits(spec, Caps.of(client)):
+        return None
+    return qr_wide.WidePanel(client, spec, dtype, B, m)
 
 
 def _qr_panel_kernel(client, t, m):

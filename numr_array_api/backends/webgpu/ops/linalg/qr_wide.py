@@ -274,15 +274,20 @@ def trusted():
     return os.environ.get("NUMR_WEBGPU_QR_WIDE_TRUSTED", "1").strip() != "0"
 
 
+def spec(t):
+    """The QrWideSpec of WType ``t`` under the current switches."""
+    return QrWideSpec(t, rows_per_thread(), trusted())
+
+
 class WidePanel:
     """The wide panel's kernel and its exchange buffers for one qr call: PT sized for
     ``m`` rows (the first, tallest panel), DG for two diagonal rows."""
 
-    def __init__(self, client, t, dtype, B, m):
+    def __init__(self, client, spec, dtype, B, m):
         self.min_rows = min_rows()
-        self.rpt = rows_per_thread()
+        self.rpt = spec.rpt
         self.rows = NS * self.rpt
-        self.kern = client.kernel(QrWideSpec(t, self.rpt, trusted()))
+        self.kern = client.kernel(spec)
         nblk = self.nblk = -(-m // self.rows)
         self.pt = new_output((B * 2 * nblk * PW,), dtype, client)
         self.dg = new_output((B * 2 * NCAP,), dtype, client)
