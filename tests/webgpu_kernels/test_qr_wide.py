@@ -150,3 +150,17 @@ def test_defaults_take_the_wide_panel_from_256_rows(xp, panels, monkeypatch):
     _, r0 = _check(xp, a)
     assert panels() == 2
     np.testing.assert_allclose(r, r0, rtol=0, atol=1e-4 * np.abs(r0).max())
+
+
+def test_tall_panels_take_taller_blocks(xp, panels, monkeypatch):
+    """Every workgroup combines every block's partials: beyond NBLK_CAP blocks the rows
+    per thread double (up to 64) instead of the blocks multiplying."""
+    from numr_array_api.backends.webgpu.codegen.types import WTYPES
+    from numr_array_api.backends.webgpu.ops.linalg import qr_wide
+    from numr_array_api._core import dtypes as dt
+    t = WTYPES[dt.float32]
+    assert qr_wide.spec(t, 40000).rpt == 32     # from 4 (the fixture): 157 blocks
+    monkeypatch.setattr(qr_wide, "NBLK_CAP", 2)
+    assert [qr_wide.spec(t, m).rpt for m in (64, 65, 200, 10 ** 6)] == [4, 8, 16, 64]
+    _check(xp, _random(np.random.default_rng(17), (200, 40), "float32"))
+    assert panels() == 2

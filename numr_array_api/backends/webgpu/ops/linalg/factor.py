@@ -994,7 +994,7 @@ def _qr_wide(client, t, dtype, B, m):
     mg = client.max_groups
     if not qr_wide.enabled() or m < qr_wide.min_rows() or B > mg:
         return None
-    spec = qr_wide.spec(t)
+    spec = qr_wide.spec(t, m)
     if -(-m // (qr_wide.NS * spec.rpt)) > mg or not spec_fits(spec, Caps.of(client)):
         return None
     return qr_wide.WidePanel(client, spec, dtype, B, m)

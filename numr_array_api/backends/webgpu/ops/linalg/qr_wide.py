@@ -47,6 +47,8 @@ NS = 8           # row slices of a 256-invocation workgroup
 PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 RPT = 16         # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
+NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
+                 # every workgroup reads every block's partials, nblk^2 PW values a dispatch
 
 CALLS = {"panels": 0}   # tests read it: panels factored by this kernel
 
@@ -274,9 +276,13 @@ def trusted():
     return os.environ.get("NUMR_WEBGPU_QR_WIDE_TRUSTED", "1").strip() != "0"
 
 
-def spec(t):
-    """The QrWideSpec of WType ``t`` under the current switches."""
-    return QrWideSpec(t, rows_per_thread(), trusted())
+def spec(t, m):
+    """The QrWideSpec of WType ``t`` for panels of up to ``m`` rows under the current
+    switches: rows per thread doubled while that leaves more than NBLK_CAP blocks."""
+    rpt = rows_per_thread()
+    while rpt < 64 and -(-m // (NS * rpt)) > NBLK_CAP:
+        rpt = min(64, 2 * rpt)
+    return QrWideSpec(t, rpt, trusted())
 
 
 class WidePanel:
