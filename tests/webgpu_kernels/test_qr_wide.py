@@ -134,6 +134,11 @@ def test_wide_panel_scaled_like_the_old_panel(xp, panels, monkeypatch, dtype, sc
     _, r0 = _check(xp, a)
     assert panels() == 2
     np.testing.assert_allclose(r, r0, rtol=0, atol=1e-4 * np.abs(r0).max())
+    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE")
+    monkeypatch.setenv("NUMR_WEBGPU_QR_PANEL", "one")     # the same, by the panel's name
+    _, r1 = _check(xp, a)
+    assert panels() == 2
+    np.testing.assert_array_equal(r1, r0)
 
 
 def test_defaults_take_the_wide_panel_from_256_rows(xp, panels, monkeypatch):
@@ -150,6 +155,11 @@ def test_defaults_take_the_wide_panel_from_256_rows(xp, panels, monkeypatch):
     _, r0 = _check(xp, a)
     assert panels() == 2
     np.testing.assert_allclose(r, r0, rtol=0, atol=1e-4 * np.abs(r0).max())
+    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE")
+    monkeypatch.setenv("NUMR_WEBGPU_QR_PANEL", "one")     # the same, by the panel's name
+    _, r1 = _check(xp, a)
+    assert panels() == 2
+    np.testing.assert_array_equal(r1, r0)
 
 
 def test_tall_panels_take_taller_blocks(xp, panels, monkeypatch):

@@ -988,11 +988,12 @@ def qr(be, w, tau):
 
 def _qr_wide(client, t, dtype, B, m):
     """The many-workgroup panel (qr_wide.py) for this call, or None: switched off
-    (NUMR_WEBGPU_QR_WIDE=0), no panel tall enough, or more matrices or row blocks than
-    one grid dimension holds."""
+    (NUMR_WEBGPU_QR_WIDE=0, or NUMR_WEBGPU_QR_PANEL=one), no panel tall enough, or more
+    matrices or row blocks than one grid dimension holds."""
     from . import qr_wide
     mg = client.max_groups
-    if not qr_wide.enabled() or m < qr_wide.min_rows() or B > mg:
+    if not qr_wide.enabled() or _env("QR_PANEL", "") == "one" or m < qr_wide.min_rows() \
+            or B > mg:
         return None
     spec = qr_wide.spec(t, m)
     if -(-m // (qr_wide.NS * spec.rpt)) > mg or not spec_fits(spec, Caps.of(client)):
@@ -1003,7 +1004,7 @@ def _qr_wide(client, t, dtype, B, m):
 def _qr_panel_kernel(client, t, m):
     """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
     real part, rows fitting the registers of one workgroup), else None."""
-    if _env("QR_PANEL", "old") == "old" or not Caps.of(client).subgroup or \
+    if _env("QR_PANEL", "old") in ("old", "one") or not Caps.of(client).subgroup or \
             t.name == "complex128":
         return None
     wg = panel_wg(client, t)
