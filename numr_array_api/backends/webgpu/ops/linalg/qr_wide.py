@@ -79,13 +79,30 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let db = ${DG_off} + b * 2u * ${ncap}u;
   let r0 = blk * ${rows}u;
   var q = 0u;
+  if (d > 0u) { q = d - 1u; }
+  // ---- every global load of the block's rows first: none depends on the reflector, so
+  // their latency overlaps the partials' reduction (and no store sits between two loads)
+  var regs: array<T, ${rpt}>;
+  let lo = select(q + 1u, 0u, d == 0u);    // the columns this dispatch reads and updates
+  for (var t = 0u; t < ${rpt}u; t++) {
+    let i = r0 + sl + ${ns}u * t;
+    var p = zero();
+    if (i < m && i >= q && lane >= lo && lane < nc) { p = A[base + i * rs + lane * cs]; }
+    regs[t] = p;
+  }
   var house = false;
   var piv = one();
   if (d > 0u) {
-    q = d - 1u;
     for (var r = tid; r < ${rows}u; r += ${wg}u) {
       let i = r0 + r;
       if (i < m) { vq[r] = A[base + i * rs + q * cs]; }
+    }
+    let rd = db + (q % 2u) * ${ncap}u;
+    var alpha = zero();
+    var pqc = zero();
+    if (tid < ${ncap}u) {
+      alpha = DG[rd + q];
+      pqc = DG[rd + tid];
     }
     // ---- x^H p_c / S over all blocks (S: the largest scale), slices over blocks,
     // rescaling the running sum when a larger scale comes
@@ -117,8 +134,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
           yq += ps[k * ${ncap}u + q] * f;
         }
       }
-      let rd = db + (q % 2u) * ${ncap}u;
-      let alpha = DG[rd + q];
       let g = max(s, maxabs(alpha));
       var xn = R(0.0);            // sum |x_i / g|^2, as FactorSpec's
       if (s > R(0.0)) { xn = re(yq) / s * (s / g) * (s / g); }
@@ -135,7 +150,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       var c = zero();
       if (hs && tid > q && tid < nc) {
         // v^H p_c = p_qc + x^H p_c / conj(x0 - beta), both sides scaled by g
-        let w = DG[rd + tid] + dv(yc * (s / g), cj(pv) / g);
+        let w = pqc + dv(yc * (s / g), cj(pv) / g);
         c = mul(cj(tau), w);
       }
       cw[tid] = c;
@@ -150,17 +165,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     piv = hv[0];
     house = re(hv[2]) != R(0.0);
   }
-  // ---- the reflector of column q applied to the block's rows (d = 0: rows only read);
-  // every load first, so they are in flight together (a store between two loads of one
-  // buffer would keep the next load waiting)
-  var regs: array<T, ${rpt}>;
-  let lo = select(q + 1u, 0u, d == 0u);    // the columns this dispatch reads and updates
-  for (var t = 0u; t < ${rpt}u; t++) {
-    let i = r0 + sl + ${ns}u * t;
-    var p = zero();
-    if (i < m && i >= q && lane >= lo && lane < nc) { p = A[base + i * rs + lane * cs]; }
-    regs[t] = p;
-  }
+  // ---- the reflector of column q applied to the block's rows (d = 0: rows only read)
   for (var t = 0u; t < ${rpt}u; t++) {
     let r = sl + ${ns}u * t;
     let i = r0 + r;
