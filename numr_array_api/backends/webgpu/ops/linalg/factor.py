@@ -25,6 +25,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
+from . import qr_wide
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
@@ -990,7 +991,6 @@ def _qr_wide(client, t, dtype, B, m):
     """The many-workgroup panel (qr_wide.py) for this call, or None: switched off
     (NUMR_WEBGPU_QR_WIDE=0, or NUMR_WEBGPU_QR_PANEL=one), no panel tall enough, or more
     matrices or row blocks than one grid dimension holds."""
-    from . import qr_wide
     mg = client.max_groups
     if not qr_wide.enabled() or _env("QR_PANEL", "") == "one" or m < qr_wide.min_rows() \
             or B > mg:
