@@ -25,6 +25,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
+from . import qr_wide
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
@@ -936,6 +937,7 @@ def qr(be, w, tau):
     if not spec_fits(kt, Caps.of(client)):
         # T of a 32-column complex128 panel is 16 KiB: WebGPU's minimum workgroup memory
         kt, width = QrTSpec(t, 16), 16
+    wide = _qr_wide(client, t, w.dtype, B, m) if not pk else None
     blocks = []
     for k in range(0, kmin, width):
         kb = min(width, kmin - k)
@@ -961,6 +963,8 @@ def qr(be, w, tau):
             client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
                                      a_rs=panel.strides[1], a_cs=panel.strides[2],
                                      a_bs=panel.strides[0], tau_bs=tv.strides[0])
+        elif wide is not None and mk >= wide.min_rows:
+            wide.factor(panel, tau[:, k:k + kb])
         else:
             _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
         v = new_output((B, mk, kb), w.dtype, client)
@@ -983,10 +987,24 @@ def qr(be, w, tau):
     return blocks
 
 
+def _qr_wide(client, t, dtype, B, m):
+    """The many-workgroup panel (qr_wide.py) for this call, or None: switched off
+    (NUMR_WEBGPU_QR_WIDE=0, or NUMR_WEBGPU_QR_PANEL=one), no panel tall enough, or more
+    matrices or row blocks than one grid dimension holds."""
+    mg = client.max_groups
+    if not qr_wide.enabled() or _env("QR_PANEL", "") == "one" or m < qr_wide.min_rows() \
+            or B > mg:
+        return None
+    spec = qr_wide.spec(t, m)
+    if -(-m // (qr_wide.NS * spec.rpt)) > mg or not spec_fits(spec, Caps.of(client)):
+        return None
+    return qr_wide.WidePanel(client, spec, dtype, B, m)
+
+
 def _qr_panel_kernel(client, t, m):
     """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
     real part, rows fitting the registers of one workgroup), else None."""
-    if _env("QR_PANEL", "old") == "old" or not Caps.of(client).subgroup or \
+    if _env("QR_PANEL", "old") in ("old", "one") or not Caps.of(client).subgroup or \
             t.name == "complex128":
         return None
     wg = panel_wg(client, t)
