@@ -45,7 +45,8 @@ from .scalar import prelude
 NCAP = 32        # widest panel (lanes of a 32-invocation slice: one a column)
 NS = 8           # row slices of a 256-invocation workgroup
 PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
-RPT = 16         # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows)
+RPT = 4          # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows; H100
+                 # session 5: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16, 145 at 32)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
                  # every workgroup reads every block's partials, nblk^2 PW values a dispatch
