@@ -1,0 +1,131 @@
+// eigh of stacks of small real symmetric matrices: ${per} matrices per workgroup, ${cap}
+// invocations per matrix (n <= ${cap}, padded with zero rows and columns, which never
+// rotate). Invocation t keeps column t of A and row t of V in registers (straight-line code
+// with fixed indices, so nothing spills to memory). Round-robin two-sided Jacobi where the
+// pairs are always the slots (2k, 2k+1) and the data moves instead (the circle method's
+// fixed permutation SIGMA, applied to the rows in registers and to the columns through
+// workgroup memory): that keeps every register index a constant. After ${cap} - 1 rounds
+// SIGMA is the identity, so slot = index at every sweep's end, where the sweeps stop once
+// one rotates nothing (bounded: NaN input ends too).
+${layout}
+const CAP: u32 = ${cap}u;
+const PER: u32 = ${per}u;
+const HALF: u32 = ${half}u;
+const MAT: u32 = ${cap}u * ${cap}u;
+const EPS: ${T} = ${eps};
+const FLOOR: ${T} = ${floor};
+const SRC = array<u32, ${cap}>(${src});     // SIGMA^-1: the slot whose column moves here
+const DST = array<u32, ${cap}>(${dst});     // SIGMA
+
+var<workgroup> B: array<${T}, ${bsize}>;      // the columns, one buffer per round parity
+var<workgroup> CS: array<${T}, ${cssize}>;    // (1 - cos, sin) per pair
+var<workgroup> RM: array<${T}, ${wg}>;
+var<workgroup> RK: array<u32, ${wg}>;
+var<workgroup> rot: atomic<u32>;
+var<workgroup> flag: u32;
+
+// a total order on (value, index): NaN last, ties by index, so ranks are distinct
+fn before(a: ${T}, b: ${T}, ia: u32, ib: u32) -> bool {
+  let na = !(a == a);
+  let nb = !(b == b);
+  if (na || nb) { return (!na && nb) || (na && nb && ia < ib); }
+  return a < b || (a == b && ia < ib);
+}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let n = ${n};
+  let nb = ${nb};
+  let t = lid % CAP;
+  let mi = lid / CAP;
+  let src = SRC[t];
+  // the register (row) where the entry this invocation's pair annihilates lands
+  let zrow = DST[src ^ 1u];
+  let ngr = (nb + PER - 1u) / PER;
+  for (var g = wid.x + wid.y * nw.x; g < ngr; g += nw.x * nw.y) {
+    let b = g * PER + mi;
+    let live = b < nb && t < n;
+    let ib = ${A_off} + b * n * n;
+${decl}
+    var mx: ${T} = ${zero};
+${load}
+    RM[lid] = mx;
+    workgroupBarrier();
+    var q: ${T} = ${zero};
+    for (var j = 0u; j < CAP; j++) { q = max(q, RM[mi * CAP + j]); }
+    // power-of-two scale bringing max |a_ij| into [0.5, 1] (exact): no square overflows
+    var sc: ${T} = ${one};
+    for (var k = 0u; k < 40u && q > ${big}; k++) { q *= ${small}; sc *= ${small}; }
+    for (var k = 0u; k < 40u && q > ${one}; k++) { q *= ${halfv}; sc *= ${halfv}; }
+    for (var k = 0u; k < 40u && q > ${zero} && q < ${small}; k++) { q *= ${big}; sc *= ${big}; }
+    for (var k = 0u; k < 40u && q > ${zero} && q < ${halfv}; k++) { q *= ${two}; sc *= ${two}; }
+${scale}
+
+    for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
+      for (var r = 0u; r + 1u < CAP; r++) {
+        let bb = (r & ${par}u) * PER * MAT + mi * MAT;
+        let cb = (r & ${par}u) * PER * CAP + mi * CAP;
+${store}
+        workgroupBarrier();
+        if (t < HALF) {
+          let p = 2u * t;
+          let app = B[bb + p * CAP + p];
+          let aqq = B[bb + (p + 1u) * CAP + p + 1u];
+          let apq = B[bb + (p + 1u) * CAP + p];
+          var h: ${T} = ${zero};
+          var s: ${T} = ${zero};
+          if (abs(apq) > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {
+            let d = aqq - app;
+            var tn: ${T};
+            if (abs(apq) < abs(d) * EPS) {
+              tn = apq / d;
+            } else {
+              let th = d / (${two} * apq);
+              tn = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
+            }
+            // c^2 + s^2 = 1 to rounding (one Newton step), applied as 1 - h = c so that
+            // late tiny rotations do not grow the columns (see spec._jrot)
+            var c = ${one} / sqrt(tn * tn + ${one});
+            s = tn * c;
+            let f = ${onehalf} - ${halfv} * (c * c + s * s);
+            c *= f;
+            s *= f;
+            h = s * s / (${one} + c);
+            atomicStore(&rot, 1u);
+          }
+          CS[cb + 2u * t] = h;
+          CS[cb + 2u * t + 1u] = s;
+        }
+        workgroupBarrier();
+        // column src of A J (its pair's rotation), then J^T on the rows and SIGMA
+        let hq = CS[cb + (src & ~1u)];
+        let sq = CS[cb + (src & ~1u) + 1u];
+        let xo = bb + (src & ~1u) * CAP;
+        let isq = (src & 1u) == 1u;
+${update}
+        if (sq != ${zero}) {
+${fix}
+        }
+${barrier1}
+      }
+      workgroupBarrier();
+      if (lid == 0u) { flag = atomicExchange(&rot, 0u); }
+      if (workgroupUniformLoad(&flag) == 0u) { break; }
+    }
+
+    // eigenvalues ascending; eigenvector columns follow their eigenvalue
+    var dg: ${T} = ${zero};
+${diag}
+    RM[lid] = dg;
+    workgroupBarrier();
+    var rk = 0u;
+    for (var j = 0u; j < n; j++) {
+      if (before(RM[mi * CAP + j], dg, j, t)) { rk++; }
+    }
+    RK[lid] = rk;
+    if (live) { W[${W_off} + b * n + rk] = dg / sc; }
+${vout}
+    workgroupBarrier();
+  }
+}

@@ -1,0 +1,282 @@
+"""Specs of the stacked small-matrix kernels (small_eigh.wgsl, small_svd.wgsl).
+
+The per-invocation columns live in scalar registers (``a0``, ``a1``, ...) addressed only by
+constant indices, so the bodies that touch them are generated here, unrolled over the
+size bucket ``cap``. ``nbuf`` 2 double-buffers the published columns (one barrier fewer per
+round) where workgroup memory allows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...codegen.layout import Buf, Layout
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from ...codegen.types import WType
+from .spec import _consts, _lit
+
+_PKG = __package__
+BUCKETS = (4, 8, 16, 32)
+
+
+def bucket(n: int) -> int:
+    """The smallest size bucket holding n (0: none)."""
+    return next((c for c in BUCKETS if n <= c), 0)
+
+
+def circle(cap: int):
+    """SIGMA of the circle method on slots (2k, 2k+1) = (top k, bottom k): top 0 stays,
+    the others move one place round (top k -> top k+1, the last top -> the last bottom,
+    bottom k -> bottom k-1, bottom 0 -> top 1). Returns (SIGMA, SIGMA^-1) as lists."""
+    h = cap // 2
+    dst = [0] * cap
+    for k in range(h):
+        top, bot = 2 * k, 2 * k + 1
+        if k == 0:
+            dst[top] = top
+        else:
+            dst[top] = 2 * (k + 1) if k + 1 < h else bot
+        dst[bot] = 2 * (k - 1) + 1 if k > 0 else (2 if h > 1 else bot)
+    src = [0] * cap
+    for i, d in enumerate(dst):
+        src[d] = i
+    return dst, src
+
+
+def _consts_small(t: WType) -> dict:
+    k = _consts(t)
+    T = k["T"]
+    k["onehalf"] = _lit(T, 1.5)
+    return k
+
+
+def _floor_tiny(T: str):
+    # FLOOR: rotations below it are noise even after scaling into [0.5, 1]
+    return (2.0 ** -124, 2.0 ** -60) if T == "f32" else (2.0 ** -1020, 2.0 ** -500)
+
+
+def _u32s(xs) -> str:
+    return ", ".join(f"{x}u" for x in xs)
+
+
+def wg_bytes_eigh(T_size: int, cap: int, per: int, nbuf: int) -> int:
+    wg = cap * per
+    return T_size * (nbuf * per * cap * cap + nbuf * per * cap + wg) + 4 * wg + 8
+
+
+def wg_bytes_svd(T_size: int, capr: int, capc: int, per: int, nbuf: int,
+                 vectors: bool) -> int:
+    wg = capc * per
+    col = capr + (capc if vectors else 0)
+    return T_size * (nbuf * per * capc * col + wg) + 4 * wg + 8
+
+
+@dataclasses.dataclass(frozen=True)
+class SmallEighSpec(KernelSpec):
+    t: WType          # float32 / float64
+    cap: int          # n <= cap, invocations per matrix
+    per: int          # matrices per workgroup
+    nbuf: int         # 1 or 2 buffers of published columns
+    vectors: bool
+
+    def needs(self):
+        return ("f64",) if self.t.val == "f64" else ()
+
+    def layout(self, caps):
+        T = self.t.val
+        bufs = [Buf("A", T), Buf("W", T, "rw")]
+        if self.vectors:
+            bufs.append(Buf("V", T, "rw"))
+        return Layout(bufs, ["n", "nb"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        k = _consts_small(self.t)
+        T, z, one = k["T"], k["zero"], k["one"]
+        c, vec = self.cap, self.vectors
+        dst, src = circle(c)
+        rng = range(c)
+        decl = [f"    var a{i}: {T} = {z};" for i in rng]
+        if vec:
+            decl += [f"    var v{i}: {T} = select({z}, {one}, t == {i}u);" for i in rng]
+        load = [f"    if (live && {i}u < n) {{ a{i} = A[ib + {i}u * n + t]; }}\n"
+                f"    mx = max(mx, abs(a{i}));" for i in rng]
+        scale = [f"    a{i} *= sc;" for i in rng]
+        ind = "        "
+        store = [f"{ind}B[bb + t * CAP + {i}u] = a{i};" for i in rng]
+        upd = [f"{ind}let h{j} = CS[cb + {2 * j}u];\n{ind}let s{j} = CS[cb + {2 * j + 1}u];"
+               for j in range(c // 2)]
+        for i in rng:
+            upd.append(f"{ind}let x{i} = B[xo + {i}u];\n{ind}let y{i} = B[xo + CAP + {i}u];\n"
+                       f"{ind}let n{i} = select(x{i} - (sq * y{i} + hq * x{i}), "
+                       f"y{i} + (sq * x{i} - hq * y{i}), isq);")
+        for j in range(c // 2):
+            p, q = 2 * j, 2 * j + 1
+            upd.append(f"{ind}a{dst[p]} = n{p} - (s{j} * n{q} + h{j} * n{p});\n"
+                       f"{ind}a{dst[q]} = n{q} + (s{j} * n{p} - h{j} * n{q});")
+        if vec:
+            upd += [f"{ind}let w{i} = v{i};" for i in rng]
+            for j in range(c // 2):
+                p, q = 2 * j, 2 * j + 1
+                upd.append(f"{ind}v{dst[p]} = w{p} - (s{j} * w{q} + h{j} * w{p});\n"
+                           f"{ind}v{dst[q]} = w{q} + (s{j} * w{p} - h{j} * w{q});")
+        fix = [f"{ind}  a{i} = select(a{i}, {z}, zrow == {i}u);" for i in rng]
+        diag = [f"    dg = select(dg, a{i}, t == {i}u);" for i in rng]
+        vout = ""
+        if vec:
+            lines = [f"      if ({j}u < n) {{ V[vo + RK[mi * CAP + {j}u]] = v{j}; }}"
+                     for j in rng]
+            vout = ("    workgroupBarrier();\n    if (live) {\n"
+                    f"      let vo = {lay.word('V_off')} + b * n * n + t * n;\n"
+                    + "\n".join(lines) + "\n    }")
+        floor, _ = _floor_tiny(T)
+        wg = c * self.per
+        return Template.file(_PKG, "small_eigh.wgsl").render(
+            lay.tokens(), k, cap=c, per=self.per, half=c // 2, floor=_lit(T, floor),
+            src=_u32s(src), dst=_u32s(dst), bsize=self.nbuf * self.per * c * c,
+            cssize=self.nbuf * self.per * c, wg=wg, par=self.nbuf - 1,
+            decl="\n".join(decl), load="\n".join(load), scale="\n".join(scale),
+            store="\n".join(store), update="\n".join(upd), fix="\n".join(fix),
+            barrier1="        workgroupBarrier();" if self.nbuf == 1 else "",
+            diag="\n".join(diag), vout=vout)
+
+    @property
+    def label(self):
+        return (f"small_eigh_{self.t.name}_c{self.cap}x{self.per}_b{self.nbuf}"
+                f"{'_v' if self.vectors else ''}")
+
+
+@dataclasses.dataclass(frozen=True)
+class SmallSvdSpec(KernelSpec):
+    t: WType
+    capr: int         # R <= capr (rows of the tall form)
+    capc: int         # C <= capc (its columns), invocations per matrix
+    per: int
+    nbuf: int
+    vectors: bool     # write P, Q (through output strides) and complete P's basis
+
+    def needs(self):
+        return ("f64",) if self.t.val == "f64" else ()
+
+    def layout(self, caps):
+        T = self.t.val
+        bufs = [Buf("X", T), Buf("SV", T, "rw")]
+        words = ["R", "C", "nb", "xrs", "xcs", "xbs"]
+        if self.vectors:
+            bufs += [Buf("PO", T, "rw"), Buf("QO", T, "rw")]
+            words += ["prs", "pcs", "pbs", "qrs", "qcs", "qbs"]
+        return Layout(bufs, words, caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        k = _consts_small(self.t)
+        T, z, one = k["T"], k["zero"], k["one"]
+        cr, cc, vec = self.capr, self.capc, self.vectors
+        w = lay.word
+        rr, rc = range(cr), range(cc)
+        decl = [f"    var u{i}: {T} = {z};" for i in rr]
+        if vec:
+            decl += [f"    var v{j}: {T} = select({z}, {one}, t == {j}u);" for j in rc]
+        load = [f"    if (live && {i}u < R) {{ u{i} = X[xb + {i}u * {w('xrs')} + t * "
+                f"{w('xcs')}]; }}\n    mx = max(mx, abs(u{i}));" for i in rr]
+        scale = [f"    u{i} *= sc;" for i in rr]
+        ind = "        "
+        store = [f"{ind}B[bb + t * COL + {i}u] = u{i};" for i in rr]
+        if vec:
+            store += [f"{ind}B[bb + t * COL + {cr + j}u] = v{j};" for j in rc]
+        dots = [f"{ind}let o{i} = B[po + {i}u];\n"
+                f"{ind}{{ let x = select(o{i}, u{i}, lo); let y = select(u{i}, o{i}, lo);\n"
+                f"{ind}  al += x * x; be += y * y; ga += x * y; }}" for i in rr]
+        i2 = "          "
+        rotate = [f"{i2}u{i} = u{i} - (h * u{i} - sg * o{i});" for i in rr]
+        if vec:
+            rotate += [f"{i2}v{j} = v{j} - (h * v{j} - sg * B[po + {cr + j}u]);" for j in rc]
+        norm = [f"    s2 += u{i} * u{i};" for i in rr]
+        floor, tiny = _floor_tiny(T)
+        vectors = self._vectors_code(lay, T, z, one) if vec else ""
+        return Template.file(_PKG, "small_svd.wgsl").render(
+            lay.tokens(), k, capr=cr, capc=cc, per=self.per,
+            colw=cr + (cc if vec else 0), floor=_lit(T, floor), tiny=_lit(T, tiny),
+            bsize=self.nbuf * self.per * cc * (cr + (cc if vec else 0)),
+            wg=cc * self.per, par=self.nbuf - 1, decl="\n".join(decl),
+            load="\n".join(load), scale="\n".join(scale), store="\n".join(store),
+            dots="\n".join(dots), rotate="\n".join(rotate), norm="\n".join(norm),
+            barrier1="        workgroupBarrier();" if self.nbuf == 1 else "",
+            vectors=vectors)
+
+    def _vectors_code(self, lay, T, z, one):
+        cr, cc = self.capr, self.capc
+        w = lay.word
+        rr = range(cr)
+        pb = "mi * CAPC * COL"
+        P = f"B[{pb} + j * CAPR + {{i}}u]"
+        gs_pass = ("          for (var j = 0u; j < k; j++) {\n"
+                   "            var hh: " + T + " = " + z + ";\n" +
+                   "\n".join(f"            hh += {P.format(i=i)} * u{i};" for i in rr) + "\n" +
+                   "\n".join(f"            u{i} -= hh * {P.format(i=i)};" for i in rr) +
+                   "\n          }")
+        least = ("\n".join(f"            u{i} = {z};" for i in rr) + "\n"
+                 "            for (var j = 0u; j < k; j++) {\n" +
+                 "\n".join(f"              u{i} += {P.format(i=i)} * {P.format(i=i)};"
+                           for i in rr) + "\n            }\n"
+                 f"            var bv: {T} = {_lit(T, 4.0)};\n            var bi = 0u;\n" +
+                 "\n".join(f"            if ({i}u < R && u{i} < bv) {{ bv = u{i}; bi = {i}u; }}"
+                           for i in rr) + "\n" +
+                 "\n".join(f"            u{i} = select({z}, {one}, bi == {i}u);" for i in rr))
+        nq = "\n".join(f"          nq += u{i} * u{i};" for i in rr)
+        scl = "\n".join(f"            u{i} *= rn;" for i in rr)
+        pub = "\n".join(f"      B[{pb} + rk * CAPR + {i}u] = u{i};" for i in rr)
+        pub_k = "\n".join(f"        B[{pb} + k * CAPR + {i}u] = u{i};" for i in rr)
+        po = f"{w('PO_off')} + b * {w('pbs')}"
+        qo = f"{w('QO_off')} + b * {w('qbs')}"
+        outp = "\n".join(f"      if ({i}u < R) {{ PO[po + {i}u * {w('prs')} + rk * {w('pcs')}] "
+                         f"= u{i}; }}" for i in rr)
+        outq = "\n".join(f"      if ({j}u < C) {{ QO[qo + {j}u * {w('qrs')} + rk * {w('qcs')}] "
+                         f"= v{j}; }}" for j in range(cc))
+        rs = "\n".join(f"    u{i} *= rs;" for i in rr)
+        return f"""    let good = sv > TINYN && sv > EPS * {T}(R) * smax;
+    let rs = select({z}, {one} / sv, sv > TINYN);
+{rs}
+    if (live && !good) {{ atomicStore(&rot, 1u); }}
+    workgroupBarrier();
+    if (lid == 0u) {{ flag = atomicExchange(&rot, 0u); }}
+    if (workgroupUniformLoad(&flag) != 0u) {{
+      if (t < C) {{
+{pub}
+      }}
+      workgroupBarrier();
+      for (var k = 0u; k < C; k++) {{
+        if (live && rk == k && !good) {{
+          var att = select(1u, 0u, sv > TINYN);
+          loop {{
+            if (att != 0u) {{
+{least}
+            }}
+{gs_pass}
+{gs_pass}
+          var nq: {T} = {z};
+{nq}
+          if (att != 0u || nq >= {_lit(T, 0.25)}) {{
+            let rn = {one} / sqrt(nq);
+{scl}
+            break;
+          }}
+          att = 1u;
+          }}
+{pub_k}
+        }}
+        workgroupBarrier();
+      }}
+    }}
+    if (live) {{
+      let po = {po};
+      let qo = {qo};
+{outp}
+{outq}
+    }}"""
+
+    @property
+    def label(self):
+        return (f"small_svd_{self.t.name}_r{self.capr}c{self.capc}x{self.per}_b{self.nbuf}"
+                f"{'_v' if self.vectors else ''}")
