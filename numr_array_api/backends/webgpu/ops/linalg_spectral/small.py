@@ -24,7 +24,7 @@ from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...storage import new_output
-from .small_spec import (SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
+from .small_spec import (BUCKETS, SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
                          wg_bytes_svd)
 
 MIN_BATCH = 16
@@ -74,9 +74,11 @@ def _config(caps, nbytes):
 
 
 def _per(caps, cap, nbytes, nbuf):
-    per = max(1, min(_wg(), caps.invocations) // cap)
+    per = 1
+    while 2 * per * cap <= min(_wg(), caps.invocations):
+        per *= 2
     while per > 1 and nbytes(per, nbuf) > caps.workgroup_storage:
-        per -= 1
+        per //= 2      # whole subgroups: a partial one idles lanes
     return per
 
 
@@ -95,6 +97,22 @@ def _on(a):
     return _work(a) is not None
 
 
+def _eigh_fit(caps, t, cap, vectors):
+    nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
+    nbuf = _config(caps, nbytes)
+    if nbuf is None:
+        return None
+    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf), nbuf, vectors)
+
+
+def _svd_fit(caps, t, capr, capc, vectors):
+    nbytes = (lambda p, b: wg_bytes_svd(t.itemsize, capr, capc, p, b, vectors))
+    nbuf = _config(caps, nbytes)
+    if nbuf is None:
+        return None
+    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf), nbuf, vectors)
+
+
 def eigh_spec(a, vectors):
     """The SmallEighSpec for a (..., n, n), or None where this path does not apply."""
     if not _on(a):
@@ -102,13 +120,7 @@ def eigh_spec(a, vectors):
     cap = bucket(max(a.shape[-1], 2))
     if not cap:
         return None
-    caps = Caps.of(a.client)
-    t = wtype(_work(a))
-    nbuf = _config(caps, lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
-    if nbuf is None:
-        return None
-    per = _per(caps, cap, lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b), nbuf)
-    return SmallEighSpec(t, cap, per, nbuf, vectors)
+    return _eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors)
 
 
 def svd_spec(a, vectors, full_matrices):
@@ -119,17 +131,10 @@ def svd_spec(a, vectors, full_matrices):
     M, N = a.shape[-2:]
     if vectors and full_matrices and M != N:
         return None
-    R, C = max(M, N), min(M, N)
-    capr, capc = bucket(R), bucket(max(C, 2))
+    capr, capc = bucket(max(M, N)), bucket(max(min(M, N), 2))
     if not capr or not capc:
         return None
-    caps = Caps.of(a.client)
-    t = wtype(_work(a))
-    nbytes = (lambda p, b: wg_bytes_svd(t.itemsize, capr, capc, p, b, vectors))
-    nbuf = _config(caps, nbytes)
-    if nbuf is None:
-        return None
-    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf), nbuf, vectors)
+    return _svd_fit(Caps.of(a.client), wtype(_work(a)), capr, capc, vectors)
 
 
 def _is_cpu(client):
@@ -225,14 +230,15 @@ def svd(be, a, vectors, spec):
             _back(vh.reshape(batch + (K, N)), a.dtype))
 
 
-def variants():
-    """Every kernel variant this module launches on a 48 KiB adapter, for render tests."""
+def variants(caps):
+    """Every kernel variant this module can launch on ``caps`` (render tests)."""
     from ...codegen.types import WTYPES
     out = []
     for d in (dt.float32, dt.float64):
         t = WTYPES[d]
-        for cap in (4, 8, 16, 32):
+        for capr in BUCKETS:
             for vec in (False, True):
-                out.append(SmallEighSpec(t, cap, max(1, 64 // cap), 2, vec))
-                out.append(SmallSvdSpec(t, cap, cap, max(1, 64 // cap), 1, vec))
-    return out
+                out.append(_eigh_fit(caps, t, capr, vec))
+                out += [_svd_fit(caps, t, capr, capc, vec) for capc in BUCKETS
+                        if capc <= capr]
+    return [s for s in out if s is not None]
