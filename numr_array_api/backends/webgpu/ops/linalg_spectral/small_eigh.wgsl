@@ -5,20 +5,24 @@
 // pairs are always the slots (2k, 2k+1) and the data moves instead (the circle method's
 // fixed permutation SIGMA, applied to the rows in registers and to the columns through
 // workgroup memory): that keeps every register index a constant. After ${cap} - 1 rounds
-// SIGMA is the identity, so slot = index at every sweep's end, where the sweeps stop once
-// one rotates nothing (bounded: NaN input ends too).
+// SIGMA is the identity, so slot = index at every sweep's end. A sweep starts only if some
+// off-diagonal entry is above its rotation threshold (else it would rotate nothing: the
+// usual last, idle sweep is never run); bounded, so NaN input ends too. Columns are
+// LD = ${cap} + 1 apart in workgroup memory: a stride of ${cap} put the invocations of a
+// matrix on one bank.
 ${layout}
 const CAP: u32 = ${cap}u;
 const PER: u32 = ${per}u;
 const HALF: u32 = ${half}u;
-const MAT: u32 = ${cap}u * ${cap}u;
+const LD: u32 = ${cap}u + 1u;
+const MAT: u32 = ${cap}u * LD;
 const EPS: ${T} = ${eps};
 const FLOOR: ${T} = ${floor};
 const SRC = array<u32, ${cap}>(${src});     // SIGMA^-1: the slot whose column moves here
 const DST = array<u32, ${cap}>(${dst});     // SIGMA
 
 var<workgroup> B: array<${T}, ${bsize}>;      // the columns, one buffer per round parity
-var<workgroup> CS: array<${T}, ${cssize}>;    // (1 - cos, sin) per pair
+var<workgroup> CS: array<vec2<${T}>, ${cssize}>;    // (1 - cos, sin) per pair
 var<workgroup> RM: array<${T}, ${wg}>;
 var<workgroup> RK: array<u32, ${wg}>;
 var<workgroup> rot: atomic<u32>;
@@ -63,16 +67,28 @@ ${load}
 ${scale}
 
     for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
-      for (var r = 0u; r + 1u < CAP; r++) {
-        let bb = (r & ${par}u) * PER * MAT + mi * MAT;
-        let cb = (r & ${par}u) * PER * CAP + mi * CAP;
+      {
+        let bb = mi * MAT;
 ${store}
         workgroupBarrier();
+        let dt = abs(B[bb + t * LD + t]);
+${check}
+        workgroupBarrier();
+        if (lid == 0u) { flag = atomicExchange(&rot, 0u); }
+        if (workgroupUniformLoad(&flag) == 0u) { break; }
+      }
+      for (var r = 0u; r + 1u < CAP; r++) {
+        let bb = (r & ${par}u) * PER * MAT + mi * MAT;
+        let cb = (r & ${par}u) * PER * HALF + mi * HALF;
+        if (r > 0u) {
+${store}
+          workgroupBarrier();
+        }
         if (t < HALF) {
           let p = 2u * t;
-          let app = B[bb + p * CAP + p];
-          let aqq = B[bb + (p + 1u) * CAP + p + 1u];
-          let apq = B[bb + (p + 1u) * CAP + p];
+          let app = B[bb + p * LD + p];
+          let aqq = B[bb + (p + 1u) * LD + p + 1u];
+          let apq = B[bb + (p + 1u) * LD + p];
           var h: ${T} = ${zero};
           var s: ${T} = ${zero};
           if (abs(apq) > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {
@@ -92,16 +108,15 @@ ${store}
             c *= f;
             s *= f;
             h = s * s / (${one} + c);
-            atomicStore(&rot, 1u);
           }
-          CS[cb + 2u * t] = h;
-          CS[cb + 2u * t + 1u] = s;
+          CS[cb + t] = vec2<${T}>(h, s);
         }
         workgroupBarrier();
         // column src of A J (its pair's rotation), then J^T on the rows and SIGMA
-        let hq = CS[cb + (src & ~1u)];
-        let sq = CS[cb + (src & ~1u) + 1u];
-        let xo = bb + (src & ~1u) * CAP;
+        let csq = CS[cb + (src >> 1u)];
+        let hq = csq.x;
+        let sq = csq.y;
+        let xo = bb + (src & ~1u) * LD;
         let isq = (src & 1u) == 1u;
 ${update}
         if (sq != ${zero}) {
@@ -109,9 +124,6 @@ ${fix}
         }
 ${barrier1}
       }
-      workgroupBarrier();
-      if (lid == 0u) { flag = atomicExchange(&rot, 0u); }
-      if (workgroupUniformLoad(&flag) == 0u) { break; }
     }
 
     // eigenvalues ascending; eigenvector columns follow their eigenvalue

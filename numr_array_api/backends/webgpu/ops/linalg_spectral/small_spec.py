@@ -62,13 +62,13 @@ def _u32s(xs) -> str:
 
 def wg_bytes_eigh(T_size: int, cap: int, per: int, nbuf: int) -> int:
     wg = cap * per
-    return T_size * (nbuf * per * cap * cap + nbuf * per * cap + wg) + 4 * wg + 8
+    return T_size * (nbuf * per * cap * (cap + 1) + nbuf * per * cap + wg) + 4 * wg + 16
 
 
 def wg_bytes_svd(T_size: int, capr: int, capc: int, per: int, nbuf: int,
                  vectors: bool) -> int:
     wg = capc * per
-    col = capr + (capc if vectors else 0)
+    col = capr + (capc if vectors else 0) + 1
     return T_size * (nbuf * per * capc * col + wg) + 4 * wg + 8
 
 
@@ -104,23 +104,26 @@ class SmallEighSpec(KernelSpec):
                 f"    mx = max(mx, abs(a{i}));" for i in rng]
         scale = [f"    a{i} *= sc;" for i in rng]
         ind = "        "
-        store = [f"{ind}B[bb + t * CAP + {i}u] = a{i};" for i in rng]
-        upd = [f"{ind}let h{j} = CS[cb + {2 * j}u];\n{ind}let s{j} = CS[cb + {2 * j + 1}u];"
-               for j in range(c // 2)]
-        for i in rng:
-            upd.append(f"{ind}let x{i} = B[xo + {i}u];\n{ind}let y{i} = B[xo + CAP + {i}u];\n"
-                       f"{ind}let n{i} = select(x{i} - (sq * y{i} + hq * x{i}), "
-                       f"y{i} + (sq * x{i} - hq * y{i}), isq);")
+        store = [f"{ind}B[bb + t * LD + {i}u] = a{i};" for i in rng]
+        # rotation thresholds as in the rounds: a sweep runs only if some pair is above
+        check = [f"{ind}if ({i}u != t && abs(a{i}) > max(FLOOR, EPS * max(dt, "
+                 f"abs(B[bb + {i * (c + 1) + i}u])))) {{ atomicStore(&rot, 1u); }}"
+                 for i in rng]
+        # pair by pair (the rows of pair j are the column values 2j, 2j+1), so few of
+        # the loaded values are live at once
+        upd = [f"{ind}let w{i} = v{i};" for i in rng] if vec else []
         for j in range(c // 2):
             p, q = 2 * j, 2 * j + 1
-            upd.append(f"{ind}a{dst[p]} = n{p} - (s{j} * n{q} + h{j} * n{p});\n"
-                       f"{ind}a{dst[q]} = n{q} + (s{j} * n{p} - h{j} * n{q});")
-        if vec:
-            upd += [f"{ind}let w{i} = v{i};" for i in rng]
-            for j in range(c // 2):
-                p, q = 2 * j, 2 * j + 1
-                upd.append(f"{ind}v{dst[p]} = w{p} - (s{j} * w{q} + h{j} * w{p});\n"
-                           f"{ind}v{dst[q]} = w{q} + (s{j} * w{p} - h{j} * w{q});")
+            upd.append(f"{ind}let cs{j} = CS[cb + {j}u];")
+            for i in (p, q):
+                upd.append(f"{ind}let x{i} = B[xo + {i}u];\n{ind}let y{i} = B[xo + LD + {i}u];\n"
+                           f"{ind}let n{i} = select(x{i} - (sq * y{i} + hq * x{i}), "
+                           f"y{i} + (sq * x{i} - hq * y{i}), isq);")
+            upd.append(f"{ind}a{dst[p]} = n{p} - (cs{j}.y * n{q} + cs{j}.x * n{p});\n"
+                       f"{ind}a{dst[q]} = n{q} + (cs{j}.y * n{p} - cs{j}.x * n{q});")
+            if vec:
+                upd.append(f"{ind}v{dst[p]} = w{p} - (cs{j}.y * w{q} + cs{j}.x * w{p});\n"
+                           f"{ind}v{dst[q]} = w{q} + (cs{j}.y * w{p} - cs{j}.x * w{q});")
         fix = [f"{ind}  a{i} = select(a{i}, {z}, zrow == {i}u);" for i in rng]
         diag = [f"    dg = select(dg, a{i}, t == {i}u);" for i in rng]
         vout = ""
@@ -134,8 +137,9 @@ class SmallEighSpec(KernelSpec):
         wg = c * self.per
         return Template.file(_PKG, "small_eigh.wgsl").render(
             lay.tokens(), k, cap=c, per=self.per, half=c // 2, floor=_lit(T, floor),
-            src=_u32s(src), dst=_u32s(dst), bsize=self.nbuf * self.per * c * c,
-            cssize=self.nbuf * self.per * c, wg=wg, par=self.nbuf - 1,
+            src=_u32s(src), dst=_u32s(dst), bsize=self.nbuf * self.per * c * (c + 1),
+            check="\n".join(check),
+            cssize=self.nbuf * self.per * (c // 2), wg=wg, par=self.nbuf - 1,
             decl="\n".join(decl), load="\n".join(load), scale="\n".join(scale),
             store="\n".join(store), update="\n".join(upd), fix="\n".join(fix),
             barrier1="        workgroupBarrier();" if self.nbuf == 1 else "",
@@ -197,8 +201,8 @@ class SmallSvdSpec(KernelSpec):
         vectors = self._vectors_code(lay, T, z, one) if vec else ""
         return Template.file(_PKG, "small_svd.wgsl").render(
             lay.tokens(), k, capr=cr, capc=cc, per=self.per,
-            colw=cr + (cc if vec else 0), floor=_lit(T, floor), tiny=_lit(T, tiny),
-            bsize=self.nbuf * self.per * cc * (cr + (cc if vec else 0)),
+            colw=cr + (cc if vec else 0) + 1, floor=_lit(T, floor), tiny=_lit(T, tiny),
+            bsize=self.nbuf * self.per * cc * (cr + (cc if vec else 0) + 1),
             wg=cc * self.per, par=self.nbuf - 1, decl="\n".join(decl),
             load="\n".join(load), scale="\n".join(scale), store="\n".join(store),
             dots="\n".join(dots), rotate="\n".join(rotate), norm="\n".join(norm),

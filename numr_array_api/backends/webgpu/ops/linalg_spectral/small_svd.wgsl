@@ -15,7 +15,7 @@ ${layout}
 const CAPR: u32 = ${capr}u;
 const CAPC: u32 = ${capc}u;
 const PER: u32 = ${per}u;
-const COL: u32 = ${colw}u;      // words per published column: u, then v
+const COL: u32 = ${colw}u;      // words per published column: u, then v, odd (banks)
 const EPS: ${T} = ${eps};
 const FLOOR: ${T} = ${floor};
 const TINYN: ${T} = ${tiny};
