@@ -12,7 +12,8 @@ of the kernels.
 Taken for stacks of at least MIN_BATCH matrices (NUMR_WEBGPU_SMALL_SPECTRAL_MIN) of real
 float16 / float32 / float64; NUMR_WEBGPU_SMALL_SPECTRAL=0 restores the old path (A/B
 timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 here,
-NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (default 64).
+NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (default 64),
+NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks.
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ def _wg():
         return max(1, int(_env("_WG", "64")))
     except ValueError:
         return 64
+
+
+def _trusted():
+    # wgpu's index clamps and loop counters cost the GEMM's inner loop 46 % on an H100
+    # (pipelines.py); these kernels are nearly all workgroup and register traffic
+    return _env("_TRUSTED", "1") != "0"
 
 
 def _work(a):
@@ -102,7 +109,8 @@ def _eigh_fit(caps, t, cap, vectors):
     nbuf = _config(caps, nbytes)
     if nbuf is None:
         return None
-    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf), nbuf, vectors)
+    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf), nbuf, vectors,
+                         _trusted())
 
 
 def _svd_fit(caps, t, capr, capc, vectors):
@@ -110,7 +118,8 @@ def _svd_fit(caps, t, capr, capc, vectors):
     nbuf = _config(caps, nbytes)
     if nbuf is None:
         return None
-    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf), nbuf, vectors)
+    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf), nbuf, vectors,
+                        _trusted())
 
 
 def eigh_spec(a, vectors):

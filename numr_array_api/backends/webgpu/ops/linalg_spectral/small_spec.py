@@ -69,7 +69,7 @@ def wg_bytes_svd(T_size: int, capr: int, capc: int, per: int, nbuf: int,
                  vectors: bool) -> int:
     wg = capc * per
     col = capr + (capc if vectors else 0) + 1
-    return T_size * (nbuf * per * capc * col + wg) + 4 * wg + 8
+    return T_size * (nbuf * per * capc * col + wg) + 8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,6 +79,11 @@ class SmallEighSpec(KernelSpec):
     per: int          # matrices per workgroup
     nbuf: int         # 1 or 2 buffers of published columns
     vectors: bool
+    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks): every
+    # workgroup index is structural (slot t < cap, matrix mi < per, register rows < cap,
+    # pairs < cap / 2, ranks < n <= cap); global reads and writes sit under `live`
+    # (b < nb, t < n) and i < n; loops are counted by the grid, maxsw, cap, n or 40
+    trusted: bool = False
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -159,6 +164,10 @@ class SmallSvdSpec(KernelSpec):
     per: int
     nbuf: int
     vectors: bool     # write P, Q (through output strides) and complete P's basis
+    # trusted (as SmallEighSpec): slots t, partners pt < capc (C <= capc, capc even), rows
+    # < capr, ranks < C; global accesses under `live` (b < nb, t < C) and i < R, j < C;
+    # loops counted by the grid, maxsw, C, the round count or two completion attempts
+    trusted: bool = False
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()

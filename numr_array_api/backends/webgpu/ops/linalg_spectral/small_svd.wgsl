@@ -22,7 +22,6 @@ const TINYN: ${T} = ${tiny};
 
 var<workgroup> B: array<${T}, ${bsize}>;
 var<workgroup> RM: array<${T}, ${wg}>;
-var<workgroup> RK: array<u32, ${wg}>;
 var<workgroup> rot: atomic<u32>;
 var<workgroup> flag: u32;
 
