@@ -52,6 +52,9 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let live = b < nb && t < n;
     let ib = ${A_off} + b * n * n;
 ${decl}
+    // the row of the entry the last rotation annihilated (CAP: none), stored as an exact 0
+    // after the column is published (the registers keep the rounding residue unread)
+    var zr = CAP;
     var mx: ${T} = ${zero};
 ${load}
     RM[lid] = mx;
@@ -71,7 +74,8 @@ ${scale}
         let bb = mi * MAT;
 ${store}
         workgroupBarrier();
-        let dt = abs(B[bb + t * LD + t]);
+        let co = bb + t * LD;
+        let dt = abs(B[co + t]);
 ${check}
         workgroupBarrier();
         if (lid == 0u) { flag = atomicExchange(&rot, 0u); }
@@ -118,10 +122,11 @@ ${store}
         let sq = csq.y;
         let xo = bb + (src & ~1u) * LD;
         let isq = (src & 1u) == 1u;
+        let own = xo + select(0u, LD, isq);
+        let oth = xo + select(LD, 0u, isq);
+        let sg = select(-sq, sq, isq);
 ${update}
-        if (sq != ${zero}) {
-${fix}
-        }
+        zr = select(CAP, zrow, sq != ${zero});
 ${barrier1}
       }
     }

@@ -110,8 +110,9 @@ class SmallEighSpec(KernelSpec):
         scale = [f"    a{i} *= sc;" for i in rng]
         ind = "        "
         store = [f"{ind}B[bb + t * LD + {i}u] = a{i};" for i in rng]
+        store.append(f"{ind}if (zr < CAP) {{ B[bb + t * LD + zr] = {z}; }}")
         # rotation thresholds as in the rounds: a sweep runs only if some pair is above
-        check = [f"{ind}if ({i}u != t && abs(a{i}) > max(FLOOR, EPS * max(dt, "
+        check = [f"{ind}if ({i}u != t && abs(B[co + {i}u]) > max(FLOOR, EPS * max(dt, "
                  f"abs(B[bb + {i * (c + 1) + i}u])))) {{ atomicStore(&rot, 1u); }}"
                  for i in rng]
         # pair by pair (the rows of pair j are the column values 2j, 2j+1), so few of
@@ -121,15 +122,13 @@ class SmallEighSpec(KernelSpec):
             p, q = 2 * j, 2 * j + 1
             upd.append(f"{ind}let cs{j} = CS[cb + {j}u];")
             for i in (p, q):
-                upd.append(f"{ind}let x{i} = B[xo + {i}u];\n{ind}let y{i} = B[xo + LD + {i}u];\n"
-                           f"{ind}let n{i} = select(x{i} - (sq * y{i} + hq * x{i}), "
-                           f"y{i} + (sq * x{i} - hq * y{i}), isq);")
+                upd.append(f"{ind}let o{i} = B[own + {i}u];\n"
+                           f"{ind}let n{i} = o{i} + (sg * B[oth + {i}u] - hq * o{i});")
             upd.append(f"{ind}a{dst[p]} = n{p} - (cs{j}.y * n{q} + cs{j}.x * n{p});\n"
                        f"{ind}a{dst[q]} = n{q} + (cs{j}.y * n{p} - cs{j}.x * n{q});")
             if vec:
                 upd.append(f"{ind}v{dst[p]} = w{p} - (cs{j}.y * w{q} + cs{j}.x * w{p});\n"
                            f"{ind}v{dst[q]} = w{q} + (cs{j}.y * w{p} - cs{j}.x * w{q});")
-        fix = [f"{ind}  a{i} = select(a{i}, {z}, zrow == {i}u);" for i in rng]
         diag = [f"    dg = select(dg, a{i}, t == {i}u);" for i in rng]
         vout = ""
         if vec:
@@ -146,7 +145,7 @@ class SmallEighSpec(KernelSpec):
             check="\n".join(check),
             cssize=self.nbuf * self.per * (c // 2), wg=wg, par=self.nbuf - 1,
             decl="\n".join(decl), load="\n".join(load), scale="\n".join(scale),
-            store="\n".join(store), update="\n".join(upd), fix="\n".join(fix),
+            store="\n".join(store), update="\n".join(upd),
             barrier1="        workgroupBarrier();" if self.nbuf == 1 else "",
             diag="\n".join(diag), vout=vout)
 
@@ -198,9 +197,10 @@ class SmallSvdSpec(KernelSpec):
         store = [f"{ind}B[bb + t * COL + {i}u] = u{i};" for i in rr]
         if vec:
             store += [f"{ind}B[bb + t * COL + {cr + j}u] = v{j};" for j in rc]
+        # the pair's two invocations form the same sums (a product commutes exactly), so
+        # both take the same rotation
         dots = [f"{ind}let o{i} = B[po + {i}u];\n"
-                f"{ind}{{ let x = select(o{i}, u{i}, lo); let y = select(u{i}, o{i}, lo);\n"
-                f"{ind}  al += x * x; be += y * y; ga += x * y; }}" for i in rr]
+                f"{ind}uu += u{i} * u{i}; oo += o{i} * o{i}; ga += u{i} * o{i};" for i in rr]
         i2 = "          "
         rotate = [f"{i2}u{i} = u{i} - (h * u{i} - sg * o{i});" for i in rr]
         if vec:

@@ -75,10 +75,12 @@ ${store}
         }
         let po = bb + pt * COL;
         let lo = t < pt;
-        var al: ${T} = ${zero};
-        var be: ${T} = ${zero};
+        var uu: ${T} = ${zero};
+        var oo: ${T} = ${zero};
         var ga: ${T} = ${zero};
 ${dots}
+        let al = select(oo, uu, lo);
+        let be = select(uu, oo, lo);
         if (pt != t && abs(ga) > max(FLOOR, tol * sqrt(al) * sqrt(be))) {
           let d = be - al;
           var tn: ${T};
