@@ -71,6 +71,8 @@ ${scale}
 
     for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
       {
+        // the last round read this buffer
+        workgroupBarrier();
         let bb = mi * MAT;
 ${store}
         workgroupBarrier();

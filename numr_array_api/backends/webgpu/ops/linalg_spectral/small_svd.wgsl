@@ -71,7 +71,13 @@ ${store}
         // the circle method: slot mm meets r, the others (p, q) with p + q = 2r mod mm
         var pt = t;
         if (t < m) {
-          if (t == mm) { pt = r; } else if (t == r) { pt = mm; } else { pt = (2u * r + 2u * mm - t) % mm; }
+          if (t == mm) {
+            pt = r;
+          } else if (t == r) {
+            pt = mm;
+          } else {
+            pt = (2u * r + 2u * mm - t) % mm;
+          }
         }
         let po = bb + pt * COL;
         let lo = t < pt;
