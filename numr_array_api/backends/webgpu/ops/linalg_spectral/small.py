@@ -13,7 +13,8 @@ Taken for stacks of at least MIN_BATCH matrices (NUMR_WEBGPU_SMALL_SPECTRAL_MIN)
 float16 / float32 / float64; NUMR_WEBGPU_SMALL_SPECTRAL=0 restores the old path (A/B
 timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 here,
 NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (default 64),
-NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks.
+NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
+NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config).
 """
 
 from __future__ import annotations
@@ -71,11 +72,20 @@ def _work(a):
     return None
 
 
+DOUBLE_MAX = 20 << 10   # bytes per matrix up to which its columns are double-buffered
+
+
 def _config(caps, nbytes):
-    """(per, nbuf): matrices per workgroup and column buffers that fit workgroup memory
-    (``nbytes(per, nbuf)``); None where not even one matrix fits."""
-    for nbuf in (2, 1):
-        if nbytes(1, nbuf) <= caps.workgroup_storage:
+    """Column buffers per matrix (2: one barrier fewer per round) that fit workgroup memory
+    (``nbytes(per, nbuf)``), None where not even one matrix fits. Double buffers only up to
+    DOUBLE_MAX a matrix: beyond (float64 svd of 32 columns with vectors: 33 KiB) they would
+    leave an H100 SM (228 KiB) 6 matrices in flight. NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2
+    forces one choice where it fits."""
+    force = _env("_NBUF", "")
+    order = (1,) if force == "1" else (2,) if force == "2" else (2, 1)
+    for nbuf in order:
+        b = nbytes(1, nbuf)
+        if b <= caps.workgroup_storage and (nbuf == 1 or force == "2" or b <= DOUBLE_MAX):
             return nbuf
     return None
 
