@@ -78,7 +78,10 @@ ${store}
         workgroupBarrier();
         let co = bb + t * LD;
         let dt = abs(B[co + t]);
+        var above = false;
 ${check}
+        // one atomic per invocation: a store per entry serialised on one address
+        if (above) { atomicStore(&rot, 1u); }
         workgroupBarrier();
         if (lid == 0u) { flag = atomicExchange(&rot, 0u); }
         if (workgroupUniformLoad(&flag) == 0u) { break; }

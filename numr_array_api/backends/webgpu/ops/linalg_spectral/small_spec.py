@@ -112,9 +112,8 @@ class SmallEighSpec(KernelSpec):
         store = [f"{ind}B[bb + t * LD + {i}u] = a{i};" for i in rng]
         store.append(f"{ind}if (zr < CAP) {{ B[bb + t * LD + zr] = {z}; }}")
         # rotation thresholds as in the rounds: a sweep runs only if some pair is above
-        check = [f"{ind}if ({i}u != t && abs(B[co + {i}u]) > max(FLOOR, EPS * max(dt, "
-                 f"abs(B[bb + {i * (c + 1) + i}u])))) {{ atomicStore(&rot, 1u); }}"
-                 for i in rng]
+        check = [f"{ind}above = above || ({i}u != t && abs(B[co + {i}u]) > max(FLOOR, EPS * "
+                 f"max(dt, abs(B[bb + {i * (c + 1) + i}u]))));" for i in rng]
         # pair by pair (the rows of pair j are the column values 2j, 2j+1), so few of
         # the loaded values are live at once
         upd = [f"{ind}let w{i} = v{i};" for i in rng] if vec else []

@@ -64,6 +64,7 @@ ${load}
 ${scale}
 
     for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
+      var moved = false;
       for (var r = 0u; r < mm; r++) {
         let bb = (r & ${par}u) * PER * CAPC * COL + mi * CAPC * COL;
 ${store}
@@ -105,10 +106,12 @@ ${dots}
           // p' = p - (s q + h p), q' = q + (s p - h q) (see spec._jrot)
           let sg = select(s, -s, lo);
 ${rotate}
-          atomicStore(&rot, 1u);
+          moved = true;
         }
 ${barrier1}
       }
+      // one atomic per invocation and sweep, not per rotation (they serialise)
+      if (moved) { atomicStore(&rot, 1u); }
       workgroupBarrier();
       if (lid == 0u) { flag = atomicExchange(&rot, 0u); }
       if (workgroupUniformLoad(&flag) == 0u) { break; }
