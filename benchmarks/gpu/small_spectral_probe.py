@@ -129,6 +129,7 @@ def main():
                 xs, xg = xp.asarray(sym), xp.asarray(gen)
             for op in OPS:
                 a, x = (sym, xs) if op.startswith("eig") else (gen, xg)
+                times = {}
                 for lab, env in variants():
                     saved = {k: os.environ.get(k) for k in env}
                     os.environ.update(env)
@@ -144,6 +145,7 @@ def main():
                                 os.environ.pop(k, None)
                             else:
                                 os.environ[k] = val
+                    times[lab] = t
                     ran = sum(small.CALLS.values()) - sum(before.values())
                     print(f"{op:8s} {nb:6d} x {n:2d}x{n:<2d} {dtype}: numr {lab:12s} "
                           f"{t:9.3f} ms  small_calls={ran:2d}  [{acc}]", flush=True)
@@ -154,8 +156,9 @@ def main():
                     except Exception as e:  # noqa: BLE001
                         t = float("nan")
                         print(f"  cupy failed: {type(e).__name__}: {e}")
+                    rel = "  ".join(f"{k}/cupy {v / t:.2f}" for k, v in times.items())
                     print(f"{op:8s} {nb:6d} x {n:2d}x{n:<2d} {dtype}: cupy {'':12s} "
-                          f"{t:9.3f} ms", flush=True)
+                          f"{t:9.3f} ms  ({rel})", flush=True)
                     del ca
 
 

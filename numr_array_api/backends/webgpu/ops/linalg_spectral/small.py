@@ -198,7 +198,7 @@ def eigh(be, a, vectors, spec):
     w = new_output((nb, n), wdt, client)
     v = new_output((nb, n, n), wdt, client) if vectors else None
     k = client.kernel(spec)
-    loops = _MAXSW[wdt] * spec.cap + 3 * spec.cap
+    loops = _MAXSW[wdt] * spec.cap + 4 * 40 + 3 * spec.cap   # sweeps x rounds, scale, ranks
     for b0, b1, wgs in _launch_plan(client, "eigh", nb, spec.per, n * n * wdt.itemsize,
                                     loops):
         args = dict(A=x[b0:b1], W=w[b0:b1], n=n, nb=b1 - b0)
@@ -234,7 +234,7 @@ def svd(be, a, vectors, spec):
         else:      # U = Q (M x M), Vh = P^T (K x N)
             words.update(prs=1, pcs=N, pbs=K * N, qrs=M, qcs=1, qbs=M * M)
     k = client.kernel(spec)
-    loops = _MAXSW[wdt] * spec.capc + spec.capc * (spec.capc + 4)
+    loops = _MAXSW[wdt] * spec.capc + 4 * 40 + spec.capc * (3 * spec.capc + 4)   # + completion
     for b0, b1, wgs in _launch_plan(client, "svd", nb, spec.per, M * N * wdt.itemsize,
                                     loops):
         args = dict(words, X=x[b0:b1], SV=s[b0:b1], nb=b1 - b0)
