@@ -97,7 +97,8 @@ ${store}
           let p = 2u * t;
           let app = B[bb + p * LD + p];
           let aqq = B[bb + (p + 1u) * LD + p + 1u];
-          let apq = B[bb + (p + 1u) * LD + p];
+          // the symmetric part of the rounded pair (the sweep check reads the same)
+          let apq = (B[bb + (p + 1u) * LD + p] + B[bb + p * LD + p + 1u]) * ${halfv};
           var h: ${T} = ${zero};
           var s: ${T} = ${zero};
           if (abs(apq) > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {

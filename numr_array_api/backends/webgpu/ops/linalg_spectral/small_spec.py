@@ -112,7 +112,11 @@ class SmallEighSpec(KernelSpec):
         store = [f"{ind}B[bb + t * LD + {i}u] = a{i};" for i in rng]
         store.append(f"{ind}if (zr < CAP) {{ B[bb + t * LD + zr] = {z}; }}")
         # rotation thresholds as in the rounds: a sweep runs only if some pair is above
-        check = [f"{ind}above = above || ({i}u != t && abs(B[co + {i}u]) > max(FLOOR, EPS * "
+        # on (a_ij + a_ji) / 2 as the rounds do (a sum commutes exactly): on one copy of
+        # a rounded, not quite symmetric pair, the check could see an entry above that the
+        # rounds read below, and run idle sweeps up to the limit
+        check = [f"{ind}above = above || ({i}u != t && abs((B[co + {i}u] + "
+                 f"B[bb + {i * (c + 1)}u + t]) * {k['halfv']}) > max(FLOOR, EPS * "
                  f"max(dt, abs(B[bb + {i * (c + 1) + i}u]))));" for i in rng]
         # pair by pair (the rows of pair j are the column values 2j, 2j+1), so few of
         # the loaded values are live at once
