@@ -1,7 +1,7 @@
 // eigh of stacks of small real symmetric matrices: ${per} matrices per workgroup, ${cap}
 // invocations per matrix (n <= ${cap}, padded with zero rows and columns, which never
 // rotate). Invocation t keeps column t of A and row t of V in registers (straight-line code
-// with fixed indices, so nothing spills to memory). Round-robin two-sided Jacobi where the
+// with constant indices only, so the compiler need not put them in memory). Round-robin two-sided Jacobi where the
 // pairs are always the slots (2k, 2k+1) and the data moves instead (the circle method's
 // fixed permutation SIGMA, applied to the rows in registers and to the columns through
 // workgroup memory): that keeps every register index a constant. After ${cap} - 1 rounds

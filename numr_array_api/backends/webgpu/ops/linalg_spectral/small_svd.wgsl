@@ -1,7 +1,8 @@
 // svd / svdvals of stacks of small real matrices by one-sided (Hestenes) Jacobi: ${per}
 // matrices per workgroup, ${capc} invocations per matrix. X is R x C with R >= C (wide
 // inputs arrive transposed through their strides); invocation t keeps column t of U := X
-// (R <= ${capr} rows) and of V in registers (constant indices: nothing spills). Per round
+// (R <= ${capr} rows) and of V in registers (constant indices only, so the compiler need
+// not put them in memory). Per round
 // every invocation publishes its columns in workgroup memory, reads its round-robin
 // partner's, and both of a pair compute the same rotation from the same numbers (the same
 // code on (lower, upper) column) and apply their half of it: one barrier per round, no
