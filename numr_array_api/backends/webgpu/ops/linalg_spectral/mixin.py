@@ -21,7 +21,7 @@ from ...storage import new_output
 from ..matmul import gemm
 from .conj import ConjPairSpec
 from .cut import CutSpec
-from . import svd_aug, tridiag
+from . import small, svd_aug, tridiag
 from .spec import (UNROLL, EigSpec, EighSpec, FinishSpec, RoundSpec, SvdSpec, pick_cap,
                    wg_size)
 
@@ -192,6 +192,9 @@ def _eigh_tridiag(be, a, vectors):
 
 
 def _eigh(be, a, vectors):
+    spec = small.eigh_spec(a, vectors)
+    if spec is not None:
+        return small.eigh(be, a, vectors, spec)
     if tridiag.applies(a):
         out = _eigh_tridiag(be, a, vectors)
         if out is not None:
@@ -391,6 +394,9 @@ def _svd_wider(a, vectors):
 
 
 def _svd(be, a, vectors, full_matrices):
+    spec = small.svd_spec(a, vectors, full_matrices)
+    if spec is not None:
+        return small.svd(be, a, vectors, spec)
     if svd_aug.applies(a, vectors, full_matrices):
         out = svd_aug.svd(be, a, vectors)
         if out is not None:

@@ -1,0 +1,263 @@
+"""eigh / eigvalsh and svd / svdvals of stacks of small real matrices (n <= 32).
+
+The workgroup-per-matrix Jacobi kernels (eigh.wgsl, svd.wgsl) give each matrix 256
+invocations that mostly wait: three workgroup barriers per round, every element update a
+workgroup-memory round trip, float32 widened to float64 (twice the memory, a fraction of
+the arithmetic rate), and 8-16 KiB of workgroup memory per matrix keeping few matrices in
+flight. Here an invocation owns one column in registers and a matrix takes one (svd) or
+two (eigh) barriers per round, several matrices per workgroup, in the input's dtype
+(float32 Jacobi stays within the library's c n eps tolerances). small_spec.py has the why
+of the kernels.
+
+Taken for stacks of at least MIN_BATCH matrices (NUMR_WEBGPU_SMALL_SPECTRAL_MIN) of real
+float16 / float32 / float64; NUMR_WEBGPU_SMALL_SPECTRAL=0 restores the old path (A/B
+timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 here,
+NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (default 64),
+NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
+NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ....._core import dtypes as dt
+from ....._core.errors import BackendLimitation
+from ...codegen.caps import Caps
+from ...codegen.types import wtype
+from ...storage import new_output
+from .small_spec import (BUCKETS, SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
+                         wg_bytes_svd)
+
+MIN_BATCH = 16
+CALLS = {"eigh": 0, "svd": 0}    # tests read these: proof the kernels ran
+_MAX_GROUPS = 65535
+_MAXSW = {dt.float32: 30, dt.float64: 40}
+
+
+def _env(name, default):
+    return os.environ.get("NUMR_WEBGPU_SMALL_SPECTRAL" + name, default).strip().lower()
+
+
+def _min_batch():
+    try:
+        return int(_env("_MIN", str(MIN_BATCH)))
+    except ValueError:
+        return MIN_BATCH
+
+
+def _wg():
+    try:
+        return max(1, int(_env("_WG", "64")))
+    except ValueError:
+        return 64
+
+
+def _trusted():
+    # wgpu's index clamps and loop counters cost the GEMM's inner loop 46 % on an H100
+    # (pipelines.py); these kernels are nearly all workgroup and register traffic
+    return _env("_TRUSTED", "1") != "0"
+
+
+def _work(a):
+    """The dtype the kernels compute a real input in, or None (not real floating)."""
+    d = a.dtype
+    if d is dt.float16:
+        return dt.float32
+    if d is dt.float32:
+        f64 = _env("_F32", "f32") == "f64" and Caps.of(a.client).f64
+        return dt.float64 if f64 else dt.float32
+    if d is dt.float64:
+        return dt.float64 if Caps.of(a.client).f64 else None
+    return None
+
+
+DOUBLE_MAX = 20 << 10   # bytes per matrix up to which its columns are double-buffered
+
+
+def _config(caps, nbytes):
+    """Column buffers per matrix (2: one barrier fewer per round) that fit workgroup memory
+    (``nbytes(per, nbuf)``), None where not even one matrix fits. Double buffers only up to
+    DOUBLE_MAX a matrix: beyond (float64 svd of 32 columns with vectors: 33 KiB) they would
+    leave an H100 SM (228 KiB) 6 matrices in flight. NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2
+    forces one choice where it fits."""
+    force = _env("_NBUF", "")
+    order = (1,) if force == "1" else (2,) if force == "2" else (2, 1)
+    for nbuf in order:
+        b = nbytes(1, nbuf)
+        if b <= caps.workgroup_storage and (nbuf == 1 or force == "2" or b <= DOUBLE_MAX):
+            return nbuf
+    return None
+
+
+def _per(caps, cap, nbytes, nbuf):
+    per = 1
+    while 2 * per * cap <= min(_wg(), caps.invocations):
+        per *= 2
+    while per > 1 and nbytes(per, nbuf) > caps.workgroup_storage:
+        per //= 2      # whole subgroups: a partial one idles lanes
+    return per
+
+
+def _batch(a):
+    nb = 1
+    for s in a.shape[:-2]:
+        nb *= s
+    return nb
+
+
+def _on(a):
+    if _env("", "1") in ("0", "off", "old", "false"):
+        return False
+    if 0 in a.shape or _batch(a) < _min_batch():
+        return False
+    return _work(a) is not None
+
+
+def _eigh_fit(caps, t, cap, vectors):
+    nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
+    nbuf = _config(caps, nbytes)
+    if nbuf is None:
+        return None
+    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf), nbuf, vectors,
+                         _trusted())
+
+
+def _svd_fit(caps, t, capr, capc, vectors):
+    nbytes = (lambda p, b: wg_bytes_svd(t.itemsize, capr, capc, p, b, vectors))
+    nbuf = _config(caps, nbytes)
+    if nbuf is None:
+        return None
+    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf), nbuf, vectors,
+                        _trusted())
+
+
+def eigh_spec(a, vectors):
+    """The SmallEighSpec for a (..., n, n), or None where this path does not apply."""
+    if not _on(a):
+        return None
+    cap = bucket(max(a.shape[-1], 2))
+    if not cap:
+        return None
+    return _eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors)
+
+
+def svd_spec(a, vectors, full_matrices):
+    """The SmallSvdSpec for a (..., M, N), or None where this path does not apply
+    (full_matrices of a non-square matrix needs a basis beyond C columns: the old path)."""
+    if not _on(a):
+        return None
+    M, N = a.shape[-2:]
+    if vectors and full_matrices and M != N:
+        return None
+    capr, capc = bucket(max(M, N)), bucket(max(min(M, N), 2))
+    if not capr or not capc:
+        return None
+    return _svd_fit(Caps.of(a.client), wtype(_work(a)), capr, capc, vectors)
+
+
+def _is_cpu(client):
+    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
+
+
+def _launch_plan(client, what, nb, per, per_bytes, loops_per_group):
+    """Batch chunks [(b0, b1, workgroups)]: each chunk's operands fit one binding, and on
+    CPU adapters (lavapipe stops a loop after 65535 iterations per invocation) the grid
+    keeps each workgroup's loop count below that."""
+    step = max(per, (client.max_binding - 256) // max(per_bytes, 1) // per * per)
+    out = []
+    for b0 in range(0, nb, step):
+        b1 = min(nb, b0 + step)
+        groups = -(-(b1 - b0) // per)
+        wgs = min(groups, _MAX_GROUPS)
+        if _is_cpu(client) and -(-groups // wgs) * loops_per_group > 65000:
+            raise BackendLimitation("webgpu", f"linalg.{what} of {nb} small matrices on a "
+                                    "CPU adapter", "lavapipe stops loops beyond 65535 "
+                                    "iterations; the kernel could exceed that here")
+        out.append((b0, b1, wgs))
+    return out
+
+
+def _flat(a, wdt):
+    x = a if a.dtype is wdt else a.astype(wdt)
+    x = x.contiguous()
+    return x.reshape((_batch(a),) + tuple(a.shape[-2:]))
+
+
+def _back(x, dtype):
+    return x if x.dtype is dtype else x.astype(dtype)
+
+
+def eigh(be, a, vectors, spec):
+    """(w, v) or w of the real symmetric stack a (..., n, n), w ascending."""
+    client = a.client
+    batch, n = tuple(a.shape[:-2]), a.shape[-1]
+    wdt = _work(a)
+    nb = _batch(a)
+    x = _flat(a, wdt)
+    w = new_output((nb, n), wdt, client)
+    v = new_output((nb, n, n), wdt, client) if vectors else None
+    k = client.kernel(spec)
+    loops = _MAXSW[wdt] * spec.cap + 4 * 40 + 3 * spec.cap   # sweeps x rounds, scale, ranks
+    for b0, b1, wgs in _launch_plan(client, "eigh", nb, spec.per, n * n * wdt.itemsize,
+                                    loops):
+        args = dict(A=x[b0:b1], W=w[b0:b1], n=n, nb=b1 - b0)
+        if vectors:
+            args["V"] = v[b0:b1]
+        k.launch((wgs, 1, 1), **args)
+    CALLS["eigh"] += 1
+    w = _back(w.reshape(batch + (n,)), a.dtype)
+    if not vectors:
+        return w
+    return w, _back(v.reshape(batch + (n, n)), a.dtype)
+
+
+def svd(be, a, vectors, spec):
+    """(u, s, vh) (thin, or full for square input) or (None, s, None) of the real stack a."""
+    client = a.client
+    batch = tuple(a.shape[:-2])
+    M, N = a.shape[-2:]
+    K = min(M, N)
+    nb = _batch(a)
+    wdt = _work(a)
+    x = _flat(a, wdt)
+    tall = M >= N
+    R, C = (M, N) if tall else (N, M)
+    s = new_output((nb, K), wdt, client)
+    words = dict(R=R, C=C, xrs=N if tall else 1, xcs=1 if tall else N, xbs=M * N)
+    u = vh = None
+    if vectors:
+        u = new_output((nb, M, K), wdt, client)
+        vh = new_output((nb, K, N), wdt, client)
+        if tall:   # U = P (M x K), Vh = Q^T (K x N)
+            words.update(prs=K, pcs=1, pbs=M * K, qrs=1, qcs=N, qbs=N * N)
+        else:      # U = Q (M x M), Vh = P^T (K x N)
+            words.update(prs=1, pcs=N, pbs=K * N, qrs=M, qcs=1, qbs=M * M)
+    k = client.kernel(spec)
+    loops = _MAXSW[wdt] * spec.capc + 4 * 40 + spec.capc * (3 * spec.capc + 4)   # + completion
+    for b0, b1, wgs in _launch_plan(client, "svd", nb, spec.per, M * N * wdt.itemsize,
+                                    loops):
+        args = dict(words, X=x[b0:b1], SV=s[b0:b1], nb=b1 - b0)
+        if vectors:
+            args["PO"], args["QO"] = (u[b0:b1], vh[b0:b1]) if tall else (vh[b0:b1], u[b0:b1])
+        k.launch((wgs, 1, 1), **args)
+    CALLS["svd"] += 1
+    s = _back(s.reshape(batch + (K,)), a.dtype)
+    if not vectors:
+        return None, s, None
+    return (_back(u.reshape(batch + (M, K)), a.dtype), s,
+            _back(vh.reshape(batch + (K, N)), a.dtype))
+
+
+def variants(caps):
+    """Every kernel variant this module can launch on ``caps`` (render tests)."""
+    from ...codegen.types import WTYPES
+    out = []
+    for d in (dt.float32, dt.float64):
+        t = WTYPES[d]
+        for capr in BUCKETS:
+            for vec in (False, True):
+                out.append(_eigh_fit(caps, t, capr, vec))
+                out += [_svd_fit(caps, t, capr, capc, vec) for capc in BUCKETS
+                        if capc <= capr]
+    return [s for s in out if s is not None]
