@@ -177,7 +177,10 @@ def test_nan_ends_and_stays_in_its_matrix(xp, dtype):
         u, s, vh = xp.linalg.svd(xp.asarray(a))
     w, v, s = _host(w), _host(v), _host(s)
     for k in (3, 7):
-        assert np.isnan(w[k]).any() and np.isnan(s[k]).any()
+        # every output of a matrix with a NaN is NaN (the H100 gave finite s for matrix 3
+        # before the outputs were marked from the input's bits)
+        assert np.isnan(w[k]).all() and np.isnan(s[k]).all()
+        assert np.isnan(v[k]).all() and np.isnan(_host(u)[k]).all()
     _check_eigh(a, w, v, dtype, skip=(3, 7))
     keep = [i for i in range(20) if i not in (3, 7)]
     _check_svd(a[keep], _host(u)[keep], s[keep], _host(vh)[keep], dtype)

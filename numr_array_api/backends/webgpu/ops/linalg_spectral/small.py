@@ -188,6 +188,18 @@ def _back(x, dtype):
     return x if x.dtype is dtype else x.astype(dtype)
 
 
+def _nan_out(be, x, outs):
+    """``outs`` (each (nb, ...)) with NaN wherever x's matrix holds a NaN. The kernels end
+    on NaN input (bounded sweeps), but their NaN never reaches every output reliably: on
+    the H100 a stack with one NaN matrix gave finite singular values for it (NVIDIA's max
+    / min return the non-NaN operand and its compiler may fold x != x), where lavapipe
+    propagated it; numr's isnan kernel tests the bits."""
+    nb = x.shape[0]
+    bad = be.reduce("any", be.unary_kernel("isnan")(x), (1, 2), False)
+    nan = be.scalar_operand(float("nan"), x.dtype)
+    return [be.where(bad.reshape((nb,) + (1,) * (y.ndim - 1)), nan, y) for y in outs]
+
+
 def eigh(be, a, vectors, spec):
     """(w, v) or w of the real symmetric stack a (..., n, n), w ascending."""
     client = a.client
@@ -206,6 +218,10 @@ def eigh(be, a, vectors, spec):
             args["V"] = v[b0:b1]
         k.launch((wgs, 1, 1), **args)
     CALLS["eigh"] += 1
+    if vectors:
+        w, v = _nan_out(be, x, [w, v])
+    else:
+        (w,) = _nan_out(be, x, [w])
     w = _back(w.reshape(batch + (n,)), a.dtype)
     if not vectors:
         return w
@@ -242,6 +258,10 @@ def svd(be, a, vectors, spec):
             args["PO"], args["QO"] = (u[b0:b1], vh[b0:b1]) if tall else (vh[b0:b1], u[b0:b1])
         k.launch((wgs, 1, 1), **args)
     CALLS["svd"] += 1
+    if vectors:
+        s, u, vh = _nan_out(be, x, [s, u, vh])
+    else:
+        (s,) = _nan_out(be, x, [s])
     s = _back(s.reshape(batch + (K,)), a.dtype)
     if not vectors:
         return None, s, None
