@@ -188,15 +188,22 @@ def _back(x, dtype):
     return x if x.dtype is dtype else x.astype(dtype)
 
 
-def _nan_out(be, x, outs):
-    """``outs`` (each (nb, ...)) with NaN wherever x's matrix holds a NaN. The kernels end
-    on NaN input (bounded sweeps), but their NaN never reaches every output reliably: on
-    the H100 a stack with one NaN matrix gave finite singular values for it (NVIDIA's max
-    / min return the non-NaN operand and its compiler may fold x != x), where lavapipe
-    propagated it; numr's isnan kernel tests the bits."""
-    nb = x.shape[0]
-    bad = be.reduce("any", be.unary_kernel("isnan")(x), (1, 2), False)
-    nan = be.scalar_operand(float("nan"), x.dtype)
+def _finite_in(be, x):
+    """(x with every non-finite entry 0, (nb,) bool: the matrix held one). The kernels
+    never see NaN or inf: on the H100 a stack with one NaN matrix gave finite singular
+    values for it and wrong ones for the matrices sharing its workgroup (NVIDIA's max /
+    min drop NaN, its compiler may fold x != x and NaN comparisons), where lavapipe
+    propagated the NaN; numr's isfinite kernel tests the bits."""
+    fin = be.unary_kernel("isfinite")(x)
+    bad = be.unary_kernel("logical_not")(be.reduce("all", fin, (1, 2), False))
+    return be.where(fin, x, be.scalar_operand(0, x.dtype)), bad
+
+
+def _nan_out(be, bad, outs):
+    """``outs`` (each (nb, ...)) with NaN for the matrices ``bad`` marks (NumPy's LAPACK
+    gives NaN or raises for such input; the old kernels gave NaN)."""
+    nb = bad.shape[0]
+    nan = be.scalar_operand(float("nan"), outs[0].dtype)
     return [be.where(bad.reshape((nb,) + (1,) * (y.ndim - 1)), nan, y) for y in outs]
 
 
@@ -206,7 +213,7 @@ def eigh(be, a, vectors, spec):
     batch, n = tuple(a.shape[:-2]), a.shape[-1]
     wdt = _work(a)
     nb = _batch(a)
-    x = _flat(a, wdt)
+    x, bad = _finite_in(be, _flat(a, wdt))
     w = new_output((nb, n), wdt, client)
     v = new_output((nb, n, n), wdt, client) if vectors else None
     k = client.kernel(spec)
@@ -219,9 +226,9 @@ def eigh(be, a, vectors, spec):
         k.launch((wgs, 1, 1), **args)
     CALLS["eigh"] += 1
     if vectors:
-        w, v = _nan_out(be, x, [w, v])
+        w, v = _nan_out(be, bad, [w, v])
     else:
-        (w,) = _nan_out(be, x, [w])
+        (w,) = _nan_out(be, bad, [w])
     w = _back(w.reshape(batch + (n,)), a.dtype)
     if not vectors:
         return w
@@ -236,7 +243,7 @@ def svd(be, a, vectors, spec):
     K = min(M, N)
     nb = _batch(a)
     wdt = _work(a)
-    x = _flat(a, wdt)
+    x, bad = _finite_in(be, _flat(a, wdt))
     tall = M >= N
     R, C = (M, N) if tall else (N, M)
     s = new_output((nb, K), wdt, client)
@@ -259,9 +266,9 @@ def svd(be, a, vectors, spec):
         k.launch((wgs, 1, 1), **args)
     CALLS["svd"] += 1
     if vectors:
-        s, u, vh = _nan_out(be, x, [s, u, vh])
+        s, u, vh = _nan_out(be, bad, [s, u, vh])
     else:
-        (s,) = _nan_out(be, x, [s])
+        (s,) = _nan_out(be, bad, [s])
     s = _back(s.reshape(batch + (K,)), a.dtype)
     if not vectors:
         return None, s, None
