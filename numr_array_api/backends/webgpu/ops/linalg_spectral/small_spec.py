@@ -60,6 +60,20 @@ def _u32s(xs) -> str:
     return ", ".join(f"{x}u" for x in xs)
 
 
+def _pow2(k, cap):
+    """WGSL of both kernels: sc, the power of two bringing the matrix's max |a_ij| (the
+    per-invocation maxima in RM) into [0.5, 1] (exact: no square overflows or flushes)."""
+    lines = [
+        f"    var q: {k['T']} = {k['zero']};",
+        f"    for (var j = 0u; j < {cap}; j++) {{ q = max(q, RM[mi * {cap} + j]); }}",
+        f"    var sc: {k['T']} = {k['one']};"]
+    for cond, f in ((f"q > {k['big']}", k["small"]), (f"q > {k['one']}", k["halfv"]),
+                    (f"q > {k['zero']} && q < {k['small']}", k["big"]),
+                    (f"q > {k['zero']} && q < {k['halfv']}", k["two"])):
+        lines.append(f"    for (var k = 0u; k < 40u && {cond}; k++) {{ q *= {f}; sc *= {f}; }}")
+    return "\n".join(lines)
+
+
 def wg_bytes_eigh(T_size: int, cap: int, per: int, nbuf: int) -> int:
     wg = cap * per
     return T_size * (nbuf * per * cap * (cap + 1) + nbuf * per * cap + wg) + 4 * wg + 16
@@ -146,6 +160,7 @@ class SmallEighSpec(KernelSpec):
         wg = c * self.per
         return Template.file(_PKG, "small_eigh.wgsl").render(
             lay.tokens(), k, cap=c, per=self.per, half=c // 2, floor=_lit(T, floor),
+            pow2=_pow2(k, "CAP"),
             src=_u32s(src), dst=_u32s(dst), bsize=self.nbuf * self.per * c * (c + 1),
             check="\n".join(check),
             cssize=self.nbuf * self.per * (c // 2), wg=wg, par=self.nbuf - 1,
@@ -214,7 +229,7 @@ class SmallSvdSpec(KernelSpec):
         floor, tiny = _floor_tiny(T)
         vectors = self._vectors_code(lay, T, z, one) if vec else ""
         return Template.file(_PKG, "small_svd.wgsl").render(
-            lay.tokens(), k, capr=cr, capc=cc, per=self.per,
+            lay.tokens(), k, capr=cr, capc=cc, per=self.per, pow2=_pow2(k, "CAPC"),
             colw=cr + (cc if vec else 0) + 1, floor=_lit(T, floor), tiny=_lit(T, tiny),
             bsize=self.nbuf * self.per * cc * (cr + (cc if vec else 0) + 1),
             wg=cc * self.per, par=self.nbuf - 1, decl="\n".join(decl),

@@ -55,13 +55,7 @@ ${decl}
 ${load}
     RM[lid] = mx;
     workgroupBarrier();
-    var q: ${T} = ${zero};
-    for (var j = 0u; j < CAPC; j++) { q = max(q, RM[mi * CAPC + j]); }
-    var sc: ${T} = ${one};
-    for (var k = 0u; k < 40u && q > ${big}; k++) { q *= ${small}; sc *= ${small}; }
-    for (var k = 0u; k < 40u && q > ${one}; k++) { q *= ${halfv}; sc *= ${halfv}; }
-    for (var k = 0u; k < 40u && q > ${zero} && q < ${small}; k++) { q *= ${big}; sc *= ${big}; }
-    for (var k = 0u; k < 40u && q > ${zero} && q < ${halfv}; k++) { q *= ${two}; sc *= ${two}; }
+${pow2}
 ${scale}
 
     for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
