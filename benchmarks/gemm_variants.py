@@ -21,22 +21,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import best_of  # noqa: E402
-
-
-def per_call(fn, sync, calls, batches=3):
-    """Seconds per call with ``calls`` calls queued before one synchronize (the sweep's
-    throughput measure: host work and GPU work overlap), best of ``batches``."""
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(batches):
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t) / calls)
-    return best
+from _timing import best_of, per_call  # noqa: E402
 
 
 class _CoopLog(logging.Filter):

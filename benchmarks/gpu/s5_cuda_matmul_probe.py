@@ -6,24 +6,18 @@ stream first and last, numr through the namespace, numr's backend call alone, an
 cProfile of 300 numr calls (Python hot spots). Reports, never asserts."""
 
 import cProfile
+import os
 import pstats
 import sys
-import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import _timing  # noqa: E402
+
 
 def per_call(fn, sync, calls=20, batches=7):
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(batches):
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t) / calls)
-    return best * 1e6
+    return _timing.per_call(fn, sync, calls, batches) * 1e6
 
 
 def main():
