@@ -140,8 +140,11 @@ def test_rank_deficient(xp, calls, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("scale", [1e-20, 1e20, "graded"])
+@pytest.mark.parametrize("scale", [1e-15, 1e15, 1e-20, 1e20, 1e-30, 1e30, "graded"])
 def test_scaled_graded(xp, calls, dtype, scale):
+    """Entries whose squares overflow or flush in float32 from 1e+-20: the path normalises
+    each matrix by a power of two first (NVIDIA's compiler may reassociate the kernels'
+    scaled partial sums; the wide QR panel broke there on the H100)."""
     _skip_f64(xp, dtype)
     rng = np.random.default_rng(4)
     n = 80
@@ -151,8 +154,6 @@ def test_scaled_graded(xp, calls, dtype, scale):
         g = np.logspace(0, -3, n)
         a = g[:, None] * a * g[None, :]
     else:
-        if dtype == "float32":
-            scale = {1e-20: 1e-15, 1e20: 1e15}[scale]
         a = a * scale
     _check(xp, a, dtype, calls)
 

@@ -938,7 +938,7 @@ def qr(be, w, tau):
         # T of a 32-column complex128 panel is 16 KiB: WebGPU's minimum workgroup memory
         kt, width = QrTSpec(t, 16), 16
     wide = _qr_wide(client, t, w.dtype, B, m) if not pk else None
-    scale = _pow2_normalise(be, w) if wide is not None else None
+    scale = pow2_normalise(be, w) if wide is not None else None
     blocks = []
     for k in range(0, kmin, width):
         kb = min(width, kmin - k)
@@ -992,16 +992,18 @@ def qr(be, w, tau):
     return blocks
 
 
-def _pow2_normalise(be, w):
+def pow2_normalise(be, w):
     """w (B, m, n) scaled in place by a power of two per matrix bringing max |w| into
     [1, 2) (exact); returns the scales (B, 1, 1) in w's dtype (1 for zero or non-finite
-    matrices).
+    matrices). Used before the kernels that scale their partial sums (the wide QR panel,
+    the eigh tridiagonalisation).
 
-    The wide panel's partial sums keep every square scaled on paper, but NVIDIA's compiler
-    may reassociate a product with a scale ((x / s) p -> (x p) / s: Vulkan floats carry no
-    strictness): on an H100 float32 matrices of entries >= 1e20 gave NaN and <= 1e-20 a
-    backward error of 0.5, where lavapipe was exact. Normalised, no product can leave the
-    range; entries tiny against max |A| only lose what is negligible in ||A - QR|| / ||A||."""
+    Those partial sums keep every square scaled on paper, but NVIDIA's compiler may
+    reassociate a product with a scale ((x / s) p -> (x p) / s: Vulkan floats carry no
+    strictness): on an H100 the wide QR panel gave NaN for float32 entries >= 1e20 and a
+    backward error of 0.5 for <= 1e-20, where lavapipe was exact. Normalised, no product
+    can leave the range; entries tiny against max |A| only lose what is negligible next
+    to ||A||."""
     un = be.unary_kernel
     bk = be.binary_kernel
     real = {"complex64": dt.float32, "complex128": dt.float64}.get(w.dtype.name, w.dtype)

@@ -142,14 +142,15 @@ def _job(be, x, vectors):
     """Every dispatch of one call, no host transfer (replayable as a recipe)."""
     client = x.client
     C = R = x.shape[-1]
-    d, e, tau, ref = tridiag.tridiagonalize(be, _augmented(be, x))
+    d, e, tau, ref, sc = tridiag.normalised_tridiagonal(be, _augmented(be, x))
     if not vectors:
-        w = tridiag.eigenvalues(client, d, e)
+        w = tridiag.unscale(be, tridiag.eigenvalues(client, d, e), sc)
         # the top C eigenvalues are s ascending; |.| and a sort: near-zero s may come as
         # tiny negatives of either sign
         s = be.unary_kernel("abs")(w[:, R:])
         return be.sort(s, 1, True, False)
     w, z = tridiag.eigenvectors(client, d, e)
+    w = tridiag.unscale(be, w, sc)
     z = z[:, :, R:].flip(2).contiguous()          # descending
     y = tridiag.back_transform(be, ref, tau, z)  # (B, R + C, C)
     s = w[:, R:].flip(1).contiguous()

@@ -28,7 +28,7 @@ from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
-from ..linalg.factor import gemm_acc, gemm_sub
+from ..linalg.factor import pow2_normalise, gemm_acc, gemm_sub
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from ..matmul import gemm
 from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, UPD_RPW, BisectSpec, GatherSpec,
@@ -131,6 +131,21 @@ def _symmetric(be, x):
     low = be.tri(x, 0, False)
     strict = be.tri(x, -1, False)
     return be.binary_kernel("add")(low, strict.permute((0, 2, 1)))
+
+
+def normalised_tridiagonal(be, a):
+    """tridiagonalize(a) of a scaled in place by a power of two per matrix bringing max |a|
+    into [1, 2) first (factor.pow2_normalise: the wide kernels' partials scale every
+    square, but NVIDIA's compiler may reassociate (x / s) p into (x p) / s, which broke the
+    wide QR panel at float32 1e+-20 on the H100); returns (d, e, tau, ref, scales (B, 1, 1))
+    and the eigenvalues are those of the scaled matrices (``unscale``)."""
+    sc = pow2_normalise(be, a)
+    return tridiagonalize(be, a) + (sc,)
+
+
+def unscale(be, w, sc):
+    """Eigenvalues (B, k) of the scaled matrices back to the input's scale (exact)."""
+    return be.binary_kernel("divide")(w, sc.reshape((sc.shape[0], 1)))
 
 
 def tridiagonalize(be, a):
@@ -318,10 +333,11 @@ def _job(be, x, vectors, check=True):
     """Every dispatch of one call, no host transfer (replayable as a recipe)."""
     client = x.client
     a = _symmetric(be, x)
-    d, e, tau, ref = tridiagonalize(be, a)
+    d, e, tau, ref, sc = normalised_tridiagonal(be, a)
     if not vectors:
-        return eigenvalues(client, d, e)
+        return unscale(be, eigenvalues(client, d, e), sc)
     w, z = eigenvectors(client, d, e)
+    w = unscale(be, w, sc)
     dev = _orth_dev(be, z) if check else None
     v = back_transform(be, ref, tau, z)
     return (w, v, dev) if check else (w, v)
