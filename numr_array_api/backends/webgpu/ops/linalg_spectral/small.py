@@ -276,9 +276,14 @@ def svd(be, a, vectors, spec):
             _back(vh.reshape(batch + (K, N)), a.dtype))
 
 
-def variants(caps):
-    """Every kernel variant this module can launch on ``caps`` (render tests)."""
+def variants(caps=None):
+    """Every kernel variant this module can launch on ``caps`` (render tests; None: on the
+    adapter descriptions the render tests use, LAVAPIPE and NVIDIA: the matrices per
+    workgroup and the buffering follow the workgroup memory)."""
     from ...codegen.types import WTYPES
+    if caps is None:
+        from ...codegen.caps import LAVAPIPE, NVIDIA
+        return list(dict.fromkeys(variants(LAVAPIPE) + variants(NVIDIA)))
     out = []
     for d in (dt.float32, dt.float64):
         t = WTYPES[d]
