@@ -96,13 +96,7 @@ ${store}
           var s: ${T} = ${zero};
           if (abs(apq) > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {
             let d = aqq - app;
-            var tn: ${T};
-            if (abs(apq) < abs(d) * EPS) {
-              tn = apq / d;
-            } else {
-              let th = d / (${two} * apq);
-              tn = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
-            }
+${tangent}
             // c^2 + s^2 = 1 to rounding (one Newton step), applied as 1 - h = c so that
             // late tiny rotations do not grow the columns (see spec._jrot)
             var c = ${one} / sqrt(tn * tn + ${one});

@@ -74,6 +74,22 @@ def _pow2(k, cap):
     return "\n".join(lines)
 
 
+def _tangent(k, x, ind):
+    """WGSL of both kernels: tn, the smaller root of tn^2 + 2 th tn - 1 = 0 for the
+    rotation annihilating ``x`` (d = a_qq - a_pp or its svd analogue already in scope);
+    the linear term alone where th is beyond 1 / EPS."""
+    one = k["one"]
+    return "\n".join([
+        f"{ind}var tn: {k['T']};",
+        f"{ind}if (abs({x}) < abs(d) * EPS) {{",
+        f"{ind}  tn = {x} / d;",
+        f"{ind}}} else {{",
+        f"{ind}  let th = d / ({k['two']} * {x});",
+        f"{ind}  tn = select(-{one}, {one}, th >= {k['zero']})"
+        f" / (abs(th) + sqrt(th * th + {one}));",
+        f"{ind}}}"])
+
+
 def wg_bytes_eigh(T_size: int, cap: int, per: int, nbuf: int) -> int:
     wg = cap * per
     return T_size * (nbuf * per * cap * (cap + 1) + nbuf * per * cap + wg) + 4 * wg + 16
@@ -160,7 +176,7 @@ class SmallEighSpec(KernelSpec):
         wg = c * self.per
         return Template.file(_PKG, "small_eigh.wgsl").render(
             lay.tokens(), k, cap=c, per=self.per, half=c // 2, floor=_lit(T, floor),
-            pow2=_pow2(k, "CAP"),
+            pow2=_pow2(k, "CAP"), tangent=_tangent(k, "apq", " " * 12),
             src=_u32s(src), dst=_u32s(dst), bsize=self.nbuf * self.per * c * (c + 1),
             check="\n".join(check),
             cssize=self.nbuf * self.per * (c // 2), wg=wg, par=self.nbuf - 1,
@@ -230,6 +246,7 @@ class SmallSvdSpec(KernelSpec):
         vectors = self._vectors_code(lay, T, z, one) if vec else ""
         return Template.file(_PKG, "small_svd.wgsl").render(
             lay.tokens(), k, capr=cr, capc=cc, per=self.per, pow2=_pow2(k, "CAPC"),
+            tangent=_tangent(k, "ga", " " * 10),
             colw=cr + (cc if vec else 0) + 1, floor=_lit(T, floor), tiny=_lit(T, tiny),
             bsize=self.nbuf * self.per * cc * (cr + (cc if vec else 0) + 1),
             wg=cc * self.per, par=self.nbuf - 1, decl="\n".join(decl),

@@ -85,13 +85,7 @@ ${dots}
         let be = select(uu, oo, lo);
         if (pt != t && abs(ga) > max(FLOOR, tol * sqrt(al) * sqrt(be))) {
           let d = be - al;
-          var tn: ${T};
-          if (abs(ga) < abs(d) * EPS) {
-            tn = ga / d;
-          } else {
-            let th = d / (${two} * ga);
-            tn = select(-${one}, ${one}, th >= ${zero}) / (abs(th) + sqrt(th * th + ${one}));
-          }
+${tangent}
           var c = ${one} / sqrt(tn * tn + ${one});
           var s = tn * c;
           let f = ${onehalf} - ${halfv} * (c * c + s * s);
