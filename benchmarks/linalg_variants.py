@@ -6,7 +6,7 @@ with CuPy (cuSOLVER) in one process (issue 11's performance goals).
         [--variants "default;CHOL=old;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
         [--profile] [--check] [--small]
 
-A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py; N 'BxN' for a stack). A
+A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / svd; N 'BxN' for a stack). A
 variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
 ("default": none). Per case and variant it prints the time (best of --repeats after a
 warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
@@ -30,9 +30,12 @@ sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import webgpu_linalg as wl  # noqa: E402
+import webgpu_linalg_spectral as wls  # noqa: E402
 from _timing import best_of  # noqa: E402
 
 from numr_array_api.backends.webgpu.runtime import submit as _submit  # noqa: E402
+
+wls.register_rows(wl.add_row)  # eigh / svd cases too
 
 _orig_dispatch = _submit.Recorder.dispatch
 SKIP = set()
