@@ -25,7 +25,7 @@ from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from . import qr_wide
+from . import qr_wide, warp
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
@@ -41,7 +41,32 @@ def _env(name, default):
     return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
-_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL")
+_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
+                   "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
+                   "BWARP_S", "BWARP_WG")
+
+# subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
+# matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns
+# them off; NUMR_WEBGPU_BWARP_MIN / _MAX (solve, inv: default BTINY_N + 1 .. min(S, 32)) and
+# NUMR_WEBGPU_BWARP_CHOL_MIN / _CHOL_MAX (default 2 .. min(S, 32)) set the sizes they take;
+# NUMR_WEBGPU_BWARP_WG the invocations of a workgroup (default 128: 128 / S matrices).
+WRONG_SUBGROUP = warp.WRONG_SUBGROUP
+
+
+def warp_solve_sg(client, dtype, n, k):
+    """S when the warp kernel takes (n, n) systems with k right-hand sides, else 0 (may
+    probe the subgroup size once per client: call it outside recorded work)."""
+    return warp.solve_sg(client, dtype, n, k)
+
+
+def warp_chol_sg(client, dtype, n):
+    return warp.chol_sg(client, dtype, n)
+
+
+def warp_disable(client):
+    """A warp kernel saw another subgroup size than it was compiled for (status bit
+    WRONG_SUBGROUP): the client takes the workgroup kernels from now on."""
+    warp.disable(client)
 
 
 def batch_switches():
@@ -121,12 +146,16 @@ def _rows_kernel(client, dtype, n, k):
             and (dtype is not dt.float64 or Caps.of(client).int64))  # (its NaN test)
 
 
-def batch_solve(a, b, x, status, nmax):
+def batch_solve(a, b, x, status, nmax, sg=0):
     """x (B, n, k) <- a^-1 b for every matrix of the (B, n, n) view ``a`` (b None: the
-    identity, k = n), one BatchSolveSpec dispatch; a and b are only read."""
+    identity, k = n), one BatchSolveSpec dispatch (``sg``: the warp kernel compiled for
+    subgroups of sg); a and b are only read."""
     client = x.client
     t = wtype(x.dtype, client, "linalg.solve")
     B, n, k = x.shape
+    if sg:
+        warp.solve(t, a, b, x, status, sg)
+        return
     # one invocation a matrix, [A | B] in registers: H100 2026-11-26, float32 16 x 16
     # solve of 10000 matrices 0.049 ms against 0.495 for the rows-per-invocation kernel
     # (inv 0.200 against 0.392); wider elements keep 8 (twice the registers: not measured)
@@ -160,12 +189,15 @@ def batch_chol_nmax(n):
     return next((s for s in SMALL if n <= s), 0)
 
 
-def batch_cholesky(a, out, status, nmax, upper):
+def batch_cholesky(a, out, status, nmax, upper, sg=0):
     """out (B, n, n) <- L (or L^H) of every matrix of the (B, n, n) view ``a`` (only read),
-    one BatchCholSpec dispatch."""
+    one BatchCholSpec dispatch (``sg``: the warp kernel for subgroups of sg)."""
     client = out.client
     t = wtype(out.dtype, client, "linalg.cholesky")
     B, n, _ = out.shape
+    if sg:
+        warp.cholesky(t, a, out, status, upper, sg)
+        return
     wg = max(64, nmax)
     per = wg // nmax
     kern = client.kernel(BatchCholSpec(t, nmax, wg, _env("BCHOL_UNROLL", "1") != "0"))

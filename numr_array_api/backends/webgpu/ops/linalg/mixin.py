@@ -33,11 +33,25 @@ def _chunks(B, per_item_bytes, client):
 
 
 def _status_set(st):
+    return bool(_status(st))
+
+
+def _status(st):
+    """The status word (0: every matrix went through)."""
     if os.environ.get("NUMR_WEBGPU_LINALG_STATUS") == "skip":
         # measurements only (benchmarks/linalg_variants.py): the call without its status
         # read, to see how much of a small stack's time the read is; errors go unreported
-        return False
-    return bool(st.to_numpy()[0])
+        return 0
+    return int(st.to_numpy()[0])
+
+
+def _wrong_subgroup(client, v):
+    """Whether a warp kernel found another subgroup size than it was compiled for (then
+    the path is off for the client and the caller reruns the call)."""
+    if v & factor.WRONG_SUBGROUP:
+        factor.warp_disable(client)
+        return True
+    return False
 
 
 def _recorded(key, inputs, job):
@@ -64,13 +78,15 @@ class LinalgMixin(SimpleLinalgMixin):
 
     def linalg_cholesky(self, a, upper):
         dtype = a.dtype
+        a0 = a
         a = self._work_dtype(a)
         client = a.client
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
         nmax = factor.batch_chol_nmax(n)
-        if nmax:
+        sg = factor.warp_chol_sg(client, a.dtype, n)
+        if nmax or sg:
             B = _prod(a.shape[:-2])
 
             def job():
@@ -78,11 +94,14 @@ class LinalgMixin(SimpleLinalgMixin):
                 out = new_output((B, n, n), a.dtype, client)
                 st = factor.status_word(client)
                 for sl in _chunks(B, n * n * a.itemsize, client):
-                    factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper)
+                    factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper, sg)
                 return out, st
 
-            out, st = _recorded(("bchol", upper, nmax), (a,), job)
-            if _status_set(st):
+            out, st = _recorded(("bchol", upper, nmax, sg), (a,), job)
+            v = _status(st)
+            if sg and _wrong_subgroup(client, v):
+                return self.linalg_cholesky(a0, upper)
+            if v:
                 raise InvalidArgument("x", "linalg.cholesky: Matrix is not positive definite")
             return self._back(out.reshape(a.shape), dtype)
         B = _prod(a.shape[:-2])
@@ -134,6 +153,7 @@ class LinalgMixin(SimpleLinalgMixin):
 
     def linalg_solve(self, a, b, vector):
         dtype = a.dtype
+        a0, b0 = a, b
         a, b = self._work_dtype(a), self._work_dtype(b)
         client = a.client
         if vector:
@@ -147,13 +167,17 @@ class LinalgMixin(SimpleLinalgMixin):
             return r.squeeze(r.ndim - 1) if vector else r
         B = _prod(batch)
         nmax = factor.batch_solve_nmax(client, a.dtype, n, k)
-        if nmax:
+        sg = factor.warp_solve_sg(client, a.dtype, n, k)
+        if nmax or sg:
             def job():
                 x = new_output((B, n, k), a.dtype, client)
-                return x, self._batch_solve(a, b, x, B, n, k, nmax)
+                return x, self._batch_solve(a, b, x, B, n, k, nmax, sg)
 
-            x, st = _recorded(("bsolve", nmax), (a, b), job)
-            if _status_set(st):
+            x, st = _recorded(("bsolve", nmax, sg), (a, b), job)
+            v = _status(st)
+            if sg and _wrong_subgroup(client, v):
+                return self.linalg_solve(a0, b0, vector)
+            if v:
                 raise InvalidArgument("x1", "linalg.solve: Singular matrix")
             r = self._back(x.reshape(b.shape), dtype)
             return r.squeeze(r.ndim - 1) if vector else r
@@ -178,6 +202,7 @@ class LinalgMixin(SimpleLinalgMixin):
 
     def linalg_inv(self, a):
         dtype = a.dtype
+        a0 = a
         a = self._work_dtype(a)
         client = a.client
         n = a.shape[-1]
@@ -185,13 +210,17 @@ class LinalgMixin(SimpleLinalgMixin):
             return new_output(a.shape, dtype, client)
         B = _prod(a.shape[:-2])
         nmax = factor.batch_solve_nmax(client, a.dtype, n, n)
-        if nmax:
+        sg = factor.warp_solve_sg(client, a.dtype, n, n)
+        if nmax or sg:
             def job():
                 x = new_output((B, n, n), a.dtype, client)
-                return x, self._batch_solve(a, None, x, B, n, n, nmax)
+                return x, self._batch_solve(a, None, x, B, n, n, nmax, sg)
 
-            x, st = _recorded(("binv", nmax), (a,), job)
-            if _status_set(st):
+            x, st = _recorded(("binv", nmax, sg), (a,), job)
+            v = _status(st)
+            if sg and _wrong_subgroup(client, v):
+                return self.linalg_inv(a0)
+            if v:
                 raise InvalidArgument("x", "linalg.inv: Singular matrix")
             return self._back(x.reshape(a.shape), dtype)
         def run(a3):
@@ -215,7 +244,7 @@ class LinalgMixin(SimpleLinalgMixin):
             raise InvalidArgument("x", "linalg.inv: Singular matrix")
         return self._back(x.reshape(a.shape), dtype)
 
-    def _batch_solve(self, a, b, x, B, n, k, nmax):
+    def _batch_solve(self, a, b, x, B, n, k, nmax, sg=0):
         """x <- a^-1 b (b None: a^-1) for stacks of small systems, inputs read in place
         (a contiguous copy only of views that are not)."""
         client = x.client
@@ -223,7 +252,7 @@ class LinalgMixin(SimpleLinalgMixin):
         b3 = None if b is None else b.reshape((B, n, k))
         st = factor.status_word(client)
         for sl in _chunks(B, max(n * n, n * k) * x.itemsize, client):
-            factor.batch_solve(a3[sl], None if b3 is None else b3[sl], x[sl], st, nmax)
+            factor.batch_solve(a3[sl], None if b3 is None else b3[sl], x[sl], st, nmax, sg)
         return st
 
     def _lu_only(self, a):

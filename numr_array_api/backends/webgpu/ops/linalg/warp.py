@@ -1,0 +1,413 @@
+"""solve / inv / cholesky of stacks of small real matrices: one matrix per subgroup.
+
+Lane i of a subgroup holds row i of [A | B] (solve, inv) or of A (cholesky) in named
+registers (straight-line code for the compile-time n and k, no indexed private arrays),
+several matrices (subgroups) per workgroup and no workgroup memory or barriers:
+
+* WarpSolveSpec: Gaussian elimination with partial pivoting without moving rows (as
+  BatchRowsSpec): at column j every row not yet a pivot offers |a_rj| (a NaN counts as
+  1e30, so some row is always chosen), the largest wins (subgroupMax of the value's bits,
+  which order like the values for non-negative floats; the first row on ties by
+  subgroupBallot), the pivot row is broadcast by subgroupShuffle and the remaining rows
+  eliminate against it with register FMAs. Back substitution walks the pivots backwards,
+  broadcasting each solved row of X. Status bit 1: an exact zero pivot (singular).
+* WarpCholSpec: right-looking Cholesky of the lower triangle: lane j takes the square
+  root of its diagonal, the column is scaled by it, and the trailing rows are updated
+  with column entries broadcast by subgroupShuffle. Status bit 1: a diagonal that is not
+  positive (or NaN). Output as BatchCholSpec (L, or U = L^H when ``upper``, zeros filled).
+
+The kernels are compiled for one subgroup size ``sg`` (n <= sg). WebGPU does not promise
+a size, so the shader checks the ``subgroup_size`` builtin (and that the workgroup splits
+into wg / sg subgroups): on a mismatch it sets status bit 2 and does nothing else; the
+host (mixin.py) sees that bit in the call's one status read, turns the path off for the
+client and reruns the call on the workgroup kernels.
+
+float64: values are shuffled as f64, the pivot keys reduced as two u32 (no 64-bit integer
+subgroup operation); needs shader-f64 and shader-int64 (the keys' bits).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from ....._core import dtypes as dt
+from ...codegen.caps import Caps
+from ...codegen.layout import Buf, Layout
+from ...codegen.spec import KernelSpec
+from ...codegen.types import WTYPES, WType
+from .batch_rows import stack_layout
+from .scalar import prelude
+
+WRONG_SUBGROUP = 2   # status bit: the subgroup size was not the compiled one
+NMAX = 32            # registers: rows of [A | B] beyond 32 + 32 values are not attempted
+KMAX = 32
+
+# launches recorded per kind ("solve", "inv", "chol"): the tests check the path ran
+LAUNCHES = {"solve": 0, "inv": 0, "chol": 0}
+
+
+def _env(name, default):
+    return os.environ.get("NUMR_WEBGPU_" + name, default)
+
+
+# ---- WGSL helpers -------------------------------------------------------------------------
+
+def _helpers(t):
+    """``shf(v, lane)``: subgroupShuffle of a T (f64 as itself: Vulkan's subgroup operations
+    take 64-bit floats without the extended-types feature that 64-bit integers need);
+    ``key(v)``: the bits of |v| as a u32 (32-bit) or vec2<u32> (hi, lo) (64-bit, through
+    u64: shader-int64), NaN mapped to 1e30's bits (tested on the bits: NVIDIA's compiler
+    may fold v != v to false). Only u32 subgroup reductions are used."""
+    if t.val == "f64":
+        return """fn shf(v: T, l: u32) -> T { return subgroupShuffle(v, l); }
+fn key(v: T) -> vec2<u32> {
+  let w = bitcast<u64>(abs(v)) & 0x7ffffffffffffffflu;
+  let k = select(w, bitcast<u64>(T(1e30)), w > 0x7ff0000000000000lu);
+  return vec2<u32>(u32(k >> 32u), u32(k & 0xfffffffflu));
+}"""
+    return """fn shf(v: T, l: u32) -> T { return subgroupShuffle(v, l); }
+fn key(v: T) -> u32 {
+  let b = bitcast<u32>(abs(v)) & 0x7fffffffu;
+  return select(b, bitcast<u32>(T(1e30)), b > 0x7f800000u);
+}"""
+
+
+def _pivot(t, j, cand_expr):
+    """Lines choosing the pivot lane ``p{j}`` of column j among the lanes where
+    ``cand_expr`` holds (the largest key, the first lane on ties); ``bad`` set when the
+    largest is zero. Every lane runs them (uniform control flow)."""
+    if t.val == "f64":
+        return [f"  let c{j} = {cand_expr};",
+                f"  let k{j} = select(vec2<u32>(0u, 0u), key(a{j}), c{j});",
+                f"  let mh{j} = subgroupMax(k{j}.x);",
+                f"  let ch{j} = c{j} && k{j}.x == mh{j};",
+                f"  let ml{j} = subgroupMax(select(0u, k{j}.y, ch{j}));",
+                f"  let p{j} = firstTrailingBit(subgroupBallot(ch{j} && k{j}.y == ml{j}).x);",
+                f"  bad = bad || (mh{j} == 0u && ml{j} == 0u);"]
+    return [f"  let c{j} = {cand_expr};",
+            f"  let k{j} = select(0u, key(a{j}), c{j});",
+            f"  let mk{j} = subgroupMax(k{j});",
+            f"  let p{j} = firstTrailingBit(subgroupBallot(c{j} && k{j} == mk{j}).x);",
+            f"  bad = bad || mk{j} == 0u;"]
+
+
+def _head(tk, sg, wg, extra=""):
+    per = wg // sg
+    return [f"@compute @workgroup_size({wg})",
+            "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
+            "vec3<u32>, @builtin(local_invocation_index) li: u32, @builtin(subgroup_size) "
+            "sgs: u32, @builtin(subgroup_invocation_id) r: u32, @builtin(subgroup_id) sid: "
+            "u32, @builtin(num_subgroups) nsg: u32) {",
+            f"  if (sgs != {sg}u || nsg != {per}u) {{",
+            f"    atomicOr(&st[0], {WRONG_SUBGROUP}u);",
+            "    return;",
+            "  }",
+            f"  let b = (wid.x + wid.y * nw.x) * {per}u + sid;",
+            f"  if (b >= {tk['nbat']}) {{ return; }}   // the whole subgroup"]
+
+
+@dataclasses.dataclass(frozen=True)
+class WarpSolveSpec(KernelSpec):
+    """x = A^-1 B for n x n matrices (n <= sg), k right-hand sides, a subgroup a matrix;
+    ``ident``: B is the identity (inv, never read)."""
+
+    t: WType
+    n: int
+    k: int
+    ident: bool
+    sg: int
+    wg: int
+
+    def layout(self, caps):
+        return stack_layout(self.t, caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        n, k, sg = self.n, self.k, self.sg
+        none = sg + 1   # pos of a row not yet a pivot; idle lanes (r >= n): sg + 2
+        L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
+        L += _head(tk, sg, self.wg)
+        L += [f"  let act = r < {n}u;",
+              f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
+              f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']} + r * {tk['b_rs']};",
+              f"  var pos = select({sg + 2}u, {none}u, act);"]
+        L += [f"  var a{c} = zero();" for c in range(n)]
+        L += [f"  var x{c} = zero();" for c in range(k)]
+        L.append("  if (act) {")
+        L += [f"    a{c} = A[ab + {c}u * {tk['a_cs']}];" for c in range(n)]
+        for c in range(k):
+            if self.ident:
+                L.append(f"    x{c} = select(zero(), one(), r == {c}u);")
+            else:
+                L.append(f"    x{c} = Bm[bb + {c}u * {tk['b_cs']}];")
+        L.append("  }")
+        L.append("  var bad = false;")
+        for j in range(n):
+            L += _pivot(self.t, j, f"pos == {none}u")
+            L.append(f"  if (r == p{j}) {{ pos = {j}u; }}")
+            # the pivot row's remaining values, broadcast (every lane shuffles)
+            L += [f"  let q{j}_{c} = shf(a{c}, p{j});" for c in range(j, n)]
+            L += [f"  let y{j}_{c} = shf(x{c}, p{j});" for c in range(k)]
+            L.append(f"  if (pos == {none}u) {{")
+            L.append(f"    let l = dv(a{j}, q{j}_{j}); a{j} = l;")
+            L += [f"    a{c} = a{c} - mul(l, q{j}_{c});" for c in range(j + 1, n)]
+            L += [f"    x{c} = x{c} - mul(l, y{j}_{c});" for c in range(k)]
+            L.append("  }")
+        for s in reversed(range(n)):
+            L.append(f"  if (pos == {s}u) {{")
+            L += [f"    x{c} = dv(x{c}, a{s});" for c in range(k)]
+            L.append("  }")
+            if s:
+                L += [f"  let z{s}_{c} = shf(x{c}, p{s});" for c in range(k)]
+                L.append(f"  if (pos < {s}u) {{")
+                L += [f"    x{c} = x{c} - mul(a{s}, z{s}_{c});" for c in range(k)]
+                L.append("  }")
+        L.append("  if (act) {")
+        L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
+        L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
+        L.append("  }")
+        L.append("  if (r == 0u && bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
+
+    def needs(self):
+        return ("subgroup", "f64", "int64") if self.t.need == "shader-f64" else ("subgroup",)
+
+
+@dataclasses.dataclass(frozen=True)
+class WarpCholSpec(KernelSpec):
+    """Cholesky of n x n matrices (n <= sg), a subgroup a matrix; bindings and words as
+    BatchCholSpec's (``m`` unused: n is compiled in)."""
+
+    t: WType
+    n: int
+    sg: int
+    wg: int
+
+    def layout(self, caps):
+        return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
+                       Buf("st", "atomic<u32>", "rw", offset=False)],
+                      ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        n, sg = self.n, self.sg
+        L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
+        L += _head(tk, sg, self.wg)
+        L += [f"  let act = r < {n}u;",
+              f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
+              "  var bad = false;"]
+        for c in range(n):
+            L.append(f"  var a{c} = zero();")
+            L.append(f"  if (act && {c}u <= r) {{ a{c} = A[ab + {c}u * {tk['a_cs']}]; }}")
+        for j in range(n):
+            L.append(f"  if (r == {j}u) {{ let d = re(a{j}); if (!(d > R(0.0))) {{ bad = true; }}"
+                     f" a{j} = of_re(sqrt(d)); }}")
+            L.append(f"  let d{j} = shf(a{j}, {j}u);")
+            L.append(f"  if (r > {j}u && act) {{ a{j} = a{j} / d{j}; }}")
+            for c in range(j + 1, n):
+                L.append(f"  {{ let v = shf(a{j}, {c}u); if (r >= {c}u && act) "
+                         f"{{ a{c} = a{c} - mul(a{j}, cj(v)); }} }}")
+        L.append("  if (act) {")
+        L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
+        for c in range(n):
+            L.append(f"    {{ let v = select(zero(), a{c}, {c}u <= r); "
+                     f"if ({tk['upper']} != 0u) {{ L[ob + {c}u * {tk['l_rs']} + r] = cj(v); }} "
+                     f"else {{ L[ob + r * {tk['l_rs']} + {c}u] = v; }} }}")
+        L.append("  }")
+        L.append("  if (act && bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
+
+    def needs(self):
+        return ("subgroup", "f64", "int64") if self.t.need == "shader-f64" else ("subgroup",)
+
+
+# ---- the subgroup size --------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class SubgroupProbeSpec(KernelSpec):
+    """min / max of ``subgroup_size`` and of ``num_subgroups`` over a few workgroups of
+    ``wg`` invocations (out[0..3]: ~min size, max size, ~min count, max count: the minima
+    as the maxima of the complements, the buffer starting at zero)."""
+
+    wg: int = 128
+
+    def layout(self, caps):
+        return Layout([Buf("o", "atomic<u32>", "rw", offset=False)], [], caps)
+
+    def render(self, caps):
+        tk = self.layout(caps).tokens()
+        return f"""{tk['layout']}
+@compute @workgroup_size({self.wg})
+fn main(@builtin(subgroup_size) sgs: u32, @builtin(num_subgroups) nsg: u32) {{
+  atomicMax(&o[0], ~sgs);
+  atomicMax(&o[1], sgs);
+  atomicMax(&o[2], ~nsg);
+  atomicMax(&o[3], nsg);
+}}"""
+
+    def needs(self):
+        return ("subgroup",)
+
+
+def _adapter_sizes(client):
+    """(min, max) subgroup size from wgpu-native's adapter info, (0, 0) where unknown
+    (wgpu-py 0.32 does not pass them on: its GPUAdapterInfo reads misspelt fields, so
+    they are read here through its ffi; wgpu-native 29 reports 0 on lavapipe)."""
+    try:
+        from wgpu.backends.wgpu_native._api import libf
+        from wgpu.backends.wgpu_native._ffi import ffi, lib
+        ci = ffi.new("WGPUAdapterInfo *")
+        if libf.wgpuAdapterGetInfo(client.adapter._internal, ci) != lib.WGPUStatus_Success:
+            return 0, 0
+        out = int(ci.subgroupMinSize), int(ci.subgroupMaxSize)
+        libf.wgpuAdapterInfoFreeMembers(ci[0])
+        return out
+    except Exception:  # noqa: BLE001 - another wgpu build: probe instead
+        return 0, 0
+
+
+def _probe(client):
+    """The subgroup size a 128-invocation compute workgroup ran with, when every
+    invocation saw the same one; else 0. One dispatch and one read, once per client."""
+    from ...kernels.fill import full
+    wg = Caps.of(client).wg_size(128)
+    o = full((4,), 0, dt.uint32, client)
+    client.kernel(SubgroupProbeSpec(wg)).launch((8, 1, 1), o=o)
+    v = [int(x) for x in o.to_numpy()]
+    v[0], v[2] = v[0] ^ 0xFFFFFFFF, v[2] ^ 0xFFFFFFFF
+    if v[0] != v[1] or v[2] != v[3] or v[0] == 0 or v[0] * v[2] != wg:
+        return 0
+    return v[0]
+
+
+def subgroup_size(client):
+    """The fixed subgroup size S the warp kernels are compiled for, or 0 (path off).
+    NUMR_WEBGPU_BWARP_S overrides it (a test hook: a wrong S shows the rerun)."""
+    force = _env("BWARP_S", "")
+    if force:
+        return int(force)
+    s = getattr(client, "_bwarp_sg", None)
+    if s is None:
+        s = 0
+        if Caps.of(client).subgroup:
+            lo, hi = _adapter_sizes(client)
+            if lo and lo == hi:
+                s = lo
+            elif not lo:
+                try:
+                    s = _probe(client)
+                except Exception:  # noqa: BLE001 - a probe that fails leaves the path off
+                    s = 0
+        client._bwarp_sg = s
+    return s
+
+
+def disable(client):
+    """The shader saw another subgroup size: no warp kernel on this client from now on."""
+    client._bwarp_off = True
+
+
+def reset(client):
+    """Forget the fallback and the subgroup size (tests)."""
+    for a in ("_bwarp_off", "_bwarp_sg"):
+        if hasattr(client, a):
+            delattr(client, a)
+
+
+def _usable(client, dtype):
+    if _env("BWARP", "1") == "0" or getattr(client, "_bwarp_off", False):
+        return 0
+    if dtype not in (dt.float32, dt.float64):
+        return 0
+    caps = Caps.of(client)
+    if not caps.subgroup or (dtype is dt.float64 and not (caps.f64 and caps.int64)):
+        return 0
+    s = subgroup_size(client)
+    return s if s > 0 and s <= caps.invocations else 0
+
+
+def solve_range(client, dtype):
+    """(lo, hi, S): the n of (n, n) solve / inv systems the warp kernels take (lo > hi:
+    none). Defaults: from one past the one-invocation kernel's limit (BTINY_N: 16 for
+    float32, 8 for float64) to min(S, 32); NUMR_WEBGPU_BWARP_MIN / _MAX move them
+    (within 1 .. min(S, 32))."""
+    s = _usable(client, dtype)
+    if not s:
+        return 1, 0, 0
+    tiny = int(_env("BTINY_N", "16" if dtype is dt.float32 else "8"))
+    lo = max(1, int(_env("BWARP_MIN", str(tiny + 1))))
+    hi = min(s, NMAX, int(_env("BWARP_MAX", str(NMAX))))
+    return lo, hi, s
+
+
+def chol_range(client, dtype):
+    """(lo, hi, S) for cholesky: defaults 2 .. min(S, 32); NUMR_WEBGPU_BWARP_CHOL_MIN /
+    _CHOL_MAX move them."""
+    s = _usable(client, dtype)
+    if not s:
+        return 1, 0, 0
+    lo = max(1, int(_env("BWARP_CHOL_MIN", "2")))
+    hi = min(s, NMAX, int(_env("BWARP_CHOL_MAX", str(NMAX))))
+    return lo, hi, s
+
+
+def solve_sg(client, dtype, n, k):
+    """S when the warp kernel takes (n, n) systems with k right-hand sides, else 0."""
+    lo, hi, s = solve_range(client, dtype)
+    return s if lo <= n <= hi and 1 <= k <= KMAX else 0
+
+
+def chol_sg(client, dtype, n):
+    lo, hi, s = chol_range(client, dtype)
+    return s if lo <= n <= hi else 0
+
+
+def _wg(client, s):
+    """Invocations a workgroup: NUMR_WEBGPU_BWARP_WG (default 128), at least S."""
+    want = int(_env("BWARP_WG", "128"))
+    return max(s, Caps.of(client).wg_size(max(want, s)))
+
+
+def _grid(client, nwg):
+    mg = client.max_groups
+    gx = max(1, min(nwg, mg))
+    return gx, max(1, -(-nwg // gx)), 1
+
+
+def solve(t, a, b, x, status, s):
+    """x (B, n, k) <- a^-1 b (b None: a^-1) for the (B, n, n) view ``a``, one dispatch."""
+    client = x.client
+    B, n, k = x.shape
+    wg = _wg(client, s)
+    bv = a if b is None else b
+    LAUNCHES["inv" if b is None else "solve"] += 1
+    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg)).launch(
+        _grid(client, -(-B // (wg // s))), A=a, Bm=bv, X=x, st=status, nbat=B,
+        a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], b_rs=bv.strides[1],
+        b_cs=bv.strides[2], b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
+        x_bs=x.strides[0])
+
+
+def cholesky(t, a, out, status, upper, s):
+    client = out.client
+    B, n, _ = out.shape
+    wg = _wg(client, s)
+    LAUNCHES["chol"] += 1
+    client.kernel(WarpCholSpec(t, n, s, wg)).launch(
+        _grid(client, -(-B // (wg // s))), A=a, L=out, st=status, m=n, nbat=B,
+        upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
+        l_rs=out.strides[1], l_bs=out.strides[0])
+
+
+def variants():
+    out = [SubgroupProbeSpec(128)]
+    for d in (dt.float32, dt.float64):
+        t = WTYPES[d]
+        for s, wg in ((8, 64), (16, 128), (32, 128)):
+            for n in sorted({2, 3, s // 2 + 1, s}):
+                out += [WarpSolveSpec(t, n, 1, False, s, wg), WarpSolveSpec(t, n, n, True, s, wg),
+                        WarpSolveSpec(t, n, 3, False, s, wg), WarpCholSpec(t, n, s, wg)]
+    return out
