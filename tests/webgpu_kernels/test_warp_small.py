@@ -68,9 +68,11 @@ def _spd(rng, n, dtype):
     return (g @ g.transpose(0, 2, 1) + n * np.eye(n)).astype(dtype)
 
 
+@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_solve_and_inv(env, dtype):
+def test_solve_and_inv(env, dtype, inv, monkeypatch):
     xp, client, warp = env
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(1)
     for n in _sizes(client, warp, dtype):
         a = rng.standard_normal((B, n, n)).astype(dtype)
@@ -120,9 +122,11 @@ def test_cholesky(env, dtype):
             assert np.abs(f - want).max() <= 10 * n * EPS[dtype] * np.abs(want).max(), (n, upper)
 
 
+@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_singular_and_not_positive_definite_raise(env, dtype):
+def test_singular_and_not_positive_definite_raise(env, dtype, inv, monkeypatch):
     xp, client, warp = env
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(3)
     for n in _sizes(client, warp, dtype):
         a = rng.standard_normal((B, n, n)).astype(dtype)
@@ -151,11 +155,13 @@ def test_singular_and_not_positive_definite_raise(env, dtype):
             xp.linalg.cholesky(xp.asarray(bad), upper=True)
 
 
+@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_nan_input_as_the_old_kernels(env, dtype, monkeypatch):
+def test_nan_input_as_the_old_kernels(env, dtype, inv, monkeypatch):
     """NaN propagates to its matrix only and is no error (solve, inv); a NaN below the
     diagonal reaches a pivot of cholesky, which then raises: as the workgroup kernels."""
     xp, client, warp = env
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(4)
 
     def run(n):
@@ -279,5 +285,6 @@ def test_default_range_and_switch(env, monkeypatch):
     assert warp.solve_sg(client, dt.complex64, 4, 1) == 0
     monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
     assert warp.solve_sg(client, dt.float32, 2, 1) == 0 and warp.chol_sg(client, dt.float32, 2) == 0
-    for k in ("BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX"):
+    for k in ("BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
+              "BWARP_INV", "BWARP_S", "BWARP_WG"):
         assert k in factor._BATCH_SWITCHES

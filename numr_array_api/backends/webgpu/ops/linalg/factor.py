@@ -43,13 +43,15 @@ def _env(name, default):
 
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
-                   "BWARP_S", "BWARP_WG")
+                   "BWARP_S", "BWARP_WG", "BWARP_INV")
 
 # subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
 # matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns
 # them off; NUMR_WEBGPU_BWARP_MIN / _MAX (solve, inv: default BTINY_N + 1 .. min(S, 32)) and
 # NUMR_WEBGPU_BWARP_CHOL_MIN / _CHOL_MAX (default 2 .. min(S, 32)) set the sizes they take;
-# NUMR_WEBGPU_BWARP_WG the invocations of a workgroup (default 128: 128 / S matrices).
+# NUMR_WEBGPU_BWARP_WG the invocations of a workgroup (default 128: 128 / S matrices);
+# NUMR_WEBGPU_BWARP_INV=lu: inv by elimination on [A | I] and back substitution instead of
+# in-place Gauss-Jordan (gj, default).
 WRONG_SUBGROUP = warp.WRONG_SUBGROUP
 
 

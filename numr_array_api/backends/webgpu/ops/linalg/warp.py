@@ -110,7 +110,8 @@ def _head(tk, sg, wg, extra=""):
 @dataclasses.dataclass(frozen=True)
 class WarpSolveSpec(KernelSpec):
     """x = A^-1 B for n x n matrices (n <= sg), k right-hand sides, a subgroup a matrix;
-    ``ident``: B is the identity (inv, never read)."""
+    ``ident``: B is the identity (inv, never read); ``gj`` (with ident, k = n): in-place
+    Gauss-Jordan inversion instead of elimination on [A | I] and back substitution."""
 
     t: WType
     n: int
@@ -118,11 +119,14 @@ class WarpSolveSpec(KernelSpec):
     ident: bool
     sg: int
     wg: int
+    gj: bool = False
 
     def layout(self, caps):
         return stack_layout(self.t, caps)
 
     def render(self, caps):
+        if self.gj:
+            return self._render_gj(caps)
         tk = self.layout(caps).tokens()
         n, k, sg = self.n, self.k, self.sg
         none = sg + 1   # pos of a row not yet a pivot; idle lanes (r >= n): sg + 2
@@ -166,6 +170,48 @@ class WarpSolveSpec(KernelSpec):
         L.append("  if (act) {")
         L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
         L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
+        L.append("  }")
+        L.append("  if (r == 0u && bad) { atomicOr(&st[0], 1u); }")
+        L.append("}")
+        return "\n".join(L)
+
+    def _render_gj(self, caps):
+        """inv by in-place Gauss-Jordan with partial pivoting, rows left in their lanes:
+        step j eliminates column j from every other row against the pivot row (lane p_j),
+        so the lanes end holding M = (PA)^-1 (lane p_j: row j) and A^-1 = M P, i.e.
+        A^-1[j, p_c] = M[j, c]. n broadcasts a step (the whole pivot row) and n values a
+        lane, against 2n - j + n (elimination on [A | I], then back substitution) and 2n
+        for the LU form; the same pivots and zero-pivot test."""
+        tk = self.layout(caps).tokens()
+        n, sg = self.n, self.sg
+        none = sg + 1
+        L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
+        L += _head(tk, sg, self.wg)
+        L += [f"  let act = r < {n}u;",
+              f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
+              f"  var pos = select({sg + 2}u, {none}u, act);"]
+        L += [f"  var a{c} = zero();" for c in range(n)]
+        L.append("  if (act) {")
+        L += [f"    a{c} = A[ab + {c}u * {tk['a_cs']}];" for c in range(n)]
+        L.append("  }")
+        L.append("  var bad = false;")
+        for j in range(n):
+            L += _pivot(self.t, j, f"pos == {none}u")
+            L.append(f"  if (r == p{j}) {{ pos = {j}u; }}")
+            L += [f"  let q{j}_{c} = shf(a{c}, p{j});" for c in range(n)]
+            L.append(f"  {{ let ip = dv(one(), q{j}_{j});")
+            L.append(f"    if (r == p{j}) {{")
+            L += [f"      a{c} = mul(a{c}, ip);" for c in range(n) if c != j]
+            L.append(f"      a{j} = ip;")
+            L.append("    } else if (act) {")
+            L.append(f"      let l = a{j};")
+            L += [f"      a{c} = a{c} - mul(l, mul(q{j}_{c}, ip));" for c in range(n) if c != j]
+            L.append(f"      a{j} = -mul(l, ip);")
+            L.append("    }")
+            L.append("  }")
+        L.append("  if (act) {")
+        L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
+        L += [f"    X[xo + p{c} * {tk['x_cs']}] = a{c};" for c in range(n)]
         L.append("  }")
         L.append("  if (r == 0u && bad) { atomicOr(&st[0], 1u); }")
         L.append("}")
@@ -384,7 +430,10 @@ def solve(t, a, b, x, status, s):
     wg = _wg(client, s)
     bv = a if b is None else b
     LAUNCHES["inv" if b is None else "solve"] += 1
-    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg)).launch(
+    # inv: Gauss-Jordan (NUMR_WEBGPU_BWARP_INV=gj, default) or elimination on [A | I]
+    # with back substitution (=lu)
+    gj = b is None and _env("BWARP_INV", "gj") != "lu"
+    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg, gj)).launch(
         _grid(client, -(-B // (wg // s))), A=a, Bm=bv, X=x, st=status, nbat=B,
         a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], b_rs=bv.strides[1],
         b_cs=bv.strides[2], b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
@@ -409,5 +458,6 @@ def variants():
         for s, wg in ((8, 64), (16, 128), (32, 128)):
             for n in sorted({2, 3, s // 2 + 1, s}):
                 out += [WarpSolveSpec(t, n, 1, False, s, wg), WarpSolveSpec(t, n, n, True, s, wg),
+                        WarpSolveSpec(t, n, n, True, s, wg, True),
                         WarpSolveSpec(t, n, 3, False, s, wg), WarpCholSpec(t, n, s, wg)]
     return out
