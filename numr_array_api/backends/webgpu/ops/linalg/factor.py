@@ -148,13 +148,15 @@ def _rows_kernel(client, dtype, n, k):
             and (dtype is not dt.float64 or Caps.of(client).int64))  # (its NaN test)
 
 
-def batch_solve(a, b, x, status, nmax, sg=0):
+def batch_solve(a, b, x, status, nmax, sg=None):
     """x (B, n, k) <- a^-1 b for every matrix of the (B, n, n) view ``a`` (b None: the
     identity, k = n), one BatchSolveSpec dispatch (``sg``: the warp kernel compiled for
-    subgroups of sg); a and b are only read."""
+    subgroups of sg; 0: not; None: as warp_solve_sg decides); a and b are only read."""
     client = x.client
     t = wtype(x.dtype, client, "linalg.solve")
     B, n, k = x.shape
+    if sg is None:
+        sg = warp_solve_sg(client, x.dtype, n, k)
     if sg:
         warp.solve(t, a, b, x, status, sg)
         return
@@ -191,12 +193,15 @@ def batch_chol_nmax(n):
     return next((s for s in SMALL if n <= s), 0)
 
 
-def batch_cholesky(a, out, status, nmax, upper, sg=0):
+def batch_cholesky(a, out, status, nmax, upper, sg=None):
     """out (B, n, n) <- L (or L^H) of every matrix of the (B, n, n) view ``a`` (only read),
-    one BatchCholSpec dispatch (``sg``: the warp kernel for subgroups of sg)."""
+    one BatchCholSpec dispatch (``sg``: the warp kernel for subgroups of sg; 0: not;
+    None: as warp_chol_sg decides)."""
     client = out.client
     t = wtype(out.dtype, client, "linalg.cholesky")
     B, n, _ = out.shape
+    if sg is None:
+        sg = warp_chol_sg(client, out.dtype, n)
     if sg:
         warp.cholesky(t, a, out, status, upper, sg)
         return

@@ -401,12 +401,17 @@ def chol_range(client, dtype):
 
 
 def solve_sg(client, dtype, n, k):
-    """S when the warp kernel takes (n, n) systems with k right-hand sides, else 0."""
+    """S when the warp kernel takes (n, n) systems with k right-hand sides, else 0 (sizes
+    no S could take are refused before the subgroup size is probed)."""
+    if not (1 <= n <= NMAX and 1 <= k <= KMAX):
+        return 0
     lo, hi, s = solve_range(client, dtype)
     return s if lo <= n <= hi and 1 <= k <= KMAX else 0
 
 
 def chol_sg(client, dtype, n):
+    if not 1 <= n <= NMAX:
+        return 0
     lo, hi, s = chol_range(client, dtype)
     return s if lo <= n <= hi else 0
 

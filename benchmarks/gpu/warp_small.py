@@ -1,0 +1,128 @@
+"""The subgroup-per-matrix kernels (ops/linalg/warp.py) against the workgroup kernels and
+CuPy: stacks of small solve (1 rhs) / inv / cholesky, per n, float32 and float64.
+
+Per case and variant: the public call with its status read (best of 5, synchronised), the
+kernel alone (its dispatches captured as a graph, replayed 10 times per synchronisation),
+and CuPy's call. Variants: old (NUMR_WEBGPU_BWARP=0), warp (the default: inv by
+Gauss-Jordan), warp-lu (inv by elimination on [A | I] + back substitution). The warp
+path is forced on for every n here (BWARP_MIN / _CHOL_MIN = 2); the defaults are what
+the dispatcher does without them. Reports only.
+
+  python3 benchmarks/gpu/warp_small.py [n ...]       (default: 8 12 16 20 24 28 32)
+"""
+import os
+import sys
+import time
+
+import numpy as np
+
+import numr_array_api.backends.webgpu as W
+import numr_array_api.webgpu as xp
+from numr_array_api.backends.webgpu.ops.linalg import factor, warp
+from numr_array_api.backends.webgpu.storage import new_output
+
+try:
+    import cupy as cp
+except Exception:  # noqa: BLE001
+    cp = None
+
+
+def best(fn, sync, reps=5, inner=1):
+    fn(); sync()
+    b = 1e9
+    for _ in range(reps):
+        t = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        sync()
+        b = min(b, (time.perf_counter() - t) / inner)
+    return b * 1e3
+
+
+VARIANTS = {"old": {"NUMR_WEBGPU_BWARP": "0"},
+            "warp": {"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "gj"},
+            "warp-lu": {"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "lu"}}
+
+
+def setenv(d):
+    for k, v in d.items():
+        os.environ[k] = v
+
+
+def main():
+    ns = [int(v) for v in sys.argv[1:]] or [8, 12, 16, 20, 24, 28, 32]
+    os.environ["NUMR_WEBGPU_BWARP_MIN"] = "2"
+    os.environ["NUMR_WEBGPU_BWARP_CHOL_MIN"] = "2"
+    client = xp.asarray([0.0])._data.client
+    print("subgroup size:", warp.subgroup_size(client), "adapter info (min, max):",
+          warp._adapter_sizes(client))
+    print("sync round trip (ms):", f"{best(lambda: None, xp.synchronize, 20):.3f}")
+    rng = np.random.default_rng(0)
+    B = 10000
+    for dty in ("float32", "float64"):
+        for n in ns:
+            a = (rng.standard_normal((B, n, n)) + n * np.eye(n)).astype(dty)
+            spd = (a @ a.transpose(0, 2, 1)).astype(dty)
+            b = rng.standard_normal((B, n, 1)).astype(dty)
+            xa, xb, xs = xp.asarray(a), xp.asarray(b), xp.asarray(spd)
+            if cp is not None:
+                ca, cb, cs = cp.asarray(a), cp.asarray(b), cp.asarray(spd)
+            for name in ("solve", "inv", "cholesky"):
+                f = {"solve": lambda: xp.linalg.solve(xa, xb), "inv": lambda: xp.linalg.inv(xa),
+                     "cholesky": lambda: xp.linalg.cholesky(xs)}[name]
+                row = []
+                for vn, env in VARIANTS.items():
+                    if vn == "warp-lu" and name != "inv":
+                        continue
+                    setenv(env)
+                    warp.reset(client)
+                    before = dict(warp.LAUNCHES)
+                    t0 = time.perf_counter()
+                    try:
+                        f()
+                        xp.synchronize()
+                    except Exception as e:  # noqa: BLE001
+                        row.append(f"{vn}: {type(e).__name__} {e}")
+                        continue
+                    first = (time.perf_counter() - t0) * 1e3
+                    took = warp.LAUNCHES != before
+                    t_call = best(f, xp.synchronize)
+                    kern = float("nan")
+                    try:
+                        a3, b3, s3 = xa._data, xb._data, xs._data
+                        if name == "cholesky":
+                            nmax = factor.batch_chol_nmax(n)
+
+                            def g(s):
+                                out = new_output((B, n, n), s.dtype, s.client)
+                                factor.batch_cholesky(s, out, factor.status_word(s.client),
+                                                      nmax, False)
+                                return out
+                            G = W.capture_graph(g, s3)
+                        else:
+                            k = 1 if name == "solve" else n
+                            nmax = factor.batch_solve_nmax(a3.client, a3.dtype, n, k)
+
+                            def g(s, r):
+                                x = new_output((B, n, k), s.dtype, s.client)
+                                factor.batch_solve(s, r if name == "solve" else None, x,
+                                                   factor.status_word(s.client), nmax)
+                                return x
+                            G = W.capture_graph(g, a3, b3)
+                        kern = best(lambda: G(*G.inputs), xp.synchronize, 3, 10)
+                    except Exception as e:  # noqa: BLE001
+                        print("  graph:", type(e).__name__, e)
+                    row.append(f"{vn}{'' if took or vn == 'old' else '(not taken)'} call "
+                               f"{t_call:.3f} kernel {kern:.3f} (first {first:.0f})")
+                t_cp = float("nan")
+                if cp is not None:
+                    cf = {"solve": lambda: cp.linalg.solve(ca, cb), "inv": lambda: cp.linalg.inv(ca),
+                          "cholesky": lambda: cp.linalg.cholesky(cs)}[name]
+                    t_cp = best(cf, cp.cuda.Device().synchronize)
+                print(f"{name:8s} {B}x{n}x{n} {dty}: " + " | ".join(row) + f" | cupy {t_cp:.3f}",
+                      flush=True)
+    setenv({"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "gj"})
+
+
+if __name__ == "__main__":
+    main()
