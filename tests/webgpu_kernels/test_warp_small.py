@@ -288,3 +288,32 @@ def test_default_range_and_switch(env, monkeypatch):
     for k in ("BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
               "BWARP_INV", "BWARP_S", "BWARP_WG"):
         assert k in factor._BATCH_SWITCHES
+
+
+@pytest.mark.parametrize("wg", ["min", "256"])
+def test_workgroup_sizes_and_two_dimensional_grid(env, wg, monkeypatch):
+    """Other matrices-per-workgroup counts (NUMR_WEBGPU_BWARP_WG: one subgroup, 256
+    invocations) and a grid over two dimensions (the per-dimension limit shrunk to 2
+    workgroups)."""
+    xp, client, warp = env
+    s = warp.subgroup_size(client)
+    if not s:
+        pytest.skip("no fixed subgroup size: the warp path is off on this adapter")
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_WG", str(s) if wg == "min" else wg)
+    monkeypatch.setattr(client, "max_groups", 2)
+    rng = np.random.default_rng(7)
+    n = min(s, 32)
+    nb = 5 * (256 // s) + 3      # over 2 x 2 workgroups at 256 invocations too
+    a = rng.standard_normal((nb, n, n)).astype(np.float32)
+    b = rng.standard_normal((nb, n, 2)).astype(np.float32)
+    before = dict(warp.LAUNCHES)
+    x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
+    assert _backward(a, x, b) <= bound(n, "float32")
+    ai = host(xp.linalg.inv(xp.asarray(a)))
+    assert _backward(a, ai, np.broadcast_to(np.eye(n), a.shape)) <= bound(n, "float32")
+    g = rng.standard_normal((nb, n, n))
+    h = (g @ g.transpose(0, 2, 1) + n * np.eye(n)).astype(np.float32)
+    f = host(xp.linalg.cholesky(xp.asarray(h)))
+    ref = np.linalg.cholesky(h.astype(np.float64))
+    assert np.abs(f - ref).max() <= 10 * n * EPS["float32"] * np.abs(ref).max()
+    assert all(warp.LAUNCHES[k] == before[k] + 1 for k in ("solve", "inv", "chol"))
