@@ -199,13 +199,16 @@ class WarpSolveSpec(KernelSpec):
             L += _pivot(self.t, j, f"pos == {none}u")
             L.append(f"  if (r == p{j}) {{ pos = {j}u; }}")
             L += [f"  let q{j}_{c} = shf(a{c}, p{j});" for c in range(n)]
+            # the scaled pivot row s (the same in every lane): the pivot lane takes it,
+            # the others subtract l s (idle lanes too: nothing reads them)
             L.append(f"  {{ let ip = dv(one(), q{j}_{j});")
+            L += [f"    let s{c} = mul(q{j}_{c}, ip);" for c in range(n) if c != j]
             L.append(f"    if (r == p{j}) {{")
-            L += [f"      a{c} = mul(a{c}, ip);" for c in range(n) if c != j]
+            L += [f"      a{c} = s{c};" for c in range(n) if c != j]
             L.append(f"      a{j} = ip;")
-            L.append("    } else if (act) {")
+            L.append("    } else {")
             L.append(f"      let l = a{j};")
-            L += [f"      a{c} = a{c} - mul(l, mul(q{j}_{c}, ip));" for c in range(n) if c != j]
+            L += [f"      a{c} = a{c} - mul(l, s{c});" for c in range(n) if c != j]
             L.append(f"      a{j} = -mul(l, ip);")
             L.append("    }")
             L.append("  }")
