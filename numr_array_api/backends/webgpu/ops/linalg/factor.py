@@ -43,7 +43,7 @@ def _env(name, default):
 
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
-                   "BWARP_S", "BWARP_WG", "BWARP_INV")
+                   "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL")
 
 # subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
 # matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns
@@ -51,7 +51,8 @@ _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL
 # NUMR_WEBGPU_BWARP_CHOL_MIN / _CHOL_MAX (default 2 .. min(S, 32)) set the sizes they take;
 # NUMR_WEBGPU_BWARP_WG the invocations of a workgroup (default 128: 128 / S matrices);
 # NUMR_WEBGPU_BWARP_INV=lu: inv by elimination on [A | I] and back substitution instead of
-# in-place Gauss-Jordan (gj, default).
+# in-place Gauss-Jordan (gj, default); NUMR_WEBGPU_BWARP_SEL=0: masked updates inside ifs
+# instead of selects.
 WRONG_SUBGROUP = warp.WRONG_SUBGROUP
 
 

@@ -92,6 +92,17 @@ def _pivot(t, j, cand_expr):
             f"  bad = bad || mk{j} == 0u;"]
 
 
+def _masked(cond, assigns, sel, pre=(), indent="  "):
+    """Lines assigning ``var = expr`` for the (var, expr) pairs in lanes where ``cond``
+    holds (``pre``: let-lines the expressions read): as selects (``sel``: straight-line
+    code the compiler may interleave across columns) or inside an if."""
+    if sel:
+        return [indent + p for p in pre] + \
+            [f"{indent}{v} = select({v}, {e}, {cond});" for v, e in assigns]
+    return [f"{indent}if ({cond}) {{"] + [indent + "  " + p for p in pre] + \
+        [f"{indent}  {v} = {e};" for v, e in assigns] + [indent + "}"]
+
+
 def _head(tk, sg, wg, extra=""):
     per = wg // sg
     return [f"@compute @workgroup_size({wg})",
@@ -120,6 +131,7 @@ class WarpSolveSpec(KernelSpec):
     sg: int
     wg: int
     gj: bool = False
+    sel: bool = True   # masked updates as selects (False: inside ifs)
 
     def layout(self, caps):
         return stack_layout(self.t, caps)
@@ -150,23 +162,25 @@ class WarpSolveSpec(KernelSpec):
         for j in range(n):
             L += _pivot(self.t, j, f"pos == {none}u")
             L.append(f"  if (r == p{j}) {{ pos = {j}u; }}")
+            if j == n - 1:
+                break   # no row left to eliminate
             # the pivot row's remaining values, broadcast (every lane shuffles)
             L += [f"  let q{j}_{c} = shf(a{c}, p{j});" for c in range(j, n)]
             L += [f"  let y{j}_{c} = shf(x{c}, p{j});" for c in range(k)]
-            L.append(f"  if (pos == {none}u) {{")
-            L.append(f"    let l = dv(a{j}, q{j}_{j}); a{j} = l;")
-            L += [f"    a{c} = a{c} - mul(l, q{j}_{c});" for c in range(j + 1, n)]
-            L += [f"    x{c} = x{c} - mul(l, y{j}_{c});" for c in range(k)]
+            L.append("  {")
+            L += _masked(f"pos == {none}u",
+                         [(f"a{j}", "l")] + [(f"a{c}", f"a{c} - mul(l, q{j}_{c})")
+                                              for c in range(j + 1, n)]
+                         + [(f"x{c}", f"x{c} - mul(l, y{j}_{c})") for c in range(k)],
+                         self.sel, [f"let l = dv(a{j}, q{j}_{j});"], "    ")
             L.append("  }")
         for s in reversed(range(n)):
-            L.append(f"  if (pos == {s}u) {{")
-            L += [f"    x{c} = dv(x{c}, a{s});" for c in range(k)]
-            L.append("  }")
+            L += _masked(f"pos == {s}u", [(f"x{c}", f"dv(x{c}, a{s})") for c in range(k)],
+                         self.sel)
             if s:
                 L += [f"  let z{s}_{c} = shf(x{c}, p{s});" for c in range(k)]
-                L.append(f"  if (pos < {s}u) {{")
-                L += [f"    x{c} = x{c} - mul(a{s}, z{s}_{c});" for c in range(k)]
-                L.append("  }")
+                L += _masked(f"pos < {s}u", [(f"x{c}", f"x{c} - mul(a{s}, z{s}_{c})")
+                                             for c in range(k)], self.sel)
         L.append("  if (act) {")
         L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
         L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
@@ -203,14 +217,20 @@ class WarpSolveSpec(KernelSpec):
             # the others subtract l s (idle lanes too: nothing reads them)
             L.append(f"  {{ let ip = dv(one(), q{j}_{j});")
             L += [f"    let s{c} = mul(q{j}_{c}, ip);" for c in range(n) if c != j]
-            L.append(f"    if (r == p{j}) {{")
-            L += [f"      a{c} = s{c};" for c in range(n) if c != j]
-            L.append(f"      a{j} = ip;")
-            L.append("    } else {")
-            L.append(f"      let l = a{j};")
-            L += [f"      a{c} = a{c} - mul(l, s{c});" for c in range(n) if c != j]
-            L.append(f"      a{j} = -mul(l, ip);")
-            L.append("    }")
+            L.append(f"    let l = a{j};")
+            L.append(f"    let pv = r == p{j};")
+            if self.sel:
+                L += [f"    a{c} = select(a{c} - mul(l, s{c}), s{c}, pv);"
+                      for c in range(n) if c != j]
+                L.append(f"    a{j} = select(-mul(l, ip), ip, pv);")
+            else:
+                L.append("    if (pv) {")
+                L += [f"      a{c} = s{c};" for c in range(n) if c != j]
+                L.append(f"      a{j} = ip;")
+                L.append("    } else {")
+                L += [f"      a{c} = a{c} - mul(l, s{c});" for c in range(n) if c != j]
+                L.append(f"      a{j} = -mul(l, ip);")
+                L.append("    }")
             L.append("  }")
         L.append("  if (act) {")
         L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
@@ -233,6 +253,7 @@ class WarpCholSpec(KernelSpec):
     n: int
     sg: int
     wg: int
+    sel: bool = True   # masked updates as selects (False: inside ifs)
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
@@ -251,13 +272,21 @@ class WarpCholSpec(KernelSpec):
             L.append(f"  var a{c} = zero();")
             L.append(f"  if (act && {c}u <= r) {{ a{c} = A[ab + {c}u * {tk['a_cs']}]; }}")
         for j in range(n):
-            L.append(f"  if (r == {j}u) {{ let d = re(a{j}); if (!(d > R(0.0))) {{ bad = true; }}"
-                     f" a{j} = of_re(sqrt(d)); }}")
+            if self.sel:
+                L.append(f"  {{ let d = re(a{j}); bad = bad || (r == {j}u && !(d > R(0.0))); "
+                         f"a{j} = select(a{j}, of_re(sqrt(d)), r == {j}u); }}")
+            else:
+                L.append(f"  if (r == {j}u) {{ let d = re(a{j}); if (!(d > R(0.0))) "
+                         f"{{ bad = true; }} a{j} = of_re(sqrt(d)); }}")
+            if j == n - 1:
+                break   # no row below the last
             L.append(f"  let d{j} = shf(a{j}, {j}u);")
-            L.append(f"  if (r > {j}u && act) {{ a{j} = a{j} / d{j}; }}")
+            L += _masked(f"r > {j}u && act", [(f"a{j}", f"a{j} / d{j}")], self.sel)
             for c in range(j + 1, n):
-                L.append(f"  {{ let v = shf(a{j}, {c}u); if (r >= {c}u && act) "
-                         f"{{ a{c} = a{c} - mul(a{j}, cj(v)); }} }}")
+                L.append(f"  let v{j}_{c} = shf(a{j}, {c}u);")
+            for c in range(j + 1, n):
+                L += _masked(f"r >= {c}u && act", [(f"a{c}", f"a{c} - mul(a{j}, cj(v{j}_{c}))")],
+                             self.sel)
         L.append("  if (act) {")
         L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
         for c in range(n):
@@ -425,6 +454,11 @@ def _wg(client, s):
     return max(s, Caps.of(client).wg_size(max(want, s)))
 
 
+def _sel():
+    """NUMR_WEBGPU_BWARP_SEL=0: the masked updates inside ifs instead of selects."""
+    return _env("BWARP_SEL", "1") != "0"
+
+
 def _grid(client, nwg):
     mg = client.max_groups
     gx = max(1, min(nwg, mg))
@@ -441,7 +475,7 @@ def solve(t, a, b, x, status, s):
     # inv: Gauss-Jordan (NUMR_WEBGPU_BWARP_INV=gj, default) or elimination on [A | I]
     # with back substitution (=lu)
     gj = b is None and _env("BWARP_INV", "gj") != "lu"
-    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg, gj)).launch(
+    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel())).launch(
         _grid(client, -(-B // (wg // s))), A=a, Bm=bv, X=x, st=status, nbat=B,
         a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], b_rs=bv.strides[1],
         b_cs=bv.strides[2], b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
@@ -453,7 +487,7 @@ def cholesky(t, a, out, status, upper, s):
     B, n, _ = out.shape
     wg = _wg(client, s)
     LAUNCHES["chol"] += 1
-    client.kernel(WarpCholSpec(t, n, s, wg)).launch(
+    client.kernel(WarpCholSpec(t, n, s, wg, _sel())).launch(
         _grid(client, -(-B // (wg // s))), A=a, L=out, st=status, m=n, nbat=B,
         upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
         l_rs=out.strides[1], l_bs=out.strides[0])
@@ -465,7 +499,10 @@ def variants():
         t = WTYPES[d]
         for s, wg in ((8, 64), (16, 128), (32, 128)):
             for n in sorted({2, 3, s // 2 + 1, s}):
-                out += [WarpSolveSpec(t, n, 1, False, s, wg), WarpSolveSpec(t, n, n, True, s, wg),
-                        WarpSolveSpec(t, n, n, True, s, wg, True),
-                        WarpSolveSpec(t, n, 3, False, s, wg), WarpCholSpec(t, n, s, wg)]
+                for sel in (True, False):
+                    out += [WarpSolveSpec(t, n, 1, False, s, wg, False, sel),
+                            WarpSolveSpec(t, n, n, True, s, wg, False, sel),
+                            WarpSolveSpec(t, n, n, True, s, wg, True, sel),
+                            WarpSolveSpec(t, n, 3, False, s, wg, False, sel),
+                            WarpCholSpec(t, n, s, wg, sel)]
     return out
