@@ -119,7 +119,8 @@ def main():
                     cf = {"solve": lambda: cp.linalg.solve(ca, cb), "inv": lambda: cp.linalg.inv(ca),
                           "cholesky": lambda: cp.linalg.cholesky(cs)}[name]
                     t_cp = best(cf, cp.cuda.Device().synchronize)
-                print(f"{name:8s} {B}x{n}x{n} {dty}: " + " | ".join(row) + f" | cupy {t_cp:.3f}",
+                print(f"{name:8s} {B}x{n}x{n} {dty}: " + " | ".join(row)
+                      + f" | cupy {t_cp:.3f}",
                       flush=True)
     setenv({"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "gj"})
 

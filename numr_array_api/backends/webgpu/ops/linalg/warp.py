@@ -103,7 +103,7 @@ def _masked(cond, assigns, sel, pre=(), indent="  "):
         [f"{indent}  {v} = {e};" for v, e in assigns] + [indent + "}"]
 
 
-def _head(tk, sg, wg, extra=""):
+def _head(tk, sg, wg):
     per = wg // sg
     return [f"@compute @workgroup_size({wg})",
             "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
