@@ -118,22 +118,27 @@ class SimpleLinalgMixin:
             return red("sum", x)
         if ord == 2:
             return self._u("sqrt", red("sum", self._b("multiply", x, x)))
-        inv = self._scalar(1.0 / ord, x)
         if ord > 0 and not empty:
-            # scaled by the largest magnitude so large orders neither overflow nor flush
-            # to zero (the cpu backend's formula)
-            big = self.reduce("max", x, axes, True)
-            bad = self._b("logical_or", self._b("equal", big, self._scalar(0, big)),
-                          self._u("isinf", big))
-            scale = self.where(bad, self._scalar(1, big), big)
-            s = red("sum", self._b("pow", self._b("divide", x, scale), self._scalar(ord, x)))
-            r = self._b("pow", s, inv)
-            if not keepdims:
-                big = big.squeeze(axes)
-                scale = scale.squeeze(axes)
-            return self.where(self._u("isinf", big), big, self._b("multiply", r, scale))
+            return self._scaled_norm(x, axes, keepdims, ord)
         s = red("sum", self._b("pow", x, self._scalar(ord, x)))
-        return self._b("pow", s, inv)
+        return self._b("pow", s, self._scalar(1.0 / ord, x))
+
+    def _scaled_norm(self, x, axes, keepdims, p):
+        """(sum x^p)^(1/p) of x >= 0 over ``axes``, scaled by the largest magnitude so that
+        neither overflow nor flush to zero (the cpu backend's formula for large orders;
+        GPUs flush float32 subnormals, so squares of 1e-20 would vanish)."""
+        big = self.reduce("max", x, axes, True)
+        bad = self._b("logical_or", self._b("equal", big, self._scalar(0, big)),
+                      self._u("isinf", big))
+        scale = self.where(bad, self._scalar(1, big), big)
+        y = self._b("divide", x, scale)
+        y = self._b("multiply", y, y) if p == 2 else self._b("pow", y, self._scalar(p, x))
+        s = self.reduce("sum", y, axes, keepdims)
+        r = self._u("sqrt", s) if p == 2 else self._b("pow", s, self._scalar(1.0 / p, x))
+        if not keepdims:
+            big = big.squeeze(axes)
+            scale = scale.squeeze(axes)
+        return self.where(self._u("isinf", big), big, self._b("multiply", r, scale))
 
     def linalg_matrix_norm(self, a, ord, keepdims):
         rt = _real(a.dtype)
@@ -147,9 +152,10 @@ class SimpleLinalgMixin:
             r = self.reduce("sum" if ord == "nuc" else "max" if ord == 2 else "min", s,
                             (s.ndim - 1,), False)
         elif ord == "fro":
-            x = self._abs_real(a)
-            r = self._u("sqrt", self.reduce("sum", self._b("multiply", x, x),
-                                            (nd - 2, nd - 1), False))
+            # scaled, unlike vector_norm's ord 2 (NumPy's plain sum of squares, one pass):
+            # a matrix norm's extra pass is cheap next to its uses, and float32 entries of
+            # 1e-20 gave 0 on an H100 (subnormal squares flushed)
+            r = self._scaled_norm(self._abs_real(a), (nd - 2, nd - 1), False, 2)
         else:
             x = self._abs_real(a)
             sums = self.reduce("sum", x, (nd - 2 if ord in (1, -1) else nd - 1,), False)
