@@ -82,7 +82,9 @@ def test_solve_and_inv(env, dtype, inv, monkeypatch):
     for n in _sizes(client, warp, dtype):
         a = rng.standard_normal((B, n, n)).astype(dtype)
         a[5, : n - 1, 0] = 0.0            # the pivot of column 0 is the last row
-        for k in (1, 3, n):
+        # BWARP_INV changes inv only: the solves run once, under "gj" (the unrolled kernels
+        # compile in 1-3 s each on NVIDIA; both variants' solves passed 170 s on the H100)
+        for k in ((1, 3, n) if inv == "gj" else ()):
             b = rng.standard_normal((B, n, k)).astype(dtype)
             before = warp.LAUNCHES["solve"]
             x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
@@ -92,15 +94,16 @@ def test_solve_and_inv(env, dtype, inv, monkeypatch):
             ref = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
             cond = np.linalg.cond(a.astype(np.float64)).max()
             assert np.abs(x - ref).max() <= 10 * n * EPS[dtype] * cond * np.abs(ref).max()
-        # a vector right-hand side broadcast over the stack
-        bv = rng.standard_normal(n).astype(dtype)
-        before = warp.LAUNCHES["solve"]
-        xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
-        assert warp.LAUNCHES["solve"] == before + 1
-        refv = np.linalg.solve(a.astype(np.float64), bv.astype(np.float64))
-        assert xv.shape == refv.shape
-        assert _backward(a, xv[..., None], np.broadcast_to(bv[:, None], (B, n, 1))) <= \
-            bound(n, dtype)
+        if inv == "gj":
+            # a vector right-hand side broadcast over the stack
+            bv = rng.standard_normal(n).astype(dtype)
+            before = warp.LAUNCHES["solve"]
+            xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
+            assert warp.LAUNCHES["solve"] == before + 1
+            refv = np.linalg.solve(a.astype(np.float64), bv.astype(np.float64))
+            assert xv.shape == refv.shape
+            assert _backward(a, xv[..., None], np.broadcast_to(bv[:, None], (B, n, 1))) \
+                <= bound(n, dtype)
         before = warp.LAUNCHES["inv"]
         ai = host(xp.linalg.inv(xp.asarray(a)))
         assert warp.LAUNCHES["inv"] == before + 1

@@ -116,7 +116,7 @@ class SimpleLinalgMixin:
             return self.reduce("sum", nz, axes, keepdims, rt)
         if ord == 1:
             return red("sum", x)
-        if ord == 2:
+        if ord == 2 and empty:
             return self._u("sqrt", red("sum", self._b("multiply", x, x)))
         if ord > 0 and not empty:
             return self._scaled_norm(x, axes, keepdims, ord)
@@ -125,8 +125,10 @@ class SimpleLinalgMixin:
 
     def _scaled_norm(self, x, axes, keepdims, p):
         """(sum x^p)^(1/p) of x >= 0 over ``axes``, scaled by the largest magnitude so that
-        neither overflow nor flush to zero (the cpu backend's formula for large orders;
-        GPUs flush float32 subnormals, so squares of 1e-20 would vanish)."""
+        neither overflow nor flush to zero (the cpu backend's formula for large orders).
+        Also for p = 2 (vector_norm's default, matrix_norm's fro), at the price of the max
+        pass: WGSL lets GPUs flush subnormals, and on an H100 float32 entries of 1e-20 gave
+        norms of 0 (squares of 1e-40 flushed) where NumPy and CuPy keep them."""
         big = self.reduce("max", x, axes, True)
         bad = self._b("logical_or", self._b("equal", big, self._scalar(0, big)),
                       self._u("isinf", big))
@@ -152,9 +154,6 @@ class SimpleLinalgMixin:
             r = self.reduce("sum" if ord == "nuc" else "max" if ord == 2 else "min", s,
                             (s.ndim - 1,), False)
         elif ord == "fro":
-            # scaled, unlike vector_norm's ord 2 (NumPy's plain sum of squares, one pass):
-            # a matrix norm's extra pass is cheap next to its uses, and float32 entries of
-            # 1e-20 gave 0 on an H100 (subnormal squares flushed)
             r = self._scaled_norm(self._abs_real(a), (nd - 2, nd - 1), False, 2)
         else:
             x = self._abs_real(a)
