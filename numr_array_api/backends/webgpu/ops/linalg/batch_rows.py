@@ -54,6 +54,17 @@ def _big(t):
     return f"fn big(v: R) -> R {{ {nan} return select(v, R(1e30), isnan); }}"
 
 
+def load_row(tk, n, k, ident):
+    """WGSL lines: row r of A into a0 .. a{n-1} and of B (``ident``: of the identity) into
+    x0 .. x{k-1}, in lanes holding a row (``act``); BatchRowsSpec's and the warp kernels'."""
+    L = ["  if (act) {"]
+    L += [f"    a{c} = A[ab + {c}u * {tk['a_cs']}];" for c in range(n)]
+    L += [f"    x{c} = select(zero(), one(), r == {c}u);" if ident else
+          f"    x{c} = Bm[bb + {c}u * {tk['b_cs']}];" for c in range(k)]
+    L.append("  }")
+    return L
+
+
 @dataclasses.dataclass(frozen=True)
 class BatchRowsSpec(KernelSpec):
     t: WType
@@ -94,15 +105,7 @@ class BatchRowsSpec(KernelSpec):
             L.append(f"  var a{c} = zero();")
         for c in range(k):
             L.append(f"  var x{c} = zero();")
-        L.append("  if (act) {")
-        for c in range(n):
-            L.append(f"    a{c} = A[ab + {c}u * {tk['a_cs']}];")
-        for c in range(k):
-            if self.ident:
-                L.append(f"    x{c} = select(zero(), one(), r == {c}u);")
-            else:
-                L.append(f"    x{c} = Bm[bb + {c}u * {tk['b_cs']}];")
-        L.append("  }")
+        L += load_row(tk, n, k, self.ident)
         L.append("  var bad = false;")
         for j in range(n):
             L.append(f"  cand[li] = select(R(-1.0), big(cabs1(a{j})), act && pos == {rpm}u);")

@@ -36,7 +36,7 @@ from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WTYPES, WType
-from .batch_rows import stack_layout
+from .batch_rows import load_row, stack_layout
 from .scalar import prelude
 
 WRONG_SUBGROUP = 2   # status bit: the subgroup size was not the compiled one
@@ -150,14 +150,7 @@ class WarpSolveSpec(KernelSpec):
               f"  var pos = select({sg + 2}u, {none}u, act);"]
         L += [f"  var a{c} = zero();" for c in range(n)]
         L += [f"  var x{c} = zero();" for c in range(k)]
-        L.append("  if (act) {")
-        L += [f"    a{c} = A[ab + {c}u * {tk['a_cs']}];" for c in range(n)]
-        for c in range(k):
-            if self.ident:
-                L.append(f"    x{c} = select(zero(), one(), r == {c}u);")
-            else:
-                L.append(f"    x{c} = Bm[bb + {c}u * {tk['b_cs']}];")
-        L.append("  }")
+        L += load_row(tk, n, k, self.ident)
         L.append("  var bad = false;")
         for j in range(n):
             L += _pivot(self.t, j, f"pos == {none}u")
@@ -205,9 +198,7 @@ class WarpSolveSpec(KernelSpec):
               f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
               f"  var pos = select({sg + 2}u, {none}u, act);"]
         L += [f"  var a{c} = zero();" for c in range(n)]
-        L.append("  if (act) {")
-        L += [f"    a{c} = A[ab + {c}u * {tk['a_cs']}];" for c in range(n)]
-        L.append("  }")
+        L += load_row(tk, n, 0, False)
         L.append("  var bad = false;")
         for j in range(n):
             L += _pivot(self.t, j, f"pos == {none}u")
