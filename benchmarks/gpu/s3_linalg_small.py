@@ -14,6 +14,7 @@ import numr_array_api.webgpu as xp  # noqa: E402
 from numr_array_api._core import dtypes as dt  # noqa: E402
 from numr_array_api.backends.webgpu.ops.linalg import factor  # noqa: E402
 from numr_array_api.backends.webgpu.storage import new_output  # noqa: E402
+from _timing import per_call  # noqa: E402
 
 try:
     import cupy as cp
@@ -22,15 +23,8 @@ except Exception:  # noqa: BLE001
 
 
 def best(fn, sync, reps=5, inner=1):
-    fn(); sync()
-    b = 1e9
-    for _ in range(reps):
-        t = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        sync()
-        b = min(b, (time.perf_counter() - t) / inner)
-    return b * 1e3
+    """Milliseconds per call: the best of ``reps`` batches of ``inner`` queued calls."""
+    return per_call(fn, sync, inner, reps) * 1e3
 
 
 rng = np.random.default_rng(0)

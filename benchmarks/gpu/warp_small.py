@@ -16,10 +16,12 @@ import time
 
 import numpy as np
 
-import numr_array_api.backends.webgpu as W
-import numr_array_api.webgpu as xp
-from numr_array_api.backends.webgpu.ops.linalg import factor, warp
-from numr_array_api.backends.webgpu.storage import new_output
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numr_array_api.backends.webgpu as W  # noqa: E402
+import numr_array_api.webgpu as xp  # noqa: E402
+from _timing import per_call  # noqa: E402
+from numr_array_api.backends.webgpu.ops.linalg import factor, warp  # noqa: E402
+from numr_array_api.backends.webgpu.storage import new_output  # noqa: E402
 
 try:
     import cupy as cp
@@ -28,15 +30,8 @@ except Exception:  # noqa: BLE001
 
 
 def best(fn, sync, reps=5, inner=1):
-    fn(); sync()
-    b = 1e9
-    for _ in range(reps):
-        t = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        sync()
-        b = min(b, (time.perf_counter() - t) / inner)
-    return b * 1e3
+    """Milliseconds per call: the best of ``reps`` batches of ``inner`` queued calls."""
+    return per_call(fn, sync, inner, reps) * 1e3
 
 
 VARIANTS = {"old": {"NUMR_WEBGPU_BWARP": "0"},

@@ -118,8 +118,16 @@ def _head(tk, sg, wg):
             f"  if (b >= {tk['nbat']}) {{ return; }}   // the whole subgroup"]
 
 
+class _WarpNeeds:
+    """needs() of the warp kernels: subgroups, and for float64 shader-f64 and shader-int64
+    (the pivot search compares the bits of |a| as u64 halves)."""
+
+    def needs(self):
+        return ("subgroup", "f64", "int64") if self.t.need == "shader-f64" else ("subgroup",)
+
+
 @dataclasses.dataclass(frozen=True)
-class WarpSolveSpec(KernelSpec):
+class WarpSolveSpec(_WarpNeeds, KernelSpec):
     """x = A^-1 B for n x n matrices (n <= sg), k right-hand sides, a subgroup a matrix;
     ``ident``: B is the identity (inv, never read); ``gj`` (with ident, k = n): in-place
     Gauss-Jordan inversion instead of elimination on [A | I] and back substitution."""
@@ -231,12 +239,9 @@ class WarpSolveSpec(KernelSpec):
         L.append("}")
         return "\n".join(L)
 
-    def needs(self):
-        return ("subgroup", "f64", "int64") if self.t.need == "shader-f64" else ("subgroup",)
-
 
 @dataclasses.dataclass(frozen=True)
-class WarpCholSpec(KernelSpec):
+class WarpCholSpec(_WarpNeeds, KernelSpec):
     """Cholesky of n x n matrices (n <= sg), a subgroup a matrix; bindings and words as
     BatchCholSpec's (``m`` unused: n is compiled in)."""
 
@@ -288,9 +293,6 @@ class WarpCholSpec(KernelSpec):
         L.append("  if (act && bad) { atomicOr(&st[0], 1u); }")
         L.append("}")
         return "\n".join(L)
-
-    def needs(self):
-        return ("subgroup", "f64", "int64") if self.t.need == "shader-f64" else ("subgroup",)
 
 
 # ---- the subgroup size --------------------------------------------------------------------
