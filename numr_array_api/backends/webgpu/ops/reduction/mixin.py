@@ -67,11 +67,18 @@ class ReductionMixin:
         c = _row_split(op, data, axes, acc, m)
         if c:
             # as rows, then the row results: the row mapping reads at 0.80 of CuPy's
-            # bandwidth where the whole-array chunking reached 0.67 (H100, 256 MiB float32)
-            part = plan.run(op, data.reshape((m // c, c)), (1,), acc, dv=c, res=res)
-            out = plan.run(op, part, (0,), acc, dv=m // c, res=res)
+            # bandwidth where the whole-array chunking reached 0.67 (H100, 256 MiB float32).
+            # A replayed recipe: planning two launches cost the host about as long as the
+            # H100 takes to read 256 MiB, so queued sums were paced by Python
+            def rows():
+                part = plan.run(op, data.reshape((m // c, c)), (1,), acc, dv=c, res=res)
+                return plan.run(op, part, (0,), acc, dv=m // c, res=res)
+            key = ("reduce_rows", op, acc, res, c, plan.EPOCH)
+            out = data.client.recipes.call(key, (data,), rows)
         else:
-            out = plan.run(op, data, axes, acc, dv=m, res=res)
+            key = ("reduce", op, acc, res, axes, m, plan.EPOCH)
+            out = data.client.recipes.call(
+                key, (data,), lambda: plan.run(op, data, axes, acc, dv=m, res=res))
         return _keep(_finish(out, res), data.shape, axes, keepdims)
 
     def sum_all(self, data):

@@ -58,6 +58,7 @@ TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 #      through (as (n / r, r) rows, then the row results; mixin.py ``_row_split``); 0: none
 DEFAULT_CONFIG = "u4,s4,g2048,i16,w1,b256,x0,f0,r8192"
 CFG = {}
+EPOCH = 0   # bumped by configure(): replayed recipes (mixin.py) key on it
 
 
 def configure(text=None):
@@ -73,6 +74,8 @@ def configure(text=None):
             if part[0] not in "usgiwbxfr" or not part[1:].isdigit():
                 raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
             cfg[part[0]] = int(part[1:])
+    global EPOCH
+    EPOCH += 1
     CFG.clear()
     CFG.update(cfg)
     _PLANS.clear()
