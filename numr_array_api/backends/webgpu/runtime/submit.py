@@ -58,6 +58,7 @@ class Recorder:
         self.recorded = 0
         self.capture = None  # list of dispatch records while a graph is being captured
         self.watch = None    # runtime/recipes.py: sees every dispatch of a call it captures
+        self.prof = None     # runtime/profile.py: a timestamped pass per dispatch
         self._cp_handle = None
         self._dyn_offset = _ffi.new("uint32_t[1]")
         # replays are submitted in chunks so a GPU starts while the host records (64 was
@@ -123,6 +124,8 @@ class Recorder:
                                     "captured graphs replay direct dispatches only")
         if pipe.uniform_size:
             roff = self._ring_put(params, pipe.uniform_size)
+        if self.prof is not None:
+            self.prof.split(self, pipe)
         ids = self.pending_ids
         nbytes = 0
         for b in blocks:
@@ -188,7 +191,12 @@ class Recorder:
             last_pipe, last_bg = self._last_pipe, self._last_bg
             self._last_pipe = self._last_bg = None  # unknown until the chunk is recorded
             part = raw[i:i + chunk]
+            prof = self.prof
             for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in part:
+                if prof is not None:   # a timestamped pass of its own (profile.py)
+                    prof.split(self, pipe)
+                    self.pending_ids |= ids   # (split may have submitted the batch)
+                    cp, last_pipe, last_bg = self._cp_handle, None, None
                 if pipe is not last_pipe:
                     _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
                     last_pipe, last_bg = pipe, None
@@ -238,6 +246,8 @@ class Recorder:
                     cp.end()
                 if enc is None:
                     enc = self.device.create_command_encoder()
+                if self.prof is not None:
+                    self.prof.resolve(enc)
                 for src, so, dst, do, n in copies:
                     enc.copy_buffer_to_buffer(src, so, dst, do, n)
                 cb = enc.finish()
