@@ -5,7 +5,7 @@
         [--case sum:67108864:float32] [--by label] [--top 25]
 
 A case is ``fn:n:dtype``: a ``linalg`` function on an n x n input (symmetric positive
-definite for cholesky / eigh / eigvalsh; solve with 64 right-hand sides; ``BATCHxN`` for a
+definite for cholesky / eigh / eigvalsh; solve with 64 right-hand sides, one for stacks; ``BATCHxN`` for a
 stack, e.g. ``cholesky:10000x32:float32``) or a whole-array reduction (sum, max, mean) of n
 elements. Each case runs twice unprofiled (compiles, captured graphs, recipes), then once
 profiled; the table groups dispatches by kernel class (``--by label``: by full variant).
@@ -32,8 +32,8 @@ def _input(fn, spec, dtype, rng):
         a = g @ np.swapaxes(g, -1, -2) / n + np.eye(n, dtype=dtype)
         return (a.astype(dtype),)
     a = g + np.sqrt(n) * np.eye(n, dtype=dtype)
-    if fn == "solve":
-        return a, rng.standard_normal(batch + (n, 64)).astype(dtype)
+    if fn == "solve":   # 64 right-hand sides; one a matrix of a stack
+        return a, rng.standard_normal(batch + (n, 1 if batch else 64)).astype(dtype)
     return (a,)
 
 
