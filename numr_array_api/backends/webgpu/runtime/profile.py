@@ -102,9 +102,9 @@ class Profiler:
         span = (max(e[2] for e in ent) - min(e[1] for e in ent)) if ent else 0
         lines = [f"{len(ent)} dispatches; GPU busy {busy / 1e6:.3f} ms; first start to last "
                  f"end {span / 1e6:.3f} ms; host wall {self.wall_s * 1e3:.3f} ms",
-                 f"{'kernel':44s} {'count':>6s} {'total ms':>9s} {'mean us':>8s} {'share':>6s}"]
+                 f"{'kernel':64s} {'count':>6s} {'total ms':>9s} {'mean us':>8s} {'share':>6s}"]
         for k, (c, t) in sorted(tot.items(), key=lambda kv: -kv[1][1])[:top]:
-            lines.append(f"{k[:44]:44s} {c:6d} {t / 1e6:9.3f} {t / c / 1e3:8.1f} "
+            lines.append(f"{k[:64]:64s} {c:6d} {t / 1e6:9.3f} {t / c / 1e3:8.1f} "
                          f"{t / max(busy, 1):6.1%}")
         return "\n".join(lines)
 
