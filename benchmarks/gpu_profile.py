@@ -4,10 +4,12 @@
     python benchmarks/gpu_profile.py --case qr:2048:float32 --case eigh:512:float64 \
         [--case sum:67108864:float32] [--by label] [--top 25]
 
-A case is ``fn:n:dtype``: a ``linalg`` function on an n x n input (symmetric positive
-definite for cholesky / eigh / eigvalsh; solve with 64 right-hand sides, one for stacks; ``BATCHxN`` for a
-stack, e.g. ``cholesky:10000x32:float32``) or a whole-array reduction (sum, max, mean) of n
-elements. Each case runs twice unprofiled (compiles, captured graphs, recipes), then once
+A case is ``fn:n:dtype``: a ``linalg`` function on an n x n input, or a whole-array
+reduction (sum, max, mean) of n elements. eigh / eigvalsh take a random symmetric matrix,
+``eigh+cov`` a covariance G G^T / n + I (clustered low eigenvalues, which inverse iteration
+handles one after another), cholesky that covariance, solve 64 right-hand sides (one for
+stacks); ``BATCHxN`` is a stack, e.g. ``cholesky:10000x32:float32``.
+Each case runs twice unprofiled (compiles, captured graphs, recipes), then once
 profiled; the table groups dispatches by kernel class (``--by label``: by full variant).
 Reports, never asserts.
 """
@@ -27,11 +29,12 @@ def _input(fn, spec, dtype, rng):
         return (rng.random(int(spec)).astype(dtype),)
     batch, n = ((int(spec.split("x")[0]),), int(spec.split("x")[1])) if "x" in spec \
         else ((), int(spec))
-    g = rng.standard_normal(batch + (n, n)).astype(dtype)
-    if fn in ("cholesky", "eigh", "eigvalsh"):
-        a = g @ np.swapaxes(g, -1, -2) / n + np.eye(n, dtype=dtype)
-        return (a.astype(dtype),)
-    a = g + np.sqrt(n) * np.eye(n, dtype=dtype)
+    g = rng.standard_normal(batch + (n, n))
+    if fn in ("eigh", "eigvalsh"):   # the semicircle spectrum of webgpu_linalg_spectral.py
+        return (((g + np.swapaxes(g, -1, -2)) / 2).astype(dtype),)
+    if fn in ("cholesky", "eigh+cov", "eigvalsh+cov"):   # a covariance: clustered spectrum
+        return ((g @ np.swapaxes(g, -1, -2) / n + np.eye(n)).astype(dtype),)
+    a = (g + np.sqrt(n) * np.eye(n)).astype(dtype)   # (np.sqrt: a float64 scalar)
     if fn == "solve":   # 64 right-hand sides; one a matrix of a stack
         return a, rng.standard_normal(batch + (n, 1 if batch else 64)).astype(dtype)
     return (a,)
@@ -53,7 +56,8 @@ def main():
     for case in a.case:
         fn, spec, dtype = case.split(":")
         args = [xp.asarray(h) for h in _input(fn, spec, dtype, rng)]
-        f = getattr(xp, fn) if fn in ("sum", "max", "mean") else getattr(xp.linalg, fn)
+        f = getattr(xp, fn) if fn in ("sum", "max", "mean") else \
+            getattr(xp.linalg, fn.split("+")[0])
         for _ in range(2):
             f(*args)
         c.synchronize()

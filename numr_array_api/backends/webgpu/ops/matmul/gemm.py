@@ -139,15 +139,27 @@ def _gemm(a, b, epilogue):
     out_t = wtype(wide, client, "matmul")
     ab = a.broadcast_to(batch + (M, K)) if a.shape[:-2] != batch else a
     bb = b.broadcast_to(batch + (K, N)) if b.shape[:-2] != batch else b
-    pieces = _split_k(client, t, ab, bb, epilogue)
+    # a batch of one (the linalg kernels' (B, m, n) stacks with B = 1) is a 2-D product:
+    # QR's V^H V and Y C (32 rows, K the panel's height) took half of qr 4096 float64 on
+    # the H100 in one workgroup per 64 output columns (runtime/profile.py)
+    a2, b2 = (_as_2d(ab), _as_2d(bb)) if batch and all(d == 1 for d in batch) else (ab, bb)
+    pieces = _split_k(client, t, a2, b2, epilogue)
     if pieces > 1:
-        out = _gemm_split_k(client, t, out_t, wide, ab, bb, pieces)
+        out = _gemm_split_k(client, t, out_t, wide, a2, b2, pieces)
+        if batch:
+            out = out.reshape(batch + (M, N))
     else:
         _split(client, t, out_t, ab, bb, out, epilogue)
     return out if wide is dtype else out.astype(dtype)
 
 
-SPLIT_K_MIN = 2048     # K below this: one workgroup per tile has little to gain
+def _as_2d(x):
+    """The (M, K) view of a (1, ..., 1, M, K) operand."""
+    return x.__class__(x.block, x.offset, x.shape[-2:], x.strides[-2:], x.dtype, x.client)
+
+
+SPLIT_K_MIN = 2048
+# K below this: one workgroup per tile has little to gain
 SPLIT_K_DEPTH = 256    # the least K each piece keeps
 SPLIT_K_GROUPS = 512   # workgroups wanted in flight (an H100 holds ~2 per SM x 132)
 
@@ -166,7 +178,7 @@ def _split_k(client, t, a, b, epilogue):
         return 1
     M, K = a.shape
     N = b.shape[-1]
-    if K < SPLIT_K_MIN:
+    if K < _split_k_min():
         return 1
     cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage,
                  adapter_key(client))
@@ -175,6 +187,11 @@ def _split_k(client, t, a, b, epilogue):
     if pieces < 4:
         return 1
     return pieces
+
+
+def _split_k_min():
+    env = os.environ.get("NUMR_WEBGPU_SPLITK_MIN", "").strip()   # (benchmarks: per call)
+    return int(env) if env else SPLIT_K_MIN
 
 
 def _gemm_split_k(client, t, out_t, wide, a, b, pieces):
