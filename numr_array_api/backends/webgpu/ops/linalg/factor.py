@@ -1016,7 +1016,7 @@ def qr(be, w, tau):
         g = gemm(vh, v)
         y1 = new_output((B, kb, mk), w.dtype, client)
         y2 = new_output((B, kb, mk), w.dtype, client)
-        nblk = -(-mk // 256)
+        nblk = -(-mk // kt.rows)
         tv = tau[:, k:k + kb]
         client.kernel(kt).launch(grid(B * nblk, client), G=g, tau=tv, V=v, Y1=y1, Y2=y2,
                                  m=mk, kb=kb, nbat=B, nblk=nblk, tau_bs=tv.strides[0])

@@ -73,7 +73,8 @@ def gemm(a, b, epilogue=None):
     if epilogue is not None:
         return _gemm(a, b, epilogue)
     sig = (a.client.index, a.dtype, a.shape, a.strides, a.offset // a.dtype.itemsize % 8,
-           b.shape, b.strides, b.offset // b.dtype.itemsize % 8, configs.EPOCH)
+           b.shape, b.strides, b.offset // b.dtype.itemsize % 8, configs.EPOCH,
+           _split_k_min())
     plan = _PLANS.get(sig, _NO_PLAN)
     if plan is not _NO_PLAN:
         if plan is not None:
