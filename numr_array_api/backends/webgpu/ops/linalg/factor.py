@@ -43,7 +43,7 @@ def _env(name, default):
 
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
-                   "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL")
+                   "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL", "BWARP_INV_MIN")
 
 # subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
 # matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns

@@ -404,7 +404,8 @@ def solve_range(client, dtype):
     """(lo, hi, S): the n of (n, n) solve / inv systems the warp kernels take (lo > hi:
     none). Defaults: from one past the one-invocation kernel's limit (BTINY_N: 16 for
     float32, 8 for float64) to min(S, 32); NUMR_WEBGPU_BWARP_MIN / _MAX move them
-    (within 1 .. min(S, 32))."""
+    (within 1 .. min(S, 32)). Systems with k >= n right-hand sides (inv) start at
+    NUMR_WEBGPU_BWARP_INV_MIN (default 2) unless BWARP_MIN is set (``solve_sg``)."""
     s = _usable(client, dtype)
     if not s:
         return 1, 0, 0
@@ -435,6 +436,13 @@ def solve_sg(client, dtype, n, k):
     if not (1 <= n <= NMAX and 1 <= k <= KMAX):
         return 0
     lo, hi, s = solve_range(client, dtype)
+    if k >= n:
+        # as many right-hand sides as rows (inv): the one-invocation kernel holds 2 n^2
+        # values in one thread's registers; H100 (session 7, call 6), numr / CuPy with the
+        # status read: inv 100000 x 8x8 float32 2.86x -> 1.5-2.1x, float64 1.47x -> 1.2x,
+        # 10000 x 16x16 float32 6.37x -> 1.63x (solve with one right-hand side: no gain)
+        if not _env("BWARP_MIN", "").strip():   # (an explicit BWARP_MIN rules)
+            lo = min(lo, max(2, int(_env("BWARP_INV_MIN", "2"))))
     return s if lo <= n <= hi and 1 <= k <= KMAX else 0
 
 
