@@ -38,7 +38,7 @@ from wgpu.backends.wgpu_native._ffi import lib as _lib
 
 from ...._core.errors import BackendLimitation
 
-PAIRS = 2048   # dispatches per query set; a full set submits the batch
+PAIRS = 2048   # dispatches per query set; a full one is resolved and a fresh one taken
 
 
 class Profiler:
