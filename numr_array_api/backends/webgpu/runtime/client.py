@@ -124,6 +124,10 @@ class WgpuClient:
         self.read_hooks = []
         self.transfers = 0  # host reads and writes (runtime/recipes.py: a call without any)
         self.recipes = Recipes(self)
+        prof = os.environ.get("NUMR_WEBGPU_PROFILE", "").strip().lower()
+        if prof not in ("", "0", "off", "false", "no"):
+            from .profile import profile_process
+            profile_process(self, prof)
 
     def _request_device(self):
         """The adapter's own limits and optional features, else the WebGPU defaults (some

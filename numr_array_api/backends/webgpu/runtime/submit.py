@@ -195,7 +195,7 @@ class Recorder:
             for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in part:
                 if prof is not None:   # a timestamped pass of its own (profile.py)
                     prof.split(self, pipe)
-                    self.pending_ids |= ids   # (split may have submitted the batch)
+                    self.pending_ids |= ids   # (cheap insurance should split ever submit)
                     cp, last_pipe, last_bg = self._cp_handle, None, None
                 if pipe is not last_pipe:
                     _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
