@@ -538,4 +538,10 @@ def variants():
                             WarpSolveSpec(t, n, n, True, s, wg, True, sel),
                             WarpSolveSpec(t, n, 3, False, s, wg, False, sel),
                             WarpCholSpec(t, n, s, wg, sel)]
+            for n in (1, 2, 3, 4, 5, 8, 9):   # segments (warp_seg.py)
+                w = warp_seg.width(n)
+                if w < s:
+                    out += [WarpSolveSpec(t, n, k, ident, s, wg, gj, True, w)
+                            for k, ident, gj in ((1, False, False), (3, False, False),
+                                                 (n, True, False), (n, True, True))]
     return out
