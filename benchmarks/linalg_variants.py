@@ -8,7 +8,7 @@ with CuPy (cuSOLVER) in one process (issue 11's performance goals).
 
 A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / svd; N 'BxN' for a stack). A
 variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
-("default": none). Per case and variant it prints the time (best of --repeats after a
+("default": none; NAME may carry the prefix). Per case and variant it prints the time (best of --repeats after a
 warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
 for the first variant, with plans off (NUMR_WEBGPU_LINALG_PLAN=0: every dispatch recorded
 by Python): that time, the host's share (the same call with every dispatch dropped:
@@ -64,6 +64,7 @@ def set_variant(v):
     if v != "default":
         for kv in v.split(","):
             name, val = kv.split("=")
+            name = name.removeprefix("NUMR_WEBGPU_")   # the full variable name works too
             KNOWN.add(name)
             os.environ["NUMR_WEBGPU_" + name] = val
 

@@ -40,6 +40,8 @@ def env(wgpu_xp, monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_MIN", "1")
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MIN", "1")
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MAX", "32")   # float32's default stops at 16
+    # one matrix a subgroup here; the segmented kernels (small n by default) in test_warp_seg
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
     monkeypatch.setattr(client.recipes, "enabled", False)
     warp.reset(client)
     yield xp, client, warp

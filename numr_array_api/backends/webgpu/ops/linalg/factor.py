@@ -43,7 +43,8 @@ def _env(name, default):
 
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
-                   "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL", "BWARP_INV_MIN")
+                   "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL", "BWARP_INV_MIN",
+                   "BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX")
 
 # subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
 # matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns
@@ -52,7 +53,10 @@ _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL
 # NUMR_WEBGPU_BWARP_WG the invocations of a workgroup (default 128: 128 / S matrices);
 # NUMR_WEBGPU_BWARP_INV=lu: inv by elimination on [A | I] and back substitution instead of
 # in-place Gauss-Jordan (gj, default); NUMR_WEBGPU_BWARP_SEL=0: masked updates inside ifs
-# instead of selects.
+# instead of selects. Segments (warp_seg.py: S / w matrices a subgroup, w the power of two
+# >= n) take solve / inv of 2 <= n <= BTINY_N by default, ahead of BatchTinySpec;
+# NUMR_WEBGPU_BWARP_SEG=0 turns them off, =all segments the warp range's n too,
+# NUMR_WEBGPU_BWARP_SEG_MIN / _SEG_MAX move their range.
 WRONG_SUBGROUP = warp.WRONG_SUBGROUP
 
 

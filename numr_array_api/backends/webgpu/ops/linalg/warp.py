@@ -36,6 +36,7 @@ from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WTYPES, WType
+from . import warp_seg
 from .batch_rows import load_row, stack_layout
 from .scalar import prelude
 
@@ -44,7 +45,7 @@ NMAX = 32            # registers: rows of [A | B] beyond 32 + 32 values are not 
 KMAX = 32
 
 # launches recorded per kind ("solve", "inv", "chol"): the tests check the path ran
-LAUNCHES = {"solve": 0, "inv": 0, "chol": 0}
+LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0}   # seg: solve / inv on segments
 
 
 def _env(name, default):
@@ -103,19 +104,23 @@ def _masked(cond, assigns, sel, pre=(), indent="  "):
         [f"{indent}  {v} = {e};" for v, e in assigns] + [indent + "}"]
 
 
-def _head(tk, sg, wg):
+def _head(tk, sg, wg, w=0):
+    """``w`` < sg: segments of w lanes (warp_seg.head), else a subgroup a matrix."""
     per = wg // sg
-    return [f"@compute @workgroup_size({wg})",
-            "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
-            "vec3<u32>, @builtin(local_invocation_index) li: u32, @builtin(subgroup_size) "
-            "sgs: u32, @builtin(subgroup_invocation_id) r: u32, @builtin(subgroup_id) sid: "
-            "u32, @builtin(num_subgroups) nsg: u32) {",
-            f"  if (sgs != {sg}u || nsg != {per}u) {{",
-            f"    atomicOr(&st[0], {WRONG_SUBGROUP}u);",
-            "    return;",
-            "  }",
-            f"  let b = (wid.x + wid.y * nw.x) * {per}u + sid;",
-            f"  if (b >= {tk['nbat']}) {{ return; }}   // the whole subgroup"]
+    seg = 0 < w < sg
+    L = [f"@compute @workgroup_size({wg})",
+         "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
+         "vec3<u32>, @builtin(local_invocation_index) li: u32, @builtin(subgroup_size) "
+         f"sgs: u32, @builtin(subgroup_invocation_id) {'sl' if seg else 'r'}: u32, "
+         "@builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32) {",
+         f"  if (sgs != {sg}u || nsg != {per}u) {{",
+         f"    atomicOr(&st[0], {WRONG_SUBGROUP}u);",
+         "    return;",
+         "  }"]
+    if seg:
+        return L + warp_seg.head(tk, sg, per, w)
+    return L + [f"  let b = (wid.x + wid.y * nw.x) * {per}u + sid;",
+                f"  if (b >= {tk['nbat']}) {{ return; }}   // the whole subgroup"]
 
 
 class _WarpNeeds:
@@ -140,9 +145,36 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
     wg: int
     gj: bool = False
     sel: bool = True   # masked updates as selects (False: inside ifs)
+    w: int = 0         # lanes a matrix (warp_seg.py) when below sg; 0: sg
 
     def layout(self, caps):
         return stack_layout(self.t, caps)
+
+    @property
+    def _seg(self):
+        return 0 < self.w < self.sg
+
+    def _start(self, tk, more=()):
+        """The lines up to the loads: head, ``act`` (a row of a matrix in the stack),
+        ``ab`` (``more``: further addresses) and ``pos``."""
+        n, sg = self.n, self.sg
+        return _head(tk, sg, self.wg, self.w) + [
+            f"  let act = r < {n}u{' && live' if self._seg else ''};",
+            f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};", *more,
+            f"  var pos = select({sg + 2}u, {sg + 1}u, act);"]
+
+    def _pivot(self, j, cand):
+        if self._seg:
+            return warp_seg.pivot(self.t, j, cand, self.w, self.sg)
+        return _pivot(self.t, j, cand)
+
+    def _src(self, j):
+        """The lane holding pivot row j."""
+        return f"pl{j}" if self._seg else f"p{j}"
+
+    def _report(self):
+        live = " && live" if self._seg else ""
+        return f"  if (r == 0u && bad{live}) {{ atomicOr(&st[0], 1u); }}"
 
     def render(self, caps):
         if self.gj:
@@ -151,23 +183,19 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         n, k, sg = self.n, self.k, self.sg
         none = sg + 1   # pos of a row not yet a pivot; idle lanes (r >= n): sg + 2
         L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
-        L += _head(tk, sg, self.wg)
-        L += [f"  let act = r < {n}u;",
-              f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
-              f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']} + r * {tk['b_rs']};",
-              f"  var pos = select({sg + 2}u, {none}u, act);"]
+        L += self._start(tk, [f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']} + r * {tk['b_rs']};"])
         L += [f"  var a{c} = zero();" for c in range(n)]
         L += [f"  var x{c} = zero();" for c in range(k)]
         L += load_row(tk, n, k, self.ident)
         L.append("  var bad = false;")
         for j in range(n):
-            L += _pivot(self.t, j, f"pos == {none}u")
+            L += self._pivot(j, f"pos == {none}u")
             L.append(f"  if (r == p{j}) {{ pos = {j}u; }}")
             if j == n - 1:
                 break   # no row left to eliminate
             # the pivot row's remaining values, broadcast (every lane shuffles)
-            L += [f"  let q{j}_{c} = shf(a{c}, p{j});" for c in range(j, n)]
-            L += [f"  let y{j}_{c} = shf(x{c}, p{j});" for c in range(k)]
+            L += [f"  let q{j}_{c} = shf(a{c}, {self._src(j)});" for c in range(j, n)]
+            L += [f"  let y{j}_{c} = shf(x{c}, {self._src(j)});" for c in range(k)]
             L.append("  {")
             L += _masked(f"pos == {none}u",
                          [(f"a{j}", "l")] + [(f"a{c}", f"a{c} - mul(l, q{j}_{c})")
@@ -179,14 +207,14 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
             L += _masked(f"pos == {s}u", [(f"x{c}", f"dv(x{c}, a{s})") for c in range(k)],
                          self.sel)
             if s:
-                L += [f"  let z{s}_{c} = shf(x{c}, p{s});" for c in range(k)]
+                L += [f"  let z{s}_{c} = shf(x{c}, {self._src(s)});" for c in range(k)]
                 L += _masked(f"pos < {s}u", [(f"x{c}", f"x{c} - mul(a{s}, z{s}_{c})")
                                              for c in range(k)], self.sel)
         L.append("  if (act) {")
         L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
         L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
         L.append("  }")
-        L.append("  if (r == 0u && bad) { atomicOr(&st[0], 1u); }")
+        L.append(self._report())
         L.append("}")
         return "\n".join(L)
 
@@ -201,17 +229,14 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         n, sg = self.n, self.sg
         none = sg + 1
         L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
-        L += _head(tk, sg, self.wg)
-        L += [f"  let act = r < {n}u;",
-              f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
-              f"  var pos = select({sg + 2}u, {none}u, act);"]
+        L += self._start(tk)
         L += [f"  var a{c} = zero();" for c in range(n)]
         L += load_row(tk, n, 0, False)
         L.append("  var bad = false;")
         for j in range(n):
-            L += _pivot(self.t, j, f"pos == {none}u")
+            L += self._pivot(j, f"pos == {none}u")
             L.append(f"  if (r == p{j}) {{ pos = {j}u; }}")
-            L += [f"  let q{j}_{c} = shf(a{c}, p{j});" for c in range(n)]
+            L += [f"  let q{j}_{c} = shf(a{c}, {self._src(j)});" for c in range(n)]
             # the scaled pivot row s (the same in every lane): the pivot lane takes it,
             # the others subtract l s (idle lanes too: nothing reads them)
             L.append(f"  {{ let ip = dv(one(), q{j}_{j});")
@@ -235,7 +260,7 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
         L += [f"    X[xo + p{c} * {tk['x_cs']}] = a{c};" for c in range(n)]
         L.append("  }")
-        L.append("  if (r == 0u && bad) { atomicOr(&st[0], 1u); }")
+        L.append(self._report())
         L.append("}")
         return "\n".join(L)
 
@@ -443,7 +468,16 @@ def solve_sg(client, dtype, n, k):
         # 10000 x 16x16 float32 6.37x -> 1.63x (solve with one right-hand side: no gain)
         if not _env("BWARP_MIN", "").strip():   # (an explicit BWARP_MIN rules)
             lo = min(lo, max(2, int(_env("BWARP_INV_MIN", "2"))))
-    return s if lo <= n <= hi and 1 <= k <= KMAX else 0
+    if s and (lo <= n <= hi or warp_seg.seg_width(dtype, n, s, False)):
+        return s
+    return 0
+
+
+def solve_width(client, dtype, n, s):
+    """Lanes a matrix for (n, n) systems that solve_sg gave to subgroups of s: a segment
+    (warp_seg.py) where that path takes n, else the whole subgroup."""
+    lo, hi, _ = solve_range(client, dtype)
+    return warp_seg.seg_width(dtype, n, s, lo <= n <= hi) or s
 
 
 def chol_sg(client, dtype, n):
@@ -480,8 +514,10 @@ def solve(t, a, b, x, status, s):
     # inv: Gauss-Jordan (NUMR_WEBGPU_BWARP_INV=gj, default) or elimination on [A | I]
     # with back substitution (=lu)
     gj = b is None and _env("BWARP_INV", "gj") != "lu"
-    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel())).launch(
-        _grid(client, -(-B // (wg // s))), A=a, Bm=bv, X=x, st=status, nbat=B,
+    w = solve_width(client, x.dtype, n, s)
+    LAUNCHES["seg"] += w < s
+    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel(), w if w < s else 0)).launch(
+        _grid(client, -(-B // (wg // w))), A=a, Bm=bv, X=x, st=status, nbat=B,
         a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], b_rs=bv.strides[1],
         b_cs=bv.strides[2], b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
         x_bs=x.strides[0])
@@ -510,4 +546,10 @@ def variants():
                             WarpSolveSpec(t, n, n, True, s, wg, True, sel),
                             WarpSolveSpec(t, n, 3, False, s, wg, False, sel),
                             WarpCholSpec(t, n, s, wg, sel)]
+            for n in (1, 2, 3, 4, 5, 8, 9):   # segments (warp_seg.py)
+                w = warp_seg.width(n)
+                if w < s:
+                    out += [WarpSolveSpec(t, n, k, ident, s, wg, gj, True, w)
+                            for k, ident, gj in ((1, False, False), (3, False, False),
+                                                 (n, True, False), (n, True, True))]
     return out

@@ -1,0 +1,270 @@
+"""The segmented warp kernels (ops/linalg/warp_seg.py): solve / inv of small matrices, S / w
+matrices a subgroup (w the power of two >= n, below the subgroup size S).
+
+Lavapipe's subgroups of 8 give w = 1, 2, 4 (8, 4, 2 matrices a subgroup); NVIDIA's of 32
+w up to 16. Stacks whose size is no multiple of the matrices a subgroup (the last subgroup
+partly past the stack: those segments must neither write nor report), singular members in
+the middle, NaN input, several leading batch dimensions, several and vector right-hand
+sides, against NumPy in float64. Each call checks a segmented kernel ran (warp.LAUNCHES
+"seg" and the compiled spec's w), and the results are compared bit for bit with the
+one-matrix-a-subgroup kernel's, which chooses the same pivots.
+"""
+
+import contextlib
+
+import numpy as np
+import pytest
+
+from numr_array_api._core.errors import InvalidArgument
+
+from .test_warp_small import DTYPES, EPS, _backward, bound, host
+
+SHAPES = [(37,), (1,), (3, 5)]   # 37, 1, 15 matrices: none a multiple of S / w >= 2
+
+
+@pytest.fixture
+def env(wgpu_xp, monkeypatch):
+    """(xp, client, warp, S) with segments for every n below S, recipes off."""
+    from numr_array_api.backends.webgpu.ops.linalg import warp
+    xp = wgpu_xp
+    client = xp.asarray([0.0])._data.client
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")   # opt-in (warp_seg.seg_width)
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG_MIN", "1")
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG_MAX", "32")
+    monkeypatch.setattr(client.recipes, "enabled", False)
+    warp.reset(client)
+    s = warp.subgroup_size(client)
+    if not s:
+        pytest.skip("no fixed subgroup size: the warp path is off on this adapter")
+    yield xp, client, warp, s
+    warp.reset(client)
+
+
+def _width(n):
+    from numr_array_api.backends.webgpu.ops.linalg.warp_seg import width
+    return width(n)
+
+
+def _sizes(client, s, dtype):
+    if dtype == "float64" and not (client.has("shader-f64") and client.has("shader-int64")):
+        pytest.skip("adapter without shader-f64 / shader-int64")
+    ns = [n for n in (1, 2, 3, 4, 5, 7, 8, 9, 12, 16) if _width(n) < s]
+    if not ns:
+        pytest.skip(f"subgroups of {s}: no segment")
+    print(f"subgroup size {s}: n in {ns}")
+    return ns
+
+
+class _Seg:
+    """Asserts one call ran exactly one segmented kernel of width w."""
+
+    def __init__(self, client, warp, kind, n, s):
+        self.client, self.warp, self.kind, self.n, self.s = client, warp, kind, n, s
+
+    def __enter__(self):
+        self.before = self.warp.LAUNCHES[self.kind], self.warp.LAUNCHES["seg"]
+
+    def __exit__(self, *exc):
+        if exc[0] is None:
+            w = _width(self.n)
+            assert (self.warp.LAUNCHES[self.kind], self.warp.LAUNCHES["seg"]) == \
+                (self.before[0] + 1, self.before[1] + 1), (self.kind, self.n)
+            assert any(isinstance(sp, self.warp.WarpSolveSpec) and sp.w == w and sp.n == self.n
+                       and sp.sg == self.s for sp in self.client._kernels)
+
+
+def _unsegmented(monkeypatch, call):
+    """``call()`` on the one-matrix-a-subgroup kernel."""
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_MIN", "1")
+    try:
+        return call()
+    finally:
+        monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")   # back to the fixture's opt-in
+        monkeypatch.delenv("NUMR_WEBGPU_BWARP_MIN")
+
+
+@pytest.mark.parametrize("inv", ["gj", "lu"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_solve_and_inv(env, dtype, inv, monkeypatch):
+    xp, client, warp, s = env
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
+    rng = np.random.default_rng(11)
+    for n in _sizes(client, s, dtype):
+        for shape in SHAPES:
+            a = rng.standard_normal(shape + (n, n)).astype(dtype)
+            flat = a.reshape(-1, n, n)
+            flat[-1, : n - 1, 0] = 0.0          # the last matrix: column 0's pivot the last row
+            if flat.shape[0] > 3:
+                flat[2, :, 0] = 2.0 * (-1.0) ** np.arange(n)   # a tie in every row: row 0
+            ra = a.astype(np.float64)
+            ks = (1, 3, n) if inv == "gj" else ()
+            for k in ks:
+                b = rng.standard_normal(shape + (n, k)).astype(dtype)
+                with _Seg(client, warp, "solve", n, s):
+                    x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
+                assert x.dtype == np.dtype(dtype) and x.shape == shape + (n, k)
+                be = _backward(ra.reshape(-1, n, n), x.reshape(-1, n, k), b.reshape(-1, n, k))
+                assert be <= bound(n, dtype), (n, shape, k, be)
+                ref = np.linalg.solve(ra, b.astype(np.float64))
+                cond = np.linalg.cond(ra).max()
+                assert np.abs(x - ref).max() <= 10 * n * EPS[dtype] * cond * np.abs(ref).max()
+                if k == 3:
+                    old = host(_unsegmented(monkeypatch, lambda: xp.linalg.solve(
+                        xp.asarray(a), xp.asarray(b))))
+                    assert np.array_equal(x, old), (n, shape)   # the same pivots, same sums
+            if inv == "gj":
+                bv = rng.standard_normal(n).astype(dtype)   # a vector, broadcast over the stack
+                with _Seg(client, warp, "solve", n, s):
+                    xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
+                assert xv.shape == shape + (n,)
+                bb = np.broadcast_to(bv[:, None], (xv.size // n, n, 1))
+                assert _backward(ra.reshape(-1, n, n), xv.reshape(-1, n, 1), bb) <= bound(n, dtype)
+            with _Seg(client, warp, "inv", n, s):
+                ai = host(xp.linalg.inv(xp.asarray(a)))
+            assert ai.shape == a.shape
+            res = np.linalg.norm(ra @ ai - np.eye(n), axis=(-2, -1)) / (
+                np.linalg.norm(ra, axis=(-2, -1)) * np.linalg.norm(ai.astype(np.float64),
+                                                                   axis=(-2, -1)))
+            assert res.max() <= bound(n, dtype), (n, shape, res.max())
+            old = host(_unsegmented(monkeypatch, lambda: xp.linalg.inv(xp.asarray(a))))
+            assert np.array_equal(ai, old), (n, shape)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_singular_in_the_middle_raises(env, dtype, monkeypatch):
+    """A singular member anywhere in a subgroup (first, middle or last segment) raises;
+    the same stack without it solves (no report from segments past the stack)."""
+    xp, client, warp, s = env
+    rng = np.random.default_rng(12)
+    for n in _sizes(client, s, dtype):
+        for at in (0, 17, 36):
+            a = rng.standard_normal((37, n, n)).astype(dtype)
+            a[at, :, n // 2] = 0.0          # a zero column: singular whatever the pivoting
+            b = rng.standard_normal((37, n, 2)).astype(dtype)
+            for inv in ("gj", "lu"):
+                monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
+                with pytest.raises(InvalidArgument, match="linalg.inv: Singular"):
+                    with _Seg(client, warp, "inv", n, s):
+                        xp.linalg.inv(xp.asarray(a))
+            with pytest.raises(InvalidArgument, match="linalg.solve: Singular"):
+                with _Seg(client, warp, "solve", n, s):
+                    xp.linalg.solve(xp.asarray(a), xp.asarray(b))
+            ok = np.delete(a, at, axis=0)
+            with _Seg(client, warp, "inv", n, s):
+                assert np.isfinite(host(xp.linalg.inv(xp.asarray(ok)))).all()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nan_input_as_the_old_kernels(env, dtype, monkeypatch):
+    """A NaN reaches its own matrix only and is no error, as on BatchTinySpec."""
+    xp, client, warp, s = env
+    rng = np.random.default_rng(13)
+    for n in _sizes(client, s, dtype):
+        a = rng.standard_normal((37, n, n)).astype(dtype)
+        a[2, n - 1, 0] = np.nan
+        a[20, 0, n - 1] = np.nan
+        b = rng.standard_normal((37, n, 1)).astype(dtype)
+
+        def run(solve_seg=None, inv_seg=None):
+            with solve_seg or contextlib.nullcontext():
+                x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
+            with inv_seg or contextlib.nullcontext():
+                ai = host(xp.linalg.inv(xp.asarray(a)))
+            return np.isnan(x).any(axis=(1, 2)), np.isnan(ai).any(axis=(1, 2))
+
+        new = run(_Seg(client, warp, "solve", n, s), _Seg(client, warp, "inv", n, s))
+        want = np.zeros(37, bool)
+        want[[2, 20]] = True
+        assert np.array_equal(new[0], want) and np.array_equal(new[1], want), n
+        monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+        old = run()
+        monkeypatch.delenv("NUMR_WEBGPU_BWARP")
+        assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1]), n
+
+
+def test_wrong_subgroup_size_reruns(env, monkeypatch):
+    """Segmented kernels compiled for twice the adapter's size set status bit 2; the call
+    turns the warp path off and answers on the old kernels."""
+    xp, client, warp, s = env
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_S", str(2 * s))
+    rng = np.random.default_rng(14)
+    n = 2
+    a = rng.standard_normal((37, n, n)).astype(np.float32)
+    b = rng.standard_normal((37, n, 2)).astype(np.float32)
+    for kind, call, want in (("solve", lambda: xp.linalg.solve(xp.asarray(a), xp.asarray(b)), b),
+                             ("inv", lambda: xp.linalg.inv(xp.asarray(a)),
+                              np.broadcast_to(np.eye(n), a.shape))):
+        warp.reset(client)
+        before = warp.LAUNCHES[kind], warp.LAUNCHES["seg"]
+        r = host(call())
+        assert (warp.LAUNCHES[kind], warp.LAUNCHES["seg"]) == (before[0] + 1, before[1] + 1)
+        assert getattr(client, "_bwarp_off", False)
+        assert _backward(a, r, want) <= bound(n, "float32"), kind
+    assert any(isinstance(sp, warp.WarpSolveSpec) and sp.sg == 2 * s and sp.w == 2
+               for sp in client._kernels)
+
+
+def test_default_routing_and_switches(env, monkeypatch):
+    """NUMR_WEBGPU_BWARP_SEG=1: segments for 2 <= n <= BTINY_N (16 float32, 8 float64) where
+    w <= S (w = S: the unsegmented kernel); =0 (the default): as before; =all: the
+    warp range beyond BTINY_N on segments too; the switches are recipe keys."""
+    xp, client, warp, s = env
+    from numr_array_api._core import dtypes as dt
+    from numr_array_api.backends.webgpu.ops.linalg import factor
+    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG_MIN")
+    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG_MAX")
+    f32 = dt.float32
+    assert warp.solve_sg(client, f32, 1, 1) == 0            # n = 1: BatchTinySpec
+    for n in (2, 3, 4, 8, 16):
+        want = s if _width(n) <= s else 0
+        assert warp.solve_sg(client, f32, n, n) == want, n
+        if want:
+            assert warp.solve_width(client, f32, n, s) == _width(n)
+    if client.has("shader-f64") and client.has("shader-int64"):
+        assert warp.solve_sg(client, dt.float64, 8, 1) == (s if s >= 8 else 0)
+        if s >= 32:   # n = 9..16: the unsegmented kernel, unless =all
+            assert warp.solve_width(client, dt.float64, 12, s) == s
+            monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "all")
+            assert warp.solve_width(client, dt.float64, 12, s) == 16
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
+    assert warp.solve_sg(client, f32, 2, 1) == 0 and warp.solve_sg(client, f32, 4, 1) == 0
+    # inv (k >= n) takes the unsegmented kernel from n = 2 (solve_sg's BWARP_INV_MIN)
+    assert warp.solve_sg(client, f32, 4, 4) == s and warp.solve_width(client, f32, 4, s) == s
+    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG")   # the default: off
+    assert warp.solve_sg(client, f32, 2, 1) == 0
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+    assert warp.solve_sg(client, f32, 2, 1) == 0
+    monkeypatch.delenv("NUMR_WEBGPU_BWARP")
+    assert warp.solve_sg(client, dt.complex64, 2, 1) == 0   # complex: the old kernels
+    for k in ("BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX"):
+        assert k in factor._BATCH_SWITCHES
+    # a default call: 2 x 2 float32 takes segments (S >= 2), 0 of them with BWARP_SEG=0
+    a = np.random.default_rng(15).standard_normal((37, 2, 2)).astype(np.float32)
+    for mode, runs in (("1", 1), ("0", 0)):
+        monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", mode)
+        before = warp.LAUNCHES["seg"]
+        ai = host(xp.linalg.inv(xp.asarray(a)))
+        assert warp.LAUNCHES["seg"] == before + runs
+        assert _backward(a, ai, np.broadcast_to(np.eye(2), a.shape)) <= bound(2, "float32")
+
+
+def test_two_dimensional_grid(env, monkeypatch):
+    """Grids folded over two dimensions (the per-dimension limit shrunk to 2 workgroups),
+    one subgroup a workgroup and 256 invocations."""
+    xp, client, warp, s = env
+    monkeypatch.setattr(client, "max_groups", 2)
+    rng = np.random.default_rng(16)
+    n = 2
+    for wg in (s, 256):
+        monkeypatch.setenv("NUMR_WEBGPU_BWARP_WG", str(wg))
+        nb = 5 * (256 // n) + 3
+        a = rng.standard_normal((nb, n, n)).astype(np.float32)
+        b = rng.standard_normal((nb, n, 2)).astype(np.float32)
+        with _Seg(client, warp, "solve", n, s):
+            x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
+        assert _backward(a, x, b) <= bound(n, "float32")
+        with _Seg(client, warp, "inv", n, s):
+            ai = host(xp.linalg.inv(xp.asarray(a)))
+        assert _backward(a, ai, np.broadcast_to(np.eye(n), a.shape)) <= bound(n, "float32")
