@@ -74,7 +74,7 @@ def gemm(a, b, epilogue=None):
         return _gemm(a, b, epilogue)
     sig = (a.client.index, a.dtype, a.shape, a.strides, a.offset // a.dtype.itemsize % 8,
            b.shape, b.strides, b.offset // b.dtype.itemsize % 8, configs.EPOCH,
-           _split_k_min())
+           os.environ.get(_SPLITK_ENV))   # (raw: one dict lookup on the hot path)
     plan = _PLANS.get(sig, _NO_PLAN)
     if plan is not _NO_PLAN:
         if plan is not None:
@@ -191,8 +191,11 @@ def _split_k(client, t, a, b, epilogue):
     return pieces
 
 
+_SPLITK_ENV = "NUMR_WEBGPU_SPLITK_MIN"
+
+
 def _split_k_min():
-    env = os.environ.get("NUMR_WEBGPU_SPLITK_MIN", "").strip()   # (benchmarks: per call)
+    env = os.environ.get(_SPLITK_ENV, "").strip()   # (benchmarks: read per call)
     return int(env) if env else SPLIT_K_MIN
 
 
