@@ -2,7 +2,7 @@
 """eigh and svd: numr webgpu (Jacobi kernels) next to CuPy (cuSOLVER) and PyTorch, one run.
 
     python benchmarks/webgpu_linalg_spectral.py [--small] [--backends numr-webgpu,cupy,torch]
-                                                [--repeats 3] [--only eigh,svd] [--match RE]
+                                                [--repeats 3] [--only eigh,eigh-cov,svd] [--match RE]
                                                 [--exclude RE] [--json out.json]
 
 Cases (issue 11's rows): eigh and svd of one 512 x 512 and one 2048 x 2048 matrix (float32,
@@ -38,19 +38,24 @@ def cases(small, only):
     singles = (64, 128) if small else (512, 2048)
     stacks = ((1000, 8), (100, 32)) if small else ((100000, 8), (10000, 32))
     out = []
-    for op in ("eigh", "svd"):
+    for op in ("eigh", "eigh-cov", "svd"):
         if op not in only:
             continue
         for dtype in ("float32", "float64"):
             for n in singles:
                 out.append((f"{op} {dtype} {n}x{n}", op, dtype, (n, n)))
-            for b, n in stacks:
+            for b, n in stacks if op != "eigh-cov" else ():
                 out.append((f"{op} {dtype} {b}x{n}x{n}", op, dtype, (b, n, n)))
     return out
 
 
 def make(rng, op, dtype, shape):
+    """eigh: a semicircle spectrum; eigh-cov: a covariance G G^T / n + I (Marchenko-Pastur:
+    the dense low end of the spectrum is what a PCA's eigh meets)."""
     a = rng.standard_normal(shape)
+    if op == "eigh-cov":
+        n = shape[-1]
+        return (a @ np.swapaxes(a, -1, -2) / n + np.eye(n)).astype(dtype)
     if op == "eigh":
         a = (a + np.swapaxes(a, -1, -2)) / 2
     return a.astype(dtype)
@@ -68,7 +73,7 @@ class _Torch:
 
 
 def call(ns, op, x):
-    if op == "eigh":
+    if op in ("eigh", "eigh-cov"):
         return ns.linalg.eigh(x) if hasattr(ns, "linalg") else ns.eigh(x)
     if hasattr(ns, "linalg"):
         return ns.linalg.svd(x, full_matrices=False)
@@ -132,8 +137,12 @@ def register_rows(add_row):
 
     def gen(rng, batch, n, dtype):
         return [make(rng, "svd", dtype, batch + (n, n))]
-    add_row("eigh", sym, numr=lambda m, a: m.linalg.eigh(a),
-            cupy=lambda m, a: m.linalg.eigh(a), torch=lambda m, a: m.linalg.eigh(a))
+
+    def cov(rng, batch, n, dtype):
+        return [make(rng, "eigh-cov", dtype, batch + (n, n))]
+    for name, inp in (("eigh", sym), ("eigh-cov", cov)):
+        add_row(name, inp, numr=lambda m, a: m.linalg.eigh(a),
+                cupy=lambda m, a: m.linalg.eigh(a), torch=lambda m, a: m.linalg.eigh(a))
     add_row("svd", gen, numr=lambda m, a: m.linalg.svd(a, full_matrices=False),
             cupy=lambda m, a: m.linalg.svd(a, full_matrices=False),
             torch=lambda m, a: m.linalg.svd(a, full_matrices=False))

@@ -31,6 +31,7 @@ from ...storage import new_output
 from ..linalg.factor import pow2_normalise, gemm_acc, gemm_sub
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from ..matmul import gemm
+from .clusters import Plan, cluster_sizes, orthonormalise
 from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, UPD_RPW, BisectSpec, GatherSpec,
                             InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec,
                             TrdSymv2Spec, TrdUpdSpec)
@@ -42,7 +43,7 @@ BT_NB = 128          # columns of one block reflector in the back-transformation
 UPD_RPS = 2          # TrdUpdSpec rows per 32-invocation slice (NUMR_WEBGPU_EIGH_UPD_RPS)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
-CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0}   # tests read these
+CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
 
 
 def widen():
@@ -250,30 +251,10 @@ def _cluster_round(client, n):
     return max(1, 40000 // per)
 
 
-def _largest_cluster(mu, sc, blk):
-    """An upper bound of the largest cluster's size (CPU adapters only, where clusters
-    take several dispatches: one read saves the rounds no cluster needs). The criterion
-    is InvIterSpec's with a margin; a cluster it misses fails the check (Jacobi path)."""
-    from .tridiag_specs import ORTOL, ORTOL_N
-    m = mu.to_numpy().astype(np.float64)
-    tn = sc.to_numpy()[:, 1].astype(np.float64)
-    bl = blk.to_numpy()[..., 0]
-    n = m.shape[1]
-    tol = min(ORTOL, ORTOL_N / n) * tn[:, None] * 1.5
-    join = (np.diff(m, axis=1) <= tol) & (bl[:, 1:] == bl[:, :-1])
-    best = 1
-    for row in join:
-        run = 0
-        for x in row:
-            run = run + 1 if x else 0
-            best = max(best, run + 1)
-    return min(n, best + 2)
-
-
-def eigenvectors(client, d, e):
-    """Eigenvalues w (B, n) ascending and Z (B, n, n) row-major, column k the unit
-    eigenvector of T for w[:, k]: T split where |e| is negligible, each block's
-    eigenvalues by bisection (slot = row of the block), their ranks give the order."""
+def eigen_setup(client, d, e):
+    """Eigenvalues of T split where |e| is negligible, each block's by bisection (slot =
+    row of the block), their ranks giving the order; and the cluster sizes (clusters.py).
+    Returns (mu, sc, blk, w, slot, cs): w (B, n) ascending, cs for ``clusters.plan``."""
     t = wtype(d.dtype, client, "linalg.eigh")
     B, n = d.shape
     mu = full((B, n), 0, d.dtype, client)
@@ -285,19 +266,39 @@ def eigenvectors(client, d, e):
     w = new_output((B, n), d.dtype, client)
     slot = new_output((B, n), dt.uint32, client)
     client.kernel(RankSpec(t)).launch(g, MU=mu, SC=sc, W=w, SLOT=slot, n=n, nbat=B)
+    return mu, sc, blk, w, slot, cluster_sizes(client, mu, sc, blk)
+
+
+def eigen_vectors(be, d, e, mu, sc, blk, slot, pl):
+    """Z (B, n, n) row-major, column k the unit eigenvector of T for w[:, k], by inverse
+    iteration in the mode of the plan ``pl`` (clusters.py)."""
+    client = d.client
+    t = wtype(d.dtype, client, "linalg.eigh")
+    B, n = d.shape
     zs = full((B, n, n), 0, d.dtype, client)
     per = 5 * n * B * d.dtype.itemsize    # scratch bytes of one cluster leader
     nl = max(1, min(n, (client.max_binding - 256) // per))
     s = new_output((B, 5, nl, n), d.dtype, client)
     k = client.kernel(InvIterSpec(t))
     step = _cluster_round(client, n)
-    for r0 in range(0, _largest_cluster(mu, sc, blk) if step < n else n, step):
+    for r0 in range(0, pl.longest if step < n else n, step):
         for a0 in range(0, n, nl):
             k.launch((min(nl, n - a0), B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s,
-                     n=n, nbat=B, r0=r0, r1=min(n, r0 + step), l0=a0, nl=nl)
+                     n=n, nbat=B, r0=r0, r1=min(n, r0 + step), l0=a0, nl=nl,
+                     tight=int(pl.parallel))
     z = new_output((B, n, n), d.dtype, client)
     client.kernel(GatherSpec(t)).launch((n, B, 1), ZS=zs, SLOT=slot, Z=z, n=n, nbat=B)
-    return w, z
+    return orthonormalise(be, z, pl.steps) if pl.parallel else z
+
+
+def serial_vectors(be, d, e):
+    """(w, Z) of T in the serial mode, no read on GPUs (svd_aug.py's recipe; CPU adapters
+    read the cluster sizes for their rounds)."""
+    client = d.client
+    mu, sc, blk, w, slot, cs = eigen_setup(client, d, e)
+    n = d.shape[-1]
+    pl = plan(cs, serial=True) if _cluster_round(client, n) < n else Plan(False, n)
+    return w, eigen_vectors(be, d, e, mu, sc, blk, slot, pl)
 
 
 def back_transform(be, ref, tau, z):
@@ -329,14 +330,23 @@ def _orth_dev(be, z):
     return be.reduce("max", dev, (1, 2), False)
 
 
-def _job(be, x, vectors, check=True):
-    """Every dispatch of one call, no host transfer (replayable as a recipe)."""
-    client = x.client
+def _job_values(be, x):
+    """Every dispatch of eigvalsh, no host transfer (replayable as a recipe)."""
     a = _symmetric(be, x)
     d, e, tau, ref, sc = normalised_tridiagonal(be, a)
-    if not vectors:
-        return unscale(be, eigenvalues(client, d, e), sc)
-    w, z = eigenvectors(client, d, e)
+    return unscale(be, eigenvalues(x.client, d, e), sc)
+
+
+def _job_setup(be, x):
+    """eigh up to the eigenvalues and cluster sizes (the first recipe of a call)."""
+    a = _symmetric(be, x)
+    d, e, tau, ref, sc = normalised_tridiagonal(be, a)
+    return (d, e, tau, ref, sc) + eigen_setup(x.client, d, e)
+
+
+def _job_vectors(be, d, e, tau, ref, sc, mu, tsc, blk, w, slot, pl, check):
+    """eigh after the cluster read (the second recipe of a call)."""
+    z = eigen_vectors(be, d, e, mu, tsc, blk, slot, pl)
     w = unscale(be, w, sc)
     dev = _orth_dev(be, z) if check else None
     v = back_transform(be, ref, tau, z)
@@ -359,16 +369,22 @@ def eigh(be, x, vectors):
     B, n, _ = x.shape
     # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
     # launches of the tridiagonalisation cost no Python planning then
-    key = ("eigh_tridiag", vectors, os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""),
-           trd_variant(), trusted(), upd_rps())
+    key = ("eigh_tridiag", os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""), trd_variant(),
+           trusted(), upd_rps())
     if not vectors:
-        return client.recipes.call(key, (x,), lambda: _job(be, x, False))
+        return client.recipes.call(key + ("values",), (x,), lambda: _job_values(be, x))
     CALLS["vectors"] += 1
+    parts = client.recipes.call(key + ("setup",), (x,), lambda: _job_setup(be, x))
+    pl = plan(parts[-1])                        # the cluster read (clusters.py)
+    CALLS["parallel"] += int(pl.parallel)
+    args = parts[:-1]
     if os.environ.get("NUMR_WEBGPU_EIGH_CHECK", "1").strip() == "0":
         # measurements only (benchmarks/gpu/eigh_tridiag_probe.py): no check, no read
-        return client.recipes.call(key + ("nocheck",), (x,), lambda: _job(be, x, True, False))
-    w, v, dev = client.recipes.call(key, (x,), lambda: _job(be, x, True))
-    dev = dev.to_numpy().astype(np.float64)      # the path's one status read
+        return client.recipes.call(key + ("nocheck", pl), args,
+                                   lambda: _job_vectors(be, *args, pl, False))
+    w, v, dev = client.recipes.call(key + (pl,), args,
+                                    lambda: _job_vectors(be, *args, pl, True))
+    dev = dev.to_numpy().astype(np.float64)      # the path's status read
     eps = float(np.finfo(x.dtype.np).eps)
     bad = ~(dev <= ORTH_TOL * n * eps)           # NaN fails too
     if bad.any():

@@ -1009,7 +1009,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let mb = ${MU_off} + b * n;
   let sc = SC[${SC_off} + b * 2u];
   let tn = SC[${SC_off} + b * 2u + 1u];
-  let ortol = min(R(${ortol}), R(${ortol_n}) / R(n)) * tn;
+  // parallel mode (clusters.py): only the tight chains are walked serially
+  let ortol = select(${loose}, ${tightd}, ${tight} != 0u);
   let pert = EPS * tn;
   if (tid == 0u) {
     let bp0 = BLK[ob + 2u * s0];
@@ -1079,13 +1080,13 @@ class InvIterSpec(KernelSpec):
         a = self.t.arr
         return Layout([Buf("D", a), Buf("E", a), Buf("MU", a), Buf("SC", a),
                        Buf("BLK", "u32"), Buf("ZS", a, "rw"), Buf("S", a, "rw")],
-                      ["n", "nbat", "r0", "r1", "l0", "nl"], caps)
+                      ["n", "nbat", "r0", "r1", "l0", "nl", "tight"], caps)
 
     def render(self, caps):
+        from .clusters import loose_tol, tight_tol
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
                              trees=_trees(("wsum", "wmax"), 64, True),
-                             ortol=repr(ORTOL), ortol_n=repr(ORTOL_N),
-                             iters=INV_ITERS)
+                             loose=loose_tol(), tightd=tight_tol(), iters=INV_ITERS)
 
     def needs(self):
         return _needs(self.t)
