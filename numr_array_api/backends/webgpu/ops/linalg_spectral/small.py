@@ -15,9 +15,10 @@ timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 h
 NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (default 64),
 NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
 NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config),
-NUMR_WEBGPU_SMALL_SPECTRAL_VEC=stream (eigh with vectors) and _VALS=stream (eigvalsh) take
-the streamed eigh kernel (small_stream.py: A never held in registers across a round;
-always double-buffered, _NBUF does not apply; the default where it does not fit).
+NUMR_WEBGPU_SMALL_SPECTRAL_VEC (eigh with vectors) and _VALS (eigvalsh) = stream / split
+take the streamed eigh kernel (small_stream.py: A never held in registers across a round;
+its two buffers in one array / two arrays; _NBUF does not apply; regs, the default: the
+register kernel, also where the two buffers do not fit).
 """
 
 from __future__ import annotations
@@ -118,14 +119,15 @@ def _on(a):
 
 
 def _stream(vectors):
-    return _env("_VEC" if vectors else "_VALS", "regs") == "stream"
+    """0: the register kernel, 1 / 2: streamed, buffers in one array / two (small_stream)."""
+    return {"stream": 1, "split": 2}.get(_env("_VEC" if vectors else "_VALS", "regs"), 0)
 
 
-def _eigh_fit(caps, t, cap, vectors, stream=False):
+def _eigh_fit(caps, t, cap, vectors, stream=0):
     nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
     if stream and nbytes(1, 2) <= caps.workgroup_storage:
         return SmallEighSpec(t, cap, _per(caps, cap, nbytes, 2), 2, vectors, _trusted(),
-                             True)
+                             stream)
     nbuf = _config(caps, nbytes)
     if nbuf is None:
         return None
@@ -235,7 +237,7 @@ def eigh(be, a, vectors, spec):
             args["V"] = v[b0:b1]
         k.launch((wgs, 1, 1), **args)
     CALLS["eigh"] += 1
-    CALLS["eigh_stream"] += spec.stream
+    CALLS["eigh_stream"] += spec.stream > 0
     if vectors:
         w, v = _nan_out(be, bad, [w, v])
     else:
@@ -301,7 +303,7 @@ def variants(caps=None):
         for capr in BUCKETS:
             for vec in (False, True):
                 out.append(_eigh_fit(caps, t, capr, vec))
-                out.append(_eigh_fit(caps, t, capr, vec, True))
+                out += [_eigh_fit(caps, t, capr, vec, s) for s in (1, 2)]
                 out += [_svd_fit(caps, t, capr, capc, vec) for capc in BUCKETS
                         if capc <= capr]
     return [s for s in out if s is not None]

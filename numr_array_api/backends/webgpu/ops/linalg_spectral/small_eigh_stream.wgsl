@@ -1,13 +1,16 @@
 // eigh of stacks of small real symmetric matrices, streamed form of small_eigh.wgsl (same
 // rounds, pairs, SIGMA, thresholds and sweep check; read that file first). There an
-// invocation's column of A sits in registers from one round's update to the next round's
-// publication, across the barriers, next to its row of V: 2 x ${cap} values live at once,
-// which in float64 at ${cap} = 32 is 128 of NVIDIA's 255 registers before any temporary.
-// Here each round reads the two source columns from one buffer and writes the rotated,
-// row-permuted column straight into the other (constant row offsets DST[i]), so A never
-// lives in registers between rounds: only V does (with vectors) and a pair's temporaries.
-// The cost is a buffer parity that is not r & 1 (a sweep has ${cap} - 1 rounds, odd), and
-// the exact zero of the annihilated entry is a second store instead of a register select.
+// invocation's column of A stays in registers from one round's update to the next round's
+// publication, across the barriers, next to its row of V: in float64 at 32 columns,
+// 2 x 32 doubles, 128 of NVIDIA's 255 registers before any temporary. Here each round
+// reads the two source columns from one buffer and writes the rotated, row-permuted
+// column straight into the other (constant row offsets DST[i]), so A never lives in
+// registers between rounds: only V does (with vectors), and a pair's temporaries. A sweep
+// has ${cap} - 1 rounds (odd), so the buffer parity is a variable, not r & 1; the exact zero
+// of the annihilated entry is a second store instead of a register select. Buffers as
+// one array at a parity offset keep each pair's loads behind the previous pair's stores
+// (the compiler cannot prove the offsets apart); as two arrays (split, ${split}) they
+// cannot alias, at the price of each round's code twice under a uniform parity branch.
 ${layout}
 const CAP: u32 = ${cap}u;
 const PER: u32 = ${per}u;
@@ -19,7 +22,7 @@ const FLOOR: ${T} = ${floor};
 const SRC = array<u32, ${cap}>(${src});     // SIGMA^-1: the slot whose column moves here
 const DST = array<u32, ${cap}>(${dst});     // SIGMA
 
-var<workgroup> B: array<${T}, ${bsize}>;      // the columns: read one buffer, write the other
+${buffers}
 var<workgroup> CS: array<vec2<${T}>, ${cssize}>;    // (1 - cos, sin) per pair
 var<workgroup> RM: array<${T}, ${wg}>;
 var<workgroup> RK: array<u32, ${wg}>;
@@ -66,9 +69,6 @@ ${vdecl}
 
     for (var sweep = 0u; sweep < ${maxsw}u; sweep++) {
       {
-        let bb = cur * PER * MAT + mi * MAT;
-        let co = bb + t * LD;
-        let dt = abs(B[co + t]);
         var above = false;
 ${check}
         // one atomic per invocation: a store per entry serialised on one address
@@ -78,15 +78,13 @@ ${check}
         if (workgroupUniformLoad(&flag) == 0u) { break; }
       }
       for (var r = 0u; r + 1u < CAP; r++) {
-        let bb = cur * PER * MAT + mi * MAT;
-        let nbb = (cur ^ 1u) * PER * MAT + mi * MAT + t * LD;
         let cb = mi * HALF;
         if (t < HALF) {
           let p = 2u * t;
-          let app = B[bb + p * LD + p];
-          let aqq = B[bb + (p + 1u) * LD + p + 1u];
-          // the symmetric part of the rounded pair (the sweep check reads the same)
-          let apq = (B[bb + (p + 1u) * LD + p] + B[bb + p * LD + p + 1u]) * ${halfv};
+          var app: ${T};
+          var aqq: ${T};
+          var apq: ${T};
+${pair}
           var h: ${T} = ${zero};
           var s: ${T} = ${zero};
           if (abs(apq) > max(FLOOR, EPS * max(abs(app), abs(aqq)))) {
@@ -110,20 +108,17 @@ ${tangent}
         let csq = CS[cb + (src >> 1u)];
         let hq = csq.x;
         let sq = csq.y;
-        let xo = bb + (src & ~1u) * LD;
         let isq = (src & 1u) == 1u;
-        let own = xo + select(0u, LD, isq);
-        let oth = xo + select(LD, 0u, isq);
         let sg = select(-sq, sq, isq);
 ${update}
-        if (sq != ${zero}) { B[nbb + zrow] = ${zero}; }
         cur ^= 1u;
         workgroupBarrier();
       }
     }
 
     // eigenvalues ascending; eigenvector columns follow their eigenvalue
-    let dg = B[cur * PER * MAT + mi * MAT + t * LD + t];
+    var dg: ${T};
+${diag}
     RM[lid] = dg;
     workgroupBarrier();
     var rk = 0u;

@@ -136,8 +136,9 @@ class SmallEighSpec(KernelSpec):
     # (b < nb, t < n) and i < n; loops are counted by the grid, maxsw, cap, n or 40
     trusted: bool = False
     # stream (small_eigh_stream.wgsl, nbuf 2): each round writes the rotated columns into
-    # the other buffer, A never held in registers across a barrier (small_stream.py)
-    stream: bool = False
+    # the other buffer, A never held in registers across a barrier (small_stream.py);
+    # 1: the buffers at a parity offset in one array, 2: two arrays
+    stream: int = 0
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -203,7 +204,7 @@ class SmallEighSpec(KernelSpec):
     @property
     def label(self):
         return (f"small_eigh_{self.t.name}_c{self.cap}x{self.per}_b{self.nbuf}"
-                f"{'_v' if self.vectors else ''}{'_s' if self.stream else ''}")
+                f"{'_v' if self.vectors else ''}{f'_s{self.stream}' if self.stream else ''}")
 
 
 @dataclasses.dataclass(frozen=True)
