@@ -6,7 +6,8 @@ with CuPy (cuSOLVER) in one process (issue 11's performance goals).
         [--variants "default;CHOL=old;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
         [--profile] [--check] [--small]
 
-A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / svd; N 'BxN' for a stack). A
+A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / eigvalsh / svd; N 'BxN' for
+a stack). --no-cupy times numr alone (no CuPy needed: without it numr's times print alone). A
 variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
 ("default": none; NAME may carry the prefix). Per case and variant it prints the time (best of --repeats after a
 warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
@@ -73,11 +74,20 @@ KNOWN = set()
 
 
 def backward(row, host, res):
-    """||A - factors|| / ||A|| (cholesky, qr) or the residual of solve / inv."""
+    """||A - factors|| / ||A|| (cholesky, qr), the residual of solve / inv / eigh, or the
+    eigenvalue error (eigvalsh) over ||A||."""
     a = host[0].astype(np.float64)
     if row == "cholesky":
         l_ = np.asarray(res.to_device("cpu")).astype(np.float64)
         return np.linalg.norm(a - l_ @ np.swapaxes(l_, -1, -2)) / np.linalg.norm(a)
+    if row == "eigh":   # the worst matrix of a stack: ||A V - V diag(w)|| / ||A||
+        w, v = (np.asarray(x.to_device("cpu")).astype(np.float64) for x in res)
+        r = np.linalg.norm(a @ v - v * w[..., None, :], axis=(-2, -1))
+        return float(np.max(r / np.linalg.norm(a, axis=(-2, -1))))
+    if row == "eigvalsh":
+        w = np.asarray(res.to_device("cpu")).astype(np.float64)
+        e = np.abs(w - np.linalg.eigvalsh(a)).max(axis=-1)
+        return float(np.max(e / np.linalg.norm(a, axis=(-2, -1))))
     if row == "qr":
         q, r = (np.asarray(x.to_device("cpu")).astype(np.float64) for x in res)
         return np.linalg.norm(a - q @ r) / np.linalg.norm(a)

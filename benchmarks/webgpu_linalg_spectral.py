@@ -131,7 +131,7 @@ def timed(ns, sync, op, x, repeats, budget=0.5):
 
 
 def register_rows(add_row):
-    """eigh / svd rows for benchmarks/webgpu_linalg.py's ROWS table."""
+    """eigh / eigvalsh / svd rows for benchmarks/webgpu_linalg.py's ROWS table."""
     def sym(rng, batch, n, dtype):
         return [make(rng, "eigh", dtype, batch + (n, n))]
 
@@ -143,6 +143,8 @@ def register_rows(add_row):
     for name, inp in (("eigh", sym), ("eigh-cov", cov)):
         add_row(name, inp, numr=lambda m, a: m.linalg.eigh(a),
                 cupy=lambda m, a: m.linalg.eigh(a), torch=lambda m, a: m.linalg.eigh(a))
+    add_row("eigvalsh", sym, numr=lambda m, a: m.linalg.eigvalsh(a),
+            cupy=lambda m, a: m.linalg.eigvalsh(a), torch=lambda m, a: m.linalg.eigvalsh(a))
     add_row("svd", gen, numr=lambda m, a: m.linalg.svd(a, full_matrices=False),
             cupy=lambda m, a: m.linalg.svd(a, full_matrices=False),
             torch=lambda m, a: m.linalg.svd(a, full_matrices=False))

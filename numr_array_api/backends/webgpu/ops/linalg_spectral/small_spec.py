@@ -90,6 +90,27 @@ def _tangent(k, x, ind):
         f"{ind}}}"])
 
 
+def _eigh_check(k, c):
+    """WGSL lines of both eigh kernels' sweep check (matrix at bb, column t at co)."""
+    ind = "        "
+    # rotation thresholds as in the rounds: a sweep runs only if some pair is above
+    # on (a_ij + a_ji) / 2 as the rounds do (a sum commutes exactly): on one copy of
+    # a rounded, not quite symmetric pair, the check could see an entry above that the
+    # rounds read below, and run idle sweeps up to the limit
+    return [f"{ind}above = above || ({i}u != t && abs((B[co + {i}u] + "
+            f"B[bb + {i * (c + 1)}u + t]) * {k['halfv']}) > max(FLOOR, EPS * "
+            f"max(dt, abs(B[bb + {i * (c + 1) + i}u]))));" for i in range(c)]
+
+
+def _eigh_vout(lay, c):
+    """WGSL of both eigh kernels: row t of V (registers v0, v1, ...) out, columns by rank."""
+    lines = [f"      if ({j}u < n) {{ V[vo + RK[mi * CAP + {j}u]] = v{j}; }}"
+             for j in range(c)]
+    return ("    workgroupBarrier();\n    if (live) {\n"
+            f"      let vo = {lay.word('V_off')} + b * n * n + t * n;\n"
+            + "\n".join(lines) + "\n    }")
+
+
 def wg_bytes_eigh(T_size: int, cap: int, per: int, nbuf: int) -> int:
     wg = cap * per
     return T_size * (nbuf * per * cap * (cap + 1) + nbuf * per * cap + wg) + 4 * wg + 16
@@ -114,6 +135,10 @@ class SmallEighSpec(KernelSpec):
     # pairs < cap / 2, ranks < n <= cap); global reads and writes sit under `live`
     # (b < nb, t < n) and i < n; loops are counted by the grid, maxsw, cap, n or 40
     trusted: bool = False
+    # stream (small_eigh_stream.wgsl, nbuf 2): each round writes the rotated columns into
+    # the other buffer, A never held in registers across a barrier (small_stream.py);
+    # 1: the buffers at a parity offset in one array, 2: two arrays
+    stream: int = 0
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -126,6 +151,9 @@ class SmallEighSpec(KernelSpec):
         return Layout(bufs, ["n", "nb"], caps)
 
     def render(self, caps):
+        if self.stream:
+            from .small_stream import render_stream
+            return render_stream(self, caps)
         lay = self.layout(caps)
         k = _consts_small(self.t)
         T, z, one = k["T"], k["zero"], k["one"]
@@ -141,13 +169,7 @@ class SmallEighSpec(KernelSpec):
         ind = "        "
         store = [f"{ind}B[bb + t * LD + {i}u] = a{i};" for i in rng]
         store.append(f"{ind}if (zr < CAP) {{ B[bb + t * LD + zr] = {z}; }}")
-        # rotation thresholds as in the rounds: a sweep runs only if some pair is above
-        # on (a_ij + a_ji) / 2 as the rounds do (a sum commutes exactly): on one copy of
-        # a rounded, not quite symmetric pair, the check could see an entry above that the
-        # rounds read below, and run idle sweeps up to the limit
-        check = [f"{ind}above = above || ({i}u != t && abs((B[co + {i}u] + "
-                 f"B[bb + {i * (c + 1)}u + t]) * {k['halfv']}) > max(FLOOR, EPS * "
-                 f"max(dt, abs(B[bb + {i * (c + 1) + i}u]))));" for i in rng]
+        check = _eigh_check(k, c)
         # pair by pair (the rows of pair j are the column values 2j, 2j+1), so few of
         # the loaded values are live at once
         upd = [f"{ind}let w{i} = v{i};" for i in rng] if vec else []
@@ -163,13 +185,7 @@ class SmallEighSpec(KernelSpec):
                 upd.append(f"{ind}v{dst[p]} = w{p} - (cs{j}.y * w{q} + cs{j}.x * w{p});\n"
                            f"{ind}v{dst[q]} = w{q} + (cs{j}.y * w{p} - cs{j}.x * w{q});")
         diag = [f"    dg = select(dg, a{i}, t == {i}u);" for i in rng]
-        vout = ""
-        if vec:
-            lines = [f"      if ({j}u < n) {{ V[vo + RK[mi * CAP + {j}u]] = v{j}; }}"
-                     for j in rng]
-            vout = ("    workgroupBarrier();\n    if (live) {\n"
-                    f"      let vo = {lay.word('V_off')} + b * n * n + t * n;\n"
-                    + "\n".join(lines) + "\n    }")
+        vout = _eigh_vout(lay, c) if vec else ""
         # as EighSpec: after the scaling, |a_pq| <= eps^2 moves no eigenvalue measurably,
         # and rotating such entries only feeds subnormal noise (flushed on NVIDIA)
         floor = (2.0 ** -23) ** 2 if T == "f32" else (2.0 ** -52) ** 2
@@ -188,7 +204,7 @@ class SmallEighSpec(KernelSpec):
     @property
     def label(self):
         return (f"small_eigh_{self.t.name}_c{self.cap}x{self.per}_b{self.nbuf}"
-                f"{'_v' if self.vectors else ''}")
+                f"{'_v' if self.vectors else ''}{f'_s{self.stream}' if self.stream else ''}")
 
 
 @dataclasses.dataclass(frozen=True)
