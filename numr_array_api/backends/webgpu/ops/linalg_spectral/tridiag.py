@@ -31,7 +31,7 @@ from ...storage import new_output
 from ..linalg.factor import pow2_normalise, gemm_acc, gemm_sub
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from ..matmul import gemm
-from .clusters import Plan, cluster_sizes, orthonormalise
+from .clusters import Plan, cluster_sizes, orthonormalise, plan
 from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, UPD_RPW, BisectSpec, GatherSpec,
                             InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec,
                             TrdSymv2Spec, TrdUpdSpec)
