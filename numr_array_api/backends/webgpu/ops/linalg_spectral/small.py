@@ -12,7 +12,7 @@ of the kernels.
 Taken for stacks of at least MIN_BATCH matrices (NUMR_WEBGPU_SMALL_SPECTRAL_MIN) of real
 float16 / float32 / float64; NUMR_WEBGPU_SMALL_SPECTRAL=0 restores the old path (A/B
 timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 here,
-NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (default 64),
+NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (svd 64, eigh EIGH_WG),
 NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
 NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config),
 NUMR_WEBGPU_SMALL_SPECTRAL_VEC (eigh with vectors) and _VALS (eigvalsh) = stream / split
@@ -50,11 +50,11 @@ def _min_batch():
         return MIN_BATCH
 
 
-def _wg():
+def _wg(default):
     try:
-        return max(1, int(_env("_WG", "64")))
+        return max(1, int(_env("_WG", str(default))))
     except ValueError:
-        return 64
+        return default
 
 
 def _trusted():
@@ -77,16 +77,22 @@ def _work(a):
 
 
 DOUBLE_MAX = 20 << 10   # bytes per matrix up to which its columns are double-buffered
+EIGH_WG = 32            # eigh's invocations per workgroup (svd: 64), and eigh single-buffered:
+# H100 (session 8, call 3; linalg_variants, numr / CuPy) eigh 10000 x 32x32 float32 1.25 ->
+# 0.67, float64 2.54 -> 1.22, 100000 x 8x8 float64 0.40 -> 0.24: the barrier saved by a
+# second buffer cost more in matrices in flight (and two matrices of a workgroup wait on
+# each other's sweeps); svd 10000 x 32x32 float64 unchanged (0.72)
 
 
-def _config(caps, nbytes):
+def _config(caps, nbytes, single=False):
     """Column buffers per matrix (2: one barrier fewer per round) that fit workgroup memory
     (``nbytes(per, nbuf)``), None where not even one matrix fits. Double buffers only up to
     DOUBLE_MAX a matrix: beyond (float64 svd of 32 columns with vectors: 33 KiB) they would
     leave an H100 SM (228 KiB) 6 matrices in flight. NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2
     forces one choice where it fits."""
     force = _env("_NBUF", "")
-    order = (1,) if force == "1" else (2,) if force == "2" else (2, 1)
+    order = (1,) if force == "1" or (single and force != "2") else \
+        (2,) if force == "2" else (2, 1)
     for nbuf in order:
         b = nbytes(1, nbuf)
         if b <= caps.workgroup_storage and (nbuf == 1 or force == "2" or b <= DOUBLE_MAX):
@@ -94,9 +100,9 @@ def _config(caps, nbytes):
     return None
 
 
-def _per(caps, cap, nbytes, nbuf):
+def _per(caps, cap, nbytes, nbuf, wg=64):
     per = 1
-    while 2 * per * cap <= min(_wg(), caps.invocations):
+    while 2 * per * cap <= min(_wg(wg), caps.invocations):
         per *= 2
     while per > 1 and nbytes(per, nbuf) > caps.workgroup_storage:
         per //= 2      # whole subgroups: a partial one idles lanes
@@ -126,12 +132,12 @@ def _stream(vectors):
 def _eigh_fit(caps, t, cap, vectors, stream=0):
     nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
     if stream and nbytes(1, 2) <= caps.workgroup_storage:
-        return SmallEighSpec(t, cap, _per(caps, cap, nbytes, 2), 2, vectors, _trusted(),
-                             stream)
-    nbuf = _config(caps, nbytes)
+        return SmallEighSpec(t, cap, _per(caps, cap, nbytes, 2, EIGH_WG), 2, vectors,
+                             _trusted(), stream)
+    nbuf = _config(caps, nbytes, single=True)
     if nbuf is None:
         return None
-    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf), nbuf, vectors,
+    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf, EIGH_WG), nbuf, vectors,
                          _trusted())
 
 
