@@ -36,21 +36,10 @@ from ...codegen.types import WType, wtype
 from ...storage import new_output
 from ..linalg.factor import gemm_acc
 from ..matmul import gemm
-from .tridiag_specs import ORTOL, ORTOL_N, _needs, _pre
+from .tridiag_specs import _needs, _pre, loose_tol, tight_tol
 
-TIGHT = 256.0     # chains within TIGHT * unit roundoff * ||T|| stay serial in parallel mode
 SERIAL_MAX = 12   # the longest loose chain the serial mode takes (NUMR_WEBGPU_EIGH_SERIAL_MAX)
 NS_STEPS = 3      # Newton-Schulz steps of the parallel mode
-
-
-def loose_tol() -> str:
-    """The WGSL expression of the loose chaining distance (InvIterSpec and ClusterSpec
-    must round it identically: the read's sizes bound the kernel's clusters)."""
-    return f"min(R({ORTOL!r}), R({ORTOL_N!r}) / R(n)) * tn"
-
-
-def tight_tol() -> str:
-    return f"R({TIGHT!r}) * EPS * tn"
 
 
 _CLUSTERS = Template("""${pre}

@@ -30,6 +30,7 @@ from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...storage import new_output
+from .small_stream import SmallEighStreamSpec
 from .small_spec import (BUCKETS, SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
                          wg_bytes_svd)
 
@@ -132,8 +133,8 @@ def _stream(vectors):
 def _eigh_fit(caps, t, cap, vectors, stream=0):
     nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
     if stream and nbytes(1, 2) <= caps.workgroup_storage:
-        return SmallEighSpec(t, cap, _per(caps, cap, nbytes, 2, EIGH_WG), 2, vectors,
-                             _trusted(), stream)
+        return SmallEighStreamSpec(t, cap, _per(caps, cap, nbytes, 2, EIGH_WG), 2, vectors,
+                                   _trusted(), stream)
     nbuf = _config(caps, nbytes, single=True)
     if nbuf is None:
         return None

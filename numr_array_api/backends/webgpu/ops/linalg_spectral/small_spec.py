@@ -151,9 +151,6 @@ class SmallEighSpec(KernelSpec):
         return Layout(bufs, ["n", "nb"], caps)
 
     def render(self, caps):
-        if self.stream:
-            from .small_stream import render_stream
-            return render_stream(self, caps)
         lay = self.layout(caps)
         k = _consts_small(self.t)
         T, z, one = k["T"], k["zero"], k["one"]

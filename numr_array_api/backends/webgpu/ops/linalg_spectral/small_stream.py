@@ -12,9 +12,11 @@ only array in registers.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ...codegen.template import Template
-from .small_spec import (_PKG, _consts_small, _eigh_check, _eigh_vout, _pow2, _tangent,
-                         _u32s, circle)
+from .small_spec import (SmallEighSpec, _PKG, _consts_small, _eigh_check, _eigh_vout, _pow2,
+                         _tangent, _u32s, circle)
 from .spec import _lit
 
 
@@ -95,3 +97,11 @@ def render_stream(spec, caps):
         wg=c * spec.per, decl="\n".join(decl), load="\n".join(load),
         store="\n".join(store), vdecl="\n".join(vdecl), update=update, diag=diag,
         vout=_eigh_vout(lay, c) if vec else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class SmallEighStreamSpec(SmallEighSpec):
+    """SmallEighSpec with ``stream`` 1 / 2, rendered by render_stream."""
+
+    def render(self, caps):
+        return render_stream(self, caps)

@@ -724,6 +724,18 @@ ORTOL_N = 0.5      # cluster. LAPACK stein's 1e-3 alone would make the bulk of a
                    # n > 1000 spectrum one cluster (mean gap ~ pi / (2 n) ||T||), computed
                    # serially; inverse iteration loses ~ eps ||T|| / gap of orthogonality
 INV_ITERS = 3      # inverse iteration solves per vector
+TIGHT = 256.0      # chains within TIGHT unit roundoffs of ||T|| stay serial in clusters.py's
+                   # parallel mode
+
+
+def loose_tol() -> str:
+    """The WGSL expression of the loose chaining distance (InvIterSpec and clusters.py's
+    ClusterSpec must round it identically: the read's sizes bound the kernel's clusters)."""
+    return f"min(R({ORTOL!r}), R({ORTOL_N!r}) / R(n)) * tn"
+
+
+def tight_tol() -> str:
+    return f"R({TIGHT!r}) * EPS * tn"
 
 _INVHEAD = """${pre}
 ${layout}
@@ -1083,7 +1095,6 @@ class InvIterSpec(KernelSpec):
                       ["n", "nbat", "r0", "r1", "l0", "nl", "tight"], caps)
 
     def render(self, caps):
-        from .clusters import loose_tol, tight_tol
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
                              trees=_trees(("wsum", "wmax"), 64, True),
                              loose=loose_tol(), tightd=tight_tol(), iters=INV_ITERS)
