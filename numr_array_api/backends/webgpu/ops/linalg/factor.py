@@ -982,48 +982,39 @@ def qr(be, w, tau):
         # T of a 32-column complex128 panel is 16 KiB: WebGPU's minimum workgroup memory
         kt, width = QrTSpec(t, 16), 16
     wide = _qr_wide(client, t, w.dtype, B, m) if not pk else None
-    scale = pow2_normalise(be, w) if wide is not None else None
+    loops = _QrLoops(client, t, w.dtype, B) if not pk else None
+    scale = pow2_normalise(be, w) if wide is not None or (loops and loops.max) else None
     blocks = []
     for k in range(0, kmin, width):
         kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
-        if pk and pk.fused:
-            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
-            tv = tau[:, k:k + kb]
-            v = new_output((B, mk, kb), w.dtype, client)
-            y1 = new_output((B, kb, mk), w.dtype, client)
-            y2 = new_output((B, kb, mk), w.dtype, client)
-            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, V=v, Y1=y1, Y2=y2,
-                                     m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
-                                     a_cs=panel.strides[2], a_bs=panel.strides[0],
-                                     tau_bs=tv.strides[0])
-            if k + kb < n:
-                c = w[:, k:, k + kb:]
-                gemm_acc(client, t, v, gemm(y1, c), c)
-            blocks.append((k, v, None, y2))
-            continue
-        if pk:
-            tv = tau[:, k:k + kb]
-            client.kernel(pk).launch(grid(B, client), A=panel, tau_=tv, m=mk, nc=kb, nbat=B,
-                                     a_rs=panel.strides[1], a_cs=panel.strides[2],
-                                     a_bs=panel.strides[0], tau_bs=tv.strides[0])
-        elif wide is not None and mk >= wide.min_rows:
-            wide.factor(panel, tau[:, k:k + kb])
-        else:
-            _factor_launch(client, t, "qr", 0, panel, tau=tau[:, k:k + kb])
+        tv = tau[:, k:k + kb]
         v = new_output((B, mk, kb), w.dtype, client)
-        vh = new_output((B, kb, mk), w.dtype, client)
-        client.kernel(QrVSpec(t)).launch(
-            _thread_grid(B * mk * kb, client, 256), Pn=panel, V=v, VH=vh, m=mk, kb=kb,
-            nbat=B, p_rs=panel.strides[1], p_cs=panel.strides[2], p_bs=panel.strides[0])
-        g = gemm(vh, v)
         y1 = new_output((B, kb, mk), w.dtype, client)
         y2 = new_output((B, kb, mk), w.dtype, client)
-        nblk = -(-mk // kt.rows)
-        tv = tau[:, k:k + kb]
-        client.kernel(kt).launch(grid(B * nblk, client), G=g, tau=tv, V=v, Y1=y1, Y2=y2,
-                                 m=mk, kb=kb, nbat=B, nblk=nblk, tau_bs=tv.strides[0])
+        pargs = dict(A=panel, tau_=tv, m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
+                     a_cs=panel.strides[2], a_bs=panel.strides[0], tau_bs=tv.strides[0])
+        if pk and pk.fused:
+            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
+            client.kernel(pk).launch(grid(B, client), V=v, Y1=y1, Y2=y2, **pargs)
+        else:
+            if pk:
+                client.kernel(pk).launch(grid(B, client), **pargs)
+            elif loops and (lp := loops.get(mk)):
+                lp.factor(panel, tv)
+            elif wide is not None and mk >= wide.min_rows:
+                wide.factor(panel, tv)
+            else:
+                _factor_launch(client, t, "qr", 0, panel, tau=tv)
+            vh = new_output((B, kb, mk), w.dtype, client)
+            client.kernel(QrVSpec(t)).launch(
+                _thread_grid(B * mk * kb, client, 256), Pn=panel, V=v, VH=vh, m=mk, kb=kb,
+                nbat=B, p_rs=panel.strides[1], p_cs=panel.strides[2], p_bs=panel.strides[0])
+            g = gemm(vh, v)
+            nblk = -(-mk // kt.rows)
+            client.kernel(kt).launch(grid(B * nblk, client), G=g, tau=tv, V=v, Y1=y1, Y2=y2,
+                                     m=mk, kb=kb, nbat=B, nblk=nblk, tau_bs=tv.strides[0])
         if k + kb < n:
             # C <- (I - V T V^H)^H C = C + V (-(V T)^H C)
             c = w[:, k:, k + kb:]
@@ -1074,6 +1065,27 @@ def _qr_wide(client, t, dtype, B, m):
     if -(-m // (qr_wide.NS * spec.rpt)) > mg or not spec_fits(spec, Caps.of(client)):
         return None
     return qr_wide.WidePanel(client, spec, dtype, B, m)
+
+
+class _QrLoops:
+    """The looped wide-panel kernels of one qr call (qr_wide.loop_spec), one per rows per
+    thread, for panels of at most qr_wide.loop_max() rows."""
+
+    def __init__(self, client, t, dtype, B):
+        ok = qr_wide.enabled() and _env("QR_PANEL", "") != "one" and B <= client.max_groups
+        self.max = qr_wide.loop_max() if ok else 0
+        self.client, self.t, self.dtype, self.B = client, t, dtype, B
+        self.panels = {}
+
+    def get(self, mk):
+        spec = qr_wide.loop_spec(self.t, mk)
+        if mk > min(self.max, spec.rows):
+            return None
+        if spec.rpt not in self.panels:
+            fits = spec_fits(spec, Caps.of(self.client))
+            self.panels[spec.rpt] = qr_wide.WidePanel(
+                self.client, spec, self.dtype, self.B, spec.rows) if fits else None
+        return self.panels[spec.rpt]
 
 
 def _qr_panel_kernel(client, t, m):

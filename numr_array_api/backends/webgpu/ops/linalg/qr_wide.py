@@ -48,6 +48,8 @@ PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 RPT = 4          # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows; H100
                  # session 5: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16, 145 at 32)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
+LOOP_MAX = 0     # see loop_max()
+LOOP_NS = 8      # see loop_spec()
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
                  # every workgroup reads every block's partials, nblk^2 PW values a dispatch
 
@@ -62,14 +64,12 @@ var<workgroup> psc: array<R, ${ns}>;
 var<workgroup> cw: array<T, ${ncap}>;   // conj(tau) w_c of the reflector of column q
 var<workgroup> hv: array<T, 3>;         // x0 - beta, beta, house
 
-@compute @workgroup_size(${wg})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+fn step(d: u32, wid: vec3<u32>, tid: u32) {
   let b = wid.y;
   if (b >= ${nbat}) { return; }
   let blk = wid.x;
   let m = ${m};
   let nc = ${nc};
-  let d = ${j};
   let nblk = ${nblk};
   let lane = tid % ${ncap}u;
   let sl = tid / ${ncap}u;
@@ -221,21 +221,31 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if (tid == 0u) { PT[wp + ${ncap}u] = of_re(s); }
   }
 }
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+${drive}
+}
 """, "linalg_qr_wide")
 
 
 @dataclasses.dataclass(frozen=True)
 class QrWideSpec(KernelSpec):
-    """One column of a Householder QR panel over (row blocks, matrices) workgroups."""
+    """One column of a Householder QR panel over (row blocks, matrices) workgroups (looped:
+    every column, one workgroup per matrix)."""
 
     t: WType
     rpt: int = RPT
     # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
-    # workgroup indices are structural (tid < 256, lane and q < NCAP since the host keeps
-    # nc <= NCAP, sl < NS, rows r < NS rpt); loops are counted by constants or the uniform
+    # workgroup indices are structural (tid < ns * NCAP, lane and q < NCAP since the host
+    # keeps nc <= NCAP, sl < ns, rows r < ns rpt); loops are counted by constants or the uniform
     # nblk; global indices stay in the bound views (i < m, lane < nc, b < nbat, blocks <
     # the nblk PT was sized for: WidePanel)
     trusted: bool = False
+    # looped: one dispatch walks every column of a panel whose rows fit one block (nblk 1),
+    # a barrier where the wide panel has a dispatch boundary
+    looped: bool = False
+    ns: int = NS   # row slices: a workgroup of ns * 32 invocations, a block of ns * rpt rows
 
     def layout(self, caps):
         a = self.t.arr
@@ -245,9 +255,19 @@ class QrWideSpec(KernelSpec):
                       caps)
 
     def render(self, caps):
-        return _WIDE.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                            rows=NS * self.rpt, wg=NS * NCAP, ns=NS, ncap=NCAP, pw=PW,
-                            rpt=self.rpt)
+        tk = self.layout(caps).tokens()
+        drive = f"  step({tk['j']}, wid, tid);"
+        if self.looped:
+            # the stores of one column are the next one's loads: storageBarrier orders
+            # them within the workgroup, as a dispatch boundary does across workgroups
+            drive = (f"  for (var d = 0u; d <= {tk['nc']}; d++) {{\n"
+                     "    step(d, wid, tid);\n    storageBarrier();\n    workgroupBarrier();\n  }")
+        return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=self.ns * NCAP,
+                            ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, drive=drive)
+
+    @property
+    def rows(self):
+        return self.ns * self.rpt
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
@@ -297,8 +317,9 @@ class WidePanel:
 
     def __init__(self, client, spec, dtype, B, m):
         self.min_rows = min_rows()
+        self.looped = spec.looped
         self.rpt = spec.rpt
-        self.rows = NS * self.rpt
+        self.rows = spec.rows
         self.kern = client.kernel(spec)
         nblk = self.nblk = -(-m // self.rows)
         self.pt = new_output((B * 2 * nblk * PW,), dtype, client)
@@ -309,7 +330,7 @@ class WidePanel:
         kb <= mk) in place, tau (B, kb) view: kb + 1 dispatches."""
         B, mk, kb = panel.shape
         nblk = -(-mk // self.rows)
-        if not 0 < kb <= min(NCAP, mk) or nblk > self.nblk:
+        if not 0 < kb <= min(NCAP, mk) or nblk > self.nblk or (self.looped and nblk > 1):
             raise ValueError(f"qr_wide: a ({mk}, {kb}) panel, {self.nblk} row blocks")
         CALLS["panels"] += 1
         # bindings resolved once for the panel's kb + 1 launches: only j changes (the
@@ -322,12 +343,31 @@ class WidePanel:
         pack = k.layout.pack
         launch = k.client.launch
         g = (nblk, B, 1)
+        if self.looped:
+            launch(pipe, triples, pack(j=0, **words), g)
+            return
         for d in range(kb + 1):
             launch(pipe, triples, pack(j=d, **words), g)
+
+
+def loop_max():
+    """Panels of at most this many rows take the looped kernel, one dispatch a panel
+    (NUMR_WEBGPU_QR_LOOP_MAX; 0: none; at most 64 rows a thread)."""
+    return _env_int("QR_LOOP_MAX", LOOP_MAX, 0, LOOP_NS * 64)
+
+
+def loop_spec(t, m):
+    """The looped QrWideSpec for panels of m rows: LOOP_NS row slices
+    (NUMR_WEBGPU_QR_LOOP_NS, 8 .. 32) and the fewest rows a thread."""
+    ns = _env_int("QR_LOOP_NS", LOOP_NS, NS, 32)
+    rpt = 4
+    while ns * rpt < m and rpt < 64:
+        rpt *= 2
+    return QrWideSpec(t, rpt, trusted(), True, ns)
 
 
 def variants():
     from ...codegen.types import WTYPES
     from .specs import FLOATS
-    return [QrWideSpec(WTYPES[d], r, tr) for d in FLOATS for r in (4, RPT, 64)
-            for tr in (False, True)]
+    return [QrWideSpec(WTYPES[d], r, tr, lp, ns) for d in FLOATS for r in (4, RPT, 64)
+            for tr in (False, True) for lp, ns in ((False, NS), (True, NS), (True, 32))]
