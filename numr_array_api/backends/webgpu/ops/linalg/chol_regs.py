@@ -175,16 +175,17 @@ class CholRegsSpec(CholPanelSpec):
         return (2 * (self.nb + self.tr) + tile) * self.t.itemsize + self.nb * real + 64
 
 
-def regs_spec(t, nb, wg, tr, caps, trusted):
+def regs_spec(t, nb, wg, tr, caps, trusted, stage=True):
     """The register panel for panel width ``nb``, at most ``wg`` invocations and about
     ``tr`` rows a workgroup (rounded up to a multiple of wg / nb), with the staged Pt where
-    it fits; None where no variant fits the adapter (factor.py then takes CholPanelSpec)."""
+    it fits (and ``stage``); None where no variant fits the adapter (factor.py then takes
+    CholPanelSpec)."""
     wg = min(wg, nb * nb)
     if wg < nb or wg % nb:
         return None
     g = wg // nb
     tr = -(-max(tr, 1) // g) * g
-    for stage in (True, False):
+    for stage in (True, False) if stage else (False,):
         spec = CholRegsSpec(t, nb, wg, tr, trusted, stage)
         if spec_fits(spec, caps):
             return spec

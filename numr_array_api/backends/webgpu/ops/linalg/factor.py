@@ -422,14 +422,15 @@ def _chol_nb(t, client):
 
 def _chol_panel(client, t, nb):
     """The panel spec of a step: CholRegsSpec with NUMR_WEBGPU_CHOL_PANEL=regs where it fits
-    (NUMR_WEBGPU_CHOL_TR: its rows a workgroup), else CholPanelSpec."""
+    (NUMR_WEBGPU_CHOL_TR: its rows a workgroup; NUMR_WEBGPU_CHOL_STAGE=0: Pt written from
+    registers, not through workgroup memory), else CholPanelSpec."""
     caps = Caps.of(client)
     trusted = _env("CHOL_TRUSTED", "1") != "0"
     if _env("CHOL_PANEL", "old") == "regs":
         # CPU adapters' barriers cost in proportion to the invocations (panel_wg)
         want = int(_env("CHOL_WG", 256 if _is_cpu(client) else CHOL_WG))
         spec = regs_spec(t, nb, caps.wg_size(want), int(_env("CHOL_TR", CHOL_TR)), caps,
-                         trusted)
+                         trusted, _env("CHOL_STAGE", "1") != "0")
         if spec is not None:
             return spec
     wg = caps.wg_size(int(_env("CHOL_WG", CHOL_WG)))
