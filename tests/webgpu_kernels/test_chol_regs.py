@@ -113,3 +113,19 @@ def test_not_positive_definite_in_a_batch_raises(xp, n, bad, dtype):
     with pytest.raises(InvalidArgument):
         _chol(xp, a)
     _chol(xp, good)  # the status word is per call
+
+
+@pytest.mark.parametrize("dtype,scale", [("float32", 1e38), ("float32", 1e-37),
+                                         ("complex64", 1e37), ("float64", 1e300),
+                                         ("float64", 1e-300)])
+def test_entries_near_the_ends_of_the_range(xp, dtype, scale):
+    """The pivots d near the largest and smallest normal numbers: 1 / d of such a pivot
+    would flush to zero or overflow, the kernel divides by d instead."""
+    _needs(xp, dtype)
+    a = spd(random(np.random.default_rng(7), (2, 130, 130), dtype)) / 130
+    a = (ref(a) * scale).astype(dtype)
+    low = ref(_chol(xp, a))
+    want = np.linalg.cholesky(ref(a))
+    assert np.all(np.isfinite(low))
+    tol = 1e-9 if dtype == "float64" else 2e-3
+    assert np.abs(low - want).max() <= tol * np.abs(want).max()

@@ -10,7 +10,7 @@ right-looking without scaling (the LDL^H form): at column j, with d = re(X[j][j]
     X[r][c] -= X[r][j] * conj(X[c][j]) / d        for every c > j,
 
 after which column c of X is column c of [L11; L21] times sqrt(d_c): the factor is one
-division per element at the end, and the loop divides only once (1 / d). Only the lower
+product per element at the end, and the loop divides only once a column (X[c][j] / d). Only the lower
 triangle is ever read (X[r][c] with r >= c > j reads X[r][j] and X[c][j], both below the
 diagonal), so the upper one is updated freely as garbage and never written.
 
@@ -77,7 +77,8 @@ ${load}
       if (!(d > R(0.0)) && blk == 0u) { atomicOr(&st[0], 1u); }
     }
     if (c > j) {
-      let f = cj(colx[p + c]) * (R(1.0) / d);
+      // divided, not times 1 / d: 1 / d flushes to zero from d ~ 1e38 in float32
+      let f = cj(colx[p + c]) / d;
 ${update}
       if (c == j + 1u) {
         let q = ${nr}u - p;
@@ -87,6 +88,8 @@ ${publish}
     workgroupBarrier();
   }
   let s = sqrt(select(R(1.0), dg[c], c < kb));
+  // one division an invocation, not one an element (f64 division is long on GPUs)
+  let rs = R(1.0) / s;
   if (blk == 0u) {
     let dst = db + ${par} * ${nb}u * ${nb}u;
 ${diag}
@@ -138,7 +141,7 @@ class CholRegsSpec(CholPanelSpec):
             publish.append(f"        colx[q + {r}] = xd{k};")
             diag += [f"    if ({r} < kb && c <= {r}) {{",
                      f"      var v = of_re(s);",
-                     f"      if (c < {r}) {{ v = xd{k} / s; }}",
+                     f"      if (c < {r}) {{ v = xd{k} * rs; }}",
                      f"      if (nblk == 1u) {{ A[base + {r} * {a_rs} + c * {a_cs}] = v; }}",
                      f"      else {{ D[dst + {r} * kb + c] = v; }}",
                      "    }"]
@@ -153,7 +156,7 @@ class CholRegsSpec(CholPanelSpec):
             pt = (f"xt[{i} * {nb + 1}u + c] = cj(v);" if stage else
                   f"Pt[{tk['Pt_off']} + b * {tk['p_bs']} + c * m2 + r0 + {i}] = cj(v);")
             rows += [f"  if (r0 + {i} < m2 && c < kb) {{",
-                     f"    let v = xa{k} / s;",
+                     f"    let v = xa{k} * rs;",
                      f"    A[base + (kb + r0 + {i}) * {a_rs} + c * {a_cs}] = v;",
                      f"    Nn[{tk['Nn_off']} + b * {tk['n_bs']} + (r0 + {i}) * kb + c] = -v;",
                      f"    {pt}",
