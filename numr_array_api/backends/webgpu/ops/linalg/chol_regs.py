@@ -31,7 +31,7 @@ from ...codegen.template import Template
 from ...codegen.types import WTYPES
 from ...codegen.wgmem import spec_fits
 from .scalar import prelude, real_of
-from .specs import FLOATS, CholPanelSpec
+from .specs import CHOL_HEAD, FLOATS, CholPanelSpec
 
 _REGS = Template("""${prelude}
 ${layout}
@@ -43,18 +43,7 @@ ${stagevar}
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
-  let g = wid.x + wid.y * nw.x;
-  let nblk = ${nblk};
-  if (g >= nblk * ${nbat}) { return; }
-  let b = g / nblk;
-  let blk = g % nblk;
-  let o = ${o};
-  let pbase = ${A_off} + b * ${a_bs};
-  let base = pbase + o * (${a_rs} + ${a_cs});
-  let kb = ${kb};
-  let m2 = ${m2};
-  let db = ${D_off} + b * ${d_bs};
-  let r0 = blk * ${tr}u;
+""" + CHOL_HEAD + """  let r0 = blk * ${tr}u;
   let c = tid % ${nb}u;
   let g0 = tid / ${nb}u;
   // the previous step's factor (o x o, in D[1 - par]) goes to its place in A now: no
@@ -132,13 +121,18 @@ class CholRegsSpec(CholPanelSpec):
         kd, kt = nb // G, tr // G
         a_rs, a_cs = tk["a_rs"], tk["a_cs"]
         load, update, publish, diag, rows = [], [], [], [], []
+
+        def reg(x, row, slot, ok, arow):
+            # private row ``x`` (X's row ``slot``): its load, update and publication
+            load.extend([f"  let {row} = g0 + {G * int(x[2:])}u;", f"  var {x} = zero();",
+                         f"  if ({ok}) {{ {x} = A[base + {arow} * {a_rs} + c * {a_cs}]; }}",
+                         f"  if (c == 0u) {{ colx[{slot}] = {x}; }}"])
+            update.append(f"      {x} -= mul(colx[p + {slot}], f);")
+            publish.append(f"        colx[q + {slot}] = {x};")
+
         for k in range(kd):
             r = f"rd{k}"
-            load += [f"  let {r} = g0 + {G * k}u;", f"  var xd{k} = zero();",
-                     f"  if ({r} < kb && c <= {r}) {{ xd{k} = A[base + {r} * {a_rs} + c * {a_cs}]; }}",
-                     f"  if (c == 0u) {{ colx[{r}] = xd{k}; }}"]
-            update.append(f"      xd{k} -= mul(colx[p + {r}], f);")
-            publish.append(f"        colx[q + {r}] = xd{k};")
+            reg(f"xd{k}", r, r, f"{r} < kb && c <= {r}", r)
             diag += [f"    if ({r} < kb && c <= {r}) {{",
                      f"      var v = of_re(s);",
                      f"      if (c < {r}) {{ v = xd{k} * rs; }}",
@@ -148,11 +142,7 @@ class CholRegsSpec(CholPanelSpec):
         stage = self.stage
         for k in range(kt):
             i = f"ra{k}"
-            load += [f"  let {i} = g0 + {G * k}u;", f"  var xa{k} = zero();",
-                     f"  if (r0 + {i} < m2 && c < kb) {{ xa{k} = A[base + (kb + r0 + {i}) * {a_rs} + c * {a_cs}]; }}",
-                     f"  if (c == 0u) {{ colx[{nb}u + {i}] = xa{k}; }}"]
-            update.append(f"      xa{k} -= mul(colx[p + {nb}u + {i}], f);")
-            publish.append(f"        colx[q + {nb}u + {i}] = xa{k};")
+            reg(f"xa{k}", i, f"{nb}u + {i}", f"r0 + {i} < m2 && c < kb", f"(kb + r0 + {i})")
             pt = (f"xt[{i} * {nb + 1}u + c] = cj(v);" if stage else
                   f"Pt[{tk['Pt_off']} + b * {tk['p_bs']} + c * m2 + r0 + {i}] = cj(v);")
             rows += [f"  if (r0 + {i} < m2 && c < kb) {{",
