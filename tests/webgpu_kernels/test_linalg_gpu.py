@@ -80,6 +80,13 @@ def xp(wgpu_xp):
     return wgpu_xp
 
 
+@pytest.fixture(params=["old", "regs"])
+def chol_panel(request, monkeypatch):
+    """The blocked Cholesky's panel kernel (CholPanelSpec or CholRegsSpec)."""
+    monkeypatch.setenv("NUMR_WEBGPU_CHOL_PANEL", request.param)
+    return request.param
+
+
 def _needs(xp, dtype):
     if dtype in ("float64", "complex128"):
         client = xp.asarray([0.0])._data.client
@@ -90,7 +97,7 @@ def _needs(xp, dtype):
 # ---- factorisations: backward errors -----------------------------------------------------
 
 @pytest.mark.parametrize("n,dtype", case_pairs())
-def test_cholesky_backward_error(xp, n, dtype):
+def test_cholesky_backward_error(xp, n, dtype, chol_panel):
     _needs(xp, dtype)
     rng = np.random.default_rng(n)
     a = spd(random(rng, (2, n, n), dtype))
@@ -245,7 +252,7 @@ def test_rank_deficient(xp, n, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [3, 70])
-def test_cholesky_not_positive_definite_raises(xp, n, dtype):
+def test_cholesky_not_positive_definite_raises(xp, n, dtype, chol_panel):
     _needs(xp, dtype)
     a = np.eye(n, dtype=dtype)
     a[n - 1, n - 1] = -1

@@ -27,6 +27,7 @@ from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from . import qr_wide, warp
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
+from .chol_regs import regs_spec
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     LSWAP_KMAX, LSWAP_RPT, LSWAP_WG, LeafSwapSpec,
@@ -389,6 +390,7 @@ def gemm_sub(be, a, b, c):
 CHOL_NB = 64     # the fused panel's diagonal block (NUMR_WEBGPU_CHOL_NB)
 CHOL_SPLIT = 2   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
 CHOL_WG = 512    # panel workgroup (NUMR_WEBGPU_CHOL_WG; the adapter's limit still applies)
+CHOL_TR = 32     # rows of A21 a register panel's workgroup takes (NUMR_WEBGPU_CHOL_TR)
 # H100 2026-11-26 (benchmarks/gpu/s3-call5.sh): 4096 float32 15.1 -> 11.2 ms, float64
 # 20.0 -> 15.1 ms with 512 threads and 2 pieces (from 256 and 4); 512 / 2048 faster too
 
@@ -418,18 +420,34 @@ def _chol_nb(t, client):
     return nb
 
 
+def _chol_panel(client, t, nb):
+    """The panel spec of a step: CholRegsSpec with NUMR_WEBGPU_CHOL_PANEL=regs where it fits
+    (NUMR_WEBGPU_CHOL_TR: its rows a workgroup; NUMR_WEBGPU_CHOL_STAGE=0: Pt written from
+    registers, not through workgroup memory), else CholPanelSpec."""
+    caps = Caps.of(client)
+    trusted = _env("CHOL_TRUSTED", "1") != "0"
+    if _env("CHOL_PANEL", "old") == "regs":
+        # CPU adapters' barriers cost in proportion to the invocations (panel_wg)
+        want = int(_env("CHOL_WG", 256 if _is_cpu(client) else CHOL_WG))
+        spec = regs_spec(t, nb, caps.wg_size(want), int(_env("CHOL_TR", CHOL_TR)), caps,
+                         trusted, _env("CHOL_STAGE", "1") != "0")
+        if spec is not None:
+            return spec
+    wg = caps.wg_size(int(_env("CHOL_WG", CHOL_WG)))
+    tr = 0
+    if _env("CHOL_ROWS", "tile") == "tile":
+        tr = next((r for r in (32, 16, 8) if spec_fits(CholPanelSpec(t, nb, wg, r), caps)), 0)
+    return CholPanelSpec(t, nb, wg, tr, trusted)
+
+
 def _cholesky_fused(be, client, t, w, status):
     """Right-looking blocked Cholesky, two dispatches a step: CholPanelSpec (diagonal block
     and the rows below it) and the GEMM update of the trailing lower triangle, in
     ``CHOL_SPLIT`` column pieces (the upper part is never computed)."""
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
-    wg = Caps.of(client).wg_size(int(_env("CHOL_WG", CHOL_WG)))
-    tr = 0
-    if _env("CHOL_ROWS", "tile") == "tile":
-        caps = Caps.of(client)
-        tr = next((r for r in (32, 16, 8) if spec_fits(CholPanelSpec(t, nb, wg, r), caps)), 0)
-    spec = CholPanelSpec(t, nb, wg, tr, _env("CHOL_TRUSTED", "1") != "0")
+    spec = _chol_panel(client, t, nb)
+    tr = spec.tr
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
     nbuf = new_output((B * mx * nb,), w.dtype, client)
@@ -440,7 +458,7 @@ def _cholesky_fused(be, client, t, w, status):
     for step, k in enumerate(range(0, n, nb)):
         kb = min(nb, n - k)
         m2 = n - k - kb
-        nblk = max(1, -(-m2 // (tr or wg)))
+        nblk = max(1, -(-m2 // (tr or spec.wg)))
         d = w[:, k - o:, k - o:]
         k_panel.launch(grid(B * nblk, client), A=d, st=status, Nn=nbuf, Pt=pbuf, D=dbuf,
                        kb=kb, m2=m2, nbat=B, nblk=nblk, a_rs=d.strides[1],

@@ -824,6 +824,21 @@ def variants():
     return out
 
 
+# the start of a Cholesky step (CholPanelSpec, chol_regs.CholRegsSpec): this workgroup's
+# matrix b and row block blk, the previous diagonal block's size o, the step's base in A
+CHOL_HEAD = """  let g = wid.x + wid.y * nw.x;
+  let nblk = ${nblk};
+  if (g >= nblk * ${nbat}) { return; }
+  let b = g / nblk;
+  let blk = g % nblk;
+  let o = ${o};
+  let pbase = ${A_off} + b * ${a_bs};
+  let base = pbase + o * (${a_rs} + ${a_cs});
+  let kb = ${kb};
+  let m2 = ${m2};
+  let db = ${D_off} + b * ${d_bs};
+"""
+
 _CHOL_PANEL = Template("""${prelude}
 ${layout}
 // the lower triangle of the diagonal block, packed by rows: (i, j) at i (i + 1) / 2 + j
@@ -836,18 +851,7 @@ fn li(i: u32, j: u32) -> u32 { return i * (i + 1u) / 2u + j; }
 @compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
-  let g = wid.x + wid.y * nw.x;
-  let nblk = ${nblk};
-  if (g >= nblk * ${nbat}) { return; }
-  let b = g / nblk;
-  let blk = g % nblk;
-  let o = ${o};
-  let pbase = ${A_off} + b * ${a_bs};
-  let base = pbase + o * (${a_rs} + ${a_cs});
-  let kb = ${kb};
-  let m2 = ${m2};
-  let db = ${D_off} + b * ${d_bs};
-  let nb = ${nb}u;
+""" + CHOL_HEAD + """  let nb = ${nb}u;
   for (var e = tid; e < kb * kb; e += ${wg}u) {
     let i = e / kb;
     let j = e % kb;
