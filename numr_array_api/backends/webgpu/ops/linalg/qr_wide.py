@@ -48,8 +48,8 @@ PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 RPT = 4          # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows; H100
                  # session 5: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16, 145 at 32)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
-LOOP_MAX = 0     # see loop_max()
-LOOP_NS = 8      # see loop_spec()
+LOOP_MAX = 128   # see loop_max() (H100, session 9: qr 512 float32 3.10x -> 2.75x)
+LOOP_NS = 16     # see loop_spec()
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
                  # every workgroup reads every block's partials, nblk^2 PW values a dispatch
 
