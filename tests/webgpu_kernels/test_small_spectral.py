@@ -122,22 +122,6 @@ def test_eigh_degenerate_zero_scaled(xp, dtype, n):
     _check_eigh(a, _host(w), _host(v), dtype)
 
 
-@pytest.mark.parametrize("mode", ["stream", "split"])
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", [2, 7, 16, 32])
-def test_eigh_streamed(xp, monkeypatch, mode, dtype, n):
-    """The streamed kernel (NUMR_WEBGPU_SMALL_SPECTRAL_VEC / _VALS, small_stream.py) on
-    the structured and random matrices, eigh and eigvalsh."""
-    monkeypatch.setenv("NUMR_WEBGPU_SMALL_SPECTRAL_VEC", mode)
-    monkeypatch.setenv("NUMR_WEBGPU_SMALL_SPECTRAL_VALS", mode)
-    a = _structured(np.random.default_rng(70 + n), n, dtype)
-    with _ran("eigh", 2), _ran("eigh_stream", 2):
-        w, v = xp.linalg.eigh(xp.asarray(a))
-        wv = _host(xp.linalg.eigvalsh(xp.asarray(a)))
-    _check_eigh(a, _host(w), _host(v), dtype)
-    _check_eigh(a, wv, None, dtype)
-
-
 def _svd_stack(rng, shape, dtype, count):
     return rng.standard_normal((count,) + shape).astype(dtype)
 

@@ -14,11 +14,7 @@ float16 / float32 / float64; NUMR_WEBGPU_SMALL_SPECTRAL=0 restores the old path 
 timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 here,
 NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (svd 64, eigh EIGH_WG),
 NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
-NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config),
-NUMR_WEBGPU_SMALL_SPECTRAL_VEC (eigh with vectors) and _VALS (eigvalsh) = stream / split
-take the streamed eigh kernel (small_stream.py: A never held in registers across a round;
-its two buffers in one array / two arrays; _NBUF does not apply; regs, the default: the
-register kernel, also where the two buffers do not fit).
+NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config).
 """
 
 from __future__ import annotations
@@ -30,12 +26,11 @@ from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...storage import new_output
-from .small_stream import SmallEighStreamSpec
 from .small_spec import (BUCKETS, SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
                          wg_bytes_svd)
 
 MIN_BATCH = 16
-CALLS = {"eigh": 0, "svd": 0, "eigh_stream": 0}    # tests read these: proof the kernels ran
+CALLS = {"eigh": 0, "svd": 0}    # tests read these: proof the kernels ran
 _MAX_GROUPS = 65535
 _MAXSW = {dt.float32: 30, dt.float64: 40}
 
@@ -125,16 +120,8 @@ def _on(a):
     return _work(a) is not None
 
 
-def _stream(vectors):
-    """0: the register kernel, 1 / 2: streamed, buffers in one array / two (small_stream)."""
-    return {"stream": 1, "split": 2}.get(_env("_VEC" if vectors else "_VALS", "regs"), 0)
-
-
-def _eigh_fit(caps, t, cap, vectors, stream=0):
+def _eigh_fit(caps, t, cap, vectors):
     nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
-    if stream and nbytes(1, 2) <= caps.workgroup_storage:
-        return SmallEighStreamSpec(t, cap, _per(caps, cap, nbytes, 2, EIGH_WG), 2, vectors,
-                                   _trusted(), stream)
     nbuf = _config(caps, nbytes, single=True)
     if nbuf is None:
         return None
@@ -158,7 +145,7 @@ def eigh_spec(a, vectors):
     cap = bucket(max(a.shape[-1], 2))
     if not cap:
         return None
-    return _eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors, _stream(vectors))
+    return _eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors)
 
 
 def svd_spec(a, vectors, full_matrices):
@@ -244,7 +231,6 @@ def eigh(be, a, vectors, spec):
             args["V"] = v[b0:b1]
         k.launch((wgs, 1, 1), **args)
     CALLS["eigh"] += 1
-    CALLS["eigh_stream"] += spec.stream > 0
     if vectors:
         w, v = _nan_out(be, bad, [w, v])
     else:
@@ -310,7 +296,6 @@ def variants(caps=None):
         for capr in BUCKETS:
             for vec in (False, True):
                 out.append(_eigh_fit(caps, t, capr, vec))
-                out += [_eigh_fit(caps, t, capr, vec, s) for s in (1, 2)]
                 out += [_svd_fit(caps, t, capr, capc, vec) for capc in BUCKETS
                         if capc <= capr]
     return [s for s in out if s is not None]

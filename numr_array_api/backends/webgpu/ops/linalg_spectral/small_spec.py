@@ -91,7 +91,7 @@ def _tangent(k, x, ind):
 
 
 def _eigh_check(k, c):
-    """WGSL lines of both eigh kernels' sweep check (matrix at bb, column t at co)."""
+    """WGSL lines of the eigh kernel's sweep check (matrix at bb, column t at co)."""
     ind = "        "
     # rotation thresholds as in the rounds: a sweep runs only if some pair is above
     # on (a_ij + a_ji) / 2 as the rounds do (a sum commutes exactly): on one copy of
@@ -103,7 +103,7 @@ def _eigh_check(k, c):
 
 
 def _eigh_vout(lay, c):
-    """WGSL of both eigh kernels: row t of V (registers v0, v1, ...) out, columns by rank."""
+    """WGSL of the eigh kernel: row t of V (registers v0, v1, ...) out, columns by rank."""
     lines = [f"      if ({j}u < n) {{ V[vo + RK[mi * CAP + {j}u]] = v{j}; }}"
              for j in range(c)]
     return ("    workgroupBarrier();\n    if (live) {\n"
@@ -135,10 +135,6 @@ class SmallEighSpec(KernelSpec):
     # pairs < cap / 2, ranks < n <= cap); global reads and writes sit under `live`
     # (b < nb, t < n) and i < n; loops are counted by the grid, maxsw, cap, n or 40
     trusted: bool = False
-    # stream (small_eigh_stream.wgsl, nbuf 2): each round writes the rotated columns into
-    # the other buffer, A never held in registers across a barrier (small_stream.py);
-    # 1: the buffers at a parity offset in one array, 2: two arrays
-    stream: int = 0
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -201,7 +197,7 @@ class SmallEighSpec(KernelSpec):
     @property
     def label(self):
         return (f"small_eigh_{self.t.name}_c{self.cap}x{self.per}_b{self.nbuf}"
-                f"{'_v' if self.vectors else ''}{f'_s{self.stream}' if self.stream else ''}")
+                f"{'_v' if self.vectors else ''}")
 
 
 @dataclasses.dataclass(frozen=True)
