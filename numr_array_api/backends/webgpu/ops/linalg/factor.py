@@ -28,6 +28,7 @@ from ..matmul.gemm import _launch, _panels, gemm
 from . import qr_wide, warp
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .chol_regs import CholRegsSpec, regs_spec
+from .pow2 import pow2_normalise
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     LSWAP_KMAX, LSWAP_RPT, LSWAP_WG, LeafSwapSpec,
@@ -1051,41 +1052,6 @@ def qr(be, w, tau):
         # into the blocks, are not read again)
         be.store(w, be.binary_kernel("divide")(w, scale))
     return blocks
-
-
-def pow2_normalise(be, w, root=False):
-    """w (B, m, n) scaled in place by a power of two per matrix bringing max |w| into
-    [1, 2) (exact); returns the scales (B, 1, 1) in w's dtype (1 for zero or non-finite
-    matrices). Used before the kernels that scale their partial sums (the wide QR panel,
-    the eigh tridiagonalisation).
-
-    Those partial sums keep every square scaled on paper, but NVIDIA's compiler may
-    reassociate a product with a scale ((x / s) p -> (x p) / s: Vulkan floats carry no
-    strictness): on an H100 the wide QR panel gave NaN for float32 entries >= 1e20 and a
-    backward error of 0.5 for <= 1e-20, where lavapipe was exact. Normalised, no product
-    can leave the range; entries tiny against max |A| only lose what is negligible next
-    to ||A||.
-
-    ``root``: the scale an even power of two 4^-k (max |w| in [1, 4)), returned with 2^k,
-    which takes the Cholesky factor of the scaled matrix back exactly."""
-    un = be.unary_kernel
-    bk = be.binary_kernel
-    real = {"complex64": dt.float32, "complex128": dt.float64}.get(w.dtype.name, w.dtype)
-    mx = be.reduce("max", un("abs")(w), (1, 2), True)
-    ok = bk("logical_and")(bk("greater")(mx, be.scalar_operand(0, real)), un("isfinite")(mx))
-    e = un("floor")(un("log2")(be.where(ok, mx, be.scalar_operand(1, real))))
-    if root:
-        e = un("floor")(bk("multiply")(e, be.scalar_operand(0.5, real)))
-        up = be.where(ok, bk("pow")(be.scalar_operand(2, real), e), be.scalar_operand(1, real))
-        e = bk("add")(e, e)
-    sc = bk("pow")(be.scalar_operand(2, real), un("negative")(e))
-    sc = be.where(ok, sc, be.scalar_operand(1, real))
-    if sc.dtype is not w.dtype:
-        sc = sc.astype(w.dtype)
-    be.store(w, bk("multiply")(w, sc))
-    if root:
-        return sc, (up.astype(w.dtype) if up.dtype is not w.dtype else up)
-    return sc
 
 
 def _qr_wide(client, t, dtype, B, m):

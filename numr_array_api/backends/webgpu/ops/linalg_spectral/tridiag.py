@@ -28,7 +28,8 @@ from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
-from ..linalg.factor import pow2_normalise, gemm_acc, gemm_sub
+from ..linalg.factor import gemm_acc, gemm_sub
+from ..linalg.pow2 import pow2_normalise
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from ..matmul import gemm
 from .clusters import Plan, cluster_sizes, orthonormalise, plan

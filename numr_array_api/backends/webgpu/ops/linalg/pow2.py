@@ -1,0 +1,104 @@
+"""Power-of-two normalisation of stacks of matrices before the kernels that form squares
+or reassociable products of their entries (the wide QR panel, the eigh tridiagonalisation,
+the register Cholesky panel).
+
+NVIDIA's compiler may reassociate a product with a scale ((x / s) p -> (x p) / s: Vulkan
+floats carry no strictness): on an H100 the wide QR panel gave NaN for float32 entries
+>= 1e20 and a backward error of 0.5 for <= 1e-20, where lavapipe was exact. Scaled so that
+max |A| lies in [1, 2), no product can leave the range; entries tiny against max |A| only
+lose what is negligible next to ||A||. The scale is a power of two, so the scaling and its
+undoing are exact.
+
+Three dispatches past the max |A| reduction: Pow2Spec turns each matrix's max into its
+scale (and, for the Cholesky factor, the square root of it) from the exponent bits; then
+one multiply. (Composed of elementwise ops it was ~15 dispatches, ~0.3 ms of a 512
+Cholesky on the H100.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...codegen.layout import Buf, Layout
+from ...codegen.spec import KernelSpec
+from ...codegen.template import Template
+from ...codegen.types import WTYPES, WType, wtype
+from ...storage import new_output
+from ...wgsl import math_library
+from .scalar import prelude
+
+_POW2 = Template("""${prelude}
+${math}
+${layout}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let b = gid.x + gid.y * nw.x * 64u;
+  if (b >= ${nbat}) { return; }
+  let mx = Mx[${Mx_off} + b];
+  var sc = R(1.0);
+  var up = R(1.0);
+  // zero, inf and NaN matrices keep the scale 1; the exponent stays where 2^-e is normal
+  if (mx > R(0.0) && numr_is_finite_${F}(mx)) {
+    var e = clamp(numr_frexp_${F}(mx).exp - 1, ${elo}, ${ehi});
+    if (${root} != 0u) {
+      let h = e >> 1u;     // floor(e / 2): the scale 4^-h, its root 2^h
+      e = 2 * h;
+      up = numr__pow2_${F}(h);
+    }
+    sc = numr__pow2_${F}(-e);
+  }
+  Sc[${Sc_off} + b] = of_re(sc);
+  Up[${Up_off} + b] = of_re(up);
+}
+""", "linalg_pow2")
+
+
+@dataclasses.dataclass(frozen=True)
+class Pow2Spec(KernelSpec):
+    """Per matrix: max |A| (real, Mx) -> Sc = 2^-e with max |A| Sc in [1, 2) (root: 4^-h,
+    in [1, 4)) and Up = 2^h, in the matrices' element type."""
+
+    t: WType
+
+    @property
+    def real(self):
+        """The WGSL real type (max |A| and the math library's)."""
+        return "f64" if self.t.name in ("float64", "complex128") else "f32"
+
+    def layout(self, caps):
+        return Layout([Buf("Mx", self.real), Buf("Sc", self.t.arr, "rw"),
+                       Buf("Up", self.t.arr, "rw")], ["nbat", "root"], caps)
+
+    def render(self, caps):
+        f = self.real
+        lo, hi = (-1021, 1022) if f == "f64" else (-125, 126)
+        return _POW2.render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                            math=math_library(["frexp"], f), F=f, elo=str(lo), ehi=str(hi))
+
+    def needs(self):
+        return ("f64", "int64") if self.real == "f64" else ()
+
+
+def pow2_normalise(be, w, root=False):
+    """w (B, m, n) scaled in place by a power of two per matrix bringing max |w| into
+    [1, 2); returns the scales (B, 1, 1) in w's dtype (1 for zero or non-finite matrices).
+    ``root``: the scale an even power of two 4^-h (max |w| in [1, 4)), returned with 2^h,
+    which takes the Cholesky factor of the scaled matrix back exactly."""
+    client = w.client
+    t = wtype(w.dtype, client, "linalg")
+    B = w.shape[0]
+    mx = be.reduce("max", be.unary_kernel("abs")(w), (1, 2), True)
+    sc = new_output((B, 1, 1), w.dtype, client)
+    up = new_output((B, 1, 1), w.dtype, client)
+    g = -(-B // 64)
+    gx = min(g, client.max_groups)
+    client.kernel(Pow2Spec(t)).launch((gx, -(-g // gx), 1), Mx=mx, Sc=sc, Up=up, nbat=B,
+                                      root=int(root))
+    be.store(w, be.binary_kernel("multiply")(w, sc))
+    return (sc, up) if root else sc
+
+
+def variants():
+    from .specs import FLOATS
+    return [Pow2Spec(WTYPES[d]) for d in FLOATS]
