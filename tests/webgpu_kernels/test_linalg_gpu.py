@@ -577,3 +577,37 @@ def test_lu_variants(xp, variant, monkeypatch):
     if variant.get("TRSM_TRUSTED") == "1":
         from numr_array_api.backends.webgpu.ops.linalg.specs import TrsmTileSpec
         assert any(isinstance(sp, TrsmTileSpec) and sp.trusted for sp in specs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [3, 8, 17, 32])
+@pytest.mark.parametrize("onebar", ["0", "1"])
+def test_batch_cholesky_kernels(xp, n, dtype, onebar, monkeypatch):
+    """BatchCholSpec (the warp kernels off) with two and with one barrier a column
+    (NUMR_WEBGPU_BCHOL_ONEBAR): lower and upper factors against NumPy, a member that is
+    not positive definite raising, a NaN member raising, entries of 1e+-30 (float32) /
+    1e+-300 (float64) on the factor's scale, and the spec that ran checked."""
+    _needs(xp, dtype)
+    from numr_array_api.backends.webgpu.ops.linalg.specs import BatchCholSpec
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+    monkeypatch.setenv("NUMR_WEBGPU_BCHOL_ONEBAR", onebar)
+    rng = np.random.default_rng(n)
+    big = 1e30 if dtype in ("float32", "complex64") else 1e300
+    for scale in (1.0, big, 1 / big):
+        a = (ref(spd(random(rng, (40, n, n), dtype))) * scale).astype(dtype)
+        low = ref(host(xp.linalg.cholesky(xp.asarray(a))))
+        up = ref(host(xp.linalg.cholesky(xp.asarray(a), upper=True)))
+        want = np.linalg.cholesky(ref(a))
+        tol = bound(n, dtype) * np.abs(want).max()
+        assert np.abs(low - want).max() <= tol, (scale, np.abs(low - want).max())
+        assert np.abs(up - ct(want)).max() <= tol
+    client = xp.asarray([0.0])._data.client
+    assert any(isinstance(sp, BatchCholSpec) and sp.onebar == (onebar == "1")
+               for sp in client._kernels)
+    bad = ref(spd(random(rng, (5, n, n), dtype))).astype(dtype)
+    bad[3, n - 1, n - 1] = -abs(bad[3, n - 1, n - 1])
+    with pytest.raises(InvalidArgument):
+        xp.linalg.cholesky(xp.asarray(bad))
+    bad[3, n - 1, n - 1] = np.nan
+    with pytest.raises(InvalidArgument):
+        xp.linalg.cholesky(xp.asarray(bad))
