@@ -7,10 +7,12 @@ CholRegsSpec does both in one loop of one barrier a column. X is the (nb + tr) x
 of the diagonal block's lower triangle over this workgroup's tr rows of A21, updated
 right-looking without scaling (the LDL^H form): at column j, with d = re(X[j][j]),
 
-    X[r][c] -= X[r][j] * conj(X[c][j]) / d        for every c > j,
+    X[r][c] -= (X[r][j] / sqrt(d)) * (conj(X[c][j]) / sqrt(d))        for every c > j,
 
 after which column c of X is column c of [L11; L21] times sqrt(d_c): the factor is one
-product per element at the end, and the loop divides only once a column (X[c][j] / d). Only the lower
+product per element at the end. Both factors are taken at the factor's magnitude (times
+1 / sqrt(d), one division a column): no product of two entries of A, and no division by
+d, which NVIDIA's reciprocal-based division gets wrong beyond 2^126. Only the lower
 triangle is ever read (X[r][c] with r >= c > j reads X[r][j] and X[c][j], both below the
 diagonal), so the upper one is updated freely as garbage and never written.
 
@@ -66,8 +68,11 @@ ${load}
       if (!(d > R(0.0)) && blk == 0u) { atomicOr(&st[0], 1u); }
     }
     if (c > j) {
-      // divided, not times 1 / d: 1 / d flushes to zero from d ~ 1e38 in float32
-      let f = cj(colx[p + c]) / d;
+      // both sides scaled by 1 / sqrt(d), never divided by d: NVIDIA divides through the
+      // reciprocal, which flushes to zero for |d| > 2^126 (float32 pivots of ~1e38: 6 %
+      // error on the H100), and 1 / d itself would; sqrt(d) stays far inside the range
+      let is = R(1.0) / sqrt(d);
+      let f = cj(colx[p + c]) * is;
 ${update}
       if (c == j + 1u) {
         let q = ${nr}u - p;
@@ -127,7 +132,7 @@ class CholRegsSpec(CholPanelSpec):
             load.extend([f"  let {row} = g0 + {G * int(x[2:])}u;", f"  var {x} = zero();",
                          f"  if ({ok}) {{ {x} = A[base + {arow} * {a_rs} + c * {a_cs}]; }}",
                          f"  if (c == 0u) {{ colx[{slot}] = {x}; }}"])
-            update.append(f"      {x} -= mul(colx[p + {slot}], f);")
+            update.append(f"      {x} -= mul(colx[p + {slot}] * is, f);")
             publish.append(f"        colx[q + {slot}] = {x};")
 
         for k in range(kd):

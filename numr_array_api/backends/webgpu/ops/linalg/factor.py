@@ -27,7 +27,7 @@ from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from . import qr_wide, warp
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
-from .chol_regs import CholRegsSpec, regs_spec
+from .chol_regs import regs_spec
 from .pow2 import pow2_normalise
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
                     LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
@@ -450,11 +450,6 @@ def _cholesky_fused(be, client, t, w, status):
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
     spec = _chol_panel(client, t, nb)
-    up = None
-    if isinstance(spec, CholRegsSpec) and t.name in ("float32", "complex64"):
-        # the register panel keeps X = L sqrt(D) at A's magnitude and forms X X^H / d:
-        # float32 entries beyond ~1e+-19 left the range on the H100 (1e-37: 10 % error)
-        _, up = pow2_normalise(be, w, root=True)
     tr = spec.tr
     k_panel = client.kernel(spec)
     mx = max(1, n - nb)
@@ -485,8 +480,6 @@ def _cholesky_fused(be, client, t, w, status):
         for c0, c1 in zip(cuts[:-1], cuts[1:]):
             if c1 > c0:
                 gemm_acc(client, t, na[:, c0:], pt[:, :, c0:c1], c[:, c0:, c0:c1])
-    if up is not None:
-        be.store(w, be.binary_kernel("multiply")(w, up))
 
 
 def gemm_acc(client, t, a, b, c, acc=True):

@@ -1,6 +1,5 @@
 """Power-of-two normalisation of stacks of matrices before the kernels that form squares
-or reassociable products of their entries (the wide QR panel, the eigh tridiagonalisation,
-the register Cholesky panel).
+or reassociable products of their entries (the wide QR panel, the eigh tridiagonalisation).
 
 NVIDIA's compiler may reassociate a product with a scale ((x / s) p -> (x p) / s: Vulkan
 floats carry no strictness): on an H100 the wide QR panel gave NaN for float32 entries
@@ -9,10 +8,9 @@ max |A| lies in [1, 2), no product can leave the range; entries tiny against max
 lose what is negligible next to ||A||. The scale is a power of two, so the scaling and its
 undoing are exact.
 
-Three dispatches past the max |A| reduction: Pow2Spec turns each matrix's max into its
-scale (and, for the Cholesky factor, the square root of it) from the exponent bits; then
-one multiply. (Composed of elementwise ops it was ~15 dispatches, ~0.3 ms of a 512
-Cholesky on the H100.)
+Past the max |A| reduction, one Pow2Spec dispatch turns each matrix's max into its scale
+from the exponent bits (composed of elementwise ops it took ~12 dispatches), then one
+multiply.
 """
 
 from __future__ import annotations
@@ -37,27 +35,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (b >= ${nbat}) { return; }
   let mx = Mx[${Mx_off} + b];
   var sc = R(1.0);
-  var up = R(1.0);
   // zero, inf and NaN matrices keep the scale 1; the exponent stays where 2^-e is normal
   if (mx > R(0.0) && numr_is_finite_${F}(mx)) {
-    var e = clamp(numr_frexp_${F}(mx).exp - 1, ${elo}, ${ehi});
-    if (${root} != 0u) {
-      let h = e >> 1u;     // floor(e / 2): the scale 4^-h, its root 2^h
-      e = 2 * h;
-      up = numr__pow2_${F}(h);
-    }
+    let e = clamp(numr_frexp_${F}(mx).exp - 1, ${elo}, ${ehi});
     sc = numr__pow2_${F}(-e);
   }
   Sc[${Sc_off} + b] = of_re(sc);
-  Up[${Up_off} + b] = of_re(up);
 }
 """, "linalg_pow2")
 
 
 @dataclasses.dataclass(frozen=True)
 class Pow2Spec(KernelSpec):
-    """Per matrix: max |A| (real, Mx) -> Sc = 2^-e with max |A| Sc in [1, 2) (root: 4^-h,
-    in [1, 4)) and Up = 2^h, in the matrices' element type."""
+    """Per matrix: max |A| (real, Mx) -> Sc = 2^-e with max |A| Sc in [1, 2), in the
+    matrices' element type."""
 
     t: WType
 
@@ -67,8 +58,7 @@ class Pow2Spec(KernelSpec):
         return "f64" if self.t.name in ("float64", "complex128") else "f32"
 
     def layout(self, caps):
-        return Layout([Buf("Mx", self.real), Buf("Sc", self.t.arr, "rw"),
-                       Buf("Up", self.t.arr, "rw")], ["nbat", "root"], caps)
+        return Layout([Buf("Mx", self.real), Buf("Sc", self.t.arr, "rw")], ["nbat"], caps)
 
     def render(self, caps):
         f = self.real
@@ -80,23 +70,19 @@ class Pow2Spec(KernelSpec):
         return ("f64", "int64") if self.real == "f64" else ()
 
 
-def pow2_normalise(be, w, root=False):
+def pow2_normalise(be, w):
     """w (B, m, n) scaled in place by a power of two per matrix bringing max |w| into
-    [1, 2); returns the scales (B, 1, 1) in w's dtype (1 for zero or non-finite matrices).
-    ``root``: the scale an even power of two 4^-h (max |w| in [1, 4)), returned with 2^h,
-    which takes the Cholesky factor of the scaled matrix back exactly."""
+    [1, 2); returns the scales (B, 1, 1) in w's dtype (1 for zero or non-finite matrices)."""
     client = w.client
     t = wtype(w.dtype, client, "linalg")
     B = w.shape[0]
     mx = be.reduce("max", be.unary_kernel("abs")(w), (1, 2), True)
     sc = new_output((B, 1, 1), w.dtype, client)
-    up = new_output((B, 1, 1), w.dtype, client)
     g = -(-B // 64)
     gx = min(g, client.max_groups)
-    client.kernel(Pow2Spec(t)).launch((gx, -(-g // gx), 1), Mx=mx, Sc=sc, Up=up, nbat=B,
-                                      root=int(root))
+    client.kernel(Pow2Spec(t)).launch((gx, -(-g // gx), 1), Mx=mx, Sc=sc, nbat=B)
     be.store(w, be.binary_kernel("multiply")(w, sc))
-    return (sc, up) if root else sc
+    return sc
 
 
 def variants():
