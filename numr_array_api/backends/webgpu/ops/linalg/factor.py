@@ -43,7 +43,7 @@ def _env(name, default):
     return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
-_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL", "BCHOL_ONEBAR",
+_BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
                    "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL", "BWARP_INV_MIN",
                    "BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX")
@@ -214,8 +214,7 @@ def batch_cholesky(a, out, status, nmax, upper, sg=None):
         return
     wg = max(64, nmax)
     per = wg // nmax
-    kern = client.kernel(BatchCholSpec(t, nmax, wg, _env("BCHOL_UNROLL", "1") != "0",
-                                       _env("BCHOL_ONEBAR", "0") != "0"))
+    kern = client.kernel(BatchCholSpec(t, nmax, wg, _env("BCHOL_UNROLL", "1") != "0"))
     kern.launch(grid(-(-B // per), client), A=a, L=out, st=status, m=n, nbat=B,
                 upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
                 l_rs=out.strides[1], l_bs=out.strides[0])

@@ -807,8 +807,7 @@ def variants():
         out += [CholPanelSpec(t, nb, 64) for nb in ((32,) if d is dt.complex128 else (32, 64))]
         out += [CholPanelSpec(t, 32, 256, 16)]
         out += [BatchSolveSpec(t, n, k, max(64, n)) for n in SMALL for k in (1, n)]
-        out += [BatchCholSpec(t, n, max(64, n), u, o) for n in SMALL
-                for u, o in ((False, False), (True, False), (True, True))]
+        out += [BatchCholSpec(t, n, max(64, n), u) for n in SMALL for u in (False, True)]
         out += [BatchTinySpec(t, n, k, k == n) for n, k in ((8, 1), (8, 8), (3, 3))]
         out += [NegCopySpec(t), QrVSpec(t), QrTSpec(t)]
         out += [TrsvSpec(t, lo, lo, nn) for lo in (False, True) for nn in (256, 1024)]
@@ -1423,10 +1422,6 @@ class BatchCholSpec(KernelSpec):
     nmax: int
     wg: int = 64
     unroll: bool = False
-    # one barrier a column (unrolled only): every row reads the raw column j published at
-    # the end of step j - 1 and scales by 1 / sqrt(d) itself, so no step waits for the
-    # diagonal's row to take its square root first
-    onebar: bool = False
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
@@ -1434,8 +1429,6 @@ class BatchCholSpec(KernelSpec):
                       ["m", "nbat", "upper", "a_rs", "a_cs", "a_bs", "l_rs", "l_bs"], caps)
 
     def render(self, caps):
-        if self.unroll and self.onebar:
-            return self._render_onebar(caps)
         if self.unroll:
             return self._render_unrolled(caps)
         return _BCHOL.render(self.layout(caps).tokens(), prelude=prelude(self.t), wg=self.wg,
@@ -1467,33 +1460,6 @@ class BatchCholSpec(KernelSpec):
                      f"else {{ L[ob + i * {tk['l_rs']} + {c}u] = v; }} }}")
         L += ["  }", "  if (live && bad) { atomicOr(&st[0], 1u); }", "}"]
         return L
-
-    def _render_onebar(self, caps):
-        """Right-looking over named registers with one barrier a column: step j reads the
-        raw column j (col, double-buffered by parity) and its diagonal d; row i scales its
-        own l = x_ij / sqrt(d) and each x_cj by 1 / sqrt(d) as it reads it (every operand
-        at the factor's magnitude, no product of two entries of A), then publishes its
-        updated x_i,j+1."""
-        tk = self.layout(caps).tokens()
-        N, wg = self.nmax, self.wg
-        L = self._head(tk, [f"var<workgroup> col: array<T, {2 * wg}>;"])
-        L += ["  col[tid] = r0;", "  workgroupBarrier();"]
-        for j in range(N):
-            pb = (j % 2) * wg
-            L.append(f"  if ({j}u < m) {{")
-            L.append(f"    let d = re(col[{pb}u + so + {j}u]);")
-            L.append("    let s = sqrt(d);")
-            L.append("    let is = R(1.0) / s;")
-            L.append(f"    if (i == {j}u) {{ if (!(d > R(0.0))) {{ bad = true; }} r{j} = of_re(s); }}")
-            L.append(f"    if (i > {j}u && i < m) {{ let l = r{j} * is; r{j} = l;")
-            for c in range(j + 1, N):
-                L.append(f"      if ({c}u <= i) {{ r{c} = r{c} - mul(l, cj(col[{pb}u + so + {c}u]) * is); }}")
-            L.append("    }")
-            if j + 1 < N:
-                L.append(f"    col[{wg - pb}u + tid] = r{j + 1};")
-            L.append("    workgroupBarrier();")
-            L.append("  }")
-        return "\n".join(L + self._tail(tk))
 
     def _render_unrolled(self, caps):
         """The same algorithm as straight-line code over named registers r0 .. r{nmax-1}
