@@ -60,3 +60,20 @@ def small_limits(wgpu_xp):
             client.max_binding, client.segment_bytes, client.single_buffer_max = old
 
     return limits
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    """Names of the kernel spec classes launched, with the linalg plans off so every call
+    records (and launches) anew."""
+    from numr_array_api.backends.webgpu.codegen.spec import Kernel
+    seen = []
+    orig = Kernel.launch
+
+    def launch(self, *a, **k):
+        seen.append(type(self.spec).__name__)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(Kernel, "launch", launch)
+    monkeypatch.setenv("NUMR_WEBGPU_LINALG_PLAN", "0")
+    return seen

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from numr_array_api._core.errors import InvalidArgument
-from numr_array_api.backends.webgpu.codegen.spec import Kernel
 
 from .test_linalg_gpu import DTYPES, _needs, bound, ct, host, nrm, random, ref, spd
 
@@ -22,21 +21,6 @@ SIZES = [33, 40, 64, 65, 67, 100, 130, 200, 257]
 def xp(wgpu_xp, monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_CHOL_PANEL", "regs")
     return wgpu_xp
-
-
-@pytest.fixture
-def launches(monkeypatch):
-    """Names of the spec classes launched, with plans off so every call records anew."""
-    seen = []
-    orig = Kernel.launch
-
-    def launch(self, *a, **k):
-        seen.append(type(self.spec).__name__)
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(Kernel, "launch", launch)
-    monkeypatch.setenv("NUMR_WEBGPU_LINALG_PLAN", "0")
-    return seen
 
 
 def _chol(xp, a, upper=False):
