@@ -443,8 +443,9 @@ def _chol_panel(client, t, nb):
 
 
 def _cholesky_fused(be, client, t, w, status):
-    """Right-looking blocked Cholesky, two dispatches a step: CholPanelSpec (diagonal block
-    and the rows below it) and the GEMM update of the trailing lower triangle, in
+    """Right-looking blocked Cholesky, two dispatches a step: the panel (_chol_panel:
+    diagonal block and the rows below it) and the GEMM update of the trailing lower
+    triangle, in
     ``CHOL_SPLIT`` column pieces (the upper part is never computed)."""
     B, n, _ = w.shape
     nb = _chol_nb(t, client)
