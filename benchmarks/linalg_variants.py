@@ -6,8 +6,9 @@ with CuPy (cuSOLVER) in one process (issue 11's performance goals).
         [--variants "default;CHOL=old;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
         [--profile] [--check] [--small]
 
-A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / eigvalsh / svd; N 'BxN' for
-a stack). --no-cupy times numr alone (no CuPy needed: without it numr's times print alone). A
+A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / eigvalsh / svd; N 'BxN' or
+'BxNxN' for a stack of B matrices of N x N; 'B1xB2xN' a stack of shape (B1, B2); the header
+line says how many matrices it took: until session 9 'BxNxN' meant B x N matrices). --no-cupy times numr alone (no CuPy needed: without it numr's times print alone). A
 variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
 ("default": none; NAME may carry the prefix). Per case and variant it prints the time (best of --repeats after a
 warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
@@ -96,6 +97,14 @@ def backward(row, host, res):
     return np.linalg.norm(a @ x - b) / (np.linalg.norm(a) * np.linalg.norm(x))
 
 
+def parse_size(size):
+    """'N', 'BxN', 'BxNxN' (the matrix written out) or 'B1xB2xN' -> (batch shape, n)."""
+    dims = [int(s) for s in size.split("x")]
+    if len(dims) >= 3 and dims[-1] == dims[-2]:
+        dims = dims[:-1]
+    return tuple(dims[:-1]), dims[-1]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cases", required=True)
@@ -112,8 +121,7 @@ def main():
     variants = args.variants.split(";")
     for case in args.cases.split(","):
         row, size, dtype = case.split(":")
-        dims = [int(s) for s in size.split("x")]
-        batch, n = tuple(dims[:-1]), dims[-1]
+        batch, n = parse_size(size)
         r = wl.ROWS[row]
         host = r.make(rng, batch, n, dtype)
         ct = None
@@ -125,7 +133,9 @@ def main():
         dv = [up(h) for h in host]
         sync()
         fn = r.call["numr"]
-        print(f"== {case}  cupy {'-' if ct is None else f'{ct * 1e3:.3f} ms'}", flush=True)
+        shape = "x".join(map(str, batch + (n, n)))
+        print(f"== {case} ({shape})  cupy {'-' if ct is None else f'{ct * 1e3:.3f} ms'}",
+              flush=True)
         for vi, v in enumerate(variants):
             set_variant(v)
             try:
