@@ -30,7 +30,7 @@ from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_pe
 from .chol_regs import regs_spec
 from .pow2 import pow2_normalise
 from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PANEL, QR_PANEL, SMALL, CholPanelSpec, FactorSpec, LarftSpec,
-                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, QRPanelSpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
+                    LULeafSpec, LUDiagSpec, LUPanelSpec, NegCopySpec, TrsmTileSpec, TrsvSpec, QrTSpec, QrVSpec, PERM_MAPN, PERM_RPT, PERM_WG, PermSpec,
                     LSWAP_KMAX, LSWAP_RPT, LSWAP_WG, LeafSwapSpec,
                     SwapSpec, TrsmSpec, small_wg)
 
@@ -996,46 +996,37 @@ def qr(be, w, tau):
     B, m, n = w.shape
     kmin = min(m, n)
     _check_rows(client, "qr", m)
-    pk = _qr_panel_kernel(client, t, m)
     kt = QrTSpec(t, QR_PANEL)
-    width = 16 if pk else QR_PANEL
+    width = QR_PANEL
     if not spec_fits(kt, Caps.of(client)):
         # T of a 32-column complex128 panel is 16 KiB: WebGPU's minimum workgroup memory
         kt, width = QrTSpec(t, 16), 16
-    wide = _qr_wide(client, t, w.dtype, B, m) if not pk else None
-    loops = _QrLoops(client, t, w.dtype, B) if not pk else None
-    scale = pow2_normalise(be, w) if wide is not None or (loops and loops.max) else None
+    wide = _qr_wide(client, t, w.dtype, B, m)
+    loops = _QrLoops(client, t, w.dtype, B)
+    scale = pow2_normalise(be, w) if wide is not None or loops.max else None
     blocks = []
     for k in range(0, kmin, width):
         kb = min(width, kmin - k)
         mk = m - k
         panel = w[:, k:, k:k + kb]
         tv = tau[:, k:k + kb]
+        if lp := loops.get(mk):
+            lp.factor(panel, tv)
+        elif wide is not None and mk >= wide.min_rows:
+            wide.factor(panel, tv)
+        else:
+            _factor_launch(client, t, "qr", 0, panel, tau=tv)
         v = new_output((B, mk, kb), w.dtype, client)
+        vh = new_output((B, kb, mk), w.dtype, client)
+        client.kernel(QrVSpec(t)).launch(
+            _thread_grid(B * mk * kb, client, 256), Pn=panel, V=v, VH=vh, m=mk, kb=kb,
+            nbat=B, p_rs=panel.strides[1], p_cs=panel.strides[2], p_bs=panel.strides[0])
+        g = gemm(vh, v)
         y1 = new_output((B, kb, mk), w.dtype, client)
         y2 = new_output((B, kb, mk), w.dtype, client)
-        pargs = dict(A=panel, tau_=tv, m=mk, nc=kb, nbat=B, a_rs=panel.strides[1],
-                     a_cs=panel.strides[2], a_bs=panel.strides[0], tau_bs=tv.strides[0])
-        if pk and pk.fused:
-            # one dispatch: the panel, V and the update operands (no QrV / G / QrT)
-            client.kernel(pk).launch(grid(B, client), V=v, Y1=y1, Y2=y2, **pargs)
-        else:
-            if pk:
-                client.kernel(pk).launch(grid(B, client), **pargs)
-            elif loops and (lp := loops.get(mk)):
-                lp.factor(panel, tv)
-            elif wide is not None and mk >= wide.min_rows:
-                wide.factor(panel, tv)
-            else:
-                _factor_launch(client, t, "qr", 0, panel, tau=tv)
-            vh = new_output((B, kb, mk), w.dtype, client)
-            client.kernel(QrVSpec(t)).launch(
-                _thread_grid(B * mk * kb, client, 256), Pn=panel, V=v, VH=vh, m=mk, kb=kb,
-                nbat=B, p_rs=panel.strides[1], p_cs=panel.strides[2], p_bs=panel.strides[0])
-            g = gemm(vh, v)
-            nblk = -(-mk // kt.rows)
-            client.kernel(kt).launch(grid(B * nblk, client), G=g, tau=tv, V=v, Y1=y1, Y2=y2,
-                                     m=mk, kb=kb, nbat=B, nblk=nblk, tau_bs=tv.strides[0])
+        nblk = -(-mk // kt.rows)
+        client.kernel(kt).launch(grid(B * nblk, client), G=g, tau=tv, V=v, Y1=y1, Y2=y2,
+                                 m=mk, kb=kb, nbat=B, nblk=nblk, tau_bs=tv.strides[0])
         if k + kb < n:
             # C <- (I - V T V^H)^H C = C + V (-(V T)^H C)
             c = w[:, k:, k + kb:]
@@ -1081,19 +1072,6 @@ class _QrLoops:
             self.panels[spec.rpt] = qr_wide.WidePanel(
                 self.client, spec, self.dtype, self.B, spec.rows) if fits else None
         return self.panels[spec.rpt]
-
-
-def _qr_panel_kernel(client, t, m):
-    """QRPanelSpec for panels of m rows (16 columns) where it applies (subgroups, 32-bit
-    real part, rows fitting the registers of one workgroup), else None."""
-    if _env("QR_PANEL", "old") in ("old", "one") or not Caps.of(client).subgroup or \
-            t.name == "complex128":
-        return None
-    wg = panel_wg(client, t)
-    rpt = next((r for r in LEAF_ROWS if r * wg >= m), None)
-    if rpt is None or (rpt > 4 and not _is_cpu(client)):
-        return None
-    return QRPanelSpec(t, wg, rpt, _env("QR_FUSE", "1") != "0")
 
 
 def _qr_old(be, w, tau):
