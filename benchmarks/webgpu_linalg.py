@@ -120,6 +120,7 @@ def main(argv=None):
     p.add_argument("--dtypes", default="float32,float64")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--json", default="")
+    p.add_argument("--stacks", action="store_true", help="the batched cases only")
     args = p.parse_args(argv)
     libs = libraries()
     names = [n for n in ROWS if not args.only or n in args.only.split(",")]
@@ -133,6 +134,8 @@ def main(argv=None):
     print(head)
     # cases outermost (batched and small first), so a run cut short still has every row
     order = sorted(cases(args.small), key=lambda c: (not c[0], c[1]))
+    if args.stacks:
+        order = [c for c in order if c[0]]
     for batch, n in order:
         for name in names:
             row = ROWS[name]

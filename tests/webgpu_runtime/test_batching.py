@@ -35,6 +35,22 @@ def test_many_ops_few_submits(W, client):
     assert st1["pipelines"]["misses"] == st0["pipelines"]["misses"]
 
 
+def test_synchronize_after_a_read_submits_nothing(W, client):
+    x = W.from_numpy(np.arange(64, dtype=np.float32))
+    y = W.astype(x, D.float64)
+    W.to_numpy(y)  # waited for every submission
+    s0 = W.runtime_stats()["submission"]
+    client.synchronize()
+    s1 = W.runtime_stats()["submission"]
+    assert s1["submits"] == s0["submits"] and s1["skipped_waits"] == s0["skipped_waits"] + 1
+    # recorded work after the read is waited for again, and its result is there
+    z = W.astype(y, D.float32)
+    client.synchronize()
+    s2 = W.runtime_stats()["submission"]
+    assert s2["submits"] == s1["submits"] + 1 and s2["skipped_waits"] == s1["skipped_waits"]
+    assert np.array_equal(W.to_numpy(z), np.arange(64, dtype=np.float32))
+
+
 def test_read_backs_reuse_staging(W, client):
     x = W.from_numpy(np.arange(10, dtype=np.int32))
     W.to_numpy(x)

@@ -15,7 +15,6 @@ GEMM's O(n^2 * NB)).
 
 from __future__ import annotations
 
-import os
 
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
@@ -23,6 +22,7 @@ from ...codegen.types import wtype
 from ...codegen.wgmem import spec_fits
 from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
+from ...runtime.switches import switch as _env
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from . import qr_wide, warp
@@ -37,10 +37,6 @@ from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PAN
 NB = PANEL
 
 
-def _env(name, default):
-    """A tuning variant (``NUMR_WEBGPU_<name>``), read at each call so one process can
-    compare variants (benchmarks/linalg_variants.py)."""
-    return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",

@@ -33,13 +33,13 @@ Block 0 holds every diagonal row of the panel (NS * rpt >= 32 columns).
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WType
 from ...storage import new_output
+from ...runtime.switches import switch as _env, switch_int as _env_int
 from .scalar import prelude
 
 NCAP = 32        # widest panel (lanes of a 32-invocation slice: one a column)
@@ -273,17 +273,11 @@ class QrWideSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
-def _env_int(name, default, lo, hi):
-    v = os.environ.get("NUMR_WEBGPU_" + name, "").strip()
-    try:
-        return max(lo, min(hi, int(v))) if v else default
-    except ValueError:
-        return default
 
 
 def enabled():
     """NUMR_WEBGPU_QR_WIDE=0 keeps every panel on FactorSpec "qr" (one workgroup)."""
-    return os.environ.get("NUMR_WEBGPU_QR_WIDE", "1").strip() != "0"
+    return (_env("QR_WIDE") or "1").strip() != "0"
 
 
 def min_rows():
@@ -299,7 +293,7 @@ def rows_per_thread():
 
 def trusted():
     """NUMR_WEBGPU_QR_WIDE_TRUSTED=0 compiles the kernel with wgpu's runtime checks."""
-    return os.environ.get("NUMR_WEBGPU_QR_WIDE_TRUSTED", "1").strip() != "0"
+    return (_env("QR_WIDE_TRUSTED") or "1").strip() != "0"
 
 
 def spec(t, m):

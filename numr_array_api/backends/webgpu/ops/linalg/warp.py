@@ -29,13 +29,13 @@ subgroup operation); needs shader-f64 and shader-int64 (the keys' bits).
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WTYPES, WType
+from ...runtime.switches import switch as _env
 from . import warp_seg
 from .batch_rows import load_row, stack_layout
 from .scalar import prelude
@@ -48,8 +48,6 @@ KMAX = 32
 LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0}   # seg: solve / inv on segments
 
 
-def _env(name, default):
-    return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
 # ---- WGSL helpers -------------------------------------------------------------------------

@@ -16,9 +16,9 @@ both pick the same rows.
 
 from __future__ import annotations
 
-import os
 
 from ....._core import dtypes as dt
+from ...runtime.switches import switch as _env
 
 
 def width(n):
@@ -28,8 +28,6 @@ def width(n):
     return w
 
 
-def _env(name, default):
-    return os.environ.get("NUMR_WEBGPU_" + name, default)
 
 
 def seg_width(dtype, n, s, full):
