@@ -206,8 +206,9 @@ def test_wrong_subgroup_size_reruns(env, monkeypatch):
 
 
 def test_default_routing_and_switches(env, monkeypatch):
-    """NUMR_WEBGPU_BWARP_SEG=1: segments for 2 <= n <= BTINY_N (16 float32, 8 float64) where
-    w <= S (w = S: the unsegmented kernel); =0 (the default): as before; =all: the
+    """NUMR_WEBGPU_BWARP_SEG=1 (the default on GPUs): segments for 2 <= n <= BTINY_N (16
+    float32, 8 float64) where w <= S (w = S: the unsegmented kernel); =0 (the default on
+    CPU adapters): as before; =all: the
     warp range beyond BTINY_N on segments too; the switches are recipe keys."""
     xp, client, warp, s = env
     from numr_array_api._core import dtypes as dt
@@ -231,8 +232,9 @@ def test_default_routing_and_switches(env, monkeypatch):
     assert warp.solve_sg(client, f32, 2, 1) == 0 and warp.solve_sg(client, f32, 4, 1) == 0
     # inv (k >= n) takes the unsegmented kernel from n = 2 (solve_sg's BWARP_INV_MIN)
     assert warp.solve_sg(client, f32, 4, 4) == s and warp.solve_width(client, f32, 4, s) == s
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG")   # the default: off
-    assert warp.solve_sg(client, f32, 2, 1) == 0
+    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG")   # the default: on GPUs, off on CPU adapters
+    from numr_array_api.backends.webgpu.runtime.adapters import is_cpu
+    assert warp.solve_sg(client, f32, 2, 1) == (0 if is_cpu(client.info) else s)
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")
     monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
     assert warp.solve_sg(client, f32, 2, 1) == 0

@@ -12,6 +12,8 @@ so none can pass on the old kernels; one compiles the kernels for a wrong subgro
 to show the status bit and the rerun on the old kernels.
 """
 
+import os
+
 import numpy as np
 import pytest
 
@@ -30,10 +32,11 @@ def bound(n, dtype):
     return 10 * max(n, 2) * EPS[dtype]
 
 
-@pytest.fixture
-def env(wgpu_xp, monkeypatch):
+@pytest.fixture(params=["0", "1"], ids=["direct", "staged"])
+def env(wgpu_xp, monkeypatch, request):
     """(xp, client, warp) with the warp path on for every n it can take, recipes off (so
-    each call records its kernels), its fallback state reset before and after."""
+    each call records its kernels), its fallback state reset before and after; cholesky
+    with its loads and stores direct or staged through workgroup memory (BWARP_STAGE)."""
     from numr_array_api.backends.webgpu.ops.linalg import warp
     xp = wgpu_xp
     client = xp.asarray([0.0])._data.client
@@ -42,6 +45,7 @@ def env(wgpu_xp, monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MAX", "32")   # float32's default stops at 16
     # one matrix a subgroup here; the segmented kernels (small n by default) in test_warp_seg
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_STAGE", request.param)
     monkeypatch.setattr(client.recipes, "enabled", False)
     warp.reset(client)
     yield xp, client, warp
@@ -122,10 +126,12 @@ def test_cholesky(env, dtype):
     for n in _sizes(client, warp, dtype, chol=True):
         h = _spd(rng, n, dtype)
         ref = np.linalg.cholesky(h.astype(np.float64))
+        staged = os.environ["NUMR_WEBGPU_BWARP_STAGE"] == "1"
         for upper in (False, True):
-            before = warp.LAUNCHES["chol"]
+            before = warp.LAUNCHES["chol"], warp.LAUNCHES["chol_staged"]
             f = host(xp.linalg.cholesky(xp.asarray(h), upper=upper))
-            assert warp.LAUNCHES["chol"] == before + 1, (n, upper)
+            assert (warp.LAUNCHES["chol"], warp.LAUNCHES["chol_staged"]) == \
+                (before[0] + 1, before[1] + staged), (n, upper)
             want = ref.transpose(0, 2, 1) if upper else ref
             assert f.dtype == np.dtype(dtype)
             assert np.array_equal(f == 0, want == 0) or n == 1   # the zero triangle written
@@ -301,7 +307,7 @@ def test_default_range_and_switch(env, monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
     assert warp.solve_sg(client, dt.float32, 2, 1) == 0 and warp.chol_sg(client, dt.float32, 2) == 0
     for k in ("BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
-              "BWARP_INV", "BWARP_S", "BWARP_WG"):
+              "BWARP_INV", "BWARP_S", "BWARP_WG", "BWARP_STAGE"):
         assert k in factor._BATCH_SWITCHES
 
 

@@ -106,6 +106,12 @@ def _describe(i, a):
     }
 
 
+def is_cpu(info):
+    """Whether an adapter description (list_adapters) is a CPU adapter (lavapipe: the
+    work runs on the host's own cores, so GPU-sized batching and spinning only cost)."""
+    return str(info.get("type", "")).lower().replace(" ", "") == "cpu"
+
+
 def list_adapters():
     """Every adapter wgpu sees, as dicts (index, name, vendor, backend, type, features, limits)."""
     return [_describe(i, a) for i, a in enumerate(_raw_adapters())]

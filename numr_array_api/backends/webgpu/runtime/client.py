@@ -12,6 +12,7 @@ import threading
 
 import numpy as np
 
+from .adapters import is_cpu
 from ...._core import dtypes as D
 from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument, OutOfMemory
 from . import adapters
@@ -47,7 +48,7 @@ def _memory_limit(info):
     env = os.environ.get("NUMR_WEBGPU_MEMORY_BYTES", "").strip()
     if env:
         return int(env)
-    if str(info.get("type", "")).lower().replace(" ", "") == "cpu":
+    if is_cpu(info):
         try:
             return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         except (ValueError, OSError, AttributeError):
@@ -63,7 +64,7 @@ def _map_spin(info):
     env = os.environ.get("NUMR_WEBGPU_MAP_SPIN_US", "").strip()
     if env:
         return max(0.0, float(env)) * 1e-6
-    cpu = str(info.get("type", "")).lower().replace(" ", "") == "cpu"
+    cpu = is_cpu(info)
     return 0.0 if cpu else 2e-3
 
 

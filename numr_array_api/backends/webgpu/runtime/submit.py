@@ -20,6 +20,7 @@ import os
 import wgpu
 from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 
+from .adapters import is_cpu
 from .concurrency import deferred_interrupts
 from .errors import translate
 
@@ -64,7 +65,7 @@ class Recorder:
         # replays are submitted in chunks so a GPU starts while the host records (64 was
         # fastest on an H100, docs/benchmarks.md); a CPU adapter (lavapipe) executes on the
         # host's own cores, where each extra submit only costs: one submit per replay
-        cpu = str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
+        cpu = is_cpu(client.info)
         self.replay_chunk = max(1, int(_REPLAY_CHUNK_ENV)) if _REPLAY_CHUNK_ENV else \
             (1 << 30 if cpu else 64)
         sb = int(_SUBMIT_BYTES_ENV) if _SUBMIT_BYTES_ENV else (0 if cpu else DEFAULT_SUBMIT_BYTES)
@@ -81,6 +82,7 @@ class Recorder:
         # copied after every submission): wait() then has nothing to wait for
         self.drained_at = -1
         self.skipped_waits = 0
+        self.hold = 0   # > 0: no early submit by bytes (``held``)
         # uniform ring for per-dispatch params when immediates are unavailable (or too small)
         self.ring_align = max(16, client.limits.get("min-uniform-buffer-offset-alignment", 256))
         self.ring = None
@@ -174,12 +176,19 @@ class Recorder:
         if self.watch is not None:
             self.watch.dispatch(pipe, bind_group, params, workgroups, blocks, indirect)
         pb = self.pending_bytes = self.pending_bytes + nbytes
-        if pb >= self.ramp or pb >= self.submit_bytes:   # min(ramp, submit_bytes)
+        if (pb >= self.ramp or pb >= self.submit_bytes) and not self.hold:
             self.flush()
             if self.ramp < self.submit_bytes:
                 self.ramp *= 2
         elif self.recorded >= self.threshold:
             self.flush()
+
+    def held(self):
+        """A context in which bound bytes trigger no early submit: for a few dispatches
+        that the caller reads back at once (a stacked linalg call and its status word),
+        where an early submit only adds a second submit (~40 us of host time on an H100)
+        to the read's own."""
+        return _Held(self)
 
     def replay(self, raw, ids):
         """Re-record a captured graph's dispatches (``raw``: tuples from ``raw_records``),
@@ -303,6 +312,19 @@ class Recorder:
                 "skipped_waits": self.skipped_waits,
                 "recorded_unsubmitted": self.recorded, "batch_threshold": self.threshold,
                 "pending_bytes": self.pending_bytes}
+
+
+class _Held:
+    __slots__ = ("rec",)
+
+    def __init__(self, rec):
+        self.rec = rec
+
+    def __enter__(self):
+        self.rec.hold += 1
+
+    def __exit__(self, *exc):
+        self.rec.hold -= 1
 
 
 def _keep(buffer, size):

@@ -16,6 +16,7 @@ GEMM's O(n^2 * NB)).
 from __future__ import annotations
 
 
+from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
@@ -42,7 +43,7 @@ NB = PANEL
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
                    "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL", "BWARP_INV_MIN",
-                   "BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX")
+                   "BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX", "BWARP_STAGE")
 
 # subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
 # matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns
@@ -147,7 +148,7 @@ def _rows_kernel(client, dtype, n, k):
     # 128 words, ran 2.3 ms against CuPy's 0.9 and compiled for 9 s)
     return (n <= ROWS_NMAX and k <= ROWS_NMAX and mode != "0"
             and (n + k) * dtype.itemsize // 4 <= 72
-            and (mode == "all" or not _is_cpu(client))
+            and (mode == "all" or not is_cpu(client.info))
             and (dtype is not dt.float64 or Caps.of(client).int64))  # (its NaN test)
 
 
@@ -245,9 +246,6 @@ def _factor_launch(client, t, kind, nmax, w, status=None, ipiv=None, tau=None, p
     k.launch(grid(B, client), **args)
 
 
-def _is_cpu(client):
-    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
-
 
 def panel_wg(client, t):
     """Threads of a global-memory panel workgroup: the panel loops are latency bound, so
@@ -256,7 +254,7 @@ def panel_wg(client, t):
     proportion to the invocations, 256."""
     caps = Caps.of(client)
     force = int(_env("PANEL_WG", 0))
-    if _is_cpu(client) and not force:
+    if is_cpu(client.info) and not force:
         return 256
     wg = caps.wg_size(force or 1024)
     while wg > 256 and wg * (t.itemsize + 8) + 4096 > caps.workgroup_storage:
@@ -426,7 +424,7 @@ def _chol_panel(client, t, nb):
     trusted = _env("CHOL_TRUSTED", "1") != "0"
     if _env("CHOL_PANEL", "regs") == "regs":
         # CPU adapters' barriers cost in proportion to the invocations (panel_wg)
-        want = int(_env("CHOL_WG", 256 if _is_cpu(client) else CHOL_WG))
+        want = int(_env("CHOL_WG", 256 if is_cpu(client.info) else CHOL_WG))
         spec = regs_spec(t, nb, caps.wg_size(want), int(_env("CHOL_TR", CHOL_TR)), caps,
                          trusted, _env("CHOL_STAGE", "0") != "0")
         if spec is not None:
@@ -537,7 +535,7 @@ def _check_rows(client, what, m):
     """CPU adapters (lavapipe) silently end a loop after 65535 iterations per invocation,
     counted over all its entries; the panel kernels loop about 2 * m / 256 * 256 times
     per thread over a panel of m rows: refuse what could reach that."""
-    if m > 30000 and _is_cpu(client):
+    if m > 30000 and is_cpu(client.info):
         from ....._core.errors import BackendLimitation
         raise BackendLimitation("webgpu", f"linalg {what} of matrices with {m} rows on a "
                                 "CPU adapter", "lavapipe stops loops beyond 65535 "
@@ -716,7 +714,7 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     env = _env("LU_TSLU", None)
     lim = int(env if env is not None else TSLU_ROWS)
     # CPU adapters: off unless asked (llvmpipe compiles the unrolled kernels for seconds)
-    if not lim or m <= lim or nc > 32 or B == 0 or (env is None and _is_cpu(client)):
+    if not lim or m <= lim or nc > 32 or B == 0 or (env is None and is_cpu(client.info)):
         return False
     W = 16 if leaf <= 16 else 32
     wg = 256

@@ -57,9 +57,12 @@ def _wrong_subgroup(client, v):
 
 def _recorded(key, inputs, job):
     """``job()`` -> (result, status word), replayed from its recipe when the call repeats
-    (runtime/recipes.py): the status read stays outside, after the recorded work."""
-    return inputs[0].client.recipes.call(("linalg", factor.batch_switches()) + key, inputs,
-                                         job)
+    (runtime/recipes.py): the status read stays outside, after the recorded work, and
+    submits it with the read's copy (one submit a call: the job's few dispatches bind
+    enough bytes to trigger an early submit otherwise)."""
+    client = inputs[0].client
+    with client.recorder.held():
+        return client.recipes.call(("linalg", factor.batch_switches()) + key, inputs, job)
 
 
 class LinalgMixin(SimpleLinalgMixin):

@@ -35,6 +35,8 @@ from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WTYPES, WType
+from ...codegen.wgmem import spec_fits
+from ...runtime.adapters import is_cpu
 from ...runtime.switches import switch as _env
 from . import warp_seg
 from .batch_rows import load_row, stack_layout
@@ -45,7 +47,8 @@ NMAX = 32            # registers: rows of [A | B] beyond 32 + 32 values are not 
 KMAX = 32
 
 # launches recorded per kind ("solve", "inv", "chol"): the tests check the path ran
-LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0}   # seg: solve / inv on segments
+# seg: solve / inv on segments; chol_staged: cholesky through workgroup memory
+LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0, "chol_staged": 0}
 
 
 
@@ -273,6 +276,10 @@ class WarpCholSpec(_WarpNeeds, KernelSpec):
     sg: int
     wg: int
     sel: bool = True   # masked updates as selects (False: inside ifs)
+    # the matrix goes through workgroup memory on the way in and out: lane l moves
+    # column l of every row (consecutive addresses across the subgroup) where lane r
+    # reading its own row r touches n lines a load (H100, session 10: see chol_stage)
+    stage: bool = False
 
     def layout(self, caps):
         return Layout([Buf("A", self.t.arr), Buf("L", self.t.arr, "rw"),
@@ -283,13 +290,26 @@ class WarpCholSpec(_WarpNeeds, KernelSpec):
         tk = self.layout(caps).tokens()
         n, sg = self.n, self.sg
         L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
-        L += _head(tk, sg, self.wg)
-        L += [f"  let act = r < {n}u;",
-              f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
-              "  var bad = false;"]
-        for c in range(n):
-            L.append(f"  var a{c} = zero();")
-            L.append(f"  if (act && {c}u <= r) {{ a{c} = A[ab + {c}u * {tk['a_cs']}]; }}")
+        if self.stage:
+            L += _staged_head(tk, sg, self.wg, n)
+            L += [f"  let act = r < {n}u && live;", "  var bad = false;"]
+            L += [f"  var a{c} = zero();" for c in range(n)]
+            # in: lane l takes column l of row c (the lower triangle), then its own row
+            L.append(f"  let ab = {tk['A_off']} + b * {tk['a_bs']};")
+            for c in range(n):
+                L.append(f"  if (act && r <= {c}u) {{ tile[tb + {c * (n + 1)}u + r] = "
+                         f"A[ab + {c}u * {tk['a_rs']} + r * {tk['a_cs']}]; }}")
+            L.append("  workgroupBarrier();")
+            L += [f"  if (act && {c}u <= r) {{ a{c} = tile[tb + r * {n + 1}u + {c}u]; }}"
+                  for c in range(n)]
+        else:
+            L += _head(tk, sg, self.wg)
+            L += [f"  let act = r < {n}u;",
+                  f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};",
+                  "  var bad = false;"]
+            for c in range(n):
+                L.append(f"  var a{c} = zero();")
+                L.append(f"  if (act && {c}u <= r) {{ a{c} = A[ab + {c}u * {tk['a_cs']}]; }}")
         for j in range(n):
             if self.sel:
                 L.append(f"  {{ let d = re(a{j}); bad = bad || (r == {j}u && !(d > R(0.0))); "
@@ -306,16 +326,51 @@ class WarpCholSpec(_WarpNeeds, KernelSpec):
             for c in range(j + 1, n):
                 L += _masked(f"r >= {c}u && act", [(f"a{c}", f"a{c} - mul(a{j}, cj(v{j}_{c}))")],
                              self.sel)
-        L.append("  if (act) {")
-        L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
-        for c in range(n):
-            L.append(f"    {{ let v = select(zero(), a{c}, {c}u <= r); "
-                     f"if ({tk['upper']} != 0u) {{ L[ob + {c}u * {tk['l_rs']} + r] = cj(v); }} "
-                     f"else {{ L[ob + r * {tk['l_rs']} + {c}u] = v; }} }}")
-        L.append("  }")
+        if self.stage:
+            # out: row r into the tile, then lane l writes column l of every row (L) or
+            # row l conjugated as column l (L^H)
+            L.append("  workgroupBarrier();")
+            L += [f"  if (act) {{ tile[tb + r * {n + 1}u + {c}u] = "
+                  f"select(zero(), a{c}, {c}u <= r); }}" for c in range(n)]
+            L.append("  workgroupBarrier();")
+            L.append("  if (act) {")
+            L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
+            L.append(f"    if ({tk['upper']} != 0u) {{")
+            L += [f"      L[ob + {c}u * {tk['l_rs']} + r] = cj(tile[tb + r * {n + 1}u + {c}u]);"
+                  for c in range(n)]
+            L.append("    } else {")
+            L += [f"      L[ob + {c}u * {tk['l_rs']} + r] = tile[tb + {c * (n + 1)}u + r];"
+                  for c in range(n)]
+            L.append("    }")
+            L.append("  }")
+        else:
+            L.append("  if (act) {")
+            L.append(f"    let ob = {tk['L_off']} + b * {tk['l_bs']};")
+            for c in range(n):
+                L.append(f"    {{ let v = select(zero(), a{c}, {c}u <= r); "
+                         f"if ({tk['upper']} != 0u) {{ L[ob + {c}u * {tk['l_rs']} + r] = cj(v); }} "
+                         f"else {{ L[ob + r * {tk['l_rs']} + {c}u] = v; }} }}")
+            L.append("  }")
         L.append("  if (act && bad) { atomicOr(&st[0], 1u); }")
         L.append("}")
         return "\n".join(L)
+
+
+def _staged_head(tk, sg, wg, n):
+    """The head of a kernel staging its matrices through workgroup memory: no early
+    return (its barriers need every invocation), ``live`` instead; ``tb`` the subgroup's
+    tile of n x (n + 1) (the pad puts a column's n rows on n banks)."""
+    per = wg // sg
+    return [f"var<workgroup> tile: array<T, {per * n * (n + 1)}>;",
+            f"@compute @workgroup_size({wg})",
+            "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
+            "vec3<u32>, @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
+            "r: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32) {",
+            f"  let ok = sgs == {sg}u && nsg == {per}u;",
+            f"  if (!ok) {{ atomicOr(&st[0], {WRONG_SUBGROUP}u); }}",
+            f"  let b = (wid.x + wid.y * nw.x) * {per}u + sid;",
+            f"  let live = ok && b < {tk['nbat']};",
+            f"  let tb = min(sid, {per - 1}u) * {n * (n + 1)}u;"]
 
 
 # ---- the subgroup size --------------------------------------------------------------------
@@ -466,7 +521,8 @@ def solve_sg(client, dtype, n, k):
         # 10000 x 16x16 float32 6.37x -> 1.63x (solve with one right-hand side: no gain)
         if not _env("BWARP_MIN", "").strip():   # (an explicit BWARP_MIN rules)
             lo = min(lo, max(2, int(_env("BWARP_INV_MIN", "2"))))
-    if s and (lo <= n <= hi or warp_seg.seg_width(dtype, n, s, False)):
+    gpu = not is_cpu(client.info)
+    if s and (lo <= n <= hi or warp_seg.seg_width(dtype, n, s, False, gpu)):
         return s
     return 0
 
@@ -475,7 +531,7 @@ def solve_width(client, dtype, n, s):
     """Lanes a matrix for (n, n) systems that solve_sg gave to subgroups of s: a segment
     (warp_seg.py) where that path takes n, else the whole subgroup."""
     lo, hi, _ = solve_range(client, dtype)
-    return warp_seg.seg_width(dtype, n, s, lo <= n <= hi) or s
+    return warp_seg.seg_width(dtype, n, s, lo <= n <= hi, not is_cpu(client.info)) or s
 
 
 def chol_sg(client, dtype, n):
@@ -521,12 +577,45 @@ def solve(t, a, b, x, status, s):
         x_bs=x.strides[0])
 
 
+def _stage(client, n):
+    """Whether the warp Cholesky of n x n matrices stages them through workgroup memory:
+    NUMR_WEBGPU_BWARP_STAGE=0 / 1, else on GPUs from STAGE_MIN rows (CPU adapters: no
+    coalescing to gain; their caches hold a matrix's rows)."""
+    v = _env("BWARP_STAGE", "")
+    if v in ("0", "1"):
+        return v == "1"
+    return not is_cpu(client.info) and n >= STAGE_MIN
+
+
+STAGE_MIN = 16
+_FITS = {}
+
+
+def _fitting(client, spec):
+    """``spec`` with its workgroup halved (down to one subgroup) until its tiles fit the
+    adapter's workgroup memory; None where not even one does."""
+    caps = Caps.of(client)
+    while True:
+        key = (spec, caps)
+        if key not in _FITS:
+            _FITS[key] = spec_fits(spec, caps)
+        if _FITS[key]:
+            return spec
+        if spec.wg <= spec.sg:
+            return None
+        spec = dataclasses.replace(spec, wg=spec.wg // 2)
+
+
 def cholesky(t, a, out, status, upper, s):
     client = out.client
     B, n, _ = out.shape
-    wg = _wg(client, s)
+    spec = WarpCholSpec(t, n, s, _wg(client, s), _sel())
+    if _stage(client, n):
+        spec = _fitting(client, dataclasses.replace(spec, stage=True)) or spec
+    wg = spec.wg
     LAUNCHES["chol"] += 1
-    client.kernel(WarpCholSpec(t, n, s, wg, _sel())).launch(
+    LAUNCHES["chol_staged"] += spec.stage
+    client.kernel(spec).launch(
         _grid(client, -(-B // (wg // s))), A=a, L=out, st=status, m=n, nbat=B,
         upper=int(upper), a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0],
         l_rs=out.strides[1], l_bs=out.strides[0])
@@ -543,7 +632,8 @@ def variants():
                             WarpSolveSpec(t, n, n, True, s, wg, False, sel),
                             WarpSolveSpec(t, n, n, True, s, wg, True, sel),
                             WarpSolveSpec(t, n, 3, False, s, wg, False, sel),
-                            WarpCholSpec(t, n, s, wg, sel)]
+                            WarpCholSpec(t, n, s, wg, sel),
+                            WarpCholSpec(t, n, s, wg, sel, True)]
             for n in (1, 2, 3, 4, 5, 8, 9):   # segments (warp_seg.py)
                 w = warp_seg.width(n)
                 if w < s:

@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 
+from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation, InvalidArgument
 from ...codegen.caps import Caps
@@ -105,7 +106,7 @@ def _check_loops(client, what, n, counts):
     """CPU adapters (lavapipe) silently stop a loop after 65535 iterations per invocation,
     counted over all its entries: refuse sizes whose worst case (every sweep allowed) could
     reach that, rather than return a wrong answer."""
-    if not _is_cpu(client):
+    if not is_cpu(client.info):
         return
     if max(counts) > 65000:
         raise BackendLimitation("webgpu", f"linalg.{what} of {n} matrices on a CPU adapter",
@@ -124,11 +125,8 @@ def _use_rounds(client, cap, single_ok):
         return ROUNDS
     if cap:
         return False
-    return not (_is_cpu(client) and single_ok)
+    return not (is_cpu(client.info) and single_ok)
 
-
-def _is_cpu(client):
-    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
 
 
 def _cdiv(a, b):

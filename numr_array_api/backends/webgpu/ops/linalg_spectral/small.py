@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
@@ -162,9 +163,6 @@ def svd_spec(a, vectors, full_matrices):
     return _svd_fit(Caps.of(a.client), wtype(_work(a)), capr, capc, vectors)
 
 
-def _is_cpu(client):
-    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
-
 
 def _launch_plan(client, what, nb, per, per_bytes, loops_per_group):
     """Batch chunks [(b0, b1, workgroups)]: each chunk's operands fit one binding, and on
@@ -176,7 +174,7 @@ def _launch_plan(client, what, nb, per, per_bytes, loops_per_group):
         b1 = min(nb, b0 + step)
         groups = -(-(b1 - b0) // per)
         wgs = min(groups, _MAX_GROUPS)
-        if _is_cpu(client) and -(-groups // wgs) * loops_per_group > 65000:
+        if is_cpu(client.info) and -(-groups // wgs) * loops_per_group > 65000:
             raise BackendLimitation("webgpu", f"linalg.{what} of {nb} small matrices on a "
                                     "CPU adapter", "lavapipe stops loops beyond 65535 "
                                     "iterations; the kernel could exceed that here")

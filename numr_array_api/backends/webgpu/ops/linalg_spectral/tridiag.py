@@ -23,6 +23,7 @@ import os
 
 import numpy as np
 
+from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
@@ -105,7 +106,7 @@ def solvable(client, dtype, n):
     caps = Caps.of(client)
     if dtype is dt.float64 and not (caps.f64 and caps.int64):
         return False
-    if _is_cpu(client):
+    if is_cpu(client.info):
         # lavapipe stops loops beyond 65535 iterations per invocation: the Sturm loop
         # runs n times per multisection round (inverse iteration: tridiag._cluster_round)
         it = MSECT_ROUNDS["f64" if dtype is dt.float64 else "f32"]
@@ -114,12 +115,9 @@ def solvable(client, dtype, n):
     return True
 
 
-def _is_cpu(client):
-    return str(client.info.get("type", "")).lower().replace(" ", "") == "cpu"
-
 
 def _step_wg(client):
-    if _is_cpu(client):
+    if is_cpu(client.info):
         return 256
     return Caps.of(client).wg_size(1024)
 
@@ -245,7 +243,7 @@ def _cluster_round(client, n):
     """Cluster members one InvIterSpec dispatch computes: all on GPUs; on CPU adapters
     (lavapipe stops an invocation's loops beyond 65535 iterations) as many as the
     per-member loop count (factor, solves, normalisations, Gram-Schmidt) allows."""
-    if not _is_cpu(client):
+    if not is_cpu(client.info):
         return n
     from .tridiag_specs import INV_ITERS
     per = 8 * n + (INV_ITERS + 1) * n * (1 + 2 * _cdiv(n, 64)) + 2 * n
