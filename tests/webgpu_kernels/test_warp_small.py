@@ -42,7 +42,7 @@ def env(wgpu_xp, monkeypatch, request):
     client = xp.asarray([0.0])._data.client
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_MIN", "1")
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MIN", "1")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MAX", "32")   # float32's default stops at 16
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MAX", "32")
     # one matrix a subgroup here; the segmented kernels (small n by default) in test_warp_seg
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_STAGE", request.param)
@@ -284,7 +284,7 @@ def test_wrong_subgroup_size_reruns_on_the_old_kernels(env, monkeypatch):
 
 def test_default_range_and_switch(env, monkeypatch):
     """Defaults: solve / inv from one past BatchTiny's limit (BTINY_N + 1) to min(S, 32),
-    cholesky from 2 to min(S, 32) (float32: 16); NUMR_WEBGPU_BWARP=0 turns the path off; the range switches are recipe
+    cholesky from 2 to min(S, 32); NUMR_WEBGPU_BWARP=0 turns the path off; the range switches are recipe
     keys."""
     xp, client, warp = env
     from numr_array_api._core import dtypes as dt
@@ -298,7 +298,7 @@ def test_default_range_and_switch(env, monkeypatch):
     assert warp.solve_range(client, dt.float32) == (17, min(s, 32), s)
     if client.has("shader-f64") and client.has("shader-int64"):
         assert warp.solve_range(client, dt.float64) == (9, min(s, 32), s)
-    assert warp.chol_range(client, dt.float32) == (2, min(s, 16), s)
+    assert warp.chol_range(client, dt.float32) == (2, min(s, 32), s)
     if client.has("shader-f64") and client.has("shader-int64"):
         assert warp.chol_range(client, dt.float64) == (2, min(s, 32), s)
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_MAX", "4")

@@ -494,17 +494,16 @@ def solve_range(client, dtype):
 
 
 def chol_range(client, dtype):
-    """(lo, hi, S) for cholesky: defaults 2 .. min(S, 32) (float32: .. 16);
-    NUMR_WEBGPU_BWARP_CHOL_MIN / _CHOL_MAX move them. H100, 2026-11-26 (call 3 of session
-    6, best of 5 calls with the status read): float32 10000 x 32x32 0.539 ms against 0.481
-    for BatchCholSpec, 100000 x 8x8 0.255 against 0.275; float64 10000 x 32x32 0.501
-    against 0.554."""
+    """(lo, hi, S) for cholesky: defaults 2 .. min(S, 32); NUMR_WEBGPU_BWARP_CHOL_MIN /
+    _CHOL_MAX move them. H100, session 6 (best of 5 calls with the status read): float32
+    10000 x 32x32 0.539 ms against 0.481 for BatchCholSpec (float32 stopped at 16 then),
+    float64 0.501 against 0.554; session 10, with the staged loads and stores (_stage):
+    float32 0.389 ms against BatchCholSpec's 0.427, kernel 240 -> 114 us."""
     s = _usable(client, dtype)
     if not s:
         return 1, 0, 0
     lo = max(1, int(_env("BWARP_CHOL_MIN", "2")))
-    top = 16 if dtype is dt.float32 else NMAX
-    hi = min(s, NMAX, int(_env("BWARP_CHOL_MAX", str(top))))
+    hi = min(s, NMAX, int(_env("BWARP_CHOL_MAX", str(NMAX))))
     return lo, hi, s
 
 
@@ -577,14 +576,17 @@ def solve(t, a, b, x, status, s):
         x_bs=x.strides[0])
 
 
-def _stage(client, n):
+def _stage(client, dtype, n):
     """Whether the warp Cholesky of n x n matrices stages them through workgroup memory:
-    NUMR_WEBGPU_BWARP_STAGE=0 / 1, else on GPUs from STAGE_MIN rows (CPU adapters: no
-    coalescing to gain; their caches hold a matrix's rows)."""
+    NUMR_WEBGPU_BWARP_STAGE=0 / 1, else float32 on GPUs from STAGE_MIN rows. H100,
+    session 10 (kernel times, 10000 matrices): float32 32 x 32 240 -> 114 us, 16 x 16
+    0.189 -> 0.162 ms a call; float64 32 x 32 took 439 us staged, no better than the
+    direct loads' whole call (0.48-0.65 ms against 0.59-0.63): not by default. CPU
+    adapters: no coalescing to gain (their caches hold a matrix's rows)."""
     v = _env("BWARP_STAGE", "")
     if v in ("0", "1"):
         return v == "1"
-    return not is_cpu(client.info) and n >= STAGE_MIN
+    return dtype is dt.float32 and n >= STAGE_MIN and not is_cpu(client.info)
 
 
 STAGE_MIN = 16
@@ -610,7 +612,7 @@ def cholesky(t, a, out, status, upper, s):
     client = out.client
     B, n, _ = out.shape
     spec = WarpCholSpec(t, n, s, _wg(client, s), _sel())
-    if _stage(client, n):
+    if _stage(client, out.dtype, n):
         spec = _fitting(client, dataclasses.replace(spec, stage=True)) or spec
     wg = spec.wg
     LAUNCHES["chol"] += 1
