@@ -331,6 +331,41 @@ def test_many_small_matrices(xp, n):
     assert err <= bound(n, "float32"), err
 
 
+def test_stacked_calls_submit_once(xp, monkeypatch):
+    """A stacked solve / inv / cholesky records its kernels with early submits held and
+    submits them with its status read: one submit a call, even where every dispatch
+    crosses the early-submit threshold (forced down to 1 byte here; lavapipe never
+    submits early by itself); the same threshold without the hold submits more."""
+    client = xp.asarray([0.0])._data.client
+    rec = client.recorder
+    monkeypatch.setattr(client.recipes, "enabled", False)   # the recorded path, each call
+    rng = np.random.default_rng(11)
+    a = random(rng, (300, 4, 4), "float32") + 4 * np.eye(4, dtype=np.float32)
+    b = random(rng, (300, 4, 1), "float32")
+    s = spd(a)
+    ga, gb, gs = xp.asarray(a), xp.asarray(b), xp.asarray(s)
+    calls = {"solve": lambda: xp.linalg.solve(ga, gb), "inv": lambda: xp.linalg.inv(ga),
+             "cholesky": lambda: xp.linalg.cholesky(gs)}
+    for f in calls.values():
+        f()   # compiled, the pool warm
+    xp.synchronize()
+    monkeypatch.setattr(rec, "ramp", 1)
+    monkeypatch.setattr(rec, "ramp_first", 1)
+    monkeypatch.setattr(rec, "submit_bytes", 1)
+    for name, f in calls.items():
+        before = rec.submits
+        r = f()
+        assert rec.submits == before + 1, name   # the status read's submit only
+        want = {"solve": lambda: np.linalg.solve(ref(a), ref(b)),
+                "inv": lambda: np.linalg.inv(ref(a)),
+                "cholesky": lambda: np.linalg.cholesky(ref(s))}[name]()
+        np.testing.assert_allclose(ref(host(r)), want, rtol=1e-4, atol=1e-4)
+    before = rec.submits
+    x = xp.exp(ga)     # an unheld dispatch at this threshold submits at once
+    assert rec.submits == before + 1
+    host(x)
+
+
 def test_stack_split_across_bindings(xp, small_limits):
     """Stacks beyond one storage binding are factorised in pieces."""
     rng = np.random.default_rng(3)
