@@ -6,6 +6,8 @@ Blocks of 32 rows (NUMR_WEBGPU_QR_WIDE_RPT=4) and a 32-row threshold put several
 workgroups on every panel at sizes lavapipe runs quickly; plans are off so every call
 runs the kernels from Python (a replayed plan would not move the counter)."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -13,11 +15,14 @@ DTYPES = ["float32", "float64", "complex64", "complex128"]
 C = 10.0
 
 
-@pytest.fixture
-def xp(wgpu_xp, monkeypatch):
+@pytest.fixture(params=["1", "2"], ids=["running", "two-pass"])
+def xp(wgpu_xp, monkeypatch, request):
+    """The namespace with the wide panel from 32 rows, plans off; the blocks' partials
+    combined by the running rescale or in two passes (NUMR_WEBGPU_QR_WIDE_COMB)."""
     from numr_array_api._core.config import host_conversion
     for k in ("NUMR_WEBGPU_QR", "NUMR_WEBGPU_QR_PANEL", "NUMR_WEBGPU_QR_WIDE"):
         monkeypatch.delenv(k, raising=False)
+    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_COMB", request.param)
     monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_MIN", "32")
     monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_RPT", "4")
     monkeypatch.setenv("NUMR_WEBGPU_LINALG_PLAN", "0")
@@ -87,6 +92,29 @@ def test_wide_panel_against_numpy(xp, panels, dtype, shape):
     a = _random(np.random.default_rng(sum(shape)), shape, dtype)
     _check(xp, a)
     assert panels() > 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_many_blocks_of_different_scales(xp, panels, dtype):
+    """More row blocks than a workgroup has slices (700 rows: 22 blocks of 32 on 8
+    slices), each block's rows scaled by another power of ten, so every slice combines
+    several partials whose scale grows and shrinks (both ways of combining them); a NaN
+    in a late block reaches R."""
+    _needs(xp, dtype)
+    from numr_array_api.backends.webgpu.ops.linalg import qr_wide
+    rng = np.random.default_rng(21)
+    a = _random(rng, (700, 40), dtype)
+    a *= (10.0 ** ((np.arange(700) // 32) % 7 - 3))[:, None].astype(a.real.dtype)
+    _check(xp, a)
+    assert panels() == 2
+    t = xp.asarray(a)._data
+    from numr_array_api.backends.webgpu.codegen.types import wtype
+    spec = qr_wide.spec(wtype(t.dtype, t.client, "test"), 700)
+    assert spec.comb2 == (os.environ["NUMR_WEBGPU_QR_WIDE_COMB"] == "2")
+    assert spec in t.client._kernels
+    a[650, 3] = np.nan
+    _, r = (_host(y) for y in xp.linalg.qr(xp.asarray(a)))
+    assert np.isnan(r[:, 3:]).any() and not np.isnan(r[:3, :3]).any()
 
 
 @pytest.mark.parametrize("dtype", ["float32", "complex64"])

@@ -55,6 +55,34 @@ NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 row
 
 CALLS = {"panels": 0}   # tests read it: panels factored by this kernel
 
+# the slice's partials over blocks k = sl, sl + ns, ...: a running rescale when a larger
+# scale comes (a chain of dependent divisions and loads), or (comb2) the largest scale
+# first, then every partial rescaled once (independent divisions)
+_COMBINE_RUNNING = """    var smax = R(0.0);
+    var y = zero();
+    for (var k = sl; k < nblk; k += NSu) {
+      let sk = re(PT[rp + k * PWu + NCAPu]);
+      let yk = PT[rp + k * PWu + lane];
+      if (sk > smax) {
+        y = y * (smax / sk) + yk;
+        smax = sk;
+      } else if (!(sk == R(0.0))) {   // NaN scales fall here and propagate
+        y += yk * (sk / smax);
+      }
+    }"""
+_COMBINE_TWO_PASS = """    var smax = R(0.0);
+    for (var k = sl; k < nblk; k += NSu) {
+      let sk = re(PT[rp + k * PWu + NCAPu]);
+      if (sk > smax) { smax = sk; }   // (a NaN scale is never the largest)
+    }
+    var y = zero();
+    for (var k = sl; k < nblk; k += NSu) {
+      let sk = re(PT[rp + k * PWu + NCAPu]);
+      if (!(sk == R(0.0))) {   // NaN scales propagate (sk / smax is NaN)
+        y += PT[rp + k * PWu + lane] * (sk / smax);
+      }
+    }"""
+
 _WIDE = Template("""${prelude}
 ${layout}
 var<workgroup> vq: array<T, ${rows}>;   // column q of the block's rows, before the update
@@ -108,18 +136,7 @@ fn step(d: u32, wid: vec3<u32>, tid: u32) {
     // ---- x^H p_c / S over all blocks (S: the largest scale), slices over blocks,
     // rescaling the running sum when a larger scale comes
     let rp = pb + (q % 2u) * nblk * ${pw}u;
-    var smax = R(0.0);
-    var y = zero();
-    for (var k = sl; k < nblk; k += ${ns}u) {
-      let sk = re(PT[rp + k * ${pw}u + ${ncap}u]);
-      let yk = PT[rp + k * ${pw}u + lane];
-      if (sk > smax) {
-        y = y * (smax / sk) + yk;
-        smax = sk;
-      } else if (!(sk == R(0.0))) {   // NaN scales fall here and propagate
-        y += yk * (sk / smax);
-      }
-    }
+${combine}
     ps[tid] = y;
     if (lane == 0u) { psc[sl] = smax; }
     workgroupBarrier();
@@ -246,6 +263,9 @@ class QrWideSpec(KernelSpec):
     # a barrier where the wide panel has a dispatch boundary
     looped: bool = False
     ns: int = NS   # row slices: a workgroup of ns * 32 invocations, a block of ns * rpt rows
+    # the other blocks' partials combined in two passes (NUMR_WEBGPU_QR_WIDE_COMB=2;
+    # not yet timed on a GPU: the one-pass running rescale is the default)
+    comb2: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -262,8 +282,11 @@ class QrWideSpec(KernelSpec):
             # them within the workgroup, as a dispatch boundary does across workgroups
             drive = (f"  for (var d = 0u; d <= {tk['nc']}; d++) {{\n"
                      "    step(d, wid, tid);\n    storageBarrier();\n    workgroupBarrier();\n  }")
+        combine = (_COMBINE_TWO_PASS if self.comb2 else _COMBINE_RUNNING).replace(
+            "NSu", f"{self.ns}u").replace("PWu", f"{PW}u").replace("NCAPu", f"{NCAP}u")
         return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=self.ns * NCAP,
-                            ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, drive=drive)
+                            ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, drive=drive,
+                            combine=combine)
 
     @property
     def rows(self):
@@ -291,6 +314,12 @@ def rows_per_thread():
     return _env_int("QR_WIDE_RPT", RPT, 4, 64)
 
 
+def two_pass():
+    """NUMR_WEBGPU_QR_WIDE_COMB=2: combine the blocks' partials in two passes (the
+    largest scale, then each partial rescaled once) instead of one running rescale."""
+    return (_env("QR_WIDE_COMB") or "1").strip() == "2"
+
+
 def trusted():
     """NUMR_WEBGPU_QR_WIDE_TRUSTED=0 compiles the kernel with wgpu's runtime checks."""
     return (_env("QR_WIDE_TRUSTED") or "1").strip() != "0"
@@ -302,7 +331,7 @@ def spec(t, m):
     rpt = rows_per_thread()
     while rpt < 64 and -(-m // (NS * rpt)) > NBLK_CAP:
         rpt = min(64, 2 * rpt)
-    return QrWideSpec(t, rpt, trusted())
+    return QrWideSpec(t, rpt, trusted(), comb2=two_pass())
 
 
 class WidePanel:
@@ -364,4 +393,5 @@ def variants():
     from ...codegen.types import WTYPES
     from .specs import FLOATS
     return [QrWideSpec(WTYPES[d], r, tr, lp, ns) for d in FLOATS for r in (4, RPT, 64)
-            for tr in (False, True) for lp, ns in ((False, NS), (True, NS), (True, 32))]
+            for tr in (False, True) for lp, ns in ((False, NS), (True, NS), (True, 32))] + \
+        [QrWideSpec(WTYPES[d], RPT, True, comb2=True) for d in FLOATS]
