@@ -182,6 +182,7 @@ ${combine}
     workgroupBarrier();
     piv = hv[0];
     house = re(hv[2]) != R(0.0);
+${vdiv_pass}
   }
   // ---- the reflector of column q applied to the block's rows (d = 0: rows only read)
   for (var t = 0u; t < ${rpt}u; t++) {
@@ -194,7 +195,7 @@ ${combine}
         var v = one();
         if (i > q) {
           v = vq[r];
-          if (house) { v = dv(v, piv); }
+${vdiv_apply}
         }
         if (lane == q) {
           if (i == q) { A[ai] = hv[1]; } else if (house) { A[ai] = v; }
@@ -266,6 +267,10 @@ class QrWideSpec(KernelSpec):
     # the other blocks' partials combined in two passes (NUMR_WEBGPU_QR_WIDE_COMB=2;
     # not yet timed on a GPU: the one-pass running rescale is the default)
     comb2: bool = False
+    # v's rows divided by x0 - beta once, by one invocation each, before the update
+    # (NUMR_WEBGPU_QR_WIDE_VDIV=1; the same quotients, 1 division a row instead of 32;
+    # not yet timed on a GPU)
+    vdiv: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -284,9 +289,18 @@ class QrWideSpec(KernelSpec):
                      "    step(d, wid, tid);\n    storageBarrier();\n    workgroupBarrier();\n  }")
         combine = (_COMBINE_TWO_PASS if self.comb2 else _COMBINE_RUNNING).replace(
             "NSu", f"{self.ns}u").replace("PWu", f"{PW}u").replace("NCAPu", f"{NCAP}u")
-        return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=self.ns * NCAP,
+        wg = self.ns * NCAP
+        vdiv_pass = vdiv_apply = ""
+        if self.vdiv:
+            vdiv_pass = (f"    if (house) {{\n      for (var r = tid; r < {self.rows}u; r += {wg}u) {{\n"
+                         "        let i = r0 + r;\n"
+                         "        if (i > q && i < m) { vq[r] = dv(vq[r], piv); }\n"
+                         "      }\n    }\n    workgroupBarrier();")
+        else:
+            vdiv_apply = "          if (house) { v = dv(v, piv); }"
+        return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=wg,
                             ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, drive=drive,
-                            combine=combine)
+                            combine=combine, vdiv_pass=vdiv_pass, vdiv_apply=vdiv_apply)
 
     @property
     def rows(self):
@@ -320,6 +334,11 @@ def two_pass():
     return (_env("QR_WIDE_COMB") or "1").strip() == "2"
 
 
+def row_division():
+    """NUMR_WEBGPU_QR_WIDE_VDIV=1: v's rows divided once each before the update."""
+    return (_env("QR_WIDE_VDIV") or "0").strip() == "1"
+
+
 def trusted():
     """NUMR_WEBGPU_QR_WIDE_TRUSTED=0 compiles the kernel with wgpu's runtime checks."""
     return (_env("QR_WIDE_TRUSTED") or "1").strip() != "0"
@@ -331,7 +350,7 @@ def spec(t, m):
     rpt = rows_per_thread()
     while rpt < 64 and -(-m // (NS * rpt)) > NBLK_CAP:
         rpt = min(64, 2 * rpt)
-    return QrWideSpec(t, rpt, trusted(), comb2=two_pass())
+    return QrWideSpec(t, rpt, trusted(), comb2=two_pass(), vdiv=row_division())
 
 
 class WidePanel:
@@ -394,4 +413,4 @@ def variants():
     from .specs import FLOATS
     return [QrWideSpec(WTYPES[d], r, tr, lp, ns) for d in FLOATS for r in (4, RPT, 64)
             for tr in (False, True) for lp, ns in ((False, NS), (True, NS), (True, 32))] + \
-        [QrWideSpec(WTYPES[d], RPT, True, comb2=True) for d in FLOATS]
+        [QrWideSpec(WTYPES[d], RPT, True, comb2=True, vdiv=True) for d in FLOATS]
