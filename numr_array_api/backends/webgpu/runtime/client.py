@@ -28,7 +28,6 @@ _clients = {}
 _lock = threading.Lock()
 
 
-
 def get_client(index=None):
     """The process-wide client of adapter ``index`` (default: see adapters.select_index)."""
     idx = adapters.select_index(index)

@@ -15,7 +15,6 @@ GEMM's O(n^2 * NB)).
 
 from __future__ import annotations
 
-
 from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ...codegen.caps import Caps
@@ -36,8 +35,6 @@ from .specs import (LEAF_ROWS, BatchCholSpec, BatchSolveSpec, BatchTinySpec, PAN
                     SwapSpec, TrsmSpec, small_wg)
 
 NB = PANEL
-
-
 
 
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
@@ -244,7 +241,6 @@ def _factor_launch(client, t, kind, nmax, w, status=None, ipiv=None, tau=None, p
     else:
         args.update(st=status)
     k.launch(grid(B, client), **args)
-
 
 
 def panel_wg(client, t):

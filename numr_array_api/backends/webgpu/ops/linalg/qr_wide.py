@@ -310,8 +310,6 @@ class QrWideSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
-
-
 def enabled():
     """NUMR_WEBGPU_QR_WIDE=0 keeps every panel on FactorSpec "qr" (one workgroup)."""
     return (_env("QR_WIDE") or "1").strip() != "0"

@@ -51,8 +51,6 @@ KMAX = 32
 LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0, "chol_staged": 0}
 
 
-
-
 # ---- WGSL helpers -------------------------------------------------------------------------
 
 def _helpers(t):

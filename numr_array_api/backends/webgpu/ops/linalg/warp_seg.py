@@ -16,7 +16,6 @@ both pick the same rows.
 
 from __future__ import annotations
 
-
 from ....._core import dtypes as dt
 from ...runtime.switches import switch as _env
 
@@ -26,8 +25,6 @@ def width(n):
     while w < n:
         w *= 2
     return w
-
-
 
 
 def seg_width(dtype, n, s, full, gpu=True):

@@ -128,7 +128,6 @@ def _use_rounds(client, cap, single_ok):
     return not (is_cpu(client.info) and single_ok)
 
 
-
 def _cdiv(a, b):
     return -(-a // b)
 

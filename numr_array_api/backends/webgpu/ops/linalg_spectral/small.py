@@ -163,7 +163,6 @@ def svd_spec(a, vectors, full_matrices):
     return _svd_fit(Caps.of(a.client), wtype(_work(a)), capr, capc, vectors)
 
 
-
 def _launch_plan(client, what, nb, per, per_bytes, loops_per_group):
     """Batch chunks [(b0, b1, workgroups)]: each chunk's operands fit one binding, and on
     CPU adapters (lavapipe stops a loop after 65535 iterations per invocation) the grid

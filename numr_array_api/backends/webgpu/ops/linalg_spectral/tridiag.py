@@ -115,7 +115,6 @@ def solvable(client, dtype, n):
     return True
 
 
-
 def _step_wg(client):
     if is_cpu(client.info):
         return 256
