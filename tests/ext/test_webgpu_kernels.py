@@ -29,6 +29,7 @@ pytestmark = pytest.mark.skipif(W is None, reason="numr_array_api.webgpu has no 
 if W is not None:
     from numr_array_api.backends.webgpu import ext_kernels
     from numr_array_api.backends.webgpu.ops import matmul as _mm
+    from numr_array_api.backends.webgpu.ops.matmul import configs as _cfgs
     from numr_array_api.webgpu import HostFallbackWarning
 
 
@@ -225,3 +226,57 @@ def test_extreme_values_and_nan(dtn, activation):
                                          activation=activation)[0])
     ref = linalg.gemm_epilogue_bwd(g, x, one, activation=activation)[0]
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-30, equal_nan=True)
+
+
+@pytest.mark.parametrize("loop", ["0", "1"])
+def test_epilogue_store_forms(monkeypatch, loop):
+    """Both store forms of the fused epilogue (GemmSpec.epi_loop): one loop over the
+    thread's outputs (CPU adapters' default: one inlined copy of the activation, the erf
+    kernels compiled in seconds instead of minutes) and one store a register (GPUs'), each
+    through the simple, double-buffered and vec4-store GEMMs, against float64."""
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_EPI_LOOP", loop)
+    client = W._backend._client(W._ctx.resolve_device(None))
+    specs = []
+    real = client.kernel
+
+    def spy(spec):
+        specs.append(spec)
+        return real(spec)
+
+    monkeypatch.setattr(client, "kernel", spy)
+    rng = np.random.default_rng(6)
+    shapes = SHAPES[:6] + [((64, 32), (32, 64), (64, 64)), ((2, 70, 36), (36, 132), (132,))]
+    # the built-in choice (double-buffered), then the simple kernels: vec4 tiles (float32),
+    # scalar tiles (the others)
+    for pin in (False, True):
+        for dtn, tol, _ in DTYPES:
+            if pin:
+                _cfgs.force(dtn, "4x4k16v" if dtn == "float32" else "4x4k8")
+            try:
+                for sa, sb, sr in shapes:
+                    a, b, c, r = _inputs(rng, sa, sb, sr, dtn)
+                    out = linalg.gemm_epilogue(W.asarray(a), W.asarray(b), W.asarray(c),
+                                               activation="silu", residual=W.asarray(r))
+                    want = linalg.gemm_epilogue(*(x.astype(np.float64) for x in (a, b, c)),
+                                                activation="silu", residual=r.astype(np.float64))
+                    np.testing.assert_allclose(_host(out).astype(np.float64), want, rtol=tol,
+                                               atol=tol, err_msg=f"{dtn} {sa} {sb} {pin} {loop}")
+            finally:
+                _cfgs.force(dtn, None)
+    fused = [s for s in specs if getattr(s, "epilogue", None) is not None]
+    assert fused and all(s.epi_loop == (loop == "1") for s in fused)
+    kinds = {("db" if s.cfg.db else "vec" if s.cfg.vec else "scalar") +
+             ("-vstore" if s.vstore else "") for s in fused}
+    assert {"vec", "scalar", "db", "db-vstore"} <= kinds, kinds
+
+
+def test_epilogue_store_form_default_follows_the_adapter(monkeypatch):
+    G = importlib.import_module("numr_array_api.backends.webgpu.ops.matmul.gemm")
+    from numr_array_api.backends.webgpu.runtime.adapters import is_cpu
+    monkeypatch.delenv("NUMR_WEBGPU_GEMM_EPI_LOOP", raising=False)
+    client = W._backend._client(W._ctx.resolve_device(None))
+    assert G._epi_loop(client) == is_cpu(client.info)
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_EPI_LOOP", "0")
+    assert not G._epi_loop(client)
+    monkeypatch.setenv("NUMR_WEBGPU_GEMM_EPI_LOOP", "1")
+    assert G._epi_loop(client)

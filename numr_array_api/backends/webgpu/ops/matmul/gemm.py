@@ -17,6 +17,8 @@ from ...codegen.types import wtype
 from ...kernels.launch_plan import MAX_PLANS, LaunchPlan, eligible
 from ...kernels.nary import joint_collapse
 from ...primitives.slabs import MAX_BOX_ELEMS
+from ...runtime.adapters import is_cpu
+from ...runtime.switches import switch
 from ...storage import new_output
 from . import configs
 from .configs import choose
@@ -298,7 +300,8 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         out.binding()[3] % 4 == 0
     spec = GemmSpec(t, out_t, len(bshape), cfg,
                     None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
-                    _style(t) if cfg.db else "", TRUSTED and cfg.db and epilogue is None)
+                    _style(t) if cfg.db else "", TRUSTED and cfg.db and epilogue is None,
+                    epilogue is not None and _epi_loop(client))
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):
@@ -315,6 +318,15 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
     if _record is not None:
         _record.append((k, dict(args), grid, out))
     k.launch(grid, **args)
+
+
+def _epi_loop(client):
+    """Whether epilogue stores run as one loop (GemmSpec.epi_loop): by default on CPU
+    adapters, where each process compiles (LLVM) its kernels and an unrolled erf / tanh
+    epilogue took minutes to compile; GPUs keep the unrolled stores they were timed with.
+    NUMR_WEBGPU_GEMM_EPI_LOOP=0 / 1 forces either."""
+    v = switch("GEMM_EPI_LOOP")
+    return is_cpu(client.info) if v is None else v.strip() != "0"
 
 
 def _vec_aligned(a, b, K, N, sa, sb):

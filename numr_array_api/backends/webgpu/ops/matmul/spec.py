@@ -108,6 +108,32 @@ def _tile_origin(style: str, bm: int, bn: int) -> str:
   let row0 = (g0 + rr % gs) * {bm}u; let col0 = (rr / gs) * {bn}u;"""
 
 
+def rolled_stores(V, n, vals, index, c_rs, acc, vec4=None):
+    """The stores of an epilogue GEMM as one loop over the thread's ``n`` outputs, so the
+    epilogue (with its inlined math library) is compiled once, not once a register.
+    ``vals``: the register expressions in output order; ``index``: WGSL lines that derive
+    ``r`` / ``c`` from the loop counter ``e``; ``vec4``: the vec4 type when C is bound as
+    vec4s (``vals`` are then vec4 registers, ``c`` their first column)."""
+    decl = f"array<{vec4 or V}, {n}u>"
+    lines = [f"    var ev: {decl};"]
+    lines += [f"    ev[{k}] = {v};" for k, v in enumerate(vals)]
+    lines.append(f"    for (var e = 0u; e < {n}u; e++) {{")
+    lines += ["      " + x for x in index]
+    if vec4:
+        lines.append(f"""      if (r < M && c < N) {{
+        let ci = (cb + r * {c_rs} + c) >> 2u;
+        let v = ev[e]{acc};
+        var o = {vec4}();
+        for (var q = 0u; q < 4u; q++) {{ o[q] = epilogue(v[q], r, c + q, bi); }}
+        C[ci] = o;
+      }}""")
+    else:
+        lines.append(f"      if (r < M && c < N) {{ let ci = cb + r * {c_rs} + c; "
+                     f"C[ci] = epilogue(ev[e]{acc}, r, c, bi); }}")
+    lines.append("    }")
+    return lines
+
+
 @dataclasses.dataclass(frozen=True)
 class GemmSpec(KernelSpec):
     t: WType                  # operand type (loads)
@@ -120,6 +146,9 @@ class GemmSpec(KernelSpec):
     vstore: bool = False  # db kernels: C bound as a vec4 array (aligned rows, N % 4 == 0)
     style: str = ""       # db kernels: "u" the K loop unrolled in WGSL, "f" explicit fma()
     trusted: bool = False  # compiled without wgpu's index clamps and loop counters
+    # the epilogue's stores as one loop (one call site) rather than one copy per register:
+    # an activation with erf / tanh inlined tm * tn times takes LLVM (lavapipe) minutes
+    epi_loop: bool = False
 
     def runtime_checks(self):
         # every workgroup-tile index derives from the invocation id and constants, global
@@ -215,6 +244,15 @@ class GemmSpec(KernelSpec):
                         inner.append(f"        c{i}_{j} += a{i} * b{j};")
                     stores.append(store(f"r{i}", f"cc + {j}u", f"c{i}_{j}"))
         rows = [f"    let r{i} = row0 + ly * {tm}u + {i}u;" for i in range(tm)]
+        if self.epi_loop and self.epilogue is not None:
+            if cfg.vec:
+                vals = [f"c{i}_{jj // 4}[{jj % 4}]" for i in range(tm) for jj in range(tn)]
+            else:
+                vals = [f"c{i}_{jj}" for i in range(tm) for jj in range(tn)]
+            rows = []
+            stores = rolled_stores(V, tm * tn, vals, [
+                f"let r = row0 + ly * {tm}u + e / {tn}u; let c = cc + e % {tn}u;"],
+                c_rs, acc)
         nl = "\n"
         return _GEMM.render(
             lay.tokens(), helpers=render_helpers(helpers, caps.int64), sa_t=sa_t,
@@ -365,6 +403,21 @@ class GemmSpec(KernelSpec):
                                   f"{c_rs} + c; C[ci] = {fin(f'c{i}_{j}[{q}]' + acc, 'r', 'c')};"
                                   f" }} }}")
             stores.append("    } }")
+        if self.epi_loop and self.epilogue is not None:
+            row = f"row0 + (i / 4u) * {4 * WG_Y}u + (i % 4u) + ly * 4u"
+            if self.vstore:
+                q4 = tn // 4
+                stores = rolled_stores(V, tm * q4, [f"c{i}_{j}" for i in range(tm)
+                                                    for j in range(q4)], [
+                    f"let i = e / {q4}u; let r = {row};",
+                    f"let c = col0 + (e % {q4}u) * {4 * WG_X}u + lx * 4u;"],
+                    c_rs, acc, V4)
+            else:
+                stores = rolled_stores(V, tm * tn, [f"c{i}_{jj // 4}[{jj % 4}]"
+                                                    for i in range(tm) for jj in range(tn)], [
+                    f"let i = e / {tn}u; let jj = e % {tn}u; let r = {row};",
+                    f"let c = col0 + (jj / 4u) * {4 * WG_X}u + (jj % 4u) + lx * 4u;"],
+                    c_rs, acc)
         nl = "\n"
         tiles = _tile_origin(self.style, bm, bn)
         # diagnostics (wrong results; benchmarks/gemm_variants.py only): "C" the FMAs on
