@@ -75,11 +75,12 @@ _COMBINE_TWO_PASS = """    var smax = R(0.0);
       let sk = re(PT[rp + k * PWu + NCAPu]);
       if (sk > smax) { smax = sk; }   // (a NaN scale is never the largest)
     }
+    let ism = rq(smax);
     var y = zero();
     for (var k = sl; k < nblk; k += NSu) {
       let sk = re(PT[rp + k * PWu + NCAPu]);
       if (!(sk == R(0.0))) {   // NaN scales propagate (sk / smax is NaN)
-        y += PT[rp + k * PWu + lane] * (sk / smax);
+        y += PT[rp + k * PWu + lane] * scr(sk, smax, ism);
       }
     }"""
 
@@ -91,6 +92,13 @@ var<workgroup> ps: array<T, ${wg}>;
 var<workgroup> psc: array<R, ${ns}>;
 var<workgroup> cw: array<T, ${ncap}>;   // conj(tau) w_c of the reflector of column q
 var<workgroup> hv: array<T, 3>;         // x0 - beta, beta, house
+
+// 1 / s where the reciprocal is taken (RECIP, |s| normal: finite), else 0: then sc / scr
+// divide. A thread scales many values by one s: a multiply each instead of a division
+// (a long instruction sequence in float64 on NVIDIA)
+fn rq(s: R) -> R { ${rq_body} }
+fn sc(x: T, s: R, is: R) -> T { if (is != R(0.0)) { return x * is; } return x / s; }
+fn scr(x: R, s: R, is: R) -> R { if (is != R(0.0)) { return x * is; } return x / s; }
 
 fn step(d: u32, wid: vec3<u32>, tid: u32) {
   let b = wid.y;
@@ -121,6 +129,7 @@ fn step(d: u32, wid: vec3<u32>, tid: u32) {
   }
   var house = false;
   var piv = one();
+  var rpiv = R(0.0);
   if (d > 0u) {
     for (var r = tid; r < ${rows}u; r += ${wg}u) {
       let i = r0 + r;
@@ -143,11 +152,12 @@ ${combine}
     if (tid < ${ncap}u) {
       var s = R(0.0);
       for (var k = 0u; k < ${ns}u; k++) { s = max(s, psc[k]); }
+      let is = rq(s);
       var yc = zero();
       var yq = zero();
       if (s > R(0.0)) {
         for (var k = 0u; k < ${ns}u; k++) {
-          let f = psc[k] / s;
+          let f = scr(psc[k], s, is);
           yc += ps[k * ${ncap}u + tid] * f;
           yq += ps[k * ${ncap}u + q] * f;
         }
@@ -182,6 +192,7 @@ ${combine}
     workgroupBarrier();
     piv = hv[0];
     house = re(hv[2]) != R(0.0);
+${rpiv}
 ${vdiv_pass}
   }
   // ---- the reflector of column q applied to the block's rows (d = 0: rows only read)
@@ -218,10 +229,11 @@ ${vdiv_apply}
     if (i > d && i < m) { st = max(st, maxabs(xd[sl + ${ns}u * t])); }
   }
   var y = zero();
+  let ist = rq(st);
   if (st > R(0.0) && lane >= d && lane < nc) {
     for (var t = 0u; t < ${rpt}u; t++) {
       let i = r0 + sl + ${ns}u * t;
-      if (i > d && i < m) { y += mul(cj(xd[sl + ${ns}u * t] / st), regs[t]); }
+      if (i > d && i < m) { y += mul(cj(sc(xd[sl + ${ns}u * t], st, ist)), regs[t]); }
     }
   }
   ps[tid] = y;
@@ -232,7 +244,8 @@ ${vdiv_apply}
     for (var k = 0u; k < ${ns}u; k++) { s = max(s, psc[k]); }
     var yc = zero();
     if (s > R(0.0)) {
-      for (var k = 0u; k < ${ns}u; k++) { yc += ps[k * ${ncap}u + tid] * (psc[k] / s); }
+      let is = rq(s);
+      for (var k = 0u; k < ${ns}u; k++) { yc += ps[k * ${ncap}u + tid] * scr(psc[k], s, is); }
     }
     let wp = pb + (d % 2u) * nblk * ${pw}u + blk * ${pw}u;
     PT[wp + tid] = yc;
@@ -271,6 +284,11 @@ class QrWideSpec(KernelSpec):
     # (NUMR_WEBGPU_QR_WIDE_VDIV=1; the same quotients, 1 division a row instead of 32;
     # not yet timed on a GPU)
     vdiv: bool = False
+    # a reciprocal taken once where a thread divides many values by one scale: the
+    # partials by the slice's scale, the combiners by the largest, v (real types) by
+    # x0 - beta; exact quotients only where the scale is subnormal
+    # (NUMR_WEBGPU_QR_WIDE_RECIP=1; not yet timed on a GPU)
+    recip: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -290,17 +308,26 @@ class QrWideSpec(KernelSpec):
         combine = (_COMBINE_TWO_PASS if self.comb2 else _COMBINE_RUNNING).replace(
             "NSu", f"{self.ns}u").replace("PWu", f"{PW}u").replace("NCAPu", f"{NCAP}u")
         wg = self.ns * NCAP
-        vdiv_pass = vdiv_apply = ""
+        vdiv_pass = vdiv_apply = rpiv = ""
+        real = not self.t.val.startswith("vec2")
+        quot = "dv({}, piv)"
+        if self.recip and real:
+            rpiv = "    rpiv = rq(piv);"
+            quot = "sc({}, piv, rpiv)"
         if self.vdiv:
             vdiv_pass = (f"    if (house) {{\n      for (var r = tid; r < {self.rows}u; r += {wg}u) {{\n"
                          "        let i = r0 + r;\n"
-                         "        if (i > q && i < m) { vq[r] = dv(vq[r], piv); }\n"
+                         f"        if (i > q && i < m) {{ vq[r] = {quot.format('vq[r]')}; }}\n"
                          "      }\n    }\n    workgroupBarrier();")
         else:
-            vdiv_apply = "          if (house) { v = dv(v, piv); }"
+            vdiv_apply = f"          if (house) {{ v = {quot.format('v')}; }}"
+        tiny = "2.2250738585072014e-308" if "f64" in self.t.val else "1.1754943508222875e-38"
+        rq_body = (f"if (abs(s) >= R({tiny})) {{ return R(1.0) / s; }} return R(0.0);"
+                   if self.recip else "return R(0.0);")
         return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=wg,
                             ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, drive=drive,
-                            combine=combine, vdiv_pass=vdiv_pass, vdiv_apply=vdiv_apply)
+                            combine=combine, vdiv_pass=vdiv_pass, vdiv_apply=vdiv_apply,
+                            rpiv=rpiv, rq_body=rq_body)
 
     @property
     def rows(self):
@@ -337,6 +364,12 @@ def row_division():
     return (_env("QR_WIDE_VDIV") or "0").strip() == "1"
 
 
+def reciprocals():
+    """NUMR_WEBGPU_QR_WIDE_RECIP=1: one reciprocal where a thread divides many values by
+    one scale."""
+    return (_env("QR_WIDE_RECIP") or "0").strip() == "1"
+
+
 def trusted():
     """NUMR_WEBGPU_QR_WIDE_TRUSTED=0 compiles the kernel with wgpu's runtime checks."""
     return (_env("QR_WIDE_TRUSTED") or "1").strip() != "0"
@@ -348,7 +381,8 @@ def spec(t, m):
     rpt = rows_per_thread()
     while rpt < 64 and -(-m // (NS * rpt)) > NBLK_CAP:
         rpt = min(64, 2 * rpt)
-    return QrWideSpec(t, rpt, trusted(), comb2=two_pass(), vdiv=row_division())
+    return QrWideSpec(t, rpt, trusted(), comb2=two_pass(), vdiv=row_division(),
+                      recip=reciprocals())
 
 
 class WidePanel:
@@ -403,7 +437,7 @@ def loop_spec(t, m):
     rpt = 4
     while ns * rpt < m and rpt < 64:
         rpt *= 2
-    return QrWideSpec(t, rpt, trusted(), True, ns)
+    return QrWideSpec(t, rpt, trusted(), True, ns, recip=reciprocals())
 
 
 def variants():
@@ -411,4 +445,5 @@ def variants():
     from .specs import FLOATS
     return [QrWideSpec(WTYPES[d], r, tr, lp, ns) for d in FLOATS for r in (4, RPT, 64)
             for tr in (False, True) for lp, ns in ((False, NS), (True, NS), (True, 32))] + \
-        [QrWideSpec(WTYPES[d], RPT, True, comb2=True, vdiv=True) for d in FLOATS]
+        [QrWideSpec(WTYPES[d], RPT, True, comb2=True, vdiv=v, recip=True)
+         for d in FLOATS for v in (False, True)]
