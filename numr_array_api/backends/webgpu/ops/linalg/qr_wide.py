@@ -55,32 +55,85 @@ NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 row
 
 CALLS = {"panels": 0}   # tests read it: panels factored by this kernel
 
+# 1 / s where the reciprocal is taken (RECIP, |s| normal: finite), else 0: then sc / scr
+# divide. A thread scales many values by one s: a multiply each instead of a division
+# (a long instruction sequence in float64 on NVIDIA)
+HELPERS = """fn rq(s: R) -> R { ${rq_body} }
+fn sc(x: T, s: R, is: R) -> T { if (is != R(0.0)) { return x * is; } return x / s; }
+fn scr(x: R, s: R, is: R) -> R { if (is != R(0.0)) { return x * is; } return x / s; }
+"""
+
+# the reflector of column q (invocations tid < NCAP), from s (the largest scale), yc / yq
+# (x^H p_c and x^H x over s), alpha (the diagonal entry) and pqc (row q's entry of column
+# tid): beta, tau, conj(tau) w_c into cw, (x0 - beta, beta, house) into hv
+REFLECT = """      let g = max(s, maxabs(alpha));
+      var xn = R(0.0);            // sum |x_i / g|^2, as FactorSpec's
+      if (s > R(0.0)) { xn = re(yq) / s * (s / g) * (s / g); }
+      let hs = !(xn == R(0.0) && im(alpha) == R(0.0));
+      var beta = re(alpha);
+      var tau = zero();
+      var pv = one();
+      if (hs) {
+        let nrm = g * sqrt(absq(alpha / g) + xn);
+        beta = select(nrm, -nrm, re(alpha) >= R(0.0));
+        tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
+        pv = alpha - of_re(beta);
+      }
+      var c = zero();
+      if (hs && tid > q && tid < nc) {
+        // v^H p_c = p_qc + x^H p_c / conj(x0 - beta), both sides scaled by g
+        let w = pqc + dv(yc * (s / g), cj(pv) / g);
+        c = mul(cj(tau), w);
+      }
+      cw[tid] = c;
+      if (tid == q) {
+        hv[0] = pv;
+        hv[1] = of_re(beta);
+        hv[2] = select(zero(), one(), hs);
+        if (blk == 0u) { tau_[${tau__off} + b * ${tau_bs} + q] = tau; }
+      }
+"""
+
+# the partials of column d (XD(t): its value on the thread's row t): rows i > d, scaled by
+# the slice's largest |x_i|, then over the slices into yc and s (invocations tid < NCAP)
+PARTIALS = """  var st = R(0.0);
+  for (var t = 0u; t < ${rpt}u; t++) {
+    let i = r0 + sl + ${ns}u * t;
+    if (i > d && i < m) { st = max(st, maxabs(XD(t))); }
+  }
+  var y = zero();
+  let ist = rq(st);
+  if (st > R(0.0) && lane >= d && lane < nc) {
+    for (var t = 0u; t < ${rpt}u; t++) {
+      let i = r0 + sl + ${ns}u * t;
+      if (i > d && i < m) { y += mul(cj(sc(XD(t), st, ist)), regs[t]); }
+    }
+  }
+  ps[tid] = y;
+  if (lane == 0u) { psc[sl] = st; }
+  workgroupBarrier();
+  if (tid < ${ncap}u) {
+    var s = R(0.0);
+    for (var k = 0u; k < ${ns}u; k++) { s = max(s, psc[k]); }
+    var yc = zero();
+    if (s > R(0.0)) {
+      let is = rq(s);
+      for (var k = 0u; k < ${ns}u; k++) { yc += ps[k * ${ncap}u + tid] * scr(psc[k], s, is); }
+    }
+"""
+
 # the slice's partials over blocks k = sl, sl + ns, ...: a running rescale when a larger
-# scale comes (a chain of dependent divisions and loads), or (comb2) the largest scale
-# first, then every partial rescaled once (independent divisions)
-_COMBINE_RUNNING = """    var smax = R(0.0);
+# scale comes
+_COMBINE = """    var smax = R(0.0);
     var y = zero();
-    for (var k = sl; k < nblk; k += NSu) {
-      let sk = re(PT[rp + k * PWu + NCAPu]);
-      let yk = PT[rp + k * PWu + lane];
+    for (var k = sl; k < nblk; k += ${ns}u) {
+      let sk = re(PT[rp + k * ${pw}u + ${ncap}u]);
+      let yk = PT[rp + k * ${pw}u + lane];
       if (sk > smax) {
         y = y * (smax / sk) + yk;
         smax = sk;
       } else if (!(sk == R(0.0))) {   // NaN scales fall here and propagate
         y += yk * (sk / smax);
-      }
-    }"""
-_COMBINE_TWO_PASS = """    var smax = R(0.0);
-    for (var k = sl; k < nblk; k += NSu) {
-      let sk = re(PT[rp + k * PWu + NCAPu]);
-      if (sk > smax) { smax = sk; }   // (a NaN scale is never the largest)
-    }
-    let ism = rq(smax);
-    var y = zero();
-    for (var k = sl; k < nblk; k += NSu) {
-      let sk = re(PT[rp + k * PWu + NCAPu]);
-      if (!(sk == R(0.0))) {   // NaN scales propagate (sk / smax is NaN)
-        y += PT[rp + k * PWu + lane] * scr(sk, smax, ism);
       }
     }"""
 
@@ -92,15 +145,10 @@ var<workgroup> ps: array<T, ${wg}>;
 var<workgroup> psc: array<R, ${ns}>;
 var<workgroup> cw: array<T, ${ncap}>;   // conj(tau) w_c of the reflector of column q
 var<workgroup> hv: array<T, 3>;         // x0 - beta, beta, house
-
-// 1 / s where the reciprocal is taken (RECIP, |s| normal: finite), else 0: then sc / scr
-// divide. A thread scales many values by one s: a multiply each instead of a division
-// (a long instruction sequence in float64 on NVIDIA)
-fn rq(s: R) -> R { ${rq_body} }
-fn sc(x: T, s: R, is: R) -> T { if (is != R(0.0)) { return x * is; } return x / s; }
-fn scr(x: R, s: R, is: R) -> R { if (is != R(0.0)) { return x * is; } return x / s; }
-
-fn step(d: u32, wid: vec3<u32>, tid: u32) {
+""" + HELPERS + """
+@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+  let d = ${j};
   let b = wid.y;
   if (b >= ${nbat}) { return; }
   let blk = wid.x;
@@ -162,38 +210,11 @@ ${combine}
           yq += ps[k * ${ncap}u + q] * f;
         }
       }
-      let g = max(s, maxabs(alpha));
-      var xn = R(0.0);            // sum |x_i / g|^2, as FactorSpec's
-      if (s > R(0.0)) { xn = re(yq) / s * (s / g) * (s / g); }
-      let hs = !(xn == R(0.0) && im(alpha) == R(0.0));
-      var beta = re(alpha);
-      var tau = zero();
-      var pv = one();
-      if (hs) {
-        let nrm = g * sqrt(absq(alpha / g) + xn);
-        beta = select(nrm, -nrm, re(alpha) >= R(0.0));
-        tau = mk((beta - re(alpha)) / beta, -im(alpha) / beta);
-        pv = alpha - of_re(beta);
-      }
-      var c = zero();
-      if (hs && tid > q && tid < nc) {
-        // v^H p_c = p_qc + x^H p_c / conj(x0 - beta), both sides scaled by g
-        let w = pqc + dv(yc * (s / g), cj(pv) / g);
-        c = mul(cj(tau), w);
-      }
-      cw[tid] = c;
-      if (tid == q) {
-        hv[0] = pv;
-        hv[1] = of_re(beta);
-        hv[2] = select(zero(), one(), hs);
-        if (blk == 0u) { tau_[${tau__off} + b * ${tau_bs} + q] = tau; }
-      }
-    }
+""" + REFLECT + """    }
     workgroupBarrier();
     piv = hv[0];
     house = re(hv[2]) != R(0.0);
 ${rpiv}
-${vdiv_pass}
   }
   // ---- the reflector of column q applied to the block's rows (d = 0: rows only read)
   for (var t = 0u; t < ${rpt}u; t++) {
@@ -206,7 +227,7 @@ ${vdiv_pass}
         var v = one();
         if (i > q) {
           v = vq[r];
-${vdiv_apply}
+          if (house) { v = ${quot}; }
         }
         if (lane == q) {
           if (i == q) { A[ai] = hv[1]; } else if (house) { A[ai] = v; }
@@ -222,48 +243,31 @@ ${vdiv_apply}
   }
   if (d >= nc) { return; }
   workgroupBarrier();
-  // ---- partials of column d: rows i > d, scaled by the slice's largest |x_i|
-  var st = R(0.0);
-  for (var t = 0u; t < ${rpt}u; t++) {
-    let i = r0 + sl + ${ns}u * t;
-    if (i > d && i < m) { st = max(st, maxabs(xd[sl + ${ns}u * t])); }
-  }
-  var y = zero();
-  let ist = rq(st);
-  if (st > R(0.0) && lane >= d && lane < nc) {
-    for (var t = 0u; t < ${rpt}u; t++) {
-      let i = r0 + sl + ${ns}u * t;
-      if (i > d && i < m) { y += mul(cj(sc(xd[sl + ${ns}u * t], st, ist)), regs[t]); }
-    }
-  }
-  ps[tid] = y;
-  if (lane == 0u) { psc[sl] = st; }
-  workgroupBarrier();
-  if (tid < ${ncap}u) {
-    var s = R(0.0);
-    for (var k = 0u; k < ${ns}u; k++) { s = max(s, psc[k]); }
-    var yc = zero();
-    if (s > R(0.0)) {
-      let is = rq(s);
-      for (var k = 0u; k < ${ns}u; k++) { yc += ps[k * ${ncap}u + tid] * scr(psc[k], s, is); }
-    }
-    let wp = pb + (d % 2u) * nblk * ${pw}u + blk * ${pw}u;
+  // ---- partials of column d
+""" + PARTIALS.replace("XD(t)", "xd[sl + ${ns}u * t]") + """    let wp = pb + (d % 2u) * nblk * ${pw}u + blk * ${pw}u;
     PT[wp + tid] = yc;
     if (tid == 0u) { PT[wp + ${ncap}u] = of_re(s); }
   }
 }
-
-@compute @workgroup_size(${wg})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
-${drive}
-}
 """, "linalg_qr_wide")
+
+
+def scaling_tokens(t, recip):
+    """Tokens of HELPERS and of v's quotient by x0 - beta (``quot``, of the value ``v``
+    where a row of v is ``vq[r]``): a reciprocal where ``recip`` (real types for v: a
+    complex quotient keeps dv's scaling)."""
+    real = not t.val.startswith("vec2")
+    tiny = "2.2250738585072014e-308" if "f64" in t.val else "1.1754943508222875e-38"
+    rq_body = (f"if (abs(s) >= R({tiny})) {{ return R(1.0) / s; }} return R(0.0);"
+               if recip else "return R(0.0);")
+    if recip and real:
+        return dict(rq_body=rq_body, rpiv="    rpiv = rq(piv);", quot="sc(VQ, piv, rpiv)")
+    return dict(rq_body=rq_body, rpiv="", quot="dv(VQ, piv)")
 
 
 @dataclasses.dataclass(frozen=True)
 class QrWideSpec(KernelSpec):
-    """One column of a Householder QR panel over (row blocks, matrices) workgroups (looped:
-    every column, one workgroup per matrix)."""
+    """One column of a Householder QR panel over (row blocks, matrices) workgroups."""
 
     t: WType
     rpt: int = RPT
@@ -273,61 +277,25 @@ class QrWideSpec(KernelSpec):
     # nblk; global indices stay in the bound views (i < m, lane < nc, b < nbat, blocks <
     # the nblk PT was sized for: WidePanel)
     trusted: bool = False
-    # looped: one dispatch walks every column of a panel whose rows fit one block (nblk 1),
-    # a barrier where the wide panel has a dispatch boundary
-    looped: bool = False
-    ns: int = NS   # row slices: a workgroup of ns * 32 invocations, a block of ns * rpt rows
-    # the other blocks' partials combined in two passes (NUMR_WEBGPU_QR_WIDE_COMB=2;
-    # not yet timed on a GPU: the one-pass running rescale is the default)
-    comb2: bool = False
-    # v's rows divided by x0 - beta once, by one invocation each, before the update
-    # (NUMR_WEBGPU_QR_WIDE_VDIV=1; the same quotients, 1 division a row instead of 32;
-    # not yet timed on a GPU)
-    vdiv: bool = False
     # a reciprocal taken once where a thread divides many values by one scale: the
-    # partials by the slice's scale, the combiners by the largest, v (real types) by
-    # x0 - beta; exact quotients only where the scale is subnormal
-    # (NUMR_WEBGPU_QR_WIDE_RECIP=1; not yet timed on a GPU)
-    recip: bool = False
+    # partials by the slice's scale, the combiner by the largest, v (real types) by
+    # x0 - beta; exact quotients where the scale is subnormal (NUMR_WEBGPU_QR_WIDE_RECIP;
+    # H100, session 12: qr 512 float64 8.54 -> 7.98 ms, 2048 and float32 within 1 %)
+    recip: bool = True
+    looped = False
+    ns = NS   # row slices: a workgroup of ns * 32 invocations, a block of ns * rpt rows
 
     def layout(self, caps):
-        a = self.t.arr
-        return Layout([Buf("A", a, "rw"), Buf("tau_", a, "rw"), Buf("PT", a, "rw"),
-                       Buf("DG", a, "rw")],
-                      ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs", "j", "nblk"],
-                      caps)
+        return panel_layout(self.t, caps)
 
     def render(self, caps):
         tk = self.layout(caps).tokens()
-        drive = f"  step({tk['j']}, wid, tid);"
-        if self.looped:
-            # the stores of one column are the next one's loads: storageBarrier orders
-            # them within the workgroup, as a dispatch boundary does across workgroups
-            drive = (f"  for (var d = 0u; d <= {tk['nc']}; d++) {{\n"
-                     "    step(d, wid, tid);\n    storageBarrier();\n    workgroupBarrier();\n  }")
-        combine = (_COMBINE_TWO_PASS if self.comb2 else _COMBINE_RUNNING).replace(
-            "NSu", f"{self.ns}u").replace("PWu", f"{PW}u").replace("NCAPu", f"{NCAP}u")
-        wg = self.ns * NCAP
-        vdiv_pass = vdiv_apply = rpiv = ""
-        real = not self.t.val.startswith("vec2")
-        quot = "dv({}, piv)"
-        if self.recip and real:
-            rpiv = "    rpiv = rq(piv);"
-            quot = "sc({}, piv, rpiv)"
-        if self.vdiv:
-            vdiv_pass = (f"    if (house) {{\n      for (var r = tid; r < {self.rows}u; r += {wg}u) {{\n"
-                         "        let i = r0 + r;\n"
-                         f"        if (i > q && i < m) {{ vq[r] = {quot.format('vq[r]')}; }}\n"
-                         "      }\n    }\n    workgroupBarrier();")
-        else:
-            vdiv_apply = f"          if (house) {{ v = {quot.format('v')}; }}"
-        tiny = "2.2250738585072014e-308" if "f64" in self.t.val else "1.1754943508222875e-38"
-        rq_body = (f"if (abs(s) >= R({tiny})) {{ return R(1.0) / s; }} return R(0.0);"
-                   if self.recip else "return R(0.0);")
-        return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=wg,
-                            ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, drive=drive,
-                            combine=combine, vdiv_pass=vdiv_pass, vdiv_apply=vdiv_apply,
-                            rpiv=rpiv, rq_body=rq_body)
+        combine = _COMBINE.replace("${ns}", f"{self.ns}").replace("${pw}", f"{PW}").replace(
+            "${ncap}", f"{NCAP}")
+        sc = scaling_tokens(self.t, self.recip)
+        sc["quot"] = sc["quot"].replace("VQ", "v")
+        return _WIDE.render(tk, prelude=prelude(self.t), rows=self.rows, wg=self.ns * NCAP,
+                            ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, combine=combine, **sc)
 
     @property
     def rows(self):
@@ -335,6 +303,15 @@ class QrWideSpec(KernelSpec):
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+def panel_layout(t, caps):
+    """The bindings and words of both panel kernels (the looped one leaves PT, DG, j and
+    nblk unread): WidePanel binds either the same way."""
+    a = t.arr
+    return Layout([Buf("A", a, "rw"), Buf("tau_", a, "rw"), Buf("PT", a, "rw"),
+                   Buf("DG", a, "rw")],
+                  ["m", "nc", "nbat", "a_rs", "a_cs", "a_bs", "tau_bs", "j", "nblk"], caps)
 
 
 def enabled():
@@ -353,21 +330,10 @@ def rows_per_thread():
     return _env_int("QR_WIDE_RPT", RPT, 4, 64)
 
 
-def two_pass():
-    """NUMR_WEBGPU_QR_WIDE_COMB=2: combine the blocks' partials in two passes (the
-    largest scale, then each partial rescaled once) instead of one running rescale."""
-    return (_env("QR_WIDE_COMB") or "1").strip() == "2"
-
-
-def row_division():
-    """NUMR_WEBGPU_QR_WIDE_VDIV=1: v's rows divided once each before the update."""
-    return (_env("QR_WIDE_VDIV") or "0").strip() == "1"
-
-
 def reciprocals():
-    """NUMR_WEBGPU_QR_WIDE_RECIP=1: one reciprocal where a thread divides many values by
-    one scale."""
-    return (_env("QR_WIDE_RECIP") or "0").strip() == "1"
+    """NUMR_WEBGPU_QR_WIDE_RECIP=0: exact quotients where a thread divides many values by
+    one scale (default: one reciprocal, multiplied)."""
+    return (_env("QR_WIDE_RECIP") or "1").strip() != "0"
 
 
 def trusted():
@@ -381,8 +347,7 @@ def spec(t, m):
     rpt = rows_per_thread()
     while rpt < 64 and -(-m // (NS * rpt)) > NBLK_CAP:
         rpt = min(64, 2 * rpt)
-    return QrWideSpec(t, rpt, trusted(), comb2=two_pass(), vdiv=row_division(),
-                      recip=reciprocals())
+    return QrWideSpec(t, rpt, trusted(), reciprocals())
 
 
 class WidePanel:
@@ -431,19 +396,18 @@ def loop_max():
 
 
 def loop_spec(t, m):
-    """The looped QrWideSpec for panels of m rows: LOOP_NS row slices
+    """The looped panel's spec (qr_loop.py) for panels of m rows: LOOP_NS row slices
     (NUMR_WEBGPU_QR_LOOP_NS, 8 .. 32) and the fewest rows a thread."""
+    from .qr_loop import QrLoopSpec
     ns = _env_int("QR_LOOP_NS", LOOP_NS, NS, 32)
     rpt = 4
     while ns * rpt < m and rpt < 64:
         rpt *= 2
-    return QrWideSpec(t, rpt, trusted(), True, ns, recip=reciprocals())
+    return QrLoopSpec(t, rpt, ns, trusted(), reciprocals())
 
 
 def variants():
     from ...codegen.types import WTYPES
     from .specs import FLOATS
-    return [QrWideSpec(WTYPES[d], r, tr, lp, ns) for d in FLOATS for r in (4, RPT, 64)
-            for tr in (False, True) for lp, ns in ((False, NS), (True, NS), (True, 32))] + \
-        [QrWideSpec(WTYPES[d], RPT, True, comb2=True, vdiv=v, recip=True)
-         for d in FLOATS for v in (False, True)]
+    return [QrWideSpec(WTYPES[d], r, tr, rc) for d in FLOATS for r in (4, RPT, 64)
+            for tr in (False, True) for rc in (False, True)]

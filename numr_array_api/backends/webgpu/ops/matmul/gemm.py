@@ -76,7 +76,8 @@ def gemm(a, b, epilogue=None):
         return _gemm(a, b, epilogue)
     sig = (a.client.index, a.dtype, a.shape, a.strides, a.offset // a.dtype.itemsize % 8,
            b.shape, b.strides, b.offset // b.dtype.itemsize % 8, configs.EPOCH,
-           os.environ.get(_SPLITK_ENV))   # (raw: one dict lookup on the hot path)
+           os.environ.get(_SPLITK_ENV), os.environ.get("NUMR_WEBGPU_SPLITK_DEPTH"))
+    # (raw lookups: one dict lookup each on the hot path)
     plan = _PLANS.get(sig, _NO_PLAN)
     if plan is not _NO_PLAN:
         if plan is not None:
@@ -187,7 +188,7 @@ def _split_k(client, t, a, b, epilogue):
     cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage,
                  adapter_key(client))
     tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
-    pieces = min(K // SPLIT_K_DEPTH, -(-SPLIT_K_GROUPS // tiles))
+    pieces = min(K // _split_k_depth(), -(-SPLIT_K_GROUPS // tiles))
     if pieces < 4:
         return 1
     return pieces
@@ -199,6 +200,12 @@ _SPLITK_ENV = "NUMR_WEBGPU_SPLITK_MIN"
 def _split_k_min():
     env = os.environ.get(_SPLITK_ENV, "").strip()   # (benchmarks: read per call)
     return int(env) if env else SPLIT_K_MIN
+
+
+def _split_k_depth():
+    """NUMR_WEBGPU_SPLITK_DEPTH: the least K a piece keeps (16 .. 4096)."""
+    env = os.environ.get("NUMR_WEBGPU_SPLITK_DEPTH", "").strip()
+    return min(4096, max(16, int(env))) if env.isdigit() else SPLIT_K_DEPTH
 
 
 def _gemm_split_k(client, t, out_t, wide, a, b, pieces):
