@@ -103,8 +103,9 @@ def test_real_300mb_matmul_operand(wgpu_xp):
     (3, 5000, 7, True),        # K not a multiple of the piece count: a remainder panel
     (64, 2085, 64, True),
     (256, 4096, 256, True),
-    (64, 1024, 64, True),      # from SPLIT_K_MIN (QR's V^H V and Y C panels)
-    (64, 1000, 64, False),     # K too short to gain
+    (64, 1024, 64, True),
+    (32, 256, 32, True),       # from SPLIT_K_MIN (QR's V^H V and Y C panels): 4 pieces
+    (64, 250, 64, False),      # K too short to gain
 ])
 def test_split_k_skinny_products(wgpu_xp, monkeypatch, dtype, M, K, N, pieces_expected):
     """Few output tiles over a long K run as a batch of K slices summed afterwards."""

@@ -178,11 +178,15 @@ def test_wide_panel_scaled_like_the_old_panel(xp, panels, monkeypatch, dtype, sc
 
 
 def test_defaults_take_the_wide_panel_from_256_rows(xp, panels, monkeypatch):
-    """The shipped switches: 32-row blocks from panels of 256 rows; NUMR_WEBGPU_QR_WIDE=0
-    keeps the one-workgroup panel (FactorSpec "qr")."""
+    """The shipped switches: float64 takes 32-row blocks from panels of 256 rows, the
+    one-workgroup panel (FactorSpec "qr") below (down to the looped panels' 128), and
+    NUMR_WEBGPU_QR_WIDE=0 keeps FactorSpec everywhere; float32 loops panels of up to 512
+    rows on 32 row slices."""
+    _needs(xp, "float64")
+    from numr_array_api.backends.webgpu.ops.linalg import qr_loop
     monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_MIN")
     monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_RPT")
-    a = _random(np.random.default_rng(13), (300, 70), "float32")
+    a = _random(np.random.default_rng(13), (300, 70), "float64")
     _, r = _check(xp, a)
     assert panels() == 2      # 300 and 268 rows; the third panel's 236 take FactorSpec
     _check(xp, a[:255])
@@ -190,12 +194,19 @@ def test_defaults_take_the_wide_panel_from_256_rows(xp, panels, monkeypatch):
     monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE", "0")
     _, r0 = _check(xp, a)
     assert panels() == 2
-    np.testing.assert_allclose(r, r0, rtol=0, atol=1e-4 * np.abs(r0).max())
+    np.testing.assert_allclose(r, r0, rtol=0, atol=1e-12 * np.abs(r0).max())
     monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE")
     monkeypatch.setenv("NUMR_WEBGPU_QR_PANEL", "one")     # the same, by the panel's name
     _, r1 = _check(xp, a)
     assert panels() == 2
     np.testing.assert_array_equal(r1, r0)
+    monkeypatch.delenv("NUMR_WEBGPU_QR_PANEL")
+    b = _random(np.random.default_rng(14), (530, 70), "float32")
+    _check(xp, b)
+    assert panels() == 5      # 530 rows wide; 498 and 466 looped
+    t = xp.asarray(b)._data
+    assert any(isinstance(k, qr_loop.QrLoopSpec) and k.ns == 32 and k.rows == 512
+               for k in t.client._kernels)
 
 
 def test_tall_panels_take_taller_blocks(xp, panels, monkeypatch):

@@ -1049,7 +1049,7 @@ class _QrLoops:
 
     def __init__(self, client, t, dtype, B):
         ok = qr_wide.enabled() and _env("QR_PANEL", "") != "one" and B <= client.max_groups
-        self.max = qr_wide.loop_max() if ok else 0
+        self.max = qr_wide.loop_max(t) if ok else 0
         self.client, self.t, self.dtype, self.B = client, t, dtype, B
         self.panels = {}
 

@@ -162,10 +162,11 @@ def _as_2d(x):
     return x.__class__(x.block, x.offset, x.shape[-2:], x.strides[-2:], x.dtype, x.client)
 
 
-SPLIT_K_MIN = 1024     # K below this: one workgroup per tile has little to gain (H100,
+SPLIT_K_MIN = 256      # K below this: one workgroup per tile has little to gain (H100,
 # qr 2048 with its batch-of-one V^H V / Y C products: 2048 -> 1024 took float32 2.70x ->
-# 2.20x and float64 4.12x -> 3.09x of cuSOLVER; 512 and 256 gained nothing more)
-SPLIT_K_DEPTH = 256    # the least K each piece keeps
+# 2.20x and float64 4.12x -> 3.09x of cuSOLVER; session 12, with pieces of 64: 1024 -> 256
+# took qr float64 512 / 2048 / 4096 3.50x / 3.06x / 3.34x -> 3.20x / 2.66x / 3.16x)
+SPLIT_K_DEPTH = 64     # the least K each piece keeps (256 before session 12)
 SPLIT_K_GROUPS = 512   # workgroups wanted in flight (an H100 holds ~2 per SM x 132)
 
 
