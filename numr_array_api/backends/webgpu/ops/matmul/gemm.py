@@ -167,6 +167,8 @@ SPLIT_K_MIN = 256      # K below this: one workgroup per tile has little to gain
 # 2.20x and float64 4.12x -> 3.09x of cuSOLVER; session 12, with pieces of 64: 1024 -> 256
 # took qr float64 512 / 2048 / 4096 3.50x / 3.06x / 3.34x -> 3.20x / 2.66x / 3.16x)
 SPLIT_K_DEPTH = 64     # the least K each piece keeps (256 before session 12)
+SPLIT_K_PIECES = 64    # at most (64 x 16384 @ 16384 x 64, H100: 256 pieces of 64 took
+# 0.071 ms against 64 pieces' 0.046: the partials' sum outgrew what the pieces saved)
 SPLIT_K_GROUPS = 512   # workgroups wanted in flight (an H100 holds ~2 per SM x 132)
 
 
@@ -189,7 +191,7 @@ def _split_k(client, t, a, b, epilogue):
     cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage,
                  adapter_key(client))
     tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
-    pieces = min(K // _split_k_depth(), -(-SPLIT_K_GROUPS // tiles))
+    pieces = min(K // _split_k_depth(), -(-SPLIT_K_GROUPS // tiles), SPLIT_K_PIECES)
     if pieces < 4:
         return 1
     return pieces
