@@ -503,18 +503,18 @@ class LULeafSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
-LARFT_KB_MAX = 256   # widest block reflector LarftSpec builds (G's column in workgroup memory)
+LARFT_KB_MAX = 256   # widest block reflector LarftSpec builds (T: kb^2 entries of global memory)
 
 _LARFT = Template("""${prelude}
 ${layout}
-var<workgroup> gcol: array<T, ${kbmax}>;
-var<workgroup> red: array<T, 256>;
 
-// column i of T: T[r, i] = -tau_i sum_{r <= c < i} T[r, c] G[c, i], every r < i. The
-// columns are a chain, the rows of one column are not: four lanes per row (64 rows a
-// pass) with G's column in workgroup memory cut each step's longest serial loop from
-// ~2 kb to ~kb / 2 (one 64-thread row per invocation set the eigh back-transformation's
-// pace: ~1.5 ms per 128-column block on an H100)
+// T = N^-1 diag(tau), N = I + diag(tau) striu(G) (unit upper triangular): larft's column
+// recurrence T[:i, i] = -tau_i T[:i, :i] G[:i, i] is that inverse column by column, a
+// chain of kb steps (~290 us for kb = 128 on an H100, the eigh back-transformation's
+// blocks). Here N is inverted by doubling in Tm itself: at level h every pair of
+// inverted h-row diagonal blocks A, C has its off-diagonal block B replaced by
+// -A^-1 (B C^-1), B C^-1 parked in the strictly lower triangle (unused until the end);
+// rows and columns beyond kb count as the identity's
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
@@ -524,30 +524,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   let gb = ${G_off} + b * kb * kb;
   let tb = ${Tm_off} + b * kb * kb;
   let ub = ${tau_off} + b * ${tau_bs};
-  let q = tid & 3u;
-  for (var e = tid; e < kb * kb; e += 256u) { Tm[tb + e] = zero(); }
+  for (var e = tid; e < kb * kb; e += 256u) {
+    let r = e / kb;
+    let c = e % kb;
+    var x = zero();
+    if (r == c) { x = one(); } else if (r < c) { x = mul(tau[ub + r], G[gb + e]); }
+    Tm[tb + e] = x;
+  }
   storageBarrier();
   workgroupBarrier();
-  for (var i = 0u; i < kb; i++) {
-    for (var c = tid; c < i; c += 256u) { gcol[c] = G[gb + c * kb + i]; }
-    workgroupBarrier();
-    let ti = tau[ub + i];
-    for (var r0 = 0u; r0 < i; r0 += 64u) {
-      let r = r0 + (tid >> 2u);
-      var s = zero();
-      if (r < i) {
-        for (var c = r + q; c < i; c += 4u) { s += mul(Tm[tb + r * kb + c], gcol[c]); }
+  for (var h = 1u; h < kb; h *= 2u) {
+    let cnt = ((kb + 2u * h - 1u) / (2u * h)) * h * h;
+    for (var e = tid; e < cnt; e += 256u) {    // B C^-1 (C^-1 upper triangular)
+      let r0 = (e / (h * h)) * 2u * h;
+      let rr = (e % (h * h)) / h;
+      let cc = e % h;
+      let row = r0 + rr;
+      let col = r0 + h + cc;
+      if (col < kb) {
+        var w = zero();
+        for (var k = r0 + h; k <= col; k++) { w += mul(Tm[tb + row * kb + k], Tm[tb + k * kb + col]); }
+        Tm[tb + col * kb + row] = w;
       }
-      red[tid] = s;
-      workgroupBarrier();
-      if (q == 0u && r < i) {
-        Tm[tb + r * kb + i] = -mul(ti, red[tid] + red[tid + 1u] + red[tid + 2u] + red[tid + 3u]);
-      }
-      workgroupBarrier();
     }
-    if (tid == 0u) { Tm[tb + i * kb + i] = ti; }
     storageBarrier();
     workgroupBarrier();
+    for (var e = tid; e < cnt; e += 256u) {    // -A^-1 (B C^-1) (A^-1 upper triangular)
+      let r0 = (e / (h * h)) * 2u * h;
+      let rr = (e % (h * h)) / h;
+      let cc = e % h;
+      let row = r0 + rr;
+      let col = r0 + h + cc;
+      if (col < kb) {
+        var x = zero();
+        for (var k = row; k < r0 + h; k++) { x += mul(Tm[tb + row * kb + k], Tm[tb + col * kb + k]); }
+        Tm[tb + row * kb + col] = -x;
+      }
+    }
+    storageBarrier();
+    workgroupBarrier();
+  }
+  for (var e = tid; e < kb * kb; e += 256u) {
+    let r = e / kb;
+    let c = e % kb;
+    if (r > c) { Tm[tb + e] = zero(); } else { Tm[tb + e] = mul(Tm[tb + e], tau[ub + c]); }
   }
 }
 """, "linalg_larft")
@@ -566,8 +586,7 @@ class LarftSpec(KernelSpec):
                       ["kb", "nbat", "tau_bs"], caps)
 
     def render(self, caps):
-        return _LARFT.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                             kbmax=LARFT_KB_MAX)
+        return _LARFT.render(self.layout(caps).tokens(), prelude=prelude(self.t))
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
