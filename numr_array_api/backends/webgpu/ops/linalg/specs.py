@@ -542,17 +542,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       let row = r0 + rr;
       let col = r0 + h + cc;
       if (col < kb) {
-        // four independent products a step: their loads issue together (Tm is read and
-        // written, so each load waits on L2, not L1)
-        var w = array<T, 4>(zero(), zero(), zero(), zero());
-        var k = r0 + h;
-        for (; k + 3u <= col; k += 4u) {
-          for (var u = 0u; u < 4u; u++) {
-            w[u] += mul(Tm[tb + row * kb + k + u], Tm[tb + (k + u) * kb + col]);
-          }
-        }
-        for (; k <= col; k++) { w[0] += mul(Tm[tb + row * kb + k], Tm[tb + k * kb + col]); }
-        Tm[tb + col * kb + row] = (w[0] + w[1]) + (w[2] + w[3]);
+        var w = zero();
+        for (var k = r0 + h; k <= col; k++) { w += mul(Tm[tb + row * kb + k], Tm[tb + k * kb + col]); }
+        Tm[tb + col * kb + row] = w;
       }
     }
     storageBarrier();
@@ -564,15 +556,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
       let row = r0 + rr;
       let col = r0 + h + cc;
       if (col < kb) {
-        var x = array<T, 4>(zero(), zero(), zero(), zero());
-        var k = row;
-        for (; k + 4u <= r0 + h; k += 4u) {
-          for (var u = 0u; u < 4u; u++) {
-            x[u] += mul(Tm[tb + row * kb + k + u], Tm[tb + col * kb + k + u]);
-          }
-        }
-        for (; k < r0 + h; k++) { x[0] += mul(Tm[tb + row * kb + k], Tm[tb + col * kb + k]); }
-        Tm[tb + row * kb + col] = -((x[0] + x[1]) + (x[2] + x[3]));
+        var x = zero();
+        for (var k = row; k < r0 + h; k++) { x += mul(Tm[tb + row * kb + k], Tm[tb + col * kb + k]); }
+        Tm[tb + row * kb + col] = -x;
       }
     }
     storageBarrier();
