@@ -25,7 +25,7 @@ from ...primitives.slabs import MAX_BOX_ELEMS
 from ...runtime.switches import switch as _env
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
-from . import qr_wide, warp
+from . import qr_loop, qr_wide, warp
 from .batch_rows import NMAX as ROWS_NMAX, WG as ROWS_WG, BatchRowsSpec, rows_per_matrix
 from .chol_regs import regs_spec
 from .pow2 import pow2_normalise
@@ -1044,17 +1044,17 @@ def _qr_wide(client, t, dtype, B, m):
 
 
 class _QrLoops:
-    """The looped wide-panel kernels of one qr call (qr_wide.loop_spec), one per rows per
-    thread, for panels of at most qr_wide.loop_max() rows."""
+    """The looped panel kernels of one qr call (qr_loop.loop_spec), one per rows per
+    thread, for panels of at most qr_loop.loop_max(t) rows."""
 
     def __init__(self, client, t, dtype, B):
         ok = qr_wide.enabled() and _env("QR_PANEL", "") != "one" and B <= client.max_groups
-        self.max = qr_wide.loop_max(t) if ok else 0
+        self.max = qr_loop.loop_max(t) if ok else 0
         self.client, self.t, self.dtype, self.B = client, t, dtype, B
         self.panels = {}
 
     def get(self, mk):
-        spec = qr_wide.loop_spec(self.t, mk)
+        spec = qr_loop.loop_spec(self.t, mk)
         if mk > min(self.max, spec.rows):
             return None
         if spec.rpt not in self.panels:

@@ -21,8 +21,19 @@ import dataclasses
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WType
-from .qr_wide import HELPERS, NCAP, PARTIALS, PW, REFLECT, panel_layout, scaling_tokens
+from ...runtime.switches import switch_int as _env_int
+from .qr_wide import (HELPERS, NCAP, NS, PARTIALS, PW, REFLECT, panel_layout, reciprocals,
+                      scaling_tokens, trusted)
 from .scalar import prelude
+
+LOOP_MAX = 128   # see loop_max() (H100, session 9: qr 512 float32 3.10x -> 2.75x)
+LOOP_NS = 16     # see loop_spec()
+# float32 panels of up to 512 rows looped on 32 slices (H100, session 12:
+# qr 512 float32 3.50x -> 2.46x of cuSOLVER, 2048 2.20x -> 2.12x); wider elements keep
+# 128 rows on 16 (float64 512: 7.3 -> 8.4 ms looped from 512 rows, 7.6 from 256: 16-32
+# doubles a thread on 512-1024 invocations crowd the register file)
+LOOP_MAX_F32 = 512
+LOOP_NS_F32 = 32
 
 _LOOP = Template("""${prelude}
 ${layout}
@@ -146,6 +157,22 @@ class QrLoopSpec(KernelSpec):
 
     def needs(self):
         return ("f64",) if self.t.need == "shader-f64" else ()
+
+
+def loop_max(t):
+    """Panels of at most this many rows of WType ``t`` take the looped kernel, one
+    dispatch a panel (NUMR_WEBGPU_QR_LOOP_MAX; 0: none; at most 64 rows a thread)."""
+    return _env_int("QR_LOOP_MAX", LOOP_MAX_F32 if t.val == "f32" else LOOP_MAX, 0, 32 * 64)
+
+
+def loop_spec(t, m):
+    """The looped panel's spec for panels of m rows: LOOP_NS row slices
+    (NUMR_WEBGPU_QR_LOOP_NS, 8 .. 32) and the fewest rows a thread."""
+    ns = _env_int("QR_LOOP_NS", LOOP_NS_F32 if t.val == "f32" else LOOP_NS, NS, 32)
+    rpt = 4
+    while ns * rpt < m and rpt < 64:
+        rpt *= 2
+    return QrLoopSpec(t, rpt, ns, trusted(), reciprocals())
 
 
 def variants():

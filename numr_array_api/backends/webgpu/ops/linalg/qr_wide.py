@@ -48,14 +48,6 @@ PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 RPT = 4          # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows; H100
                  # session 5: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16, 145 at 32)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
-LOOP_MAX = 128   # see loop_max() (H100, session 9: qr 512 float32 3.10x -> 2.75x)
-LOOP_NS = 16     # see loop_spec()
-# float32 panels of up to 512 rows looped on 32 slices (H100, session 12, qr_loop.py:
-# qr 512 float32 3.50x -> 2.46x of cuSOLVER, 2048 2.20x -> 2.12x); wider elements keep
-# 128 rows on 16 (float64 512: 7.3 -> 8.4 ms looped from 512 rows, 7.6 from 256: 16-32
-# doubles a thread on 512-1024 invocations crowd the register file)
-LOOP_MAX_F32 = 512
-LOOP_NS_F32 = 32
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
                  # every workgroup reads every block's partials, nblk^2 PW values a dispatch
 
@@ -393,23 +385,6 @@ class WidePanel:
             return
         for d in range(kb + 1):
             launch(pipe, triples, pack(j=d, **words), g)
-
-
-def loop_max(t):
-    """Panels of at most this many rows of WType ``t`` take the looped kernel, one
-    dispatch a panel (NUMR_WEBGPU_QR_LOOP_MAX; 0: none; at most 64 rows a thread)."""
-    return _env_int("QR_LOOP_MAX", LOOP_MAX_F32 if t.val == "f32" else LOOP_MAX, 0, 32 * 64)
-
-
-def loop_spec(t, m):
-    """The looped panel's spec (qr_loop.py) for panels of m rows: LOOP_NS row slices
-    (NUMR_WEBGPU_QR_LOOP_NS, 8 .. 32) and the fewest rows a thread."""
-    from .qr_loop import QrLoopSpec
-    ns = _env_int("QR_LOOP_NS", LOOP_NS_F32 if t.val == "f32" else LOOP_NS, NS, 32)
-    rpt = 4
-    while ns * rpt < m and rpt < 64:
-        rpt *= 2
-    return QrLoopSpec(t, rpt, ns, trusted(), reciprocals())
 
 
 def variants():
