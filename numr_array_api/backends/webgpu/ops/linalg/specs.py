@@ -515,6 +515,13 @@ ${layout}
 // inverted h-row diagonal blocks A, C has its off-diagonal block B replaced by
 // -A^-1 (B C^-1), B C^-1 parked in the strictly lower triangle (unused until the end);
 // rows and columns beyond kb count as the identity's
+
+// entry e of level h's off-diagonal blocks: (the pair's first row of C, row, column)
+fn pair_entry(e: u32, h: u32) -> vec3<u32> {
+  let mid = (e / (h * h)) * 2u * h + h;
+  return vec3<u32>(mid, mid - h + (e % (h * h)) / h, mid + e % h);
+}
+
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
@@ -536,28 +543,24 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3
   for (var h = 1u; h < kb; h *= 2u) {
     let cnt = ((kb + 2u * h - 1u) / (2u * h)) * h * h;
     for (var e = tid; e < cnt; e += 256u) {    // B C^-1 (C^-1 upper triangular)
-      let r0 = (e / (h * h)) * 2u * h;
-      let rr = (e % (h * h)) / h;
-      let cc = e % h;
-      let row = r0 + rr;
-      let col = r0 + h + cc;
+      let p = pair_entry(e, h);
+      let row = p.y;
+      let col = p.z;
       if (col < kb) {
         var w = zero();
-        for (var k = r0 + h; k <= col; k++) { w += mul(Tm[tb + row * kb + k], Tm[tb + k * kb + col]); }
+        for (var k = p.x; k <= col; k++) { w += mul(Tm[tb + row * kb + k], Tm[tb + k * kb + col]); }
         Tm[tb + col * kb + row] = w;
       }
     }
     storageBarrier();
     workgroupBarrier();
     for (var e = tid; e < cnt; e += 256u) {    // -A^-1 (B C^-1) (A^-1 upper triangular)
-      let r0 = (e / (h * h)) * 2u * h;
-      let rr = (e % (h * h)) / h;
-      let cc = e % h;
-      let row = r0 + rr;
-      let col = r0 + h + cc;
+      let p = pair_entry(e, h);
+      let row = p.y;
+      let col = p.z;
       if (col < kb) {
         var x = zero();
-        for (var k = row; k < r0 + h; k++) { x += mul(Tm[tb + row * kb + k], Tm[tb + col * kb + k]); }
+        for (var k = row; k < p.x; k++) { x += mul(Tm[tb + row * kb + k], Tm[tb + col * kb + k]); }
         Tm[tb + row * kb + col] = -x;
       }
     }
