@@ -96,7 +96,7 @@ class CapturedGraph:
         else:
             client.check()
             try:
-                client.recorder.replay(self._raw, self._ids)
+                client.recorder.replay(*self._raw, self._ids)
             except DeviceLost:
                 client.lost = True
                 raise

@@ -23,6 +23,14 @@ released by the call's end (one kept alive means a cache was filled: a later cal
 captured instead). Anything else runs the general path, which stays the reference: a
 replay records the very dispatches the general path recorded at capture.
 ``NUMR_WEBGPU_RECIPES=0`` turns recipes off (every call takes the general path).
+
+A replay looks each distinct binding set of its steps up once (a column loop binds the
+same buffers a thousand times: eigh's tridiagonalisation has two sets for ~2 n steps), then
+issues the steps' native calls in one loop (``Recorder.replay``: pipeline, bind group,
+immediates, dispatch), the buffers marked pending once a replay. Session 13 measured the
+per-step Python of the general recorder path (a bind-group lookup over every binding and
+per-buffer bookkeeping, ~8 us a step on an H100's host) as what bounded such loops.
+``NUMR_WEBGPU_RECIPE_SETS=0`` replays step by step through that path (A/B timing).
 """
 
 import os
@@ -30,6 +38,7 @@ import weakref
 
 from ...._core.errors import DeviceLost
 from .allocator import Block
+from .switches import switch
 
 MAX_RECIPES = 1024
 ATTEMPTS = 3   # captures tried per signature before it always takes the general path
@@ -87,31 +96,60 @@ class _Watch:
 
 
 class Recipe:
-    __slots__ = ("sizes", "steps", "outs", "single")
+    __slots__ = ("sizes", "steps", "outs", "single", "sets", "raw")
 
     def __init__(self, watch, outs, single):
         self.sizes = tuple(watch.sizes)
         self.steps = tuple(watch.steps)
         self.outs = outs      # (slot, storage class, shape, strides, dtype) per output
         self.single = single
+        # the distinct (layout, refs) binding sets, and the steps naming theirs by index,
+        # prepared for Recorder.replay at the first replay (the steps keep the params bytes)
+        index = {}
+        for _, bgl, _, _, refs in self.steps:
+            index.setdefault((id(bgl), refs), (bgl, refs))
+        self.sets = tuple(index.values())
+        self.raw = None
 
     def replay(self, client, inputs):
         alloc = client.pool.allocate_class
         blocks = [alloc(s) for s in self.sizes]
-        bgc = client.bindgroups
         rec = client.recorder
+        bgc = client.bindgroups
         try:
-            for pipe, bgl, params, wg, refs in self.steps:
+            if switch("RECIPE_SETS") == "0":
+                self._replay_each(client, inputs, blocks)
+                return self._outs(client, blocks)
+            groups = []
+            ids = set()
+            for bgl, refs in self.sets:
                 ents = []
-                blks = []
                 for kind, v, off, size in refs:
                     b = blocks[v] if kind == 0 else inputs[v].block if kind == 1 else v
                     ents.append((b.buffer, off, size))
-                    blks.append(b)
-                rec.dispatch(pipe, bgc.get(bgl, tuple(ents)), params, wg, blks)
+                    ids.add(id(b.buffer))
+                groups.append(bgc.get(bgl, tuple(ents)))
+            if self.raw is None:
+                pos = {(id(bgl), refs): i for i, (bgl, refs) in enumerate(self.sets)}
+                self.raw = rec.prepare([(pipe, pos[(id(bgl), refs)], params, wg)
+                                        for pipe, bgl, params, wg, refs in self.steps])
+            rec.replay(self.raw, groups, ids)
         except DeviceLost:
             client.lost = True
             raise
+        return self._outs(client, blocks)
+
+    def _replay_each(self, client, inputs, blocks):
+        # NUMR_WEBGPU_RECIPE_SETS=0 (A/B timing): every step through the recorder's
+        # general dispatch, its bind group looked up step by step
+        bgc, rec = client.bindgroups, client.recorder
+        for pipe, bgl, params, wg, refs in self.steps:
+            blks = [blocks[v] if kind == 0 else inputs[v].block if kind == 1 else v
+                    for kind, v, _, _ in refs]
+            ents = tuple((b.buffer, r[2], r[3]) for b, r in zip(blks, refs))
+            rec.dispatch(pipe, bgc.get(bgl, ents), params, wg, blks)
+
+    def _outs(self, client, blocks):
         outs = [cls(blocks[s], 0, shape, strides, dtype, client)
                 for s, cls, shape, strides, dtype in self.outs]
         return outs[0] if self.single else tuple(outs)

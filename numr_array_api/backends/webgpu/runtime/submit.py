@@ -190,14 +190,15 @@ class Recorder:
         to the read's own."""
         return _Held(self)
 
-    def replay(self, raw, ids):
-        """Re-record a captured graph's dispatches (``raw``: tuples from ``raw_records``),
-        straight into the open pass: the per-dispatch Python work is four native calls.
-        ``ids``: the id()s of every buffer they touch (kept pending until the submit).
-        Submitted in chunks of ``replay_chunk`` dispatches (``NUMR_WEBGPU_REPLAY_CHUNK``;
-        default 64 on GPUs, whole on CPU adapters), so a GPU starts on the first chunk while
-        the host records the next."""
+    def replay(self, raw, groups, ids):
+        """Re-record prepared dispatches (``raw``: tuples from ``prepare``, each naming its
+        bind group by index into ``groups``) straight into the open pass: the per-dispatch
+        Python work is four native calls. ``ids``: the id()s of every buffer they touch
+        (kept pending until the submit). Submitted in chunks of ``replay_chunk`` dispatches
+        (``NUMR_WEBGPU_REPLAY_CHUNK``; default 64 on GPUs, whole on CPU adapters), so a GPU
+        starts on the first chunk while the host records the next; none while ``held``."""
         chunk = self.replay_chunk
+        bgs = [(bg, bg._internal) for bg in groups]
         for i in range(0, len(raw), chunk):
             self.pending_ids |= ids  # before recording, as in dispatch
             cp = self._cp_handle if self.cpass is not None else self._open_pass()
@@ -205,7 +206,7 @@ class Recorder:
             self._last_pipe = self._last_bg = None  # unknown until the chunk is recorded
             part = raw[i:i + chunk]
             prof = self.prof
-            for pipe, pipe_h, bg, bg_h, imm, imm_size, x, y, z in part:
+            for pipe, pipe_h, gi, imm, imm_size, x, y, z in part:
                 if prof is not None:   # a timestamped pass of its own (profile.py)
                     prof.split(self, pipe)
                     self.pending_ids |= ids   # (cheap insurance should split ever submit)
@@ -213,6 +214,7 @@ class Recorder:
                 if pipe is not last_pipe:
                     _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
                     last_pipe, last_bg = pipe, None
+                bg, bg_h = bgs[gi]
                 if bg is not last_bg:
                     _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bg_h, 0, _ffi.NULL)
                     last_bg = bg
@@ -222,21 +224,32 @@ class Recorder:
             self._last_pipe, self._last_bg = last_pipe, last_bg
             self.recorded += len(part)
             self.dispatches += len(part)
-            if self.recorded >= chunk:
+            if self.recorded >= chunk and not self.hold:
                 self.flush()
 
     @staticmethod
+    def prepare(steps):
+        """``replay``'s tuples of (pipe, bind group index, params bytes, workgroups) steps;
+        the caller keeps the params bytes alive (the immediates pointers read them)."""
+        return [(pipe, pipe.pipeline._internal, gi,
+                 _ffi.from_buffer(params) if pipe.imm_size else _ffi.NULL, pipe.imm_size,
+                 x, y, z) for pipe, gi, params, (x, y, z) in steps]
+
+    @staticmethod
     def raw_records(records):
-        """Native handles of captured dispatch records for ``replay``, or None when one
-        takes its params through the uniform ring (which needs a slot per dispatch)."""
-        raw = []
-        for pipe, bg, params, (x, y, z), _ in records:
+        """(prepared steps, bind groups) of captured dispatch records for ``replay``, or
+        None when one takes its params through the uniform ring (which needs a slot per
+        dispatch)."""
+        groups, index, steps = [], {}, []
+        for pipe, bg, params, wg, _ in records:
             if pipe.uniform_size:
                 return None
-            imm = _ffi.from_buffer(params) if pipe.imm_size else _ffi.NULL
-            raw.append((pipe, pipe.pipeline._internal, bg, bg._internal, imm, pipe.imm_size,
-                        x, y, z))
-        return raw
+            gi = index.get(id(bg))
+            if gi is None:
+                gi = index[id(bg)] = len(groups)
+                groups.append(bg)
+            steps.append((pipe, gi, params, wg))
+        return Recorder.prepare(steps), groups
 
     def is_pending(self, buffer):
         return id(buffer) in self.pending_ids
