@@ -126,6 +126,25 @@ def _svd_stack(rng, shape, dtype, count):
     return rng.standard_normal((count,) + shape).astype(dtype)
 
 
+@pytest.mark.parametrize("pre", ["1", "0"])
+@pytest.mark.parametrize("n", [17, 32])
+def test_eigh_float64_preconditioned(xp, monkeypatch, pre, n):
+    """float64 eigh through the float32 preconditioner (small_prep.py) and without it:
+    random, structured (repeated eigenvalues, zero, multiples of I, 1e+-200 scales) and
+    low-rank members (a covariance's null space: a cluster Q32 does not separate), within
+    the same tolerances; the preconditioner ran exactly when switched on."""
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import small
+    monkeypatch.setenv("NUMR_WEBGPU_SMALL_SPECTRAL_PRE", pre)
+    rng = np.random.default_rng(40 + n)
+    g = rng.standard_normal((8, n, 3))
+    a = np.concatenate([_structured(rng, n, "float64", 24), g @ np.swapaxes(g, -1, -2)])
+    before = small.CALLS["eigh_pre"]
+    with _ran("eigh"):
+        w, v = xp.linalg.eigh(xp.asarray(a))
+    assert small.CALLS["eigh_pre"] - before == int(pre)
+    _check_eigh(a, _host(w), _host(v), "float64")
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(2, 2), (3, 3), (7, 4), (4, 7), (8, 8), (13, 13),
                                    (17, 9), (9, 17), (32, 32), (31, 20)])

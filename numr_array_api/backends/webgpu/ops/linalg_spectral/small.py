@@ -15,23 +15,27 @@ timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 h
 NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (svd 64, eigh EIGH_WG),
 NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
 NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config).
+float64 eigh with vectors of large stacks in the 32 bucket is preconditioned by the float32
+kernel (small_prep.py; NUMR_WEBGPU_SMALL_SPECTRAL_PRE).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
-from ...codegen.types import wtype
+from ...codegen.types import WTYPES, wtype
 from ...storage import new_output
+from . import small_prep
 from .small_spec import (BUCKETS, SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
                          wg_bytes_svd)
 
 MIN_BATCH = 16
-CALLS = {"eigh": 0, "svd": 0}    # tests read these: proof the kernels ran
+CALLS = {"eigh": 0, "svd": 0, "eigh_pre": 0}    # tests read these: proof the kernels ran
 _MAX_GROUPS = 65535
 _MAXSW = {dt.float32: 30, dt.float64: 40}
 
@@ -121,7 +125,7 @@ def _on(a):
     return _work(a) is not None
 
 
-def _eigh_fit(caps, t, cap, vectors):
+def eigh_fit(caps, t, cap, vectors):
     nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
     nbuf = _config(caps, nbytes, single=True)
     if nbuf is None:
@@ -146,7 +150,7 @@ def eigh_spec(a, vectors):
     cap = bucket(max(a.shape[-1], 2))
     if not cap:
         return None
-    return _eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors)
+    return eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors)
 
 
 def svd_spec(a, vectors, full_matrices):
@@ -210,6 +214,45 @@ def _nan_out(be, bad, outs):
     return [be.where(bad.reshape((nb,) + (1,) * (y.ndim - 1)), nan, y) for y in outs]
 
 
+def launch_eigh(client, spec, x, w, v, vi=None):
+    """The SmallEighSpec kernel on the finite (nb, n, n) stack x of its dtype: w (nb, n)
+    ascending, v (nb, n, n) (spec.vectors) its eigenvector columns (spec.vinit: vi V')."""
+    nb, n = x.shape[0], x.shape[-1]
+    k = client.kernel(spec)
+    loops = _MAXSW[x.dtype] * spec.cap + 4 * 40 + 3 * spec.cap   # sweeps x rounds, scale, ranks
+    for b0, b1, wgs in _launch_plan(client, "eigh", nb, spec.per, n * n * x.itemsize,
+                                    loops):
+        args = dict(A=x[b0:b1], W=w[b0:b1], n=n, nb=b1 - b0)
+        if spec.vectors:
+            args["V"] = v[b0:b1]
+        if spec.vinit:
+            args["VI"] = vi[b0:b1]
+        k.launch((wgs, 1, 1), **args)
+
+
+def _eigh_prep(be, x, spec):
+    """(w, v) of the finite float64 stack x through small_prep.py's preconditioner."""
+    client = x.client
+    nb, n, _ = x.shape
+    x32 = new_output((nb, n, n), dt.float32, client)
+    q32 = new_output((nb, n, n), dt.float32, client)
+    cast = client.kernel(small_prep.ScaleCastSpec(_trusted()))
+    for b0, b1, wgs in _launch_plan(client, "eigh", nb, 1, n * n * 8, 4 * n * n + 200):
+        cast.launch((wgs, 1, 1), A=x[b0:b1], X32=x32[b0:b1], n=n, nb=b1 - b0)
+    spec32 = eigh_fit(Caps.of(client), WTYPES[dt.float32], spec.cap, True)
+    launch_eigh(client, spec32, x32, new_output((nb, n), dt.float32, client), q32)
+    ap = new_output((nb, n, n), dt.float64, client)
+    q = new_output((nb, n, n), dt.float64, client)
+    k = client.kernel(small_prep.PrepSpec(_trusted()))
+    for b0, b1, wgs in _launch_plan(client, "eigh", nb, 1, n * n * 8, 5 * n + 8):
+        k.launch((wgs, 1, 1), Q32=q32[b0:b1], A=x[b0:b1], AP=ap[b0:b1], QO=q[b0:b1], n=n,
+                 nb=b1 - b0)
+    w = new_output((nb, n), dt.float64, client)
+    v = new_output((nb, n, n), dt.float64, client)
+    launch_eigh(client, dataclasses.replace(spec, vinit=True), ap, w, v, q)
+    return w, v
+
+
 def eigh(be, a, vectors, spec):
     """(w, v) or w of the real symmetric stack a (..., n, n), w ascending."""
     client = a.client
@@ -217,16 +260,13 @@ def eigh(be, a, vectors, spec):
     wdt = _work(a)
     nb = _batch(a)
     x, bad = _finite_in(be, _flat(a, wdt))
-    w = new_output((nb, n), wdt, client)
-    v = new_output((nb, n, n), wdt, client) if vectors else None
-    k = client.kernel(spec)
-    loops = _MAXSW[wdt] * spec.cap + 4 * 40 + 3 * spec.cap   # sweeps x rounds, scale, ranks
-    for b0, b1, wgs in _launch_plan(client, "eigh", nb, spec.per, n * n * wdt.itemsize,
-                                    loops):
-        args = dict(A=x[b0:b1], W=w[b0:b1], n=n, nb=b1 - b0)
-        if vectors:
-            args["V"] = v[b0:b1]
-        k.launch((wgs, 1, 1), **args)
+    if vectors and small_prep.applies(client, wdt, spec.cap, nb):
+        w, v = _eigh_prep(be, x, spec)
+        CALLS["eigh_pre"] += 1
+    else:
+        w = new_output((nb, n), wdt, client)
+        v = new_output((nb, n, n), wdt, client) if vectors else None
+        launch_eigh(client, spec, x, w, v)
     CALLS["eigh"] += 1
     if vectors:
         w, v = _nan_out(be, bad, [w, v])
@@ -283,16 +323,18 @@ def variants(caps=None):
     """Every kernel variant this module can launch on ``caps`` (render tests; None: on the
     adapter descriptions the render tests use, LAVAPIPE and NVIDIA: the matrices per
     workgroup and the buffering follow the workgroup memory)."""
-    from ...codegen.types import WTYPES
     if caps is None:
         from ...codegen.caps import LAVAPIPE, NVIDIA
         return list(dict.fromkeys(variants(LAVAPIPE) + variants(NVIDIA)))
-    out = []
+    pre = eigh_fit(caps, WTYPES[dt.float64], small_prep.CAP, True)
+    out = [small_prep.PrepSpec(_trusted()), small_prep.ScaleCastSpec(_trusted())]
+    if pre is not None:
+        out.append(dataclasses.replace(pre, vinit=True))
     for d in (dt.float32, dt.float64):
         t = WTYPES[d]
         for capr in BUCKETS:
             for vec in (False, True):
-                out.append(_eigh_fit(caps, t, capr, vec))
+                out.append(eigh_fit(caps, t, capr, vec))
                 out += [_svd_fit(caps, t, capr, capc, vec) for capc in BUCKETS
                         if capc <= capr]
     return [s for s in out if s is not None]

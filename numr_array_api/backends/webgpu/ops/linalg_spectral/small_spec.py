@@ -135,6 +135,9 @@ class SmallEighSpec(KernelSpec):
     # pairs < cap / 2, ranks < n <= cap); global reads and writes sit under `live`
     # (b < nb, t < n) and i < n; loops are counted by the grid, maxsw, cap, n or 40
     trusted: bool = False
+    # (vectors) the eigenvector rows start from VI's rows instead of I's: V = VI V'
+    # (small_prep.py's preconditioner)
+    vinit: bool = False
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -144,6 +147,8 @@ class SmallEighSpec(KernelSpec):
         bufs = [Buf("A", T), Buf("W", T, "rw")]
         if self.vectors:
             bufs.append(Buf("V", T, "rw"))
+        if self.vinit:
+            bufs.append(Buf("VI", T))
         return Layout(bufs, ["n", "nb"], caps)
 
     def render(self, caps):
@@ -156,6 +161,9 @@ class SmallEighSpec(KernelSpec):
         decl = [f"    var a{i}: {T} = {z};" for i in rng]
         if vec:
             decl += [f"    var v{i}: {T} = select({z}, {one}, t == {i}u);" for i in rng]
+        if vec and self.vinit:
+            decl.append(f"    let vb = {lay.word('VI_off')} + b * n * n + t * n;")
+            decl += [f"    if (live && {i}u < n) {{ v{i} = VI[vb + {i}u]; }}" for i in rng]
         load = [f"    if (live && {i}u < n) {{ a{i} = A[ib + {i}u * n + t]; }}\n"
                 f"    mx = max(mx, abs(a{i}));" for i in rng]
         scale = [f"    a{i} *= sc;" for i in rng]
@@ -197,7 +205,7 @@ class SmallEighSpec(KernelSpec):
     @property
     def label(self):
         return (f"small_eigh_{self.t.name}_c{self.cap}x{self.per}_b{self.nbuf}"
-                f"{'_v' if self.vectors else ''}")
+                f"{'_v' if self.vectors else ''}{'i' if self.vinit else ''}")
 
 
 @dataclasses.dataclass(frozen=True)
