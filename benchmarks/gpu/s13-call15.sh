@@ -1,0 +1,10 @@
+#!/bin/bash
+# Session 13, call 15: do the stacked rows of webgpu_linalg.py --stacks replay their recipes
+# (call 12-13: solve 100000 x 8x8 0.44-0.47 ms there, 0.20-0.21 in linalg_variants.py)?
+source benchmarks/gpu/prep.sh
+L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
+pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
+step sets 120 python3 benchmarks/gpu/stack_recipes.py
+step each 120 env NUMR_WEBGPU_RECIPE_SETS=0 python3 benchmarks/gpu/stack_recipes.py
+step solo 120 python3 benchmarks/gpu/stack_recipes.py --stacks --only solve --repeats 7
+pack; cat $L/summary.txt; cat $L/sets.log $L/each.log $L/solo.log
