@@ -360,3 +360,78 @@ def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
     n = 100
     a = rng.standard_normal((2, n, n))
     _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
+
+
+# every switch of the session-14 kernels away from its default (each is a recipe key, so
+# the calls of one test do not replay another variant's dispatches)
+VARIANTS = [{"NUMR_WEBGPU_EIGH_BT_LARFT": "each"},
+            {"NUMR_WEBGPU_EIGH_MSECT_WG": "128"},
+            {"NUMR_WEBGPU_EIGH_STURM_PF": "0"},
+            {"NUMR_WEBGPU_EIGH_INVIT_PF": "1"},
+            {"NUMR_WEBGPU_EIGH_SHARED_BG": "0"}]
+
+
+@pytest.mark.parametrize("env", VARIANTS, ids=lambda e: ",".join(
+    f"{k.split('EIGH_')[1]}={v}" for k, v in e.items()))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_kernel_variants(xp, calls, dtype, env, monkeypatch):
+    """The switchable variants give NumPy's answers too: n = 130 has two back-transformation
+    blocks (128 and 1 columns: the batched T's padding), a matrix with a repeated
+    eigenvalue cluster exercises inverse iteration's chains."""
+    _skip_f64(xp, dtype)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    rng = np.random.default_rng(31)
+    n = 130
+    lam = np.concatenate([rng.standard_normal(n - 10), np.full(10, 0.5)])
+    _check(xp, np.stack([_from_spectrum(lam, rng), _from_spectrum(rng.standard_normal(n),
+                                                                  rng)]), dtype, calls)
+
+
+def test_batched_block_reflectors_match_each(xp, monkeypatch):
+    """The back-transformation's T of every block in one dispatch (default) equals the
+    block-by-block T: the same vectors to rounding (n = 130: a 1-column last block)."""
+    rng = np.random.default_rng(32)
+    a = rng.standard_normal((130, 130))
+    x = xp.asarray(a + a.T)
+    out = {}
+    for mode in ("batch", "each"):
+        monkeypatch.setenv("NUMR_WEBGPU_EIGH_BT_LARFT", mode)
+        out[mode] = _host(xp.linalg.eigh(x)[1])
+    assert np.abs(out["batch"] - out["each"]).max() <= 1e-12
+
+
+def test_column_chain_binds_one_group(xp, monkeypatch):
+    """With the shared layout (default) a replayed eigvalsh sets a bind group only where the
+    layout or the buffers change: far fewer SetBindGroup calls than dispatches; the
+    separate layouts set one per dispatch of the chain."""
+    from numr_array_api.backends.webgpu.runtime import submit
+    real = submit._lib
+
+    class Counting:
+        n = 0
+
+        def __getattr__(self, name):
+            f = getattr(real, name)
+            if name != "wgpuComputePassEncoderSetBindGroup":
+                return f
+
+            def counted(*a):
+                Counting.n += 1
+                return f(*a)
+            return counted
+
+    rng = np.random.default_rng(33)
+    a = rng.standard_normal((100, 100))
+    x = xp.asarray(a + a.T)
+    counts = {}
+    for shared in ("1", "0"):
+        monkeypatch.setenv("NUMR_WEBGPU_EIGH_SHARED_BG", shared)
+        xp.linalg.eigvalsh(x)          # captures the recipe
+        monkeypatch.setattr(submit, "_lib", Counting())
+        Counting.n = 0
+        xp.linalg.eigvalsh(x)          # replays it
+        counts[shared] = Counting.n
+        monkeypatch.setattr(submit, "_lib", real)
+    # 99 columns: ~200 chain dispatches
+    assert counts["0"] >= 190 and counts["1"] <= 40, counts

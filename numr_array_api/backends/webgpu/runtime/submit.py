@@ -143,7 +143,11 @@ class Recorder:
         # ends (WebGPU's deferred encoder errors), so wgpu-py's per-call error capture only
         # costs time here (about 5 us a call); end() and finish() keep it.
         if pipe is not self._last_pipe:
-            self._last_pipe = self._last_bg = None
+            # a bind group stays bound across setPipeline (WebGPU; wgpu re-binds it where
+            # the backend needs): kept when the new pipeline has the same group layout
+            last, self._last_pipe = self._last_pipe, None
+            if last is None or last.bgl is not pipe.bgl:
+                self._last_bg = None
             _lib.wgpuComputePassEncoderSetPipeline(cp, pipe.pipeline._internal)
             self._last_pipe = pipe
         if pipe.uniform_size:
@@ -213,7 +217,9 @@ class Recorder:
                     cp, last_pipe, last_bg = self._cp_handle, None, None
                 if pipe is not last_pipe:
                     _lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
-                    last_pipe, last_bg = pipe, None
+                    if last_pipe is None or last_pipe.bgl is not pipe.bgl:
+                        last_bg = None   # else still bound (as in dispatch)
+                    last_pipe = pipe
                 bg, bg_h = bgs[gi]
                 if bg is not last_bg:
                     _lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bg_h, 0, _ffi.NULL)

@@ -29,7 +29,7 @@ from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
-from ..linalg.factor import gemm_acc, gemm_sub
+from ..linalg.factor import gemm_acc, gemm_sub, grid
 from ..linalg.pow2 import pow2_normalise
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from ..matmul import gemm
@@ -43,6 +43,13 @@ TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
 BT_NB = 128          # columns of one block reflector in the back-transformation
                      # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
 UPD_RPS = 2          # TrdUpdSpec rows per 32-invocation slice (NUMR_WEBGPU_EIGH_UPD_RPS)
+MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSECT_WG; 256
+                     # and 128 were slower on an H100: eigh 2048 float64 90 / 80 ms vs 75)
+STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
+                     # eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5, every case ahead)
+INVIT_PF = False     # inverse iteration's loads in blocks (NUMR_WEBGPU_EIGH_INVIT_PF; slower
+                     # on an H100: its kernel 1.65 ms against 1.10)
+SHARED_BG = True     # one bind group for the column chain (NUMR_WEBGPU_EIGH_SHARED_BG)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
@@ -79,6 +86,39 @@ def upd_rps():
         return max(1, min(64, int(v))) if v else UPD_RPS
     except ValueError:
         return UPD_RPS
+
+
+def sturm_variant():
+    """(points a multisection round or None for the adapter's default, loads a step ahead)
+    of the bisection kernels: NUMR_WEBGPU_EIGH_MSECT_WG (64, 128 or 256) and
+    NUMR_WEBGPU_EIGH_STURM_PF (0 / 1)."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_MSECT_WG", "").strip()
+    pf = os.environ.get("NUMR_WEBGPU_EIGH_STURM_PF", "").strip()
+    return (int(v) if v in ("64", "128", "256") else None,
+            STURM_PF if pf not in ("0", "1") else pf == "1")
+
+
+def shared_chain():
+    """Whether the column chain's two kernels share one bind group (tridiag_specs.CHAIN_BUFS;
+    NUMR_WEBGPU_EIGH_SHARED_BG 0 / 1, default SHARED_BG)."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_SHARED_BG", "").strip()
+    return SHARED_BG if v not in ("0", "1") else v == "1"
+
+
+def invit_pf():
+    """Whether inverse iteration issues INV_UNROLL rows' loads together
+    (NUMR_WEBGPU_EIGH_INVIT_PF 0 / 1; default INVIT_PF)."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_INVIT_PF", "").strip()
+    return INVIT_PF if v not in ("0", "1") else v == "1"
+
+
+def _msect_args(client):
+    """BisectSpec's / BlockBisectSpec's (mw, pf): MSECT_WG points on GPUs, 64 on CPU
+    adapters (each point an invocation on the host's cores) unless the switch says."""
+    mw, pf = sturm_variant()
+    if mw is None:
+        mw = 64 if is_cpu(client.info) else MSECT_WG
+    return mw, pf
 
 
 def threshold():
@@ -172,10 +212,13 @@ def _tridiagonalize_wide(be, a):
     tr = trusted()
     rps = upd_rps()
     rows = UPD_RPW * rps      # rows of one TrdUpdSpec workgroup
-    upd = client.kernel(TrdUpdSpec(t, rps, tr))
-    symv = client.kernel(TrdSymv2Spec(t, tr))
+    sh = shared_chain()
+    upd = client.kernel(TrdUpdSpec(t, rps, tr, sh))
+    symv = client.kernel(TrdSymv2Spec(t, tr, sh))
     ubufs = dict(A=a, PV=p, DOT=dot, TAU=tau, NX=nx, YT=yt, D=d, WK=wk)
     sbufs = dict(A=a, YT=yt, NX=nx, REF=ref, PV=p, DOT=dot, WK=wk, E=e, TAU=tau)
+    if sh:
+        ubufs = sbufs = dict(ubufs, **sbufs)
     for k in range(0, n, NB):
         nbk = min(NB, n - k)
         for jj in range(nbk):
@@ -234,7 +277,8 @@ def eigenvalues(client, d, e):
     t = wtype(d.dtype, client, "linalg.eigh")
     B, n = d.shape
     w = new_output((B, n), d.dtype, client)
-    client.kernel(BisectSpec(t)).launch((n, B, 1), D=d, E=e, W=w, n=n, nbat=B)
+    client.kernel(BisectSpec(t, *_msect_args(client))).launch((n, B, 1), D=d, E=e, W=w, n=n,
+                                                             nbat=B)
     return w
 
 
@@ -258,8 +302,8 @@ def eigen_setup(client, d, e):
     mu = full((B, n), 0, d.dtype, client)
     sc = full((B, 2), 1, d.dtype, client)
     blk = full((B, n, 2), n, dt.uint32, client)
-    client.kernel(BlockBisectSpec(t)).launch((n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n,
-                                             nbat=B)
+    client.kernel(BlockBisectSpec(t, *_msect_args(client))).launch(
+        (n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n, nbat=B)
     g = (_cdiv(n, 64), B, 1)
     w = new_output((B, n), d.dtype, client)
     slot = new_output((B, n), dt.uint32, client)
@@ -277,7 +321,7 @@ def eigen_vectors(be, d, e, mu, sc, blk, slot, pl):
     per = 5 * n * B * d.dtype.itemsize    # scratch bytes of one cluster leader
     nl = max(1, min(n, (client.max_binding - 256) // per))
     s = new_output((B, 5, nl, n), d.dtype, client)
-    k = client.kernel(InvIterSpec(t))
+    k = client.kernel(InvIterSpec(t, invit_pf()))
     step = _cluster_round(client, n)
     for r0 in range(0, pl.longest if step < n else n, step):
         for a0 in range(0, n, nl):
@@ -299,6 +343,14 @@ def serial_vectors(be, d, e):
     return w, eigen_vectors(be, d, e, mu, sc, blk, slot, pl)
 
 
+def bt_larft():
+    """NUMR_WEBGPU_EIGH_BT_LARFT: "batch" (default: the T of every block reflector in one
+    LarftSpec dispatch, a workgroup each, before the products) or "each" (one dispatch per
+    block between the products, as before: each ~280 us of one workgroup on an H100)."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_BT_LARFT", "").strip().lower()
+    return "each" if v == "each" else "batch"
+
+
 def back_transform(be, ref, tau, z):
     """z <- Q z, Q = H_0 H_1 ... H_{n-2}, block reflectors of NB columns (last first)."""
     client = z.client
@@ -306,17 +358,45 @@ def back_transform(be, ref, tau, z):
     B, n, _ = z.shape
     larft = client.kernel(LarftSpec(t))
     bnb = min(LARFT_KB_MAX, max(1, int(os.environ.get("NUMR_WEBGPU_EIGH_BT_NB") or BT_NB)))
-    for k in reversed(range(0, n - 1, bnb)):
+    starts = list(range(0, n - 1, bnb))
+    if bt_larft() == "batch":
+        tms = _block_ts(be, larft, t, ref, tau, starts, bnb)
+    for i in reversed(range(len(starts))):
+        k = starts[i]
         kb = min(bnb, n - 1 - k)
         v = ref[:, k + 1:, k:k + kb]
         vh = v.permute((0, 2, 1))
-        g = gemm(vh, v)
-        tm = new_output((B, kb, kb), z.dtype, client)
-        tv = tau[:, k:k + kb]
-        larft.launch((B, 1, 1), G=g, tau=tv, Tm=tm, kb=kb, nbat=B, tau_bs=tv.strides[0])
+        if bt_larft() == "batch":
+            tm = tms[:, i, :kb, :kb]
+        else:
+            g = gemm(vh, v)
+            tm = new_output((B, kb, kb), z.dtype, client)
+            tv = tau[:, k:k + kb]
+            larft.launch((B, 1, 1), G=g, tau=tv, Tm=tm, kb=kb, nbat=B, tau_bs=tv.strides[0])
         c = z[:, k + 1:, :]
         gemm_sub(be, v, gemm(tm, gemm(vh, c)), c)
     return z
+
+
+def _block_ts(be, larft, t, ref, tau, starts, bnb):
+    """T (B, nblk, bnb, bnb) of every block reflector of the back-transformation in one
+    LarftSpec dispatch (the blocks are independent): G = V^T V of each block into a zeroed
+    stack, tau into a zeroed (B, nblk bnb) row; a narrower last block's padding (G and tau
+    zero) only gives T's padding rows and columns, never its kb x kb corner."""
+    client = ref.client
+    B, n, _ = ref.shape
+    nblk = len(starts)
+    g = full((B, nblk, bnb, bnb), 0, ref.dtype, client)
+    for i, k in enumerate(starts):
+        kb = min(bnb, n - 1 - k)
+        v = ref[:, k + 1:, k:k + kb]
+        gemm_acc(client, t, v.permute((0, 2, 1)), v, g[:, i, :kb, :kb], acc=False)
+    tp = full((B, nblk * bnb), 0, ref.dtype, client)
+    be.store(tp[:, :n - 1], tau[:, :n - 1])
+    tms = new_output((B, nblk, bnb, bnb), ref.dtype, client)
+    larft.launch(grid(B * nblk, client), G=g, tau=tp, Tm=tms, kb=bnb, nbat=B * nblk,
+                 tau_bs=bnb)
+    return tms
 
 
 def _orth_dev(be, z):
@@ -368,7 +448,8 @@ def eigh(be, x, vectors):
     # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
     # launches of the tridiagonalisation cost no Python planning then
     key = ("eigh_tridiag", os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""), trd_variant(),
-           trusted(), upd_rps())
+           trusted(), upd_rps(), bt_larft(), sturm_variant(), invit_pf(),
+           shared_chain())
     if not vectors:
         return client.recipes.call(key + ("values",), (x,), lambda: _job_values(be, x))
     CALLS["vectors"] += 1

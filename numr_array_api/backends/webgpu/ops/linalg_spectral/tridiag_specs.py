@@ -21,6 +21,7 @@ GatherSpec    the eigenvector slots of InvIterSpec into eigenvalue order.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
@@ -432,6 +433,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 """, "trd_upd")
 
 
+# Every buffer of the per-column chain, in one order, all read_write: TrdUpdSpec and
+# TrdSymv2Spec built with ``shared`` have one bind group layout, so a column's two
+# dispatches bind one bind group and a replay sets it once per panel instead of once per
+# dispatch (the chain is bound by the host's ~9 us of native calls and wgpu bookkeeping
+# a dispatch on an H100, not by the GPU's ~4 us)
+CHAIN_BUFS = ("A", "YT", "NX", "REF", "PV", "DOT", "WK", "E", "TAU", "D")
+
+
+def chain_layout(elem, words, caps):
+    return Layout([Buf(nm, elem, "rw") for nm in CHAIN_BUFS], words, caps)
+
+
 @dataclasses.dataclass(frozen=True)
 class TrdUpdSpec(KernelSpec):
     t: WType
@@ -441,13 +454,16 @@ class TrdUpdSpec(KernelSpec):
     # loop is counted by constants or uniforms (nrbp, q); global indices come from the
     # uniforms n, j, jj within the bound buffers (robust buffer access beyond that)
     trusted: bool = False
+    shared: bool = False    # CHAIN_BUFS (one bind group with TrdSymv2Spec)
 
     def layout(self, caps):
         a = self.t.arr
+        words = ["n", "nbat", "j", "jj", "fin", "nrbp"]
+        if self.shared:
+            return chain_layout(a, words, caps)
         return Layout([Buf("A", a), Buf("PV", a), Buf("DOT", a), Buf("TAU", a),
                        Buf("NX", a, "rw"), Buf("YT", a, "rw"), Buf("D", a, "rw"),
-                       Buf("WK", a, "rw")],
-                      ["n", "nbat", "j", "jj", "fin", "nrbp"], caps)
+                       Buf("WK", a, "rw")], words, caps)
 
     def render(self, caps):
         return _UPD.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB, nb2=2 * NB,
@@ -587,13 +603,17 @@ class TrdSymv2Spec(KernelSpec):
     # workgroup indices: tid < 256, tid + h < 256 with h < 256 / 2 ... 1, r * seg < 256;
     # loops counted by constants or uniforms (nwu, n, rows per workgroup)
     trusted: bool = False
+    shared: bool = False    # CHAIN_BUFS (one bind group with TrdUpdSpec)
 
     def layout(self, caps):
         a = self.t.arr
+        words = ["n", "nbat", "j", "jj", "nrb", "nwu"]
+        if self.shared:
+            return chain_layout(a, words, caps)
         return Layout([Buf("A", a), Buf("YT", a, "rw"), Buf("NX", a, "rw"),
                        Buf("REF", a, "rw"), Buf("PV", a, "rw"), Buf("DOT", a, "rw"),
                        Buf("WK", a, "rw"), Buf("E", a, "rw"), Buf("TAU", a, "rw")],
-                      ["n", "nbat", "j", "jj", "nrb", "nwu"], caps)
+                      words, caps)
 
     def render(self, caps):
         return _SYMV2.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
@@ -624,8 +644,37 @@ fn sturm(db: u32, p: u32, q: u32, x: R, sc: R, pivmin: R, split: R) -> u32 {
 }
 """
 
-# 64-point multisection: a workgroup per eigenvalue, each invocation one Sturm count per
-# round (6 bits a round instead of bisection's 1: ~6x shorter dependent chains)
+# the same with the next row's d and e loaded a step ahead, so their loads overlap the
+# division chain instead of preceding it (NUMR_WEBGPU_EIGH_STURM_PF)
+_STURM_PF = """
+fn sturm(db: u32, p: u32, q: u32, x: R, sc: R, pivmin: R, split: R) -> u32 {
+  var cnt = 0u;
+  var v = D[db + p] * sc - x;
+  if (abs(v) < pivmin) { v = -pivmin; }
+  if (v < R(0.0)) { cnt += 1u; }
+  var dn = R(0.0);
+  var en = R(0.0);
+  if (p < q) { dn = D[db + p + 1u]; en = E[db + p]; }
+  for (var i = p + 1u; i <= q; i++) {
+    let dc = dn * sc - x;
+    var e = en * sc;
+    if (i < q) { dn = D[db + i + 1u]; en = E[db + i]; }
+    if (abs(e) <= split) { e = R(0.0); }
+    v = dc - e * e / v;
+    if (abs(v) < pivmin) { v = -pivmin; }
+    if (v < R(0.0)) { cnt += 1u; }
+  }
+  return cnt;
+}
+"""
+
+
+def _sturm(pf):
+    return _STURM_PF if pf else _STURM
+
+
+# W-point multisection (W = the workgroup, 64 by default): a workgroup per eigenvalue, each
+# invocation one Sturm count per round (log2(W + 1) bits a round instead of bisection's 1)
 _MSECT = """
 var<workgroup> first: atomic<u32>;
 var<workgroup> wflag: u32;
@@ -646,11 +695,11 @@ fn msect(tid: u32, db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R,
   let abstol = EPS * tn * R(0.125);
   for (var r = 0u; r < ${rounds}u; r++) {
     let conv = hi - lo <= max(abstol, R(4.0) * EPS * max(abs(lo), abs(hi)));
-    if (tid == 0u) { atomicStore(&first, 64u); }
+    if (tid == 0u) { atomicStore(&first, ${mw}u); }
     workgroupBarrier();
     let w = hi - lo;
     if (!conv) {
-      let x = lo + w * (R(tid + 1u) / R(65.0));
+      let x = lo + w * (R(tid + 1u) / R(${mw1}.0));
       if (sturm(db, p, q, x, sc, pivmin, split) > li) { atomicMin(&first, tid); }
     }
     workgroupBarrier();
@@ -659,8 +708,8 @@ fn msect(tid: u32, db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R,
     if (!conv) {
       var nlo = lo;
       var nhi = hi;
-      if (f > 0u) { nlo = lo + w * (R(f) / R(65.0)); }
-      if (f < 64u) { nhi = lo + w * (R(f + 1u) / R(65.0)); }
+      if (f > 0u) { nlo = lo + w * (R(f) / R(${mw1}.0)); }
+      if (f < ${mw}u) { nhi = lo + w * (R(f + 1u) / R(${mw1}.0)); }
       lo = nlo;
       hi = nhi;
     }
@@ -669,18 +718,24 @@ fn msect(tid: u32, db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R,
 }
 """
 
-MSECT_ROUNDS = {"f32": 8, "f64": 14}
+MSECT_ROUNDS = {"f32": 8, "f64": 14}   # rounds of 64 points (6 bits each)
 
 
-def _msect(t):
-    return _MSECT.replace("${rounds}", str(MSECT_ROUNDS[t.val]))
+def msect_rounds(val, mw):
+    """Rounds of ``mw`` points giving the bits of MSECT_ROUNDS[val] rounds of 64."""
+    return math.ceil(MSECT_ROUNDS[val] * math.log2(65) / math.log2(mw + 1) - 1e-9)
+
+
+def _msect(t, mw):
+    return _MSECT.replace("${rounds}", str(msect_rounds(t.val, mw))).replace(
+        "${mw1}", str(mw + 1)).replace("${mw}", str(mw))
 
 _BISECT = Template("""${pre}
 ${layout}
 ${sturm}
 ${msect}
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(${mw})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
   let b = wid.y;
   let k = wid.x;
@@ -701,15 +756,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
 @dataclasses.dataclass(frozen=True)
 class BisectSpec(KernelSpec):
+    """Eigenvalues of T by W-point multisection (``mw``: the workgroup; ``pf``: the Sturm
+    count's loads a step ahead)."""
+
     t: WType
+    mw: int = 64
+    pf: bool = False
 
     def layout(self, caps):
         a = self.t.arr
         return Layout([Buf("D", a), Buf("E", a), Buf("W", a, "rw")], ["n", "nbat"], caps)
 
     def render(self, caps):
-        return _BISECT.render(self.layout(caps).tokens(), pre=_pre(self.t), sturm=_STURM,
-                              nan=_CONST[self.t.val]["nan"], msect=_msect(self.t),
+        return _BISECT.render(self.layout(caps).tokens(), pre=_pre(self.t),
+                              sturm=_sturm(self.pf), mw=self.mw,
+                              nan=_CONST[self.t.val]["nan"], msect=_msect(self.t, self.mw),
                               norms=_NORMS.replace("${split_c}", repr(SPLIT_C)))
 
     def needs(self):
@@ -772,7 +833,7 @@ _NORMS = """
 _BLOCKBIS = Template("""${head}
 ${msect}
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(${mw})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
   let b = wid.y;
   let k = wid.x;
@@ -807,7 +868,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
 @dataclasses.dataclass(frozen=True)
 class BlockBisectSpec(KernelSpec):
+    """Eigenvalues of the split T's blocks (as BisectSpec: ``mw`` points a round, ``pf``)."""
+
     t: WType
+    mw: int = 64
+    pf: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -816,11 +881,12 @@ class BlockBisectSpec(KernelSpec):
 
     def render(self, caps):
         head = _INVHEAD.replace("${pre}", _pre(self.t)).replace(
-            "${layout}", self.layout(caps).decl()).replace("${sturm}", _STURM)
+            "${layout}", self.layout(caps).decl()).replace("${sturm}", _sturm(self.pf))
         norms = _NORMS.replace("${split_c}", repr(SPLIT_C))
         tok = self.layout(caps).tokens()
         tok.pop("layout")
-        return _BLOCKBIS.render(tok, head=head, norms=norms, msect=_msect(self.t),
+        return _BLOCKBIS.render(tok, head=head, norms=norms, msect=_msect(self.t, self.mw),
+                                mw=self.mw,
                                 nan=_CONST[self.t.val]["nan"])
 
     def needs(self):
@@ -913,67 +979,7 @@ fn pv(x: R, pert: R) -> R {
 // the previous iteration's store). The reciprocal keeps the divisions out of the solves'
 // serial chains (a float64 division is a long dependent sequence on NVIDIA: the inverse
 // iteration took 9.6 ms of eigh 512 float64, 2.1 ms in float32; H100)
-fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
-  var dcur = D[db + p] * sc - mu;
-  var ducur = E[db + p] * sc;
-  for (var i = p; i < q; i++) {
-    let sub = E[db + i] * sc;
-    let dn = D[db + i + 1u] * sc - mu;
-    var dun = R(0.0);
-    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
-    if (abs(dcur) >= abs(sub)) {
-      var l = R(0.0);
-      if (dcur != R(0.0)) { l = sub / dcur; }
-      S[sx(0u, i)] = R(1.0) / pv(dcur, pert);
-      S[sx(1u, i)] = ducur;
-      S[sx(2u, i)] = R(0.0);
-      S[sx(3u, i)] = l;
-      S[sx(4u, i)] = R(0.0);
-      dcur = dn - l * ducur;
-      ducur = dun;
-    } else {
-      let l = dcur / sub;
-      S[sx(0u, i)] = R(1.0) / pv(sub, pert);
-      S[sx(1u, i)] = dn;
-      S[sx(2u, i)] = dun;
-      S[sx(3u, i)] = l;
-      S[sx(4u, i)] = R(1.0);
-      dcur = ducur - l * dn;
-      ducur = -l * dun;
-    }
-  }
-  S[sx(0u, q)] = R(1.0) / pv(dcur, pert);
-  S[sx(1u, q)] = R(0.0);
-  S[sx(2u, q)] = R(0.0);
-}
-
-fn solve(p: u32, q: u32, slot: u32) {
-  var yc = ZS[zx(p, slot)];
-  for (var i = p; i < q; i++) {
-    let l = S[sx(3u, i)];
-    let y1 = ZS[zx(i + 1u, slot)];
-    if (S[sx(4u, i)] == R(0.0)) {
-      ZS[zx(i, slot)] = yc;
-      yc = y1 - l * yc;
-    } else {
-      ZS[zx(i, slot)] = y1;
-      yc = yc - l * y1;
-    }
-  }
-  ZS[zx(q, slot)] = yc;
-  let m = q - p + 1u;
-  var x1 = R(0.0);
-  var x2 = R(0.0);
-  for (var ii = 0u; ii < m; ii++) {
-    let i = q - ii;
-    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
-    let x = s * S[sx(0u, i)];
-    ZS[zx(i, slot)] = x;
-    x2 = x1;
-    x1 = x;
-  }
-}
-
+${factor_solve}
 fn normalize(tid: u32, p: u32, q: u32, slot: u32) {
   var mx = R(0.0);
   for (var i = p + tid; i <= q; i += 64u) { mx = max(mx, abs(ZS[zx(i, slot)])); }
@@ -1084,9 +1090,222 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 """, "trd_invit")
 
 
+_INV_PLAIN = """fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
+  var dcur = D[db + p] * sc - mu;
+  var ducur = E[db + p] * sc;
+  for (var i = p; i < q; i++) {
+    let sub = E[db + i] * sc;
+    let dn = D[db + i + 1u] * sc - mu;
+    var dun = R(0.0);
+    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
+    if (abs(dcur) >= abs(sub)) {
+      var l = R(0.0);
+      if (dcur != R(0.0)) { l = sub / dcur; }
+      S[sx(0u, i)] = R(1.0) / pv(dcur, pert);
+      S[sx(1u, i)] = ducur;
+      S[sx(2u, i)] = R(0.0);
+      S[sx(3u, i)] = l;
+      S[sx(4u, i)] = R(0.0);
+      dcur = dn - l * ducur;
+      ducur = dun;
+    } else {
+      let l = dcur / sub;
+      S[sx(0u, i)] = R(1.0) / pv(sub, pert);
+      S[sx(1u, i)] = dn;
+      S[sx(2u, i)] = dun;
+      S[sx(3u, i)] = l;
+      S[sx(4u, i)] = R(1.0);
+      dcur = ducur - l * dn;
+      ducur = -l * dun;
+    }
+  }
+  S[sx(0u, q)] = R(1.0) / pv(dcur, pert);
+  S[sx(1u, q)] = R(0.0);
+  S[sx(2u, q)] = R(0.0);
+}
+
+fn solve(p: u32, q: u32, slot: u32) {
+  var yc = ZS[zx(p, slot)];
+  for (var i = p; i < q; i++) {
+    let l = S[sx(3u, i)];
+    let y1 = ZS[zx(i + 1u, slot)];
+    if (S[sx(4u, i)] == R(0.0)) {
+      ZS[zx(i, slot)] = yc;
+      yc = y1 - l * yc;
+    } else {
+      ZS[zx(i, slot)] = y1;
+      yc = yc - l * y1;
+    }
+  }
+  ZS[zx(q, slot)] = yc;
+  let m = q - p + 1u;
+  var x1 = R(0.0);
+  var x2 = R(0.0);
+  for (var ii = 0u; ii < m; ii++) {
+    let i = q - ii;
+    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
+    let x = s * S[sx(0u, i)];
+    ZS[zx(i, slot)] = x;
+    x2 = x1;
+    x1 = x;
+  }
+}
+
+"""
+
+# the same with INV_UNROLL rows' loads issued together (NUMR_WEBGPU_EIGH_INVIT_PF): thread
+# 0's chains otherwise wait for a global load every row
+_INV_BLOCKED = """fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
+  var dcur = D[db + p] * sc - mu;
+  var ducur = E[db + p] * sc;
+  var i = p;
+  // ${u} rows' loads issued together, then their steps: one load latency per ${u} rows
+  // of the dependent chain instead of one per row
+  while (i + ${u}u <= q) {
+    var sb8: array<R, ${u}>;
+    var dn8: array<R, ${u}>;
+    var du8: array<R, ${u}>;
+    for (var u = 0u; u < ${u}u; u++) {
+      sb8[u] = E[db + i + u];
+      dn8[u] = D[db + i + u + 1u];
+      du8[u] = select(R(0.0), E[db + min(i + u + 1u, q)], i + u + 1u < q);
+    }
+    for (var u = 0u; u < ${u}u; u++) {
+      let r = i + u;
+      let sub = sb8[u] * sc;
+      let dn = dn8[u] * sc - mu;
+      let dun = du8[u] * sc;
+      if (abs(dcur) >= abs(sub)) {
+        var l = R(0.0);
+        if (dcur != R(0.0)) { l = sub / dcur; }
+        S[sx(0u, r)] = R(1.0) / pv(dcur, pert);
+        S[sx(1u, r)] = ducur;
+        S[sx(2u, r)] = R(0.0);
+        S[sx(3u, r)] = l;
+        S[sx(4u, r)] = R(0.0);
+        dcur = dn - l * ducur;
+        ducur = dun;
+      } else {
+        let l = dcur / sub;
+        S[sx(0u, r)] = R(1.0) / pv(sub, pert);
+        S[sx(1u, r)] = dn;
+        S[sx(2u, r)] = dun;
+        S[sx(3u, r)] = l;
+        S[sx(4u, r)] = R(1.0);
+        dcur = ducur - l * dn;
+        ducur = -l * dun;
+      }
+    }
+    i += ${u}u;
+  }
+  for (; i < q; i++) {
+    let sub = E[db + i] * sc;
+    let dn = D[db + i + 1u] * sc - mu;
+    var dun = R(0.0);
+    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
+    if (abs(dcur) >= abs(sub)) {
+      var l = R(0.0);
+      if (dcur != R(0.0)) { l = sub / dcur; }
+      S[sx(0u, i)] = R(1.0) / pv(dcur, pert);
+      S[sx(1u, i)] = ducur;
+      S[sx(2u, i)] = R(0.0);
+      S[sx(3u, i)] = l;
+      S[sx(4u, i)] = R(0.0);
+      dcur = dn - l * ducur;
+      ducur = dun;
+    } else {
+      let l = dcur / sub;
+      S[sx(0u, i)] = R(1.0) / pv(sub, pert);
+      S[sx(1u, i)] = dn;
+      S[sx(2u, i)] = dun;
+      S[sx(3u, i)] = l;
+      S[sx(4u, i)] = R(1.0);
+      dcur = ducur - l * dn;
+      ducur = -l * dun;
+    }
+  }
+  S[sx(0u, q)] = R(1.0) / pv(dcur, pert);
+  S[sx(1u, q)] = R(0.0);
+  S[sx(2u, q)] = R(0.0);
+}
+
+fn solve(p: u32, q: u32, slot: u32) {
+  var yc = ZS[zx(p, slot)];
+  var i = p;
+  while (i + ${u}u <= q) {
+    var l8: array<R, ${u}>;
+    var y8: array<R, ${u}>;
+    var s8: array<R, ${u}>;
+    for (var u = 0u; u < ${u}u; u++) {
+      l8[u] = S[sx(3u, i + u)];
+      y8[u] = ZS[zx(i + u + 1u, slot)];
+      s8[u] = S[sx(4u, i + u)];
+    }
+    for (var u = 0u; u < ${u}u; u++) {
+      if (s8[u] == R(0.0)) {
+        ZS[zx(i + u, slot)] = yc;
+        yc = y8[u] - l8[u] * yc;
+      } else {
+        ZS[zx(i + u, slot)] = y8[u];
+        yc = yc - l8[u] * y8[u];
+      }
+    }
+    i += ${u}u;
+  }
+  for (; i < q; i++) {
+    let l = S[sx(3u, i)];
+    let y1 = ZS[zx(i + 1u, slot)];
+    if (S[sx(4u, i)] == R(0.0)) {
+      ZS[zx(i, slot)] = yc;
+      yc = y1 - l * yc;
+    } else {
+      ZS[zx(i, slot)] = y1;
+      yc = yc - l * y1;
+    }
+  }
+  ZS[zx(q, slot)] = yc;
+  let m = q - p + 1u;
+  var x1 = R(0.0);
+  var x2 = R(0.0);
+  var ii = 0u;
+  while (ii + ${u}u <= m) {
+    var z8: array<R, ${u}>;
+    var a8: array<R, ${u}>;
+    var b8: array<R, ${u}>;
+    var c8: array<R, ${u}>;
+    for (var u = 0u; u < ${u}u; u++) {
+      let r = q - ii - u;
+      z8[u] = ZS[zx(r, slot)];
+      a8[u] = S[sx(0u, r)];
+      b8[u] = S[sx(1u, r)];
+      c8[u] = S[sx(2u, r)];
+    }
+    for (var u = 0u; u < ${u}u; u++) {
+      let x = (z8[u] - b8[u] * x1 - c8[u] * x2) * a8[u];
+      ZS[zx(q - ii - u, slot)] = x;
+      x2 = x1;
+      x1 = x;
+    }
+    ii += ${u}u;
+  }
+  for (; ii < m; ii++) {
+    let i = q - ii;
+    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
+    let x = s * S[sx(0u, i)];
+    ZS[zx(i, slot)] = x;
+    x2 = x1;
+    x1 = x;
+  }
+}
+
+"""
+INV_UNROLL = 8
+
+
 @dataclasses.dataclass(frozen=True)
 class InvIterSpec(KernelSpec):
     t: WType
+    pf: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -1097,7 +1316,9 @@ class InvIterSpec(KernelSpec):
     def render(self, caps):
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
                              trees=_trees(("wsum", "wmax"), 64, True),
-                             loose=loose_tol(), tightd=tight_tol(), iters=INV_ITERS)
+                             loose=loose_tol(), tightd=tight_tol(), iters=INV_ITERS,
+                             factor_solve=(_INV_BLOCKED.replace("${u}", str(INV_UNROLL))
+                                           if self.pf else _INV_PLAIN))
 
     def needs(self):
         return _needs(self.t)
