@@ -61,6 +61,8 @@ class Profiler:
     # ---- the recorder's hooks -----------------------------------------------------------
     def split(self, rec, pipe):
         """Before ``pipe``'s dispatch: close the open pass, open one with timestamps."""
+        if rec.raw_batch and rec.cpass is not None:
+            rec.flush()   # a batch on native handles (opened before the profile) goes first
         enc = rec.encoder
         if rec.cpass is not None:
             rec.cpass.end()
@@ -76,6 +78,7 @@ class Profiler:
             "query_set": self.qs, "beginning_of_pass_write_index": 2 * self.n,
             "end_of_pass_write_index": 2 * self.n + 1})
         rec.encoder, rec.cpass, rec._cp_handle = enc, cp, cp._internal
+        rec.raw_batch = False
         rec._last_pipe = rec._last_bg = None
         self.labels.append(getattr(pipe, "label", None) or "?")
         self.n += 1

@@ -18,6 +18,7 @@ submitting a batch together with its bookkeeping runs with interrupts deferred.
 import os
 
 import wgpu
+from wgpu.backends.wgpu_native._api import libf as _libf
 from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 
 from .adapters import is_cpu
@@ -62,6 +63,14 @@ class Recorder:
         self.prof = None     # runtime/profile.py: a timestamped pass per dispatch
         self._cp_handle = None
         self._dyn_offset = _ffi.new("uint32_t[1]")
+        # zeroed descriptors (no label) of the native batch path (_open_pass)
+        self._enc_desc = _ffi.new("WGPUCommandEncoderDescriptor *")
+        self._pass_desc = _ffi.new("WGPUComputePassDescriptor *")
+        self._cb_desc = _ffi.new("WGPUCommandBufferDescriptor *")
+        self._cbs = _ffi.new("WGPUCommandBuffer[1]")
+        self.raw_batch = False
+        # NUMR_WEBGPU_NATIVE_BATCH=0: batches through wgpu-py's objects (A/B timing)
+        self.native_batches = os.environ.get("NUMR_WEBGPU_NATIVE_BATCH", "1").strip() != "0"
         # replays are submitted in chunks so a GPU starts while the host records (64 was
         # fastest on an H100, docs/benchmarks.md); a CPU adapter (lavapipe) executes on the
         # host's own cores, where each extra submit only costs: one submit per replay
@@ -114,14 +123,34 @@ class Recorder:
 
     # ---- recording ----------------------------------------------------------------------
     def _open_pass(self):
-        """Open the batch's encoder and compute pass; returns the pass's native handle."""
-        enc = self.device.create_command_encoder()
-        cp = enc.begin_compute_pass()
-        self._cp_handle = cp._internal
+        """Open the batch's encoder and compute pass; returns the pass's native handle.
+
+        Native handles (``raw_batch``): wgpu-py's encoder, pass and command buffer objects
+        cost the host ~18 us a batch (descriptor structs, object bookkeeping, releases in
+        __del__; 54 -> 36 us an empty batch on the CI machine), a large share of a small
+        stacked call's ~0.2 ms. Errors still raise: the calls that report them (pass end,
+        finish, copies, submit) go through wgpu-py's error-capturing ``libf``. A profile
+        (profile.py) records through wgpu-py's objects."""
         self._last_pipe = self._last_bg = None
-        self.encoder = enc
+        if self.prof is not None or not self.native_batches:
+            enc = self.device.create_command_encoder()
+            cp = enc.begin_compute_pass()
+            self.raw_batch = False
+            self._cp_handle = cp._internal
+            self.encoder = enc
+        else:
+            self.raw_batch = True
+            self.encoder = self._raw_encoder()   # flush releases it, pass or not
+            cp = _lib.wgpuCommandEncoderBeginComputePass(self.encoder, self._pass_desc)
+            self._cp_handle = cp
         self.cpass = cp  # last: the batch exists once its pass does
         return self._cp_handle
+
+    def _raw_encoder(self):
+        enc = _lib.wgpuDeviceCreateCommandEncoder(self.device._internal, self._enc_desc)
+        if enc == _ffi.NULL:
+            raise RuntimeError("wgpuDeviceCreateCommandEncoder returned NULL")
+        return enc
 
     def dispatch(self, pipe, bind_group, params, workgroups, blocks, indirect=None):
         if indirect is not None and self.capture is not None:
@@ -263,35 +292,76 @@ class Recorder:
     def flush(self, copies=()):
         """Submit recorded work, plus ``copies`` (src, src_off, dst, dst_off, n) after it."""
         if self.cpass is None and not copies:
+            if self.encoder is not None and self.raw_batch:
+                self._drop_stray_encoder()
             return
         with deferred_interrupts():
             cp = self.cpass
             # an encoder without its pass is one an interrupt stopped _open_pass in: empty
+            if cp is None and self.encoder is not None and self.raw_batch:
+                self._drop_stray_encoder()
             enc = self.encoder if cp is not None else None
             self.encoder = self.cpass = None
             self.pending_ids.clear()
             self.recorded = 0
             self.pending_bytes = 0
             ring_used, self._ring_used = self._ring_used, 0
+            raw = self.raw_batch if enc is not None else \
+                self.prof is None and self.native_batches
             try:
-                if cp is not None:
-                    cp.end()
-                if enc is None:
-                    enc = self.device.create_command_encoder()
-                if self.prof is not None:
-                    self.prof.resolve(enc)
-                for src, so, dst, do, n in copies:
-                    enc.copy_buffer_to_buffer(src, so, dst, do, n)
-                cb = enc.finish()
-                if ring_used:
-                    self.queue.write_buffer(self.ring, 0,
-                                            memoryview(self._ring_host)[:ring_used])
-                self.queue.submit([cb])
+                if raw:
+                    self._flush_raw(cp, enc, copies, ring_used)
+                else:
+                    if cp is not None:
+                        cp.end()
+                    if enc is None:
+                        enc = self.device.create_command_encoder()
+                    if self.prof is not None:
+                        self.prof.resolve(enc)
+                    for src, so, dst, do, n in copies:
+                        enc.copy_buffer_to_buffer(src, so, dst, do, n)
+                    cb = enc.finish()
+                    self._ring_upload(ring_used)
+                    self.queue.submit([cb])
             except Exception as exc:
                 raise translate(exc, "command submission") from exc
             finally:
                 self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
             self.submits += 1
+
+    def _drop_stray_encoder(self):
+        with deferred_interrupts():
+            enc, self.encoder = self.encoder, None
+            _lib.wgpuCommandEncoderRelease(enc)
+
+    def _ring_upload(self, ring_used):
+        if ring_used:
+            self.queue.write_buffer(self.ring, 0, memoryview(self._ring_host)[:ring_used])
+
+    def _flush_raw(self, cp, enc, copies, ring_used):
+        """flush's work on native handles (``_open_pass``); every handle is released, also
+        when a call raises."""
+        cb = None
+        try:
+            if cp is not None:
+                _libf.wgpuComputePassEncoderEnd(cp)
+            if enc is None:
+                enc = self._raw_encoder()
+            for src, so, dst, do, n in copies:
+                _libf.wgpuCommandEncoderCopyBufferToBuffer(enc, src._internal, so,
+                                                           dst._internal, do, n)
+            cb = _libf.wgpuCommandEncoderFinish(enc, self._cb_desc)
+            self._ring_upload(ring_used)
+            self._cbs[0] = cb
+            _libf.wgpuQueueSubmit(self.queue._internal, 1, self._cbs)
+        finally:
+            if cb is not None:
+                self._cbs[0] = _ffi.NULL
+                _lib.wgpuCommandBufferRelease(cb)
+            if cp is not None:
+                _lib.wgpuComputePassEncoderRelease(cp)
+            if enc is not None:
+                _lib.wgpuCommandEncoderRelease(enc)
 
     def idle(self):
         """The host waited for the queue (a mapping copied after every submission has
