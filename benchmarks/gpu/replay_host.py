@@ -69,29 +69,23 @@ def only_dispatch():
     for pipe, pipe_h, gi, imm, imm_size, X, Y, Z in raw:
         lib.wgpuComputePassEncoderDispatchWorkgroups(cp, 0, 0, 0)
 timeit("dispatch(0,0,0) only", only_dispatch)
-def pipe_disp():
-    cp = rec._cp_handle if rec.cpass is not None else rec._open_pass()
-    for pipe, pipe_h, gi, imm, imm_size, X, Y, Z in raw:
-        lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
-        lib.wgpuComputePassEncoderDispatchWorkgroups(cp, 0, 0, 0)
+def native_calls(with_imm):
+    """The replay's native calls without its Python bookkeeping: SetPipeline,
+    SetBindGroup (and SetImmediates) before every empty dispatch."""
+    def run():
+        cp = rec._cp_handle if rec.cpass is not None else rec._open_pass()
+        bgs = [bg._internal for bg in groups]
+        for pipe, pipe_h, gi, imm, imm_size, X, Y, Z in raw:
+            lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
+            lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bgs[gi], 0, ffi.NULL)
+            if with_imm and imm_size:
+                lib.wgpuComputePassEncoderSetImmediates(cp, 0, imm, imm_size)
+            lib.wgpuComputePassEncoderDispatchWorkgroups(cp, 0, 0, 0)
+    return run
 
-def bg_disp():
-    cp = rec._cp_handle if rec.cpass is not None else rec._open_pass()
-    bgs=[bg._internal for bg in groups]
-    for pipe, pipe_h, gi, imm, imm_size, X, Y, Z in raw:
-        lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
-        lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bgs[gi], 0, ffi.NULL)
-        lib.wgpuComputePassEncoderDispatchWorkgroups(cp, 0, 0, 0)
-timeit("pipe+bg+dispatch0", bg_disp)
-def all_disp0():
-    cp = rec._cp_handle if rec.cpass is not None else rec._open_pass()
-    bgs=[bg._internal for bg in groups]
-    for pipe, pipe_h, gi, imm, imm_size, X, Y, Z in raw:
-        lib.wgpuComputePassEncoderSetPipeline(cp, pipe_h)
-        lib.wgpuComputePassEncoderSetBindGroup(cp, 0, bgs[gi], 0, ffi.NULL)
-        if imm_size: lib.wgpuComputePassEncoderSetImmediates(cp, 0, imm, imm_size)
-        lib.wgpuComputePassEncoderDispatchWorkgroups(cp, 0, 0, 0)
-timeit("pipe+bg+imm+dispatch0", all_disp0)
+
+timeit("pipe+bg+dispatch0", native_calls(False))
+timeit("pipe+bg+imm+dispatch0", native_calls(True))
 # flush cost (pass end + finish + submit) of a full replay
 ts=[]
 for _ in range(10):
