@@ -347,7 +347,7 @@ def test_float32_widened(xp, calls, monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("env", ["TRD=step", "UPD_RPS=1", "UPD_RPS=5,TRUSTED=1"])
+@pytest.mark.parametrize("env", ["TRD=step", "UPD_RPS=2", "UPD_RPS=5,TRUSTED=1"])
 def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
     """The tridiagonalisation's switches (NUMR_WEBGPU_EIGH_TRD: the one-workgroup step
     kernel; TrdUpdSpec's rows per slice; kernels without runtime checks) give the same

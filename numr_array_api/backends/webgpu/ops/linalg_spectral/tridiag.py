@@ -42,7 +42,9 @@ TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
                      # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
 BT_NB = 128          # columns of one block reflector in the back-transformation
                      # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
-UPD_RPS = 2          # TrdUpdSpec rows per 32-invocation slice (NUMR_WEBGPU_EIGH_UPD_RPS)
+UPD_RPS = 1          # TrdUpdSpec rows per 32-invocation slice (NUMR_WEBGPU_EIGH_UPD_RPS; 1 since
+                     # session 14: with the chain GPU-bound, H100 eigh 512 float64 13.9 / 12.8 ms
+                     # against 14.8 / 13.8 with 2, every case of call 5 ahead)
 MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSECT_WG; 256
                      # and 128 were slower on an H100: eigh 2048 float64 90 / 80 ms vs 75)
 STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
