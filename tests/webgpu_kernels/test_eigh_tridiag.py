@@ -367,7 +367,6 @@ def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
 VARIANTS = [{"NUMR_WEBGPU_EIGH_BT_LARFT": "each"},
             {"NUMR_WEBGPU_EIGH_MSECT_WG": "128"},
             {"NUMR_WEBGPU_EIGH_STURM_PF": "0"},
-            {"NUMR_WEBGPU_EIGH_INVIT_PF": "1"},
             {"NUMR_WEBGPU_EIGH_SHARED_BG": "0"}]
 
 

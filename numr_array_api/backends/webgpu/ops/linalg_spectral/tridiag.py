@@ -49,8 +49,6 @@ MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSE
                      # and 128 were slower on an H100: eigh 2048 float64 90 / 80 ms vs 75)
 STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
                      # eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5, every case ahead)
-INVIT_PF = False     # inverse iteration's loads in blocks (NUMR_WEBGPU_EIGH_INVIT_PF; slower
-                     # on an H100: its kernel 1.65 ms against 1.10)
 SHARED_BG = True     # one bind group for the column chain (NUMR_WEBGPU_EIGH_SHARED_BG)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
@@ -105,13 +103,6 @@ def shared_chain():
     NUMR_WEBGPU_EIGH_SHARED_BG 0 / 1, default SHARED_BG)."""
     v = os.environ.get("NUMR_WEBGPU_EIGH_SHARED_BG", "").strip()
     return SHARED_BG if v not in ("0", "1") else v == "1"
-
-
-def invit_pf():
-    """Whether inverse iteration issues INV_UNROLL rows' loads together
-    (NUMR_WEBGPU_EIGH_INVIT_PF 0 / 1; default INVIT_PF)."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_INVIT_PF", "").strip()
-    return INVIT_PF if v not in ("0", "1") else v == "1"
 
 
 def _msect_args(client):
@@ -323,7 +314,7 @@ def eigen_vectors(be, d, e, mu, sc, blk, slot, pl):
     per = 5 * n * B * d.dtype.itemsize    # scratch bytes of one cluster leader
     nl = max(1, min(n, (client.max_binding - 256) // per))
     s = new_output((B, 5, nl, n), d.dtype, client)
-    k = client.kernel(InvIterSpec(t, invit_pf()))
+    k = client.kernel(InvIterSpec(t))
     step = _cluster_round(client, n)
     for r0 in range(0, pl.longest if step < n else n, step):
         for a0 in range(0, n, nl):
@@ -450,8 +441,7 @@ def eigh(be, x, vectors):
     # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
     # launches of the tridiagonalisation cost no Python planning then
     key = ("eigh_tridiag", os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""), trd_variant(),
-           trusted(), upd_rps(), bt_larft(), sturm_variant(), invit_pf(),
-           shared_chain())
+           trusted(), upd_rps(), bt_larft(), sturm_variant(), shared_chain())
     if not vectors:
         return client.recipes.call(key + ("values",), (x,), lambda: _job_values(be, x))
     CALLS["vectors"] += 1

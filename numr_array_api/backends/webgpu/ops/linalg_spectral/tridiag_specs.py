@@ -979,7 +979,67 @@ fn pv(x: R, pert: R) -> R {
 // the previous iteration's store). The reciprocal keeps the divisions out of the solves'
 // serial chains (a float64 division is a long dependent sequence on NVIDIA: the inverse
 // iteration took 9.6 ms of eigh 512 float64, 2.1 ms in float32; H100)
-${factor_solve}
+fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
+  var dcur = D[db + p] * sc - mu;
+  var ducur = E[db + p] * sc;
+  for (var i = p; i < q; i++) {
+    let sub = E[db + i] * sc;
+    let dn = D[db + i + 1u] * sc - mu;
+    var dun = R(0.0);
+    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
+    if (abs(dcur) >= abs(sub)) {
+      var l = R(0.0);
+      if (dcur != R(0.0)) { l = sub / dcur; }
+      S[sx(0u, i)] = R(1.0) / pv(dcur, pert);
+      S[sx(1u, i)] = ducur;
+      S[sx(2u, i)] = R(0.0);
+      S[sx(3u, i)] = l;
+      S[sx(4u, i)] = R(0.0);
+      dcur = dn - l * ducur;
+      ducur = dun;
+    } else {
+      let l = dcur / sub;
+      S[sx(0u, i)] = R(1.0) / pv(sub, pert);
+      S[sx(1u, i)] = dn;
+      S[sx(2u, i)] = dun;
+      S[sx(3u, i)] = l;
+      S[sx(4u, i)] = R(1.0);
+      dcur = ducur - l * dn;
+      ducur = -l * dun;
+    }
+  }
+  S[sx(0u, q)] = R(1.0) / pv(dcur, pert);
+  S[sx(1u, q)] = R(0.0);
+  S[sx(2u, q)] = R(0.0);
+}
+
+fn solve(p: u32, q: u32, slot: u32) {
+  var yc = ZS[zx(p, slot)];
+  for (var i = p; i < q; i++) {
+    let l = S[sx(3u, i)];
+    let y1 = ZS[zx(i + 1u, slot)];
+    if (S[sx(4u, i)] == R(0.0)) {
+      ZS[zx(i, slot)] = yc;
+      yc = y1 - l * yc;
+    } else {
+      ZS[zx(i, slot)] = y1;
+      yc = yc - l * y1;
+    }
+  }
+  ZS[zx(q, slot)] = yc;
+  let m = q - p + 1u;
+  var x1 = R(0.0);
+  var x2 = R(0.0);
+  for (var ii = 0u; ii < m; ii++) {
+    let i = q - ii;
+    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
+    let x = s * S[sx(0u, i)];
+    ZS[zx(i, slot)] = x;
+    x2 = x1;
+    x1 = x;
+  }
+}
+
 fn normalize(tid: u32, p: u32, q: u32, slot: u32) {
   var mx = R(0.0);
   for (var i = p + tid; i <= q; i += 64u) { mx = max(mx, abs(ZS[zx(i, slot)])); }
@@ -1090,222 +1150,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 """, "trd_invit")
 
 
-_INV_PLAIN = """fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
-  var dcur = D[db + p] * sc - mu;
-  var ducur = E[db + p] * sc;
-  for (var i = p; i < q; i++) {
-    let sub = E[db + i] * sc;
-    let dn = D[db + i + 1u] * sc - mu;
-    var dun = R(0.0);
-    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
-    if (abs(dcur) >= abs(sub)) {
-      var l = R(0.0);
-      if (dcur != R(0.0)) { l = sub / dcur; }
-      S[sx(0u, i)] = R(1.0) / pv(dcur, pert);
-      S[sx(1u, i)] = ducur;
-      S[sx(2u, i)] = R(0.0);
-      S[sx(3u, i)] = l;
-      S[sx(4u, i)] = R(0.0);
-      dcur = dn - l * ducur;
-      ducur = dun;
-    } else {
-      let l = dcur / sub;
-      S[sx(0u, i)] = R(1.0) / pv(sub, pert);
-      S[sx(1u, i)] = dn;
-      S[sx(2u, i)] = dun;
-      S[sx(3u, i)] = l;
-      S[sx(4u, i)] = R(1.0);
-      dcur = ducur - l * dn;
-      ducur = -l * dun;
-    }
-  }
-  S[sx(0u, q)] = R(1.0) / pv(dcur, pert);
-  S[sx(1u, q)] = R(0.0);
-  S[sx(2u, q)] = R(0.0);
-}
 
-fn solve(p: u32, q: u32, slot: u32) {
-  var yc = ZS[zx(p, slot)];
-  for (var i = p; i < q; i++) {
-    let l = S[sx(3u, i)];
-    let y1 = ZS[zx(i + 1u, slot)];
-    if (S[sx(4u, i)] == R(0.0)) {
-      ZS[zx(i, slot)] = yc;
-      yc = y1 - l * yc;
-    } else {
-      ZS[zx(i, slot)] = y1;
-      yc = yc - l * y1;
-    }
-  }
-  ZS[zx(q, slot)] = yc;
-  let m = q - p + 1u;
-  var x1 = R(0.0);
-  var x2 = R(0.0);
-  for (var ii = 0u; ii < m; ii++) {
-    let i = q - ii;
-    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
-    let x = s * S[sx(0u, i)];
-    ZS[zx(i, slot)] = x;
-    x2 = x1;
-    x1 = x;
-  }
-}
 
-"""
-
-# the same with INV_UNROLL rows' loads issued together (NUMR_WEBGPU_EIGH_INVIT_PF): thread
-# 0's chains otherwise wait for a global load every row
-_INV_BLOCKED = """fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
-  var dcur = D[db + p] * sc - mu;
-  var ducur = E[db + p] * sc;
-  var i = p;
-  // ${u} rows' loads issued together, then their steps: one load latency per ${u} rows
-  // of the dependent chain instead of one per row
-  while (i + ${u}u <= q) {
-    var sb8: array<R, ${u}>;
-    var dn8: array<R, ${u}>;
-    var du8: array<R, ${u}>;
-    for (var u = 0u; u < ${u}u; u++) {
-      sb8[u] = E[db + i + u];
-      dn8[u] = D[db + i + u + 1u];
-      du8[u] = select(R(0.0), E[db + min(i + u + 1u, q)], i + u + 1u < q);
-    }
-    for (var u = 0u; u < ${u}u; u++) {
-      let r = i + u;
-      let sub = sb8[u] * sc;
-      let dn = dn8[u] * sc - mu;
-      let dun = du8[u] * sc;
-      if (abs(dcur) >= abs(sub)) {
-        var l = R(0.0);
-        if (dcur != R(0.0)) { l = sub / dcur; }
-        S[sx(0u, r)] = R(1.0) / pv(dcur, pert);
-        S[sx(1u, r)] = ducur;
-        S[sx(2u, r)] = R(0.0);
-        S[sx(3u, r)] = l;
-        S[sx(4u, r)] = R(0.0);
-        dcur = dn - l * ducur;
-        ducur = dun;
-      } else {
-        let l = dcur / sub;
-        S[sx(0u, r)] = R(1.0) / pv(sub, pert);
-        S[sx(1u, r)] = dn;
-        S[sx(2u, r)] = dun;
-        S[sx(3u, r)] = l;
-        S[sx(4u, r)] = R(1.0);
-        dcur = ducur - l * dn;
-        ducur = -l * dun;
-      }
-    }
-    i += ${u}u;
-  }
-  for (; i < q; i++) {
-    let sub = E[db + i] * sc;
-    let dn = D[db + i + 1u] * sc - mu;
-    var dun = R(0.0);
-    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
-    if (abs(dcur) >= abs(sub)) {
-      var l = R(0.0);
-      if (dcur != R(0.0)) { l = sub / dcur; }
-      S[sx(0u, i)] = R(1.0) / pv(dcur, pert);
-      S[sx(1u, i)] = ducur;
-      S[sx(2u, i)] = R(0.0);
-      S[sx(3u, i)] = l;
-      S[sx(4u, i)] = R(0.0);
-      dcur = dn - l * ducur;
-      ducur = dun;
-    } else {
-      let l = dcur / sub;
-      S[sx(0u, i)] = R(1.0) / pv(sub, pert);
-      S[sx(1u, i)] = dn;
-      S[sx(2u, i)] = dun;
-      S[sx(3u, i)] = l;
-      S[sx(4u, i)] = R(1.0);
-      dcur = ducur - l * dn;
-      ducur = -l * dun;
-    }
-  }
-  S[sx(0u, q)] = R(1.0) / pv(dcur, pert);
-  S[sx(1u, q)] = R(0.0);
-  S[sx(2u, q)] = R(0.0);
-}
-
-fn solve(p: u32, q: u32, slot: u32) {
-  var yc = ZS[zx(p, slot)];
-  var i = p;
-  while (i + ${u}u <= q) {
-    var l8: array<R, ${u}>;
-    var y8: array<R, ${u}>;
-    var s8: array<R, ${u}>;
-    for (var u = 0u; u < ${u}u; u++) {
-      l8[u] = S[sx(3u, i + u)];
-      y8[u] = ZS[zx(i + u + 1u, slot)];
-      s8[u] = S[sx(4u, i + u)];
-    }
-    for (var u = 0u; u < ${u}u; u++) {
-      if (s8[u] == R(0.0)) {
-        ZS[zx(i + u, slot)] = yc;
-        yc = y8[u] - l8[u] * yc;
-      } else {
-        ZS[zx(i + u, slot)] = y8[u];
-        yc = yc - l8[u] * y8[u];
-      }
-    }
-    i += ${u}u;
-  }
-  for (; i < q; i++) {
-    let l = S[sx(3u, i)];
-    let y1 = ZS[zx(i + 1u, slot)];
-    if (S[sx(4u, i)] == R(0.0)) {
-      ZS[zx(i, slot)] = yc;
-      yc = y1 - l * yc;
-    } else {
-      ZS[zx(i, slot)] = y1;
-      yc = yc - l * y1;
-    }
-  }
-  ZS[zx(q, slot)] = yc;
-  let m = q - p + 1u;
-  var x1 = R(0.0);
-  var x2 = R(0.0);
-  var ii = 0u;
-  while (ii + ${u}u <= m) {
-    var z8: array<R, ${u}>;
-    var a8: array<R, ${u}>;
-    var b8: array<R, ${u}>;
-    var c8: array<R, ${u}>;
-    for (var u = 0u; u < ${u}u; u++) {
-      let r = q - ii - u;
-      z8[u] = ZS[zx(r, slot)];
-      a8[u] = S[sx(0u, r)];
-      b8[u] = S[sx(1u, r)];
-      c8[u] = S[sx(2u, r)];
-    }
-    for (var u = 0u; u < ${u}u; u++) {
-      let x = (z8[u] - b8[u] * x1 - c8[u] * x2) * a8[u];
-      ZS[zx(q - ii - u, slot)] = x;
-      x2 = x1;
-      x1 = x;
-    }
-    ii += ${u}u;
-  }
-  for (; ii < m; ii++) {
-    let i = q - ii;
-    let s = ZS[zx(i, slot)] - S[sx(1u, i)] * x1 - S[sx(2u, i)] * x2;
-    let x = s * S[sx(0u, i)];
-    ZS[zx(i, slot)] = x;
-    x2 = x1;
-    x1 = x;
-  }
-}
-
-"""
-INV_UNROLL = 8
 
 
 @dataclasses.dataclass(frozen=True)
 class InvIterSpec(KernelSpec):
     t: WType
-    pf: bool = False
 
     def layout(self, caps):
         a = self.t.arr
@@ -1316,9 +1167,7 @@ class InvIterSpec(KernelSpec):
     def render(self, caps):
         return _INVIT.render(self.layout(caps).tokens(), pre=_pre(self.t),
                              trees=_trees(("wsum", "wmax"), 64, True),
-                             loose=loose_tol(), tightd=tight_tol(), iters=INV_ITERS,
-                             factor_solve=(_INV_BLOCKED.replace("${u}", str(INV_UNROLL))
-                                           if self.pf else _INV_PLAIN))
+                             loose=loose_tol(), tightd=tight_tol(), iters=INV_ITERS)
 
     def needs(self):
         return _needs(self.t)
