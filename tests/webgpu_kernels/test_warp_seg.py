@@ -7,10 +7,13 @@ partly past the stack: those segments must neither write nor report), singular m
 the middle, NaN input, several leading batch dimensions, several and vector right-hand
 sides, against NumPy in float64. Each call checks a segmented kernel ran (warp.LAUNCHES
 "seg" and the compiled spec's w), and the results are compared bit for bit with the
-one-matrix-a-subgroup kernel's, which chooses the same pivots.
+one-matrix-a-subgroup kernel's, which chooses the same pivots. Every test runs with the
+lanes loading their rows directly and with the matrices staged through workgroup memory
+(NUMR_WEBGPU_BWARP_SSTAGE).
 """
 
 import contextlib
+import os
 
 import numpy as np
 import pytest
@@ -22,12 +25,14 @@ from .test_warp_small import DTYPES, EPS, _backward, bound, host
 SHAPES = [(37,), (1,), (3, 5)]   # 37, 1, 15 matrices: none a multiple of S / w >= 2
 
 
-@pytest.fixture
-def env(wgpu_xp, monkeypatch):
-    """(xp, client, warp, S) with segments for every n below S, recipes off."""
+@pytest.fixture(params=["0", "1"], ids=["direct", "staged"])
+def env(wgpu_xp, monkeypatch, request):
+    """(xp, client, warp, S) with segments for every n below S, recipes off; A (and X of
+    inv) loaded and stored by each lane's row, or staged through workgroup memory."""
     from numr_array_api.backends.webgpu.ops.linalg import warp
     xp = wgpu_xp
     client = xp.asarray([0.0])._data.client
+    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SSTAGE", request.param)
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")   # opt-in (warp_seg.seg_width)
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG_MIN", "1")
     monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG_MAX", "32")
@@ -62,15 +67,19 @@ class _Seg:
         self.client, self.warp, self.kind, self.n, self.s = client, warp, kind, n, s
 
     def __enter__(self):
-        self.before = self.warp.LAUNCHES[self.kind], self.warp.LAUNCHES["seg"]
+        L = self.warp.LAUNCHES
+        self.before = L[self.kind], L["seg"], L["seg_staged"]
 
     def __exit__(self, *exc):
         if exc[0] is None:
             w = _width(self.n)
-            assert (self.warp.LAUNCHES[self.kind], self.warp.LAUNCHES["seg"]) == \
-                (self.before[0] + 1, self.before[1] + 1), (self.kind, self.n)
+            staged = os.environ["NUMR_WEBGPU_BWARP_SSTAGE"] == "1"
+            L = self.warp.LAUNCHES
+            assert (L[self.kind], L["seg"], L["seg_staged"]) == \
+                (self.before[0] + 1, self.before[1] + 1, self.before[2] + staged), \
+                (self.kind, self.n)
             assert any(isinstance(sp, self.warp.WarpSolveSpec) and sp.w == w and sp.n == self.n
-                       and sp.sg == self.s for sp in self.client._kernels)
+                       and sp.sg == self.s and sp.stage == staged for sp in self.client._kernels)
 
 
 def _unsegmented(monkeypatch, call):

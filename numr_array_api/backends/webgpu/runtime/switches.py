@@ -36,3 +36,18 @@ def switch_int(name, default, lo, hi):
         return max(lo, min(hi, int(v))) if v else default
     except ValueError:
         return default
+
+
+_snap_keys = {}
+
+
+def snapshot(names):
+    """The raw values of NUMR_WEBGPU_<name> for a tuple of names (None where unset), for
+    keys of memos and recipes: one C-level pass, no decoding (a stacked linalg call keys
+    its route and its recipe on ~20 switches)."""
+    if _data is None:
+        return tuple([os.environ.get(_PREFIX + n) for n in names])
+    keys = _snap_keys.get(names)
+    if keys is None:
+        keys = _snap_keys[names] = tuple([_encode(_PREFIX + n) for n in names])
+    return tuple(map(_data.get, keys))

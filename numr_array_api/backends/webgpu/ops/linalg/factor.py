@@ -22,7 +22,7 @@ from ...codegen.types import wtype
 from ...codegen.wgmem import spec_fits
 from ...kernels.fill import full
 from ...primitives.slabs import MAX_BOX_ELEMS
-from ...runtime.switches import switch as _env
+from ...runtime.switches import snapshot, switch as _env
 from ...storage import new_output
 from ..matmul.gemm import _launch, _panels, gemm
 from . import qr_loop, qr_wide, warp
@@ -40,7 +40,8 @@ NB = PANEL
 _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL",
                    "BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
                    "BWARP_S", "BWARP_WG", "BWARP_INV", "BWARP_SEL", "BWARP_INV_MIN",
-                   "BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX", "BWARP_STAGE")
+                   "BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX", "BWARP_STAGE",
+                   "BWARP_SSTAGE")
 
 # subgroup-per-matrix kernels (warp.py): solve / inv / cholesky of stacks of small real
 # matrices where the adapter runs one fixed subgroup size S >= n. NUMR_WEBGPU_BWARP=0 turns
@@ -52,7 +53,8 @@ _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL
 # instead of selects. Segments (warp_seg.py: S / w matrices a subgroup, w the power of two
 # >= n) take solve / inv of 2 <= n <= BTINY_N by default, ahead of BatchTinySpec;
 # NUMR_WEBGPU_BWARP_SEG=0 turns them off, =all segments the warp range's n too,
-# NUMR_WEBGPU_BWARP_SEG_MIN / _SEG_MAX move their range.
+# NUMR_WEBGPU_BWARP_SEG_MIN / _SEG_MAX move their range; NUMR_WEBGPU_BWARP_SSTAGE=0 / 1:
+# segments load A (and store X of inv) directly / through workgroup memory (default on GPUs).
 WRONG_SUBGROUP = warp.WRONG_SUBGROUP
 
 
@@ -73,9 +75,32 @@ def warp_disable(client):
 
 
 def batch_switches():
-    """The batched kernels' tuning variants, a key of their call recipes (mixin.py): a
-    process comparing variants replays each under its own."""
-    return tuple([_env(k, None) for k in _BATCH_SWITCHES])
+    """The batched kernels' tuning variants (raw values), a key of their call recipes
+    (mixin.py): a process comparing variants replays each under its own."""
+    return snapshot(_BATCH_SWITCHES)
+
+
+def batch_route(client, kind, dtype, n, k=0):
+    """(switches, nmax, sg) of a stacked solve / inv (``kind`` "solve", k right-hand
+    sides) or cholesky ("chol") call: batch_switches() (the recipe key), the batched
+    kernel's nmax and the warp kernel's subgroup size (0: not). Memoised per client on the
+    switches and the warp path's state (its subgroup size, its fallback), so a repeated
+    small call skips the ~30 switch lookups deciding them (H100: ~15 us of a ~0.2 ms
+    call). May probe the subgroup size once: call it outside recorded work."""
+    sw = snapshot(_BATCH_SWITCHES)
+    own = vars(client)
+    memo = own.get("_batch_routes")
+    if memo is None or len(memo) > 512:
+        memo = client._batch_routes = {}
+    key = (kind, dtype, n, k, sw, own.get("_bwarp_sg"), own.get("_bwarp_off"))
+    r = memo.get(key)
+    if r is None:
+        if kind == "chol":
+            r = (sw, batch_chol_nmax(n), warp_chol_sg(client, dtype, n))
+        else:
+            r = (sw, batch_solve_nmax(client, dtype, n, k), warp_solve_sg(client, dtype, n, k))
+        memo[key] = r
+    return r
 
 
 def grid(n, client):

@@ -55,14 +55,15 @@ def _wrong_subgroup(client, v):
     return False
 
 
-def _recorded(key, inputs, job):
+def _recorded(key, inputs, job, sw):
     """``job()`` -> (result, status word), replayed from its recipe when the call repeats
     (runtime/recipes.py): the status read stays outside, after the recorded work, and
     submits it with the read's copy (one submit a call: the job's few dispatches bind
-    enough bytes to trigger an early submit otherwise)."""
+    enough bytes to trigger an early submit otherwise). ``sw``: the batch switches the
+    route was decided on (factor.batch_route), part of the recipe's key."""
     client = inputs[0].client
     with client.recorder.held():
-        return client.recipes.call(("linalg", factor.batch_switches()) + key, inputs, job)
+        return client.recipes.call(("linalg", sw) + key, inputs, job)
 
 
 class LinalgMixin(SimpleLinalgMixin):
@@ -88,8 +89,7 @@ class LinalgMixin(SimpleLinalgMixin):
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
-        nmax = factor.batch_chol_nmax(n)
-        sg = factor.warp_chol_sg(client, a.dtype, n)
+        sw, nmax, sg = factor.batch_route(client, "chol", a.dtype, n)
         if nmax or sg:
             B = _prod(a.shape[:-2])
 
@@ -101,7 +101,7 @@ class LinalgMixin(SimpleLinalgMixin):
                     factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper, sg)
                 return out, st
 
-            out, st = _recorded(("bchol", upper, nmax, sg), (a,), job)
+            out, st = _recorded(("bchol", upper, nmax, sg), (a,), job, sw)
             v = _status(st)
             if sg and _wrong_subgroup(client, v):
                 return self.linalg_cholesky(a0, upper)
@@ -170,14 +170,13 @@ class LinalgMixin(SimpleLinalgMixin):
             r = new_output(b.shape, dtype, client)
             return r.squeeze(r.ndim - 1) if vector else r
         B = _prod(batch)
-        nmax = factor.batch_solve_nmax(client, a.dtype, n, k)
-        sg = factor.warp_solve_sg(client, a.dtype, n, k)
+        sw, nmax, sg = factor.batch_route(client, "solve", a.dtype, n, k)
         if nmax or sg:
             def job():
                 x = new_output((B, n, k), a.dtype, client)
                 return x, self._batch_solve(a, b, x, B, n, k, nmax, sg)
 
-            x, st = _recorded(("bsolve", nmax, sg), (a, b), job)
+            x, st = _recorded(("bsolve", nmax, sg), (a, b), job, sw)
             v = _status(st)
             if sg and _wrong_subgroup(client, v):
                 return self.linalg_solve(a0, b0, vector)
@@ -196,7 +195,7 @@ class LinalgMixin(SimpleLinalgMixin):
 
         a3, b3 = a.reshape((B, n, n)), b.reshape((B, n, k))
         if factor.small_path(a3):  # one dispatch after the copies: a recipe, no plan copies
-            x, st = _recorded(("solve",), (a3, b3), lambda: run(a3, b3))
+            x, st = _recorded(("solve",), (a3, b3), lambda: run(a3, b3), sw)
         else:
             x, st = planned("solve", run, a3, b3)
         if _status_set(st):
@@ -213,14 +212,13 @@ class LinalgMixin(SimpleLinalgMixin):
         if a.size == 0:
             return new_output(a.shape, dtype, client)
         B = _prod(a.shape[:-2])
-        nmax = factor.batch_solve_nmax(client, a.dtype, n, n)
-        sg = factor.warp_solve_sg(client, a.dtype, n, n)
+        sw, nmax, sg = factor.batch_route(client, "solve", a.dtype, n, n)
         if nmax or sg:
             def job():
                 x = new_output((B, n, n), a.dtype, client)
                 return x, self._batch_solve(a, None, x, B, n, n, nmax, sg)
 
-            x, st = _recorded(("binv", nmax, sg), (a,), job)
+            x, st = _recorded(("binv", nmax, sg), (a,), job, sw)
             v = _status(st)
             if sg and _wrong_subgroup(client, v):
                 return self.linalg_inv(a0)
@@ -241,7 +239,7 @@ class LinalgMixin(SimpleLinalgMixin):
 
         a3 = a.reshape((B, n, n))
         if factor.small_path(a3):
-            x, st = _recorded(("inv",), (a3,), lambda: run(a3))
+            x, st = _recorded(("inv",), (a3,), lambda: run(a3), sw)
         else:
             x, st = planned("inv", run, a3)
         if _status_set(st):

@@ -47,8 +47,9 @@ NMAX = 32            # registers: rows of [A | B] beyond 32 + 32 values are not 
 KMAX = 32
 
 # launches recorded per kind ("solve", "inv", "chol"): the tests check the path ran
-# seg: solve / inv on segments; chol_staged: cholesky through workgroup memory
-LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0, "chol_staged": 0}
+# seg: solve / inv on segments (seg_staged: through workgroup memory); chol_staged:
+# cholesky through workgroup memory
+LAUNCHES = {"solve": 0, "inv": 0, "chol": 0, "seg": 0, "chol_staged": 0, "seg_staged": 0}
 
 
 # ---- WGSL helpers -------------------------------------------------------------------------
@@ -103,19 +104,26 @@ def _masked(cond, assigns, sel, pre=(), indent="  "):
         [f"{indent}  {v} = {e};" for v, e in assigns] + [indent + "}"]
 
 
-def _head(tk, sg, wg, w=0):
-    """``w`` < sg: segments of w lanes (warp_seg.head), else a subgroup a matrix."""
+def _head(tk, sg, wg, w=0, stage=0):
+    """``w`` < sg: segments of w lanes (warp_seg.head), else a subgroup a matrix;
+    ``stage`` (segments only): n of the matrices staged through a workgroup tile
+    (warp_seg.staged_head: no early return)."""
     per = wg // sg
     seg = 0 < w < sg
-    L = [f"@compute @workgroup_size({wg})",
-         "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
-         "vec3<u32>, @builtin(local_invocation_index) li: u32, @builtin(subgroup_size) "
-         f"sgs: u32, @builtin(subgroup_invocation_id) {'sl' if seg else 'r'}: u32, "
-         "@builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32) {",
-         f"  if (sgs != {sg}u || nsg != {per}u) {{",
-         f"    atomicOr(&st[0], {WRONG_SUBGROUP}u);",
-         "    return;",
-         "  }"]
+    L = [f"var<workgroup> tile: array<T, {warp_seg.tile_words(sg, wg, w, stage)}>;"] \
+        if stage else []
+    L += [f"@compute @workgroup_size({wg})",
+          "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: "
+          "vec3<u32>, @builtin(local_invocation_index) li: u32, @builtin(subgroup_size) "
+          f"sgs: u32, @builtin(subgroup_invocation_id) {'sl' if seg else 'r'}: u32, "
+          "@builtin(subgroup_id) sid: u32, @builtin(num_subgroups) nsg: u32) {"]
+    if stage:
+        return L + [f"  if (sgs != {sg}u || nsg != {per}u) {{ atomicOr(&st[0], "
+                    f"{WRONG_SUBGROUP}u); }}"] + warp_seg.staged_head(tk, sg, per, w, stage)
+    L += [f"  if (sgs != {sg}u || nsg != {per}u) {{",
+          f"    atomicOr(&st[0], {WRONG_SUBGROUP}u);",
+          "    return;",
+          "  }"]
     if seg:
         return L + warp_seg.head(tk, sg, per, w)
     return L + [f"  let b = (wid.x + wid.y * nw.x) * {per}u + sid;",
@@ -145,9 +153,15 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
     gj: bool = False
     sel: bool = True   # masked updates as selects (False: inside ifs)
     w: int = 0         # lanes a matrix (warp_seg.py) when below sg; 0: sg
+    # segments only: A (and X where k = n) through a workgroup tile (warp_seg.stage_in)
+    stage: bool = False
 
     def layout(self, caps):
         return stack_layout(self.t, caps)
+
+    @property
+    def _staged(self):
+        return self.stage and self._seg
 
     @property
     def _seg(self):
@@ -157,7 +171,7 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         """The lines up to the loads: head, ``act`` (a row of a matrix in the stack),
         ``ab`` (``more``: further addresses) and ``pos``."""
         n, sg = self.n, self.sg
-        return _head(tk, sg, self.wg, self.w) + [
+        return _head(tk, sg, self.wg, self.w, n if self._staged else 0) + [
             f"  let act = r < {n}u{' && live' if self._seg else ''};",
             f"  let ab = {tk['A_off']} + b * {tk['a_bs']} + r * {tk['a_rs']};", *more,
             f"  var pos = select({sg + 2}u, {sg + 1}u, act);"]
@@ -185,7 +199,11 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         L += self._start(tk, [f"  let bb = {tk['Bm_off']} + b * {tk['b_bs']} + r * {tk['b_rs']};"])
         L += [f"  var a{c} = zero();" for c in range(n)]
         L += [f"  var x{c} = zero();" for c in range(k)]
-        L += load_row(tk, n, k, self.ident)
+        if self._staged:
+            L += warp_seg.stage_in(tk, sg, self.w, n)
+            L += load_row(tk, 0, k, self.ident)
+        else:
+            L += load_row(tk, n, k, self.ident)
         L.append("  var bad = false;")
         for j in range(n):
             L += self._pivot(j, f"pos == {none}u")
@@ -209,10 +227,14 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
                 L += [f"  let z{s}_{c} = shf(x{c}, {self._src(s)});" for c in range(k)]
                 L += _masked(f"pos < {s}u", [(f"x{c}", f"x{c} - mul(a{s}, z{s}_{c})")
                                              for c in range(k)], self.sel)
-        L.append("  if (act) {")
-        L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
-        L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
-        L.append("  }")
+        if self._staged and k == n:
+            L += warp_seg.stage_out(tk, sg, self.w, n, [
+                f"    tile[tm + pos * {n + 1}u + {c}u] = x{c};" for c in range(k)])
+        else:
+            L.append("  if (act) {")
+            L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
+            L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
+            L.append("  }")
         L.append(self._report())
         L.append("}")
         return "\n".join(L)
@@ -230,7 +252,8 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         L = [prelude(self.t), tk["layout"], _helpers(self.t), ""]
         L += self._start(tk)
         L += [f"  var a{c} = zero();" for c in range(n)]
-        L += load_row(tk, n, 0, False)
+        L += warp_seg.stage_in(tk, sg, self.w, n) if self._staged else \
+            load_row(tk, n, 0, False)
         L.append("  var bad = false;")
         for j in range(n):
             L += self._pivot(j, f"pos == {none}u")
@@ -255,10 +278,14 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
                 L.append(f"      a{j} = -mul(l, ip);")
                 L.append("    }")
             L.append("  }")
-        L.append("  if (act) {")
-        L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
-        L += [f"    X[xo + p{c} * {tk['x_cs']}] = a{c};" for c in range(n)]
-        L.append("  }")
+        if self._staged:
+            L += warp_seg.stage_out(tk, sg, self.w, n, [
+                f"    tile[tm + pos * {n + 1}u + p{c}] = a{c};" for c in range(n)])
+        else:
+            L.append("  if (act) {")
+            L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
+            L += [f"    X[xo + p{c} * {tk['x_cs']}] = a{c};" for c in range(n)]
+            L.append("  }")
         L.append(self._report())
         L.append("}")
         return "\n".join(L)
@@ -567,7 +594,12 @@ def solve(t, a, b, x, status, s):
     gj = b is None and _env("BWARP_INV", "gj") != "lu"
     w = solve_width(client, x.dtype, n, s)
     LAUNCHES["seg"] += w < s
-    client.kernel(WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel(), w if w < s else 0)).launch(
+    spec = WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel(), w if w < s else 0)
+    if w < s and _solve_stage(client):
+        spec = _fitting(client, dataclasses.replace(spec, stage=True)) or spec
+    wg = spec.wg
+    LAUNCHES["seg_staged"] += spec.stage
+    client.kernel(spec).launch(
         _grid(client, -(-B // (wg // w))), A=a, Bm=bv, X=x, st=status, nbat=B,
         a_rs=a.strides[1], a_cs=a.strides[2], a_bs=a.strides[0], b_rs=bv.strides[1],
         b_cs=bv.strides[2], b_bs=bv.strides[0], x_rs=x.strides[1], x_cs=x.strides[2],
@@ -588,6 +620,17 @@ def _stage(client, dtype, n):
 
 
 STAGE_MIN = 16
+
+
+def _solve_stage(client):
+    """Whether solve / inv on segments stage A (and X of inv) through workgroup memory
+    (warp_seg.stage_in): NUMR_WEBGPU_BWARP_SSTAGE=0 / 1, else on GPUs (CPU adapters'
+    caches hold a matrix's rows: nothing to coalesce)."""
+    v = _env("BWARP_SSTAGE", "")
+    if v in ("0", "1"):
+        return v == "1"
+    return not is_cpu(client.info)
+
 _FITS = {}
 
 
@@ -637,7 +680,8 @@ def variants():
             for n in (1, 2, 3, 4, 5, 8, 9):   # segments (warp_seg.py)
                 w = warp_seg.width(n)
                 if w < s:
-                    out += [WarpSolveSpec(t, n, k, ident, s, wg, gj, True, w)
+                    out += [WarpSolveSpec(t, n, k, ident, s, wg, gj, True, w, stage)
                             for k, ident, gj in ((1, False, False), (3, False, False),
-                                                 (n, True, False), (n, True, True))]
+                                                 (n, True, False), (n, True, True))
+                            for stage in (False, True)]
     return out

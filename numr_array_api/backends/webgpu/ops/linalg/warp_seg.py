@@ -97,3 +97,67 @@ def pivot(t, j, cand_expr, w, sg):
     return L + [f"  let p{j} = {_first(win, w, sg)};",
                 f"  let pl{j} = seg + (p{j} & {w - 1}u);",
                 f"  bad = bad || {zero};"]
+
+
+# ---- staging through workgroup memory -----------------------------------------------------
+# A lane loading its own row touches one 32-byte line per value it reads, so the direct
+# kernel moves a subgroup's S / w matrices in n scattered accesses a lane; staged, lane l
+# moves elements l, l + S, ... of the subgroup's block of S / w matrices (consecutive
+# addresses across the subgroup for a contiguous stack) and each lane then takes its row
+# from the tile. The barriers need every invocation: no early return, ``live`` instead.
+
+def tile_words(sg, wg, w, n):
+    """Values of the tile: a subgroup's S / w matrices of n x (n + 1) (the pad spreads a
+    column's rows over banks)."""
+    return (wg // sg) * (sg // w) * n * (n + 1)
+
+
+def staged_head(tk, sg, per, w, n):
+    """``head``'s names (b, r, seg, live) without the early return, plus ``ok`` (the
+    compiled subgroup shape), ``b0`` (the subgroup's first matrix) and ``tm`` (this lane's
+    matrix in the tile)."""
+    m = sg // w
+    return [f"  let ok = sgs == {sg}u && nsg == {per}u;",
+            f"  let sgi = min(sid, {per - 1}u);",
+            f"  let b0 = ((wid.x + wid.y * nw.x) * {per}u + sgi) * {m}u;",
+            f"  let r = sl & {w - 1}u;",
+            "  let seg = sl - r;",
+            f"  let b = b0 + sl / {w}u;",
+            f"  let live = ok && sl < {sg}u && b < {tk['nbat']};",
+            f"  let tm = (sgi * {m}u + min(sl / {w}u, {m - 1}u)) * {n * (n + 1)}u;"]
+
+
+def _moves(tk, sg, w, n, buf, pre, body):
+    """Lines moving the subgroup's block between ``buf`` (strides pre_rs, pre_cs, pre_bs)
+    and the tile, lane sl taking elements sl, sl + S, ...; ``body(g, t)``: the statement
+    for global index g and tile index t."""
+    m = sg // w
+    total = m * n * n
+    L = []
+    for i in range(-(-total // sg)):
+        L.append(f"  {{ let e = {i * sg}u + sl; let mi = e / {n * n}u; "
+                 f"let rc = e % {n * n}u; let row = rc / {n}u; let col = rc % {n}u;")
+        L.append(f"    if (ok && e < {total}u && b0 + mi < {tk['nbat']}) {{ "
+                 + body(f"{tk[buf + '_off']} + (b0 + mi) * {tk[pre + '_bs']} + row * "
+                        f"{tk[pre + '_rs']} + col * {tk[pre + '_cs']}",
+                        f"(sgi * {m}u + mi) * {n * (n + 1)}u + row * {n + 1}u + col")
+                 + " } }")
+    return L
+
+
+def stage_in(tk, sg, w, n):
+    """Lines: A's block into the tile, a barrier, row r of this lane's matrix into
+    a0 .. a{n-1} (lanes with ``act``)."""
+    L = _moves(tk, sg, w, n, "A", "a", lambda g, t: f"tile[{t}] = A[{g}];")
+    L.append("  workgroupBarrier();")
+    L.append("  if (act) {")
+    L += [f"    a{c} = tile[tm + r * {n + 1}u + {c}u];" for c in range(n)]
+    L.append("  }")
+    return L
+
+
+def stage_out(tk, sg, w, n, put):
+    """Lines: a barrier (every lane done reading the tile), ``put`` (lines writing this
+    lane's results into the tile), a barrier, the tile's block into X."""
+    L = ["  workgroupBarrier();", "  if (act) {"] + put + ["  }", "  workgroupBarrier();"]
+    return L + _moves(tk, sg, w, n, "X", "x", lambda g, t: f"X[{g}] = tile[{t}];")
