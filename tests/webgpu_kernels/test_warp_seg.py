@@ -249,8 +249,16 @@ def test_default_routing_and_switches(env, monkeypatch):
     assert warp.solve_sg(client, f32, 2, 1) == 0
     monkeypatch.delenv("NUMR_WEBGPU_BWARP")
     assert warp.solve_sg(client, dt.complex64, 2, 1) == 0   # complex: the old kernels
-    for k in ("BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX"):
+    for k in ("BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX", "BWARP_SSTAGE"):
         assert k in factor._BATCH_SWITCHES
+    # staging by default: inv of 5+ rows on GPUs, never on CPU adapters; the switch rules
+    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SSTAGE")
+    gpu = not is_cpu(client.info)
+    for n, k, want in ((8, 8, gpu), (5, 5, gpu), (4, 4, False), (8, 1, False), (8, 3, False)):
+        assert warp._solve_stage(client, n, k) == want, (n, k)
+    for v in ("0", "1"):
+        monkeypatch.setenv("NUMR_WEBGPU_BWARP_SSTAGE", v)
+        assert warp._solve_stage(client, 4, 1) == (v == "1")
     # a default call: 2 x 2 float32 takes segments (S >= 2), 0 of them with BWARP_SEG=0
     a = np.random.default_rng(15).standard_normal((37, 2, 2)).astype(np.float32)
     for mode, runs in (("1", 1), ("0", 0)):

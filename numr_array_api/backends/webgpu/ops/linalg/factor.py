@@ -54,7 +54,8 @@ _BATCH_SWITCHES = ("BSOLVE", "BTINY", "BTINY_N", "BROWS", "BCHOL", "BCHOL_UNROLL
 # >= n) take solve / inv of 2 <= n <= BTINY_N by default, ahead of BatchTinySpec;
 # NUMR_WEBGPU_BWARP_SEG=0 turns them off, =all segments the warp range's n too,
 # NUMR_WEBGPU_BWARP_SEG_MIN / _SEG_MAX move their range; NUMR_WEBGPU_BWARP_SSTAGE=0 / 1:
-# segments load A (and store X of inv) directly / through workgroup memory (default on GPUs).
+# segments load A (and store X of inv) directly / through workgroup memory (default: inv
+# of 5+ rows on GPUs).
 WRONG_SUBGROUP = warp.WRONG_SUBGROUP
 
 

@@ -595,7 +595,7 @@ def solve(t, a, b, x, status, s):
     w = solve_width(client, x.dtype, n, s)
     LAUNCHES["seg"] += w < s
     spec = WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel(), w if w < s else 0)
-    if w < s and _solve_stage(client):
+    if w < s and _solve_stage(client, n, k):
         spec = _fitting(client, dataclasses.replace(spec, stage=True)) or spec
     wg = spec.wg
     LAUNCHES["seg_staged"] += spec.stage
@@ -622,14 +622,17 @@ def _stage(client, dtype, n):
 STAGE_MIN = 16
 
 
-def _solve_stage(client):
+def _solve_stage(client, n, k):
     """Whether solve / inv on segments stage A (and X of inv) through workgroup memory
-    (warp_seg.stage_in): NUMR_WEBGPU_BWARP_SSTAGE=0 / 1, else on GPUs (CPU adapters'
-    caches hold a matrix's rows: nothing to coalesce)."""
+    (warp_seg.stage_in): NUMR_WEBGPU_BWARP_SSTAGE=0 / 1, else inv (k = n) from 5 rows on
+    GPUs. H100, session 15 (kernel times direct -> staged): inv 100000 x 8x8 float32
+    39.0 -> 34.0 us, float64 74.1 -> 62.8, 10000 x 16x16 float32 36.6 -> 20.5; inv 4 x 4
+    11.0 -> 11.9 and solve with one right-hand side no better (float32 24.7 -> 24.4, float64
+    53.1 -> 61.1): its X is no tile. CPU adapters: their caches hold a matrix's rows."""
     v = _env("BWARP_SSTAGE", "")
     if v in ("0", "1"):
         return v == "1"
-    return not is_cpu(client.info)
+    return k == n >= 5 and not is_cpu(client.info)
 
 _FITS = {}
 
