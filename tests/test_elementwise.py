@@ -198,7 +198,24 @@ def test_binary(xp, fname, name, data):
         quotient = a.astype(ref_dtype(name)) / b.astype(ref_dtype(name)) \
             if fname in ("divide", "floor_divide", "remainder") and name != "bool" else ()
     assume(not ftz_hazard(xp, name, a, b, ref, quotient))
+    if fname == "floor_divide" and np.dtype(name).kind == "f":
+        ref = _either_floor(out, ref, a, b, name)
     _compare(fname, out, ref, _result_name(name, rule), exact)
+
+
+def _either_floor(out, ref, a, b, name):
+    """NumPy's float32 floor_divide goes through fmod and (a - mod) / b in float32, which
+    can land one off the floor of the quotient near 2^24 (-177188 / 0.01171875: NumPy
+    -15120044, the floor of the exact -15120042.67 is -15120043, CuPy's answer). Either
+    is accepted, elementwise: the reference takes the float64 floor where ``out`` has it."""
+    with np.errstate(all="ignore"):
+        alt = np.floor_divide(a.astype(np.float64), b.astype(np.float64)).astype(name)
+    got = np.broadcast_to(to_numpy(out), np.shape(alt))
+    ref = np.broadcast_to(np.asarray(ref).astype(name), np.shape(alt))
+
+    def same(x, y):   # bit for bit as assert_equal compares (the sign of a zero, NaN)
+        return ((x == y) & (np.signbit(x) == np.signbit(y))) | (np.isnan(x) & np.isnan(y))
+    return np.where(same(got, alt) & ~same(got, ref), alt, ref)
 
 
 @pytest.mark.parametrize("fname", ["add", "multiply", "divide", "pow", "atan2", "maximum",
