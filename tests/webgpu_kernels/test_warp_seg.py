@@ -287,3 +287,30 @@ def test_two_dimensional_grid(env, monkeypatch):
         with _Seg(client, warp, "inv", n, s):
             ai = host(xp.linalg.inv(xp.asarray(a)))
         assert _backward(a, ai, np.broadcast_to(np.eye(n), a.shape)) <= bound(n, "float32")
+
+
+@pytest.mark.parametrize("view", ["every_other", "transposed", "offset"])
+def test_views(env, view):
+    """Every other matrix of a stack and each matrix transposed (copied to a contiguous
+    stack on the way: Storage.reshape), and a stack starting past its buffer's first
+    matrix, which the kernels read in place from its offset (A_off, also in the tile's
+    moves)."""
+    xp, client, warp, s = env
+    rng = np.random.default_rng(17)
+    for n in [n for n in (3, 5, 8) if _width(n) < s]:
+        base = rng.standard_normal((75, n, n)).astype(np.float32)
+        x = xp.asarray(base)
+        if view == "every_other":
+            a, v = base[::2], x[::2]
+        elif view == "transposed":
+            a, v = np.swapaxes(base, -1, -2), xp.matrix_transpose(x)
+        else:
+            a, v = base[3:40], x[3:40]
+        with _Seg(client, warp, "inv", n, s):
+            ai = host(xp.linalg.inv(v))
+        assert _backward(a, ai, np.broadcast_to(np.eye(n), a.shape)) <= bound(n, "float32")
+        b = rng.standard_normal(a.shape[:-1] + (2,)).astype(np.float32)
+        with _Seg(client, warp, "solve", n, s):
+            xs = host(xp.linalg.solve(v, xp.asarray(b)))
+        assert _backward(a, xs, b) <= bound(n, "float32")
+        np.testing.assert_array_equal(host(x), base)   # the input is left as it was
