@@ -185,6 +185,18 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         """The lane holding pivot row j."""
         return f"pl{j}" if self._seg else f"p{j}"
 
+    def _store(self, tk, cols, vals, staged):
+        """Lines writing row ``pos`` of X: ``vals`` at the columns ``cols`` (WGSL
+        expressions), through the tile when ``staged`` (warp_seg.stage_out)."""
+        n = self.n
+        if staged:
+            return warp_seg.stage_out(tk, self.sg, self.w, n, [
+                f"    tile[tm + pos * {n + 1}u + {c}] = {v};" for c, v in zip(cols, vals)])
+        return (["  if (act) {",
+                 f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};"]
+                + [f"    X[xo + {c} * {tk['x_cs']}] = {v};" for c, v in zip(cols, vals)]
+                + ["  }"])
+
     def _report(self):
         live = " && live" if self._seg else ""
         return f"  if (r == 0u && bad{live}) {{ atomicOr(&st[0], 1u); }}"
@@ -227,14 +239,8 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
                 L += [f"  let z{s}_{c} = shf(x{c}, {self._src(s)});" for c in range(k)]
                 L += _masked(f"pos < {s}u", [(f"x{c}", f"x{c} - mul(a{s}, z{s}_{c})")
                                              for c in range(k)], self.sel)
-        if self._staged and k == n:
-            L += warp_seg.stage_out(tk, sg, self.w, n, [
-                f"    tile[tm + pos * {n + 1}u + {c}u] = x{c};" for c in range(k)])
-        else:
-            L.append("  if (act) {")
-            L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
-            L += [f"    X[xo + {c}u * {tk['x_cs']}] = x{c};" for c in range(k)]
-            L.append("  }")
+        L += self._store(tk, [f"{c}u" for c in range(k)], [f"x{c}" for c in range(k)],
+                         self._staged and k == n)
         L.append(self._report())
         L.append("}")
         return "\n".join(L)
@@ -278,14 +284,8 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
                 L.append(f"      a{j} = -mul(l, ip);")
                 L.append("    }")
             L.append("  }")
-        if self._staged:
-            L += warp_seg.stage_out(tk, sg, self.w, n, [
-                f"    tile[tm + pos * {n + 1}u + p{c}] = a{c};" for c in range(n)])
-        else:
-            L.append("  if (act) {")
-            L.append(f"    let xo = {tk['X_off']} + b * {tk['x_bs']} + pos * {tk['x_rs']};")
-            L += [f"    X[xo + p{c} * {tk['x_cs']}] = a{c};" for c in range(n)]
-            L.append("  }")
+        L += self._store(tk, [f"p{c}" for c in range(n)], [f"a{c}" for c in range(n)],
+                         self._staged)
         L.append(self._report())
         L.append("}")
         return "\n".join(L)
