@@ -88,7 +88,7 @@ def batch_route(client, kind, dtype, n, k=0):
     switches and the warp path's state (its subgroup size, its fallback), so a repeated
     small call skips the ~30 switch lookups deciding them (H100: ~15 us of a ~0.2 ms
     call). May probe the subgroup size once: call it outside recorded work."""
-    sw = snapshot(_BATCH_SWITCHES)
+    sw = batch_switches()
     own = vars(client)
     memo = own.get("_batch_routes")
     if memo is None or len(memo) > 512:
