@@ -115,7 +115,7 @@ def _solve(be, x, vectors):
     """s (B, C) descending, or (U, s, V) (U, V: (B, C, C)) of the square (B, C, C) stack."""
     client = x.client
     CALLS["svd"] += 1
-    key = ("svd_aug", vectors, tridiag.trd_variant(), tridiag.trusted(), tridiag.upd_rps())
+    key = ("svd_aug", vectors, tridiag.chain_key(), tridiag.sturm_variant())
     if not vectors:
         return client.recipes.call(key, (x,), lambda: _job(be, x, False))
     u, s, v, dev = client.recipes.call(key, (x,), lambda: _job(be, x, True))

@@ -50,6 +50,7 @@ MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSE
 STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
                      # eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5, every case ahead)
 SHARED_BG = True     # one bind group for the column chain (NUMR_WEBGPU_EIGH_SHARED_BG)
+TRD_PF = False       # the column chain's loads-first kernels (NUMR_WEBGPU_EIGH_TRD_PF)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
@@ -86,6 +87,26 @@ def upd_rps():
         return max(1, min(64, int(v))) if v else UPD_RPS
     except ValueError:
         return UPD_RPS
+
+
+def trd_pf():
+    """NUMR_WEBGPU_EIGH_TRD_PF 0 / 1: the column chain's kernels with their global loads
+    first and their independent reductions in one tree (trd_chain.py; default TRD_PF).
+    Needs one row a slice (UPD_RPS 1): with more, the first versions."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_TRD_PF", "").strip()
+    return (TRD_PF if v not in ("0", "1") else v == "1") and upd_rps() == 1
+
+
+def symv_rpw():
+    """Rows a TrdSymv2Spec row workgroup (NUMR_WEBGPU_EIGH_SYMV_RPW 1, 2 or 4; default
+    SYMV_RPW): 256 / rpw invocations a row."""
+    v = os.environ.get("NUMR_WEBGPU_EIGH_SYMV_RPW", "").strip()
+    return int(v) if v in ("1", "2", "4") else SYMV_RPW
+
+
+def chain_key():
+    """The switches that pick the tridiagonalisation's kernels (a recipe key's part)."""
+    return (trd_variant(), trusted(), upd_rps(), shared_chain(), trd_pf(), symv_rpw())
 
 
 def sturm_variant():
@@ -206,8 +227,10 @@ def _tridiagonalize_wide(be, a):
     rps = upd_rps()
     rows = UPD_RPW * rps      # rows of one TrdUpdSpec workgroup
     sh = shared_chain()
-    upd = client.kernel(TrdUpdSpec(t, rps, tr, sh))
-    symv = client.kernel(TrdSymv2Spec(t, tr, sh))
+    pf = trd_pf()
+    srpw = symv_rpw()
+    upd = client.kernel(TrdUpdSpec(t, rps, tr, sh, pf))
+    symv = client.kernel(TrdSymv2Spec(t, tr, sh, pf, srpw))
     ubufs = dict(A=a, PV=p, DOT=dot, TAU=tau, NX=nx, YT=yt, D=d, WK=wk)
     sbufs = dict(A=a, YT=yt, NX=nx, REF=ref, PV=p, DOT=dot, WK=wk, E=e, TAU=tau)
     if sh:
@@ -218,15 +241,15 @@ def _tridiagonalize_wide(be, a):
             j = k + jj
             nwu = _cdiv(n - j, rows)
             upd.launch((nwu, B, 1), n=n, nbat=B, j=j, jj=jj, fin=0,
-                       nrbp=_cdiv(n - j, SYMV_RPW), **ubufs)
+                       nrbp=_cdiv(n - j, srpw), **ubufs)
             if j + 1 < n:
-                nrb = _cdiv(n - j - 1, SYMV_RPW)
+                nrb = _cdiv(n - j - 1, srpw)
                 symv.launch((nrb + 2 * jj, B, 1), n=n, nbat=B, j=j, jj=jj, nrb=nrb, nwu=nwu,
                             **sbufs)
         if k + NB < n:
             j = k + NB
             upd.launch((_cdiv(n - j, rows), B, 1), n=n, nbat=B, j=j, jj=NB, fin=1,
-                       nrbp=_cdiv(n - j, SYMV_RPW), **ubufs)
+                       nrbp=_cdiv(n - j, srpw), **ubufs)
             gemm_acc(client, t, nx[:, j:, :], yt[:, :, j:], a[:, j:, j:])
     return d, e, tau, ref
 
@@ -440,8 +463,8 @@ def eigh(be, x, vectors):
     B, n, _ = x.shape
     # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
     # launches of the tridiagonalisation cost no Python planning then
-    key = ("eigh_tridiag", os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""), trd_variant(),
-           trusted(), upd_rps(), bt_larft(), sturm_variant(), shared_chain())
+    key = ("eigh_tridiag", os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""), chain_key(),
+           bt_larft(), sturm_variant())
     if not vectors:
         return client.recipes.call(key + ("values",), (x,), lambda: _job_values(be, x))
     CALLS["vectors"] += 1

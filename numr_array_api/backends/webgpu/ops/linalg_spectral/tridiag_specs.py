@@ -27,6 +27,7 @@ from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WType
+from .trd_chain import SYMV_PF, UPD_PF
 
 NB = 32        # panel width of the blocked tridiagonalisation (columns per GEMM update)
 
@@ -455,6 +456,7 @@ class TrdUpdSpec(KernelSpec):
     # uniforms n, j, jj within the bound buffers (robust buffer access beyond that)
     trusted: bool = False
     shared: bool = False    # CHAIN_BUFS (one bind group with TrdSymv2Spec)
+    pf: bool = False        # trd_chain.UPD_PF: global loads first, one tree (rps 1)
 
     def layout(self, caps):
         a = self.t.arr
@@ -466,6 +468,11 @@ class TrdUpdSpec(KernelSpec):
                        Buf("WK", a, "rw")], words, caps)
 
     def render(self, caps):
+        if self.pf:
+            if self.rps != 1:
+                raise ValueError("TrdUpdSpec: pf takes one row a slice (rps 1)")
+            return UPD_PF.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
+                                 rpw=UPD_RPW, comb=_COMB, nan=_CONST[self.t.val]["nan"])
         return _UPD.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB, nb2=2 * NB,
                            rpw=UPD_RPW, rps=self.rps, comb=_COMB,
                            nan=_CONST[self.t.val]["nan"])
@@ -604,6 +611,8 @@ class TrdSymv2Spec(KernelSpec):
     # loops counted by constants or uniforms (nwu, n, rows per workgroup)
     trusted: bool = False
     shared: bool = False    # CHAIN_BUFS (one bind group with TrdUpdSpec)
+    pf: bool = False        # trd_chain.SYMV_PF: loads first, the norm beside the dot products
+    rpw: int = SYMV_RPW     # rows a row workgroup (1, 2 or 4)
 
     def layout(self, caps):
         a = self.t.arr
@@ -616,8 +625,11 @@ class TrdSymv2Spec(KernelSpec):
                       words, caps)
 
     def render(self, caps):
-        return _SYMV2.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
-                             rpw=SYMV_RPW, comb=_COMB)
+        if self.rpw not in (1, 2, 4):
+            raise ValueError(f"TrdSymv2Spec: rpw {self.rpw} is not 1, 2 or 4")
+        tpl = SYMV_PF if self.pf else _SYMV2
+        return tpl.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
+                          rpw=self.rpw, comb=_COMB)
 
     def needs(self):
         return _needs(self.t)
@@ -1204,3 +1216,23 @@ class GatherSpec(KernelSpec):
 
     def needs(self):
         return _needs(self.t)
+
+
+def variants():
+    """Every kernel of the tridiagonal path in each switchable form (test_render_compile)."""
+    from ...codegen.types import WTYPES
+    from ....._core import dtypes as dt
+    out = []
+    for d in (dt.float32, dt.float64):
+        t = WTYPES[d]
+        out += [TrdStepSpec(t, 256), TrdSymvSpec(t), RankSpec(t), InvIterSpec(t),
+                GatherSpec(t)]
+        for tr in (False, True):
+            for sh in (False, True):
+                out += [TrdUpdSpec(t, 1, tr, sh, True), TrdUpdSpec(t, 2, tr, sh, False)]
+                out += [TrdSymv2Spec(t, tr, sh, pf, rpw)
+                        for pf in (False, True) for rpw in (1, 2, 4)]
+        for mw in (64, 128, 256):
+            for pf in (False, True):
+                out += [BisectSpec(t, mw, pf), BlockBisectSpec(t, mw, pf)]
+    return out
