@@ -370,7 +370,8 @@ def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
 VARIANTS = [{"NUMR_WEBGPU_EIGH_BT_LARFT": "each"},
             {"NUMR_WEBGPU_EIGH_MSECT_WG": "128"},
             {"NUMR_WEBGPU_EIGH_STURM_PF": "0"},
-            {"NUMR_WEBGPU_EIGH_SHARED_BG": "0"}]
+            {"NUMR_WEBGPU_EIGH_SHARED_BG": "0"},
+            {"NUMR_WEBGPU_EIGH_ONE_WS": "0"}]
 
 
 @pytest.mark.parametrize("env", VARIANTS, ids=lambda e: ",".join(
@@ -437,3 +438,54 @@ def test_column_chain_binds_one_group(xp, monkeypatch):
         monkeypatch.setattr(submit, "_lib", real)
     # 99 columns: ~200 chain dispatches
     assert counts["0"] >= 190 and counts["1"] <= 40, counts
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tridiagonal_kernels_read_views_of_one_buffer(xp, dtype):
+    """d and e as views of one buffer at unrelated offsets (the column chain's workspace
+    holds both): the bisection and inverse iteration kernels index each by its own offset
+    (they once indexed E from D's, which only fresh arrays of offset 0 satisfied)."""
+    _skip_f64(xp, dtype)
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    rng = np.random.default_rng(41)
+    n = 80
+    d, e = rng.standard_normal(n), rng.standard_normal(n)
+    e[-1] = 0.0
+    t = np.diag(d) + np.diag(e[:-1], 1) + np.diag(e[:-1], -1)
+    buf = xp.asarray(np.concatenate([np.full(7, 1e3), e, np.full(5, -1e3), d]).astype(dtype))
+    s = buf._data
+    dv = s[12 + n:].reshape((1, n))
+    ev = s[7:7 + n].reshape((1, n))
+    wt = np.linalg.eigvalsh(t)
+    eps = float(np.finfo(dtype).eps)
+    tol = C * n * eps * np.abs(wt).max()
+    w = tridiag.eigenvalues(s.client, dv, ev).to_numpy()[0]
+    assert np.abs(w - wt).max() <= tol
+    w2, z = tridiag.serial_vectors(xp._backend, dv, ev)
+    w2, z = w2.to_numpy()[0].astype(np.float64), z.to_numpy()[0].astype(np.float64)
+    assert np.abs(w2 - wt).max() <= tol
+    assert np.abs(t @ z - z * w2).max() <= tol
+
+
+def test_chain_arrays_share_one_buffer_where_they_may(xp, small_limits, monkeypatch):
+    """The column chain's nine arrays are views of one buffer with the shared layout, and
+    separate buffers with the separate layouts (read-only bindings must not alias writable
+    ones), with NUMR_WEBGPU_EIGH_ONE_WS=0, or when the workspace exceeds a binding."""
+    from numr_array_api._core import dtypes as dt
+    from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
+    client = xp.asarray([0.0])._data.client
+
+    def buffers(B, n, cl=client):
+        arrs = tridiag._chain_arrays(B, n, dt.float32, cl)
+        assert [a.shape for a in arrs] == [(B,) + sh for _, sh in tridiag._chain_shapes(n)]
+        return len({id(a.block) for a in arrs})
+    assert buffers(2, 100) == 1
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_SHARED_BG", "0")
+    assert buffers(2, 100) == 9
+    monkeypatch.delenv("NUMR_WEBGPU_EIGH_SHARED_BG")
+    monkeypatch.setenv("NUMR_WEBGPU_EIGH_ONE_WS", "0")
+    assert buffers(2, 100) == 9
+    monkeypatch.delenv("NUMR_WEBGPU_EIGH_ONE_WS")
+    with small_limits(binding=128 << 10, segment=128 << 10) as small:
+        assert buffers(1, 200, small) == 9      # 67064 words * 4 bytes > 128 KiB
+        assert buffers(1, 60, small) == 1

@@ -19,6 +19,7 @@ Real float32 / float64 (float16 computed in float32), computed in the input dtyp
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -50,7 +51,8 @@ MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSE
 STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
                      # eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5, every case ahead)
 SHARED_BG = True     # one bind group for the column chain (NUMR_WEBGPU_EIGH_SHARED_BG)
-TRD_PF = False       # the column chain's loads-first kernels (NUMR_WEBGPU_EIGH_TRD_PF)
+TRD_PF = True        # the column chain's loads-first kernels (NUMR_WEBGPU_EIGH_TRD_PF; H100
+                     # session 16 call 1: eigh 512 float64 14.2 / 12.6 ms against 15.1 / 13.3)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
@@ -104,9 +106,15 @@ def symv_rpw():
     return int(v) if v in ("1", "2", "4") else SYMV_RPW
 
 
+def one_ws():
+    """NUMR_WEBGPU_EIGH_ONE_WS 0 / 1 (default 1): the chain's arrays in one buffer."""
+    return os.environ.get("NUMR_WEBGPU_EIGH_ONE_WS", "").strip() != "0"
+
+
 def chain_key():
     """The switches that pick the tridiagonalisation's kernels (a recipe key's part)."""
-    return (trd_variant(), trusted(), upd_rps(), shared_chain(), trd_pf(), symv_rpw())
+    return (trd_variant(), trusted(), upd_rps(), shared_chain(), trd_pf(), symv_rpw(),
+            one_ws())
 
 
 def sturm_variant():
@@ -213,16 +221,7 @@ def _tridiagonalize_wide(be, a):
     client = a.client
     t = wtype(a.dtype, client, "linalg.eigh")
     B, n, _ = a.shape
-    dtp = a.dtype
-    nx = new_output((B, n, 2 * NB), dtp, client)
-    yt = new_output((B, 2 * NB, n), dtp, client)
-    ref = full((B, n, n), 0, dtp, client)
-    p = full((B, n), 0, dtp, client)
-    dot = full((B, 2 * NB), 0, dtp, client)
-    wk = full((B, 3 * n), 0, dtp, client)
-    d = new_output((B, n), dtp, client)
-    e = full((B, n), 0, dtp, client)
-    tau = full((B, n), 0, dtp, client)
+    nx, yt, ref, p, dot, wk, d, e, tau = _chain_arrays(B, n, a.dtype, client)
     tr = trusted()
     rps = upd_rps()
     rows = UPD_RPW * rps      # rows of one TrdUpdSpec workgroup
@@ -252,6 +251,37 @@ def _tridiagonalize_wide(be, a):
                        nrbp=_cdiv(n - j, srpw), **ubufs)
             gemm_acc(client, t, nx[:, j:, :], yt[:, :, j:], a[:, j:, j:])
     return d, e, tau, ref
+
+
+# the column chain's arrays: (name, shape of one matrix's part)
+def _chain_shapes(n):
+    return (("nx", (n, 2 * NB)), ("yt", (2 * NB, n)), ("ref", (n, n)), ("p", (n,)),
+            ("dot", (2 * NB,)), ("wk", (3 * n,)), ("d", (n,)), ("e", (n,)), ("tau", (n,)))
+
+
+def chain_words(n):
+    """Elements of the column chain's workspace per matrix."""
+    return sum(math.prod(sh) for _, sh in _chain_shapes(n))
+
+
+def _chain_arrays(B, n, dtype, client):
+    """NX, YT, REF, PV, DOT, WK, D, E, TAU as views of one zeroed buffer (each array's
+    (B, ...) block contiguous): the chain's dispatches then bind A and that one buffer,
+    and wgpu tracks and fences two buffers a dispatch instead of ten (its per-dispatch host
+    work at the submit grows with the buffers bound; NUMR_WEBGPU_EIGH_ONE_WS=0: separate
+    buffers, as before; also with separate layouts, NUMR_WEBGPU_EIGH_SHARED_BG=0, whose
+    read-only bindings may not alias writable ones, and where the workspace would not
+    fit one storage binding)."""
+    if not (one_ws() and shared_chain()) or \
+            B * chain_words(n) * dtype.itemsize > client.max_binding - 256:
+        return tuple(full((B,) + sh, 0, dtype, client) for _, sh in _chain_shapes(n))
+    ws = full((B * chain_words(n),), 0, dtype, client)
+    out, o = [], 0
+    for _, sh in _chain_shapes(n):
+        m = B * math.prod(sh)
+        out.append(ws[o:o + m].reshape((B,) + sh))
+        o += m
+    return tuple(out)
 
 
 def _tridiagonalize_step(be, a):

@@ -32,6 +32,7 @@ from .trd_chain import SYMV_PF, UPD_PF
 NB = 32        # panel width of the blocked tridiagonalisation (columns per GEMM update)
 
 _PRE = """alias R = ${R};
+var<private> ED: u32;   // E's element offset minus D's (the kernels index E from D's base)
 const EPS: R = R(${eps});
 const SAFMIN: R = R(${safmin});
 fn bad(x: R) -> bool { ${bad} }
@@ -646,7 +647,7 @@ fn sturm(db: u32, p: u32, q: u32, x: R, sc: R, pivmin: R, split: R) -> u32 {
   if (abs(v) < pivmin) { v = -pivmin; }
   if (v < R(0.0)) { cnt += 1u; }
   for (var i = p + 1u; i <= q; i++) {
-    var e = E[db + i - 1u] * sc;
+    var e = E[ED + db + i - 1u] * sc;
     if (abs(e) <= split) { e = R(0.0); }
     v = D[db + i] * sc - x - e * e / v;
     if (abs(v) < pivmin) { v = -pivmin; }
@@ -666,11 +667,11 @@ fn sturm(db: u32, p: u32, q: u32, x: R, sc: R, pivmin: R, split: R) -> u32 {
   if (v < R(0.0)) { cnt += 1u; }
   var dn = R(0.0);
   var en = R(0.0);
-  if (p < q) { dn = D[db + p + 1u]; en = E[db + p]; }
+  if (p < q) { dn = D[db + p + 1u]; en = E[ED + db + p]; }
   for (var i = p + 1u; i <= q; i++) {
     let dc = dn * sc - x;
     var e = en * sc;
-    if (i < q) { dn = D[db + i + 1u]; en = E[db + i]; }
+    if (i < q) { dn = D[db + i + 1u]; en = E[ED + db + i]; }
     if (abs(e) <= split) { e = R(0.0); }
     v = dc - e * e / v;
     if (abs(v) < pivmin) { v = -pivmin; }
@@ -697,8 +698,8 @@ fn msect(tid: u32, db: u32, p: u32, q: u32, li: u32, sc: R, pivmin: R, split: R,
   var hi = R(0.0);
   for (var i = p; i <= q; i++) {
     var r = R(0.0);
-    if (i > p) { r += abs(E[db + i - 1u] * sc); }
-    if (i < q) { r += abs(E[db + i] * sc); }
+    if (i > p) { r += abs(E[ED + db + i - 1u] * sc); }
+    if (i < q) { r += abs(E[ED + db + i] * sc); }
     let d = D[db + i] * sc;
     if (i == p) { lo = d - r; hi = d + r; } else { lo = min(lo, d - r); hi = max(hi, d + r); }
   }
@@ -754,6 +755,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let n = ${n};
   if (b >= ${nbat} || k >= n) { return; }
   let db = ${D_off} + b * n;
+  ED = ${E_off} - ${D_off};   // E's base from D's (views of one buffer differ)
   ${norms}
   if (tid == 0u) { wflag = select(0u, 1u, nonfinite || s == R(0.0)); }
   if (workgroupUniformLoad(&wflag) != 0u) {
@@ -822,7 +824,7 @@ _NORMS = """
   for (var i = 0u; i < n; i++) {
     let d = D[db + i];
     var e = R(0.0);
-    if (i + 1u < n) { e = E[db + i]; }
+    if (i + 1u < n) { e = E[ED + db + i]; }
     if (bad(d) || bad(e)) { nonfinite = true; }
     s = max(s, max(abs(d), abs(e)));
   }
@@ -832,8 +834,8 @@ _NORMS = """
   var emax = R(0.0);
   for (var i = 0u; i < n; i++) {
     var r = abs(D[db + i] * sc);
-    if (i > 0u) { r += abs(E[db + i - 1u] * sc); }
-    if (i + 1u < n) { let e = abs(E[db + i] * sc); r += e; emax = max(emax, e); }
+    if (i > 0u) { r += abs(E[ED + db + i - 1u] * sc); }
+    if (i + 1u < n) { let e = abs(E[ED + db + i] * sc); r += e; emax = max(emax, e); }
     tn = max(tn, r);
   }
   let pivmin = SAFMIN * max(R(1.0), emax * emax) * R(4.0);
@@ -852,6 +854,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let n = ${n};
   if (b >= ${nbat} || k >= n) { return; }
   let db = ${D_off} + b * n;
+  ED = ${E_off} - ${D_off};   // E's base from D's (views of one buffer differ)
   let ob = ${BLK_off} + b * 2u * n;
   ${norms}
   if (k == 0u && tid == 0u) { SC[${SC_off} + b * 2u] = sc; SC[${SC_off} + b * 2u + 1u] = tn; }
@@ -863,7 +866,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   var bp = 0u;
   var bq = n - 1u;
   for (var i = 0u; i + 1u < n; i++) {
-    if (abs(E[db + i] * sc) <= split) {
+    if (abs(E[ED + db + i] * sc) <= split) {
       if (i < k) { bp = i + 1u; } else { bq = min(bq, i); }
     }
   }
@@ -993,12 +996,12 @@ fn pv(x: R, pert: R) -> R {
 // iteration took 9.6 ms of eigh 512 float64, 2.1 ms in float32; H100)
 fn factor(db: u32, p: u32, q: u32, mu: R, sc: R, pert: R) {
   var dcur = D[db + p] * sc - mu;
-  var ducur = E[db + p] * sc;
+  var ducur = E[ED + db + p] * sc;
   for (var i = p; i < q; i++) {
-    let sub = E[db + i] * sc;
+    let sub = E[ED + db + i] * sc;
     let dn = D[db + i + 1u] * sc - mu;
     var dun = R(0.0);
-    if (i + 1u < q) { dun = E[db + i + 1u] * sc; }
+    if (i + 1u < q) { dun = E[ED + db + i + 1u] * sc; }
     if (abs(dcur) >= abs(sub)) {
       var l = R(0.0);
       if (dcur != R(0.0)) { l = sub / dcur; }
@@ -1095,6 +1098,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   sb = ${S_off} + b * 5u * ${nl} * n;
   zb = ${ZS_off} + b * n * n;
   let db = ${D_off} + b * n;
+  ED = ${E_off} - ${D_off};   // E's base from D's (views of one buffer differ)
   let ob = ${BLK_off} + b * 2u * n;
   let mb = ${MU_off} + b * n;
   let sc = SC[${SC_off} + b * 2u];
