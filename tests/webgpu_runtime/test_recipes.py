@@ -243,3 +243,27 @@ def test_reduction_replays_equal_numpy_and_keep_earlier_results(name, shape, axi
     for h, y in zip(hosts, outs):
         ref = getattr(np, name)(h.astype(np.float64), axis=axis)
         np.testing.assert_allclose(_host(y), ref, rtol=1e-4, atol=1e-5 * np.sqrt(h.size))
+
+
+def test_outputs_viewing_one_buffer_at_offsets_replay():
+    """A call whose outputs are views of one of its own buffers at nonzero offsets (eigh's
+    column-chain workspace: d, e, tau and the reflectors) is captured, and each replay
+    returns the same views of a fresh buffer."""
+    client = _client()
+    be = xp._backend
+    neg = be.unary_kernel("negative")
+
+    def job(x):
+        y = neg(x)
+        return y[3:7], y[7:].reshape((3, 3))
+
+    hosts = [RNG.standard_normal(16).astype(np.float32) for _ in range(4)]
+    before, cap = client.recipes.replays, client.recipes.captured
+    outs = [client.recipes.call(("test_offset_outs",), (x,), lambda x=x: job(x))
+            for x in (xp.asarray(h)._data for h in hosts)]
+    assert client.recipes.captured - cap == 1, client.recipes.refused
+    assert client.recipes.replays - before == 3
+    for h, (a, b) in zip(hosts, outs):
+        assert a.offset == 12 and b.offset == 28
+        np.testing.assert_array_equal(a.to_numpy(), -h[3:7])
+        np.testing.assert_array_equal(b.to_numpy(), -h[7:].reshape(3, 3))

@@ -101,7 +101,7 @@ class Recipe:
     def __init__(self, watch, outs, single):
         self.sizes = tuple(watch.sizes)
         self.steps = tuple(watch.steps)
-        self.outs = outs      # (slot, storage class, shape, strides, dtype) per output
+        self.outs = outs      # (slot, storage class, offset, shape, strides, dtype) per output
         self.single = single
         # the distinct (layout, refs) binding sets, and the steps naming theirs by index,
         # prepared for Recorder.replay at the first replay (the steps keep the params bytes)
@@ -150,8 +150,8 @@ class Recipe:
             rec.dispatch(pipe, bgc.get(bgl, ents), params, wg, blks)
 
     def _outs(self, client, blocks):
-        outs = [cls(blocks[s], 0, shape, strides, dtype, client)
-                for s, cls, shape, strides, dtype in self.outs]
+        outs = [cls(blocks[s], off, shape, strides, dtype, client)
+                for s, cls, off, shape, strides, dtype in self.outs]
         return outs[0] if self.single else tuple(outs)
 
 
@@ -214,10 +214,11 @@ class Recipes:
             for o in outs:
                 b = getattr(o, "block", None)
                 s = None if b is None else w.slots.get(id(b))
-                if s is None or o.offset or b.__class__ is not Block:
+                if s is None or b.__class__ is not Block:
                     w.bad = "an output not written by the call's own buffer"
                     break
-                specs.append((s, o.__class__, o.shape, o.strides, o.dtype))
+                # views of one of the call's buffers (eigh's workspace) keep their offsets
+                specs.append((s, o.__class__, o.offset, o.shape, o.strides, o.dtype))
         if not w.bad:
             mine = {id(o.block) for o in outs}
             for k, ref in w.fresh.items():

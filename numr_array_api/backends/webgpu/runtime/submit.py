@@ -163,7 +163,8 @@ class Recorder:
             self.prof.split(self, pipe)
         ids = self.pending_ids
         nbytes = 0
-        for b in blocks:
+        # a buffer bound several times (views of one workspace) is touched once
+        for b in (blocks if len(blocks) < 4 else {id(b.buffer): b for b in blocks}.values()):
             ids.add(id(b.buffer))
             nbytes += b.size
         cp = self._cp_handle if self.cpass is not None else self._open_pass()
