@@ -177,33 +177,37 @@ def test_wide_panel_scaled_like_the_old_panel(xp, panels, monkeypatch, dtype, sc
     np.testing.assert_array_equal(r1, r0)
 
 
-def test_defaults_take_the_wide_panel_from_256_rows(xp, panels, monkeypatch):
-    """The shipped switches: float64 takes 32-row blocks from panels of 256 rows, the
-    one-workgroup panel (FactorSpec "qr") below (down to the looped panels' 128), and
-    NUMR_WEBGPU_QR_WIDE=0 keeps FactorSpec everywhere; float32 loops panels of up to 512
-    rows on 32 row slices."""
+def test_default_wide_panel_heights(xp, panels, monkeypatch):
+    """The shipped switches: float64 takes 32-row blocks from panels of 129 rows (above
+    the looped panels' 128), other dtypes from 256 with the one-workgroup panel (FactorSpec
+    "qr") below, and NUMR_WEBGPU_QR_WIDE=0 keeps FactorSpec everywhere; float32 loops
+    panels of up to 512 rows on 32 row slices."""
     _needs(xp, "float64")
     from numr_array_api.backends.webgpu.ops.linalg import qr_loop
     monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_MIN")
     monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_RPT")
     a = _random(np.random.default_rng(13), (300, 70), "float64")
     _, r = _check(xp, a)
-    assert panels() == 2      # 300 and 268 rows; the third panel's 236 take FactorSpec
-    _check(xp, a[:255])
-    assert panels() == 2
+    assert panels() == 3      # 300, 268 and 236 rows (panels() counts from the start)
+    _check(xp, a[:160])
+    assert panels() == 6      # 160 rows; 128 and 96 looped (counted too)
+    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_MIN", "256")
+    _check(xp, a)
+    assert panels() == 8      # 300 and 268 rows; the third panel's 236 take FactorSpec
+    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_MIN")
     monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE", "0")
     _, r0 = _check(xp, a)
-    assert panels() == 2
+    assert panels() == 8
     np.testing.assert_allclose(r, r0, rtol=0, atol=1e-12 * np.abs(r0).max())
     monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE")
     monkeypatch.setenv("NUMR_WEBGPU_QR_PANEL", "one")     # the same, by the panel's name
     _, r1 = _check(xp, a)
-    assert panels() == 2
+    assert panels() == 8
     np.testing.assert_array_equal(r1, r0)
     monkeypatch.delenv("NUMR_WEBGPU_QR_PANEL")
     b = _random(np.random.default_rng(14), (530, 70), "float32")
     _check(xp, b)
-    assert panels() == 5      # 530 rows wide; 498 and 466 looped
+    assert panels() == 11     # 530 rows wide; 498 and 466 looped
     t = xp.asarray(b)._data
     assert any(isinstance(k, qr_loop.QrLoopSpec) and k.ns == 32 and k.rows == 512
                for k in t.client._kernels)

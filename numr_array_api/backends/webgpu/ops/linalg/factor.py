@@ -1060,7 +1060,7 @@ def _qr_wide(client, t, dtype, B, m):
     (NUMR_WEBGPU_QR_WIDE=0, or NUMR_WEBGPU_QR_PANEL=one), no panel tall enough, or more
     matrices or row blocks than one grid dimension holds."""
     mg = client.max_groups
-    if not qr_wide.enabled() or _env("QR_PANEL", "") == "one" or m < qr_wide.min_rows() \
+    if not qr_wide.enabled() or _env("QR_PANEL", "") == "one" or m < qr_wide.min_rows(t) \
             or B > mg:
         return None
     spec = qr_wide.spec(t, m)

@@ -48,6 +48,9 @@ PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 RPT = 4          # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows; H100
                  # session 5: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16, 145 at 32)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
+WIDE_MIN_F64 = 129  # float64: every panel above the looped ones' 128 rows (H100, session 16
+                    # call 5: qr 512 float64 5.70 / 5.75 ms against 6.05 / 6.01 with the
+                    # 160-224-row panels on FactorSpec; 1024 -2 %, 2048 -0.5 %)
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
                  # every workgroup reads every block's partials, nblk^2 PW values a dispatch
 
@@ -317,10 +320,11 @@ def enabled():
     return (_env("QR_WIDE") or "1").strip() != "0"
 
 
-def min_rows():
-    """Panel rows from which the wide panel is taken: below, the one-workgroup panel
-    walks few rows per column and saves kb dispatches (NUMR_WEBGPU_QR_WIDE_MIN)."""
-    return _env_int("QR_WIDE_MIN", WIDE_MIN, 1, 1 << 30)
+def min_rows(t):
+    """Panel rows of WType ``t`` from which the wide panel is taken: below, the
+    one-workgroup panel walks few rows per column and saves kb dispatches
+    (NUMR_WEBGPU_QR_WIDE_MIN; default WIDE_MIN_F64 for float64, else WIDE_MIN)."""
+    return _env_int("QR_WIDE_MIN", WIDE_MIN_F64 if t.val == "f64" else WIDE_MIN, 1, 1 << 30)
 
 
 def rows_per_thread():
@@ -353,7 +357,7 @@ class WidePanel:
     ``m`` rows (the first, tallest panel), DG for two diagonal rows."""
 
     def __init__(self, client, spec, dtype, B, m):
-        self.min_rows = min_rows()
+        self.min_rows = min_rows(spec.t)
         self.looped = spec.looped
         self.rpt = spec.rpt
         self.rows = spec.rows
