@@ -9,7 +9,7 @@ residual / orthogonality in units of n eps ||A||), and whether the path fell bac
     EIGH_PROBE_JACOBI=0 skips the old path (3.7 s per 2048 f32 eigh on an H100);
     EIGH_PROBE_NOCHECK=1 adds eigh without the orthogonality check (its cost);
     EIGH_PROBE_REPS=k timed calls per case (default 3);
-    EIGH_PROBE_VARIANTS="default;TRD=step;UPD_RPS=1,TRUSTED=1" times the tridiagonal path
+    EIGH_PROBE_VARIANTS="default;TRD=step;SYMV_RPW=2,TRUSTED=0" times the tridiagonal path
     once per variant, side by side (';' between variants, ',' between settings; a name
     without the NUMR_WEBGPU_ prefix means NUMR_WEBGPU_EIGH_<name>; the switches are read
     per call and are part of the recipe key, so the variants share one process);

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag, tridiag_specs as ts
+from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag, trd_chain as tc
 
 
 def _empty(tpl):
@@ -26,9 +26,9 @@ def main():
     var = sys.argv[1]
     sizes = [int(s) for s in sys.argv[2:]] or [512, 2048]
     if var in ("upd", "both"):
-        ts._UPD = _empty(ts._UPD)
+        tc.UPD = _empty(tc.UPD)
     if var in ("symv", "both"):
-        ts._SYMV2 = _empty(ts._SYMV2)
+        tc.SYMV = _empty(tc.SYMV)
     import numr_array_api.webgpu as xp
     be = xp._backend
     rng = np.random.default_rng(0)

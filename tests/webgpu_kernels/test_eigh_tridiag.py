@@ -347,14 +347,13 @@ def test_float32_widened(xp, calls, monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("env", ["TRD=step", "UPD_RPS=2", "UPD_RPS=5,TRUSTED=1", "TRD_PF=1",
-                                 "TRD_PF=0", "TRD_PF=1,SYMV_RPW=1", "TRD_PF=0,SYMV_RPW=2",
-                                 "TRD_PF=1,TRUSTED=0"])
+@pytest.mark.parametrize("env", ["TRD=step", "TRUSTED=0", "SYMV_RPW=1", "SYMV_RPW=2",
+                                 "SYMV_RPW=1,TRUSTED=0"])
 def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
     """The tridiagonalisation's switches (NUMR_WEBGPU_EIGH_TRD: the one-workgroup step
-    kernel; TrdUpdSpec's rows per slice; kernels without runtime checks; the loads-first
-    chain kernels, trd_chain.py; TrdSymv2Spec's rows a workgroup) give the same accuracy,
-    over several panels (n = 100: the GEMM update between them) and a batch."""
+    kernel; the chain kernels with wgpu's runtime checks; TrdSymv2Spec's rows a workgroup)
+    give the same accuracy, over several panels (n = 100: the GEMM update between them)
+    and a batch."""
     _skip_f64(xp, dtype)
     for kv in env.split(","):
         k, v = kv.split("=")

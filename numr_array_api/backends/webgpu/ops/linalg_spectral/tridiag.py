@@ -43,16 +43,11 @@ TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
                      # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
 BT_NB = 128          # columns of one block reflector in the back-transformation
                      # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
-UPD_RPS = 1          # TrdUpdSpec rows per 32-invocation slice (NUMR_WEBGPU_EIGH_UPD_RPS; 1 since
-                     # session 14: with the chain GPU-bound, H100 eigh 512 float64 13.9 / 12.8 ms
-                     # against 14.8 / 13.8 with 2, every case of call 5 ahead)
 MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSECT_WG; 256
                      # and 128 were slower on an H100: eigh 2048 float64 90 / 80 ms vs 75)
 STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
                      # eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5, every case ahead)
 SHARED_BG = True     # one bind group for the column chain (NUMR_WEBGPU_EIGH_SHARED_BG)
-TRD_PF = True        # the column chain's loads-first kernels (NUMR_WEBGPU_EIGH_TRD_PF; H100
-                     # session 16 call 1: eigh 512 float64 14.2 / 12.6 ms against 15.1 / 13.3)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
@@ -80,25 +75,6 @@ def trusted():
     return os.environ.get("NUMR_WEBGPU_EIGH_TRUSTED", "1").strip() != "0"
 
 
-def upd_rps():
-    """Rows per 32-invocation slice of TrdUpdSpec (NUMR_WEBGPU_EIGH_UPD_RPS, 1..64; default
-    UPD_RPS): a workgroup updates UPD_RPW * rps rows, so fewer workgroups, fewer norm
-    partials for TrdSymv2Spec to combine, longer chains of barriers per workgroup."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_UPD_RPS", "").strip()
-    try:
-        return max(1, min(64, int(v))) if v else UPD_RPS
-    except ValueError:
-        return UPD_RPS
-
-
-def trd_pf():
-    """NUMR_WEBGPU_EIGH_TRD_PF 0 / 1: the column chain's kernels with their global loads
-    first and their independent reductions in one tree (trd_chain.py; default TRD_PF).
-    Needs one row a slice (UPD_RPS 1): with more, the first versions."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_TRD_PF", "").strip()
-    return (TRD_PF if v not in ("0", "1") else v == "1") and upd_rps() == 1
-
-
 def symv_rpw():
     """Rows a TrdSymv2Spec row workgroup (NUMR_WEBGPU_EIGH_SYMV_RPW 1, 2 or 4; default
     SYMV_RPW): 256 / rpw invocations a row."""
@@ -113,8 +89,7 @@ def one_ws():
 
 def chain_key():
     """The switches that pick the tridiagonalisation's kernels (a recipe key's part)."""
-    return (trd_variant(), trusted(), upd_rps(), shared_chain(), trd_pf(), symv_rpw(),
-            one_ws())
+    return trd_variant(), trusted(), shared_chain(), symv_rpw(), one_ws()
 
 
 def sturm_variant():
@@ -223,13 +198,11 @@ def _tridiagonalize_wide(be, a):
     B, n, _ = a.shape
     nx, yt, ref, p, dot, wk, d, e, tau = _chain_arrays(B, n, a.dtype, client)
     tr = trusted()
-    rps = upd_rps()
-    rows = UPD_RPW * rps      # rows of one TrdUpdSpec workgroup
+    rows = UPD_RPW            # rows of one TrdUpdSpec workgroup
     sh = shared_chain()
-    pf = trd_pf()
     srpw = symv_rpw()
-    upd = client.kernel(TrdUpdSpec(t, rps, tr, sh, pf))
-    symv = client.kernel(TrdSymv2Spec(t, tr, sh, pf, srpw))
+    upd = client.kernel(TrdUpdSpec(t, tr, sh))
+    symv = client.kernel(TrdSymv2Spec(t, tr, sh, srpw))
     ubufs = dict(A=a, PV=p, DOT=dot, TAU=tau, NX=nx, YT=yt, D=d, WK=wk)
     sbufs = dict(A=a, YT=yt, NX=nx, REF=ref, PV=p, DOT=dot, WK=wk, E=e, TAU=tau)
     if sh:

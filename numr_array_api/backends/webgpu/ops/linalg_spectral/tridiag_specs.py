@@ -27,7 +27,7 @@ from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WType
-from .trd_chain import SYMV_PF, UPD_PF
+from . import trd_chain
 
 NB = 32        # panel width of the blocked tridiagonalisation (columns per GEMM update)
 
@@ -285,22 +285,23 @@ class TrdSymvSpec(KernelSpec):
 
 # ---- tridiagonalisation over many workgroups (NUMR_WEBGPU_EIGH_TRD=wide, the default) ---
 #
-# Per column j two dispatches, both over many workgroups (no one-workgroup step):
-#   TrdUpdSpec   rows i >= j, UPD_RPW rps rows a workgroup (a slice of 32 invocations
-#                per row, rps rows in turn: lane c the panel column c, NX rows read coalesced):
-#                w of column j - 1 (the scalar v^T w from the symv's partials of v^T p and
-#                the panel's dot products: v^T (p - V W^T v - W V^T v) = v^T p - 2
-#                (V^T v).(W^T v), so no reduction over w), then column j updated by the
-#                panel (a[i], into WK) and per-workgroup partials (max |a|, sum (a/max)^2)
-#                of the reflector's norm. Row j's w (every row's coefficient) is computed
-#                again by every workgroup (the same code on the same inputs).
+# Per column j two dispatches, both over many workgroups (no one-workgroup step); their
+# WGSL is in trd_chain.py:
+#   TrdUpdSpec   rows i >= j, UPD_RPW rows a workgroup (a slice of 32 invocations per row:
+#                lane c the panel column c, NX rows read coalesced): w of column j - 1 (the
+#                scalar v^T w from the symv's partials of v^T p and the panel's dot
+#                products: v^T (p - V W^T v - W V^T v) = v^T p - 2 (V^T v).(W^T v), so no
+#                reduction over w), then column j updated by the panel (a[i], into WK) and
+#                per-workgroup partials (max |a|, sum (a/max)^2) of the reflector's norm.
+#                Row j's w (every row's coefficient) is computed again by every workgroup
+#                (the same code on the same inputs).
 #   TrdSymv2Spec every workgroup combines the norm partials (the same order everywhere:
-#                identical tau, beta, scale), forms v = a * scal on the fly, and computes
-#                p = A22 v (row workgroups, which also store v and a partial of v^T p) or
-#                the panel's dot products V^T v, W^T v (2 jj workgroups).
+#                identical tau, beta, scale), and computes p = A22 v (row workgroups, which
+#                also store v and a partial of v^T p) or the panel's dot products V^T v,
+#                W^T v (2 jj workgroups).
 # WK (B, 3 n): a [0, n); TrdUpdSpec's norm partials (max, ss) at n + 2 k (k < ceil((n - j) /
-# (UPD_RPW rps)) <= n / 2: within [n, 2 n)); TrdSymv2Spec's v^T p partials at 2 n + k (k <
-# ceil((n - j - 1) / SYMV_RPW) <= n). Each dispatch reads only what the previous ones wrote.
+# UPD_RPW) <= n / 2: within [n, 2 n)); TrdSymv2Spec's v^T p partials at 2 n + k (k <
+# ceil((n - j - 1) / rpw) <= n). Each dispatch reads only what the previous ones wrote.
 
 UPD_RPW = 7    # rows of one TrdUpdSpec workgroup (8 slices of 32: slice 0 is row j)
 
@@ -319,121 +320,6 @@ fn comb(x: MS, y: MS) -> MS {
 }
 """
 
-_UPD = Template("""${pre}
-${layout}
-${comb}
-var<workgroup> red: array<R, 256>;
-var<workgroup> red2: array<R, 256>;
-var<workgroup> cfw: array<R, ${nb2}>;    // the dot products W^T v, V^T v of column j - 1
-var<workgroup> cfa: array<R, ${nb2}>;    // W[j, :], V[j, :]: column j's panel coefficients
-var<workgroup> pm: array<R, 8>;
-var<workgroup> ps: array<R, 8>;
-var<workgroup> wj: R;
-
-@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
-  let b = wid.y;
-  if (b >= ${nbat}) { return; }
-  let n = ${n};
-  let j = ${j};
-  let jj = ${jj};
-  let NBu = ${nb}u;
-  let lane = tid % NBu;
-  let slot = tid / NBu;
-  let xb = ${NX_off} + b * n * 2u * NBu;     // NX: (n, 2 NB): [-V | -W]
-  let yb = ${YT_off} + b * 2u * NBu * n;     // YT: (2 NB, n): [W^T ; V^T]
-  let wb = ${WK_off} + b * 3u * n;
-  var q = 0u;          // panel column of j - 1 (jj > 0)
-  var tq = R(0.0);
-  var alpha = R(0.0);
-  if (jj > 0u) {
-    // ---- alpha = -tau / 2 v^T w of column j - 1
-    q = jj - 1u;
-    tq = TAU[${TAU_off} + b * n + j - 1u];
-    if (tid < 2u * NBu) { cfw[tid] = DOT[${DOT_off} + b * 2u * NBu + tid]; }
-    var s = R(0.0);
-    for (var k = tid; k < ${nrbp}; k += 256u) { s += WK[wb + 2u * n + k]; }
-    red[tid] = s;
-    workgroupBarrier();
-    for (var h = 128u; h > 0u; h >>= 1u) {
-      if (tid < h) { red[tid] = red[tid] + red[tid + h]; }
-      workgroupBarrier();
-    }
-    let vp = red[0];
-    var cd = R(0.0);
-    for (var c = 0u; c < q; c++) { cd += cfw[c] * cfw[NBu + c]; }
-    alpha = R(-0.5) * tq * (tq * (vp - R(2.0) * cd));
-  }
-  if (${fin} == 0u && tid < jj) {
-    if (tid + 1u != jj) { cfa[tid] = YT[yb + tid * n + j]; }   // W[j, q]: wj below
-    cfa[NBu + tid] = YT[yb + (NBu + tid) * n + j];
-  }
-  workgroupBarrier();
-  var acc = MS(R(0.0), R(0.0));   // lane 0: the norm partial of the slot's rows
-  var nf = false;
-  for (var t = 0u; t < ${rps}u; t++) {
-    var i = j;                    // slot 0: row j (its w, every row's coefficient)
-    if (slot > 0u) { i = j + (wid.x * ${rpw}u + slot - 1u) * ${rps}u + t; }
-    let valid = i < n;
-    // the panel columns c < q, one a lane, in one reduction: x1 for w of column j - 1
-    // (-V W^T v - W V^T v), x2 for column j (-V W[j]^T - W V[j]^T); column q's term of
-    // the latter needs w itself (below)
-    var x1 = R(0.0);
-    var x2 = R(0.0);
-    if (valid && lane < q) {
-      let nv = NX[xb + i * 2u * NBu + lane];
-      let nwv = NX[xb + i * 2u * NBu + NBu + lane];
-      x1 = nv * cfw[lane] + nwv * cfw[NBu + lane];
-      if (${fin} == 0u) { x2 = nv * cfa[lane] + nwv * cfa[NBu + lane]; }
-    }
-    red[tid] = x1;
-    red2[tid] = x2;
-    workgroupBarrier();
-    for (var h = NBu / 2u; h > 0u; h >>= 1u) {
-      if (lane < h) {
-        red[tid] = red[tid] + red[tid + h];
-        red2[tid] = red2[tid] + red2[tid + h];
-      }
-      workgroupBarrier();
-    }
-    var w = R(0.0);
-    if (jj > 0u && valid) {
-      // ---- w of column j - 1 for rows i >= j
-      w = tq * (PV[${PV_off} + b * n + i] + red[slot * NBu]) + alpha * YT[yb + (NBu + q) * n + i];
-      if (slot > 0u && lane == 0u) {
-        YT[yb + q * n + i] = w;
-        NX[xb + i * 2u * NBu + NBu + q] = -w;
-      }
-    }
-    if (tid == 0u) { wj = w; }
-    workgroupBarrier();
-    if (${fin} == 0u && valid && slot > 0u && lane == 0u) {
-      // ---- column j updated with the panel: a = A[j:, j] - V W[j]^T - W V[j]^T
-      var a = A[${A_off} + b * n * n + j * n + i] + red2[slot * NBu];
-      if (jj > 0u) { a += NX[xb + i * 2u * NBu + q] * wj - w * cfa[NBu + q]; }
-      WK[wb + i] = a;
-      if (i == j) { D[${D_off} + b * n + j] = a; }
-      if (i > j + 1u) {
-        if (bad(a)) { nf = true; } else if (a != R(0.0)) { acc = comb(acc, MS(abs(a), R(1.0))); }
-      }
-    }
-    workgroupBarrier();
-  }
-  if (${fin} != 0u) { return; }
-  if (lane == 0u) {
-    pm[slot] = acc.m;
-    ps[slot] = select(acc.s, ${nan}, nf);
-  }
-  workgroupBarrier();
-  if (tid == 0u) {
-    var r = MS(R(0.0), R(0.0));
-    for (var k = 1u; k < 8u; k++) { r = comb(r, MS(pm[k], ps[k])); }
-    WK[wb + n + 2u * wid.x] = r.m;
-    WK[wb + n + 2u * wid.x + 1u] = r.s;
-  }
-}
-""", "trd_upd")
-
 
 # Every buffer of the per-column chain, in one order, all read_write: TrdUpdSpec and
 # TrdSymv2Spec built with ``shared`` have one bind group layout, so a column's two
@@ -450,14 +336,12 @@ def chain_layout(elem, words, caps):
 @dataclasses.dataclass(frozen=True)
 class TrdUpdSpec(KernelSpec):
     t: WType
-    rps: int = 1            # rows per slice (a workgroup: UPD_RPW rps rows; NUMR_WEBGPU_EIGH_UPD_RPS)
     # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
     # workgroup indices are structural (tid < 256, lane < NB, slot < 8, q < NB); every
     # loop is counted by constants or uniforms (nrbp, q); global indices come from the
     # uniforms n, j, jj within the bound buffers (robust buffer access beyond that)
     trusted: bool = False
     shared: bool = False    # CHAIN_BUFS (one bind group with TrdSymv2Spec)
-    pf: bool = False        # trd_chain.UPD_PF: global loads first, one tree (rps 1)
 
     def layout(self, caps):
         a = self.t.arr
@@ -469,139 +353,13 @@ class TrdUpdSpec(KernelSpec):
                        Buf("WK", a, "rw")], words, caps)
 
     def render(self, caps):
-        if self.pf:
-            if self.rps != 1:
-                raise ValueError("TrdUpdSpec: pf takes one row a slice (rps 1)")
-            return UPD_PF.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
-                                 rpw=UPD_RPW, comb=_COMB, nan=_CONST[self.t.val]["nan"])
-        return _UPD.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB, nb2=2 * NB,
-                           rpw=UPD_RPW, rps=self.rps, comb=_COMB,
-                           nan=_CONST[self.t.val]["nan"])
+        return trd_chain.UPD.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
+                                    rpw=UPD_RPW, comb=_COMB, nan=_CONST[self.t.val]["nan"])
 
     def needs(self):
         return _needs(self.t)
 
 
-_SYMV2 = Template("""${pre}
-${layout}
-var<workgroup> red: array<R, 256>;
-var<workgroup> red2: array<R, 256>;
-${comb}
-@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
-  let b = wid.y;
-  if (b >= ${nbat}) { return; }
-  let n = ${n};
-  let j = ${j};
-  let jj = ${jj};
-  let NBu = ${nb}u;
-  let nrb = ${nrb};
-  let xb = ${NX_off} + b * n * 2u * NBu;
-  let yb = ${YT_off} + b * 2u * NBu * n;
-  let wb = ${WK_off} + b * 3u * n;
-  // ---- the reflector of column j: ||a[j+2:]|| from TrdUpdSpec's partials
-  var ms = MS(R(0.0), R(0.0));
-  if (tid < 64u) {
-    for (var k = tid; k < ${nwu}; k += 64u) {
-      ms = comb(ms, MS(WK[wb + n + 2u * k], WK[wb + n + 2u * k + 1u]));
-    }
-  }
-  red[tid] = ms.m;
-  red2[tid] = ms.s;
-  workgroupBarrier();
-  for (var h = 32u; h > 0u; h >>= 1u) {
-    if (tid < h) {
-      let r = comb(MS(red[tid], red2[tid]), MS(red[tid + h], red2[tid + h]));
-      red[tid] = r.m;
-      red2[tid] = r.s;
-    }
-    workgroupBarrier();
-  }
-  let scale = red[0];
-  let xnorm = scale * sqrt(red2[0]);
-  workgroupBarrier();
-  let alpha = WK[wb + j + 1u];
-  var beta = alpha;
-  var tau = R(0.0);
-  var scal = R(0.0);
-  if (xnorm > R(0.0) || bad(xnorm) || bad(alpha)) {
-    let m = max(abs(alpha), xnorm);
-    let h = m * sqrt((alpha / m) * (alpha / m) + (xnorm / m) * (xnorm / m));
-    beta = select(h, -h, alpha >= R(0.0));
-    tau = (beta - alpha) / beta;
-    scal = R(1.0) / (alpha - beta);
-  }
-  // ---- v = (1, a[j+2:] scal) on rows j+1..n-1
-  var s = R(0.0);
-  var seg = 256u;
-  if (wid.x < nrb) {
-    // ${rpw} rows per workgroup, 256 / ${rpw} threads per row
-    seg = 256u / ${rpw}u;
-    let r = tid / seg;
-    let l = tid % seg;
-    let i = j + 1u + wid.x * ${rpw}u + r;
-    if (i < n) {
-      let ar = ${A_off} + b * n * n + i * n;
-      for (var c = j + 1u + l; c < n; c += seg) {
-        var vc = WK[wb + c] * scal;
-        if (c == j + 1u) { vc = R(1.0); }
-        s += A[ar + c] * vc;
-      }
-    }
-  } else {
-    // the dot products W[:, c] . v, V[:, c] . v (c < jj; 2 jj workgroups) into DOT[c],
-    // DOT[NB + c]
-    var c = wid.x - nrb;
-    if (c >= jj) { c += NBu - jj; }
-    {
-      for (var i = j + 1u + tid; i < n; i += 256u) {
-        var vi = WK[wb + i] * scal;
-        if (i == j + 1u) { vi = R(1.0); }
-        s += YT[yb + c * n + i] * vi;
-      }
-    }
-  }
-  red[tid] = s;
-  workgroupBarrier();
-  for (var h = 128u; h > 0u; h >>= 1u) {
-    if (tid % seg < h && h < seg) { red[tid] = red[tid] + red[tid + h]; }
-    workgroupBarrier();
-  }
-  if (wid.x < nrb) {
-    if (tid % seg == 0u) {
-      let i = j + 1u + wid.x * ${rpw}u + tid / seg;
-      if (i < n) {
-        var vi = WK[wb + i] * scal;
-        if (i == j + 1u) { vi = R(1.0); }
-        PV[${PV_off} + b * n + i] = red[tid];
-        YT[yb + (NBu + jj) * n + i] = vi;
-        NX[xb + i * 2u * NBu + jj] = -vi;
-        REF[${REF_off} + b * n * n + i * n + j] = vi;
-      }
-    }
-    if (tid == 0u) {
-      var sp = R(0.0);
-      for (var r = 0u; r < ${rpw}u; r++) {
-        let i = j + 1u + wid.x * ${rpw}u + r;
-        if (i < n) {
-          var vi = WK[wb + i] * scal;
-          if (i == j + 1u) { vi = R(1.0); }
-          sp += red[r * seg] * vi;
-        }
-      }
-      WK[wb + 2u * n + wid.x] = sp;
-    }
-  } else if (tid == 0u) {
-    var c = wid.x - nrb;
-    if (c >= jj) { c += NBu - jj; }
-    DOT[${DOT_off} + b * 2u * NBu + c] = red[0];
-  }
-  if (wid.x == 0u && tid == 0u) {
-    E[${E_off} + b * n + j] = beta;
-    TAU[${TAU_off} + b * n + j] = tau;
-  }
-}
-""", "trd_symv2")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -612,7 +370,6 @@ class TrdSymv2Spec(KernelSpec):
     # loops counted by constants or uniforms (nwu, n, rows per workgroup)
     trusted: bool = False
     shared: bool = False    # CHAIN_BUFS (one bind group with TrdUpdSpec)
-    pf: bool = False        # trd_chain.SYMV_PF: loads first, the norm beside the dot products
     rpw: int = SYMV_RPW     # rows a row workgroup (1, 2 or 4)
 
     def layout(self, caps):
@@ -628,9 +385,8 @@ class TrdSymv2Spec(KernelSpec):
     def render(self, caps):
         if self.rpw not in (1, 2, 4):
             raise ValueError(f"TrdSymv2Spec: rpw {self.rpw} is not 1, 2 or 4")
-        tpl = SYMV_PF if self.pf else _SYMV2
-        return tpl.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
-                          rpw=self.rpw, comb=_COMB)
+        return trd_chain.SYMV.render(self.layout(caps).tokens(), pre=_pre(self.t), nb=NB,
+                                     rpw=self.rpw, comb=_COMB)
 
     def needs(self):
         return _needs(self.t)
@@ -1233,9 +989,7 @@ def variants():
                 GatherSpec(t)]
         for tr in (False, True):
             for sh in (False, True):
-                out += [TrdUpdSpec(t, 1, tr, sh, True), TrdUpdSpec(t, 2, tr, sh, False)]
-                out += [TrdSymv2Spec(t, tr, sh, pf, rpw)
-                        for pf in (False, True) for rpw in (1, 2, 4)]
+                out += [TrdUpdSpec(t, tr, sh)] + [TrdSymv2Spec(t, tr, sh, rpw) for rpw in (1, 2, 4)]
         for mw in (64, 128, 256):
             for pf in (False, True):
                 out += [BisectSpec(t, mw, pf), BlockBisectSpec(t, mw, pf)]
