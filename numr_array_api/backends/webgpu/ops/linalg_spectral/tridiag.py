@@ -198,7 +198,6 @@ def _tridiagonalize_wide(be, a):
     B, n, _ = a.shape
     nx, yt, ref, p, dot, wk, d, e, tau = _chain_arrays(B, n, a.dtype, client)
     tr = trusted()
-    rows = UPD_RPW            # rows of one TrdUpdSpec workgroup
     sh = shared_chain()
     srpw = symv_rpw()
     upd = client.kernel(TrdUpdSpec(t, tr, sh))
@@ -211,7 +210,7 @@ def _tridiagonalize_wide(be, a):
         nbk = min(NB, n - k)
         for jj in range(nbk):
             j = k + jj
-            nwu = _cdiv(n - j, rows)
+            nwu = _cdiv(n - j, UPD_RPW)
             upd.launch((nwu, B, 1), n=n, nbat=B, j=j, jj=jj, fin=0,
                        nrbp=_cdiv(n - j, srpw), **ubufs)
             if j + 1 < n:
@@ -220,7 +219,7 @@ def _tridiagonalize_wide(be, a):
                             **sbufs)
         if k + NB < n:
             j = k + NB
-            upd.launch((_cdiv(n - j, rows), B, 1), n=n, nbat=B, j=j, jj=NB, fin=1,
+            upd.launch((_cdiv(n - j, UPD_RPW), B, 1), n=n, nbat=B, j=j, jj=NB, fin=1,
                        nrbp=_cdiv(n - j, srpw), **ubufs)
             gemm_acc(client, t, nx[:, j:, :], yt[:, :, j:], a[:, j:, j:])
     return d, e, tau, ref

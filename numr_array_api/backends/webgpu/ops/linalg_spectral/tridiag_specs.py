@@ -26,7 +26,8 @@ import math
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
-from ...codegen.types import WType
+from ....._core import dtypes as dt
+from ...codegen.types import WTYPES, WType
 from . import trd_chain
 
 NB = 32        # panel width of the blocked tridiagonalisation (columns per GEMM update)
@@ -980,8 +981,6 @@ class GatherSpec(KernelSpec):
 
 def variants():
     """Every kernel of the tridiagonal path in each switchable form (test_render_compile)."""
-    from ...codegen.types import WTYPES
-    from ....._core import dtypes as dt
     out = []
     for d in (dt.float32, dt.float64):
         t = WTYPES[d]
