@@ -9,13 +9,27 @@ Environment:
   NUMR_HYPOTHESIS_PROFILE=dev|ci|thorough   hypothesis profile (default: ci when CI=true,
                                   else dev); ci: 20 examples, fixed seeds; dev: 40; thorough: 300
   NUMR_HYPOTHESIS_MAX_EXAMPLES=N  override the profile's max_examples (e.g. 10 on slow devices)
+  NUMR_TEST_SLOW=1                also run the tests marked ``slow`` (GiB sizes, 2^32-element
+                                  reductions, long compiles, whole consumer suites): the
+                                  NVIDIA acceptance runs set it; CI and ``bash .ci/test`` skip
+                                  them, each with this reason
 """
 
+import faulthandler
 import importlib
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# .ci/guard.py sends SIGUSR1 when the run reaches its time limit: every process (xdist
+# workers included) then prints the stacks of all its threads, naming the tests still running.
+if hasattr(signal, "SIGUSR1"):
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
+_SLOW_REASON = "slow: runs with NUMR_TEST_SLOW=1 (the NVIDIA acceptance runs)"
 
 _HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
        HealthCheck.differing_executors]
@@ -81,6 +95,15 @@ def _backend_params():
             marks.append(pytest.mark.skip(reason=reason))
         params.append(pytest.param(name, id=name, marks=marks))
     return params
+
+
+def pytest_collection_modifyitems(config, items):
+    if SLOW:
+        return
+    skip = pytest.mark.skip(reason=_SLOW_REASON)
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 def pytest_configure(config):

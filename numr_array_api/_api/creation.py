@@ -7,7 +7,7 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidArgument
+from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType
 from .._core.shapes import check_addressable, check_shape, as_int
 from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
 
@@ -140,6 +140,9 @@ def build(ctx):
 
     def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         d = _dtype_arg(dtype)
+        if start is None or step is None:
+            raise InvalidType(f"arange: '{'start' if start is None else 'step'}' must be an int "
+                              f"or float (or a 0-d array), got None")
         start, stop, step = (_bound(v, "arange", name, complex_ok=False) for name, v in
                              (("start", start), ("stop", stop), ("step", step)))
         if stop is None:
@@ -179,6 +182,10 @@ def build(ctx):
         num = as_int(num, "num")
         if num < 0:
             raise InvalidArgument("num", f"linspace: must be non-negative, got {num}")
+        for name, v in (("start", start), ("stop", stop)):
+            if v is None:
+                raise InvalidType(f"linspace: '{name}' must be an int, float or complex (or a "
+                                  f"0-d array), got None")
         work = _narrow_work_dtype(start, stop)
         start = _bound(start, "linspace", "start")
         stop = _bound(stop, "linspace", "stop")

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidType, ShapeMismatch, from_builtin
+from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, ShapeMismatch, from_builtin
 from .._core.promotion import TABLE
 from .._core.shapes import MAX_ELEMENTS, broadcast_named, broadcast_shapes, check_addressable
 from .._core.functions import BINARY, UNARY, result_dtype
@@ -39,6 +39,7 @@ def build(ctx):
     be = ctx.be
     A = ctx.ArrayT
     wrap = ctx.wrap
+    is_ro = be.is_readonly
     supported = [d for d in dt.ALL_DTYPES if d in be.native_dtypes]
     supported_set = frozenset(supported)
     P = be.payload_type
@@ -154,6 +155,10 @@ def build(ctx):
 
         def inplace(x1, x2):
             d1, d2, t = prepare(x1, x2)
+            if is_ro(d1):
+                raise InvalidArgument("x1", f"in-place {name}: the left operand is read-only "
+                                            f"(a broadcast view, a view of one, or read-only "
+                                            f"memory); copy it first (asarray(x, copy=True))")
             rt = _result_dtype(ctx, rule, t)
             if rt is not x1._dtype:
                 raise DTypeMismatch(f"in-place {name}: the result dtype {rt.name} differs from "
@@ -325,6 +330,12 @@ def _make_array_ufunc(A, ns):
                     i.__class__ is A or type(i) in PY_SCALARS or isinstance(i, np.generic)
                     for i in inputs):
                 return ns[fname](*(i if i.__class__ is A else py_scalar(i) for i in inputs))
+        if any(i.__class__ is np.ndarray and i.ndim for i in inputs):
+            # ndarray (op) numr array: refused in both orders, on every backend, as
+            # numr array (op) ndarray is (no silent host result, no implicit upload)
+            raise InvalidType(f"{ufunc.__name__}: a NumPy array cannot be combined with a "
+                              f"numr array of {self._ctx.module.__name__}; convert it first "
+                              f"with {self._ctx.module.__name__}.asarray(a)")
         if not self._ctx.be.host_native:
             return NotImplemented  # device memory: no implicit trip through NumPy (TypeError)
         out = kwargs.get("out")

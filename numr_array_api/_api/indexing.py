@@ -37,20 +37,34 @@ def build(ctx):
             out.append(k)
         return tuple(out) if type(key) is tuple else out[0]
 
+    ro = be.readonly
+    is_ro = be.is_readonly
+
     def getitem(x, key):
         if is_basic_key(key):
             try:
-                return wrap(basic(x._data, key))
+                r = basic(x._data, key)
             except (IndexError, ValueError, TypeError, OverflowError) as e:
                 normalize_key(key, x.shape, A)  # raises numr's InvalidIndex with context
                 raise InvalidIndex(str(e)) from None
+            return wrap(ro(r) if is_ro(x._data) else r)
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
         if not has_array:  # e.g. NumPy integer scalars, now plain ints: a view
-            return wrap(basic(x._data, nkey))
+            r = basic(x._data, nkey)
+            return wrap(ro(r) if is_ro(x._data) else r)
         require_key_devices(ctx, "__getitem__", x, nkey)
         return wrap(be.getitem(x._data, nkey))
 
+    def refuse_readonly(x, what):
+        if is_ro(x._data):
+            raise InvalidArgument("x", f"{what}: this array is read-only (a broadcast view, a "
+                                       f"view of one, or read-only memory); copy it first "
+                                       f"(asarray(x, copy=True))")
+
+    ctx.refuse_readonly = refuse_readonly
+
     def setitem(x, key, value):
+        refuse_readonly(x, "__setitem__")
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
         require_key_devices(ctx, "__setitem__", x, nkey, value)
         t = x._dtype

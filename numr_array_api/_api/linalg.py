@@ -41,7 +41,8 @@ def build(ctx):
             raise InvalidArgument("x", f"matrix_transpose: needs at least 2 dimensions, got "
                                        f"{x.ndim}")
         axes = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
-        return wrap(be.permute(x._data, axes))
+        r = be.permute(x._data, axes)
+        return wrap(be.readonly(r) if be.is_readonly(x._data) else r)
 
     def tensordot(x1, x2, /, *, axes=2):
         d1, d2, t = promote_pair(ctx, "tensordot", x1, x2)
@@ -78,6 +79,7 @@ def build(ctx):
         d1, d2, t = promote_pair(ctx, "vecdot", x1, x2)
         if x1.ndim == 0 or x2.ndim == 0:
             raise InvalidArgument("x1", "vecdot: 0-d arrays are not allowed")
+        axis = as_int(axis, "axis")
         if axis >= 0 or axis < -min(x1.ndim, x2.ndim):
             # the standard counts the axis from the end, after broadcasting
             nd = max(x1.ndim, x2.ndim)

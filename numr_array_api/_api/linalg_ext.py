@@ -190,7 +190,12 @@ def build(ctx, main):
     def trace(x, /, *, offset=0, dtype=None):
         d = _matrix(x, "trace", kinds="iufc")
         acc = accumulation_dtype(ctx, x._dtype, dtype, "linalg.trace")
-        return wrap(be.linalg_trace(d, as_int(offset, "offset"), acc))
+        offset = as_int(offset, "offset")
+        # an offset past the matrix selects an empty diagonal (a sum of 0), as in NumPy; clamp
+        # it so no backend meets an integer wider than its C int
+        n, m = x.shape[-2:]
+        offset = max(-n, min(offset, m))
+        return wrap(be.linalg_trace(d, offset, acc))
 
     def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         require_array(ctx, x, "linalg.vector_norm")

@@ -3,7 +3,7 @@
 import math
 
 from .._core import dtypes as dt
-from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
+from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, ShapeMismatch
 from .._core.promotion import promote_many
 from .._core.shapes import (MAX_ELEMENTS, as_int, check_addressable, broadcast_shapes as _broadcast_shapes, check_shape,
                             normalize_axes, normalize_axis)
@@ -13,6 +13,14 @@ from ._common import require_array, require_same_device
 def build(ctx):
     be = ctx.be
     wrap = ctx.wrap
+    ro = be.readonly
+    is_ro = be.is_readonly
+
+    def view_of(x, r):
+        """The result of a view-returning function of ``x``: read-only when ``x`` is (as
+        NumPy's writeable flag), on every backend, whether the backend made a view or had
+        to copy (a write into such a copy would be silently lost)."""
+        return wrap(ro(r) if is_ro(x._data) else r)
 
     def _arrays(arrays, fname):
         if not isinstance(arrays, (tuple, list)):
@@ -31,7 +39,11 @@ def build(ctx):
         for i, s in enumerate(shapes):
             if not isinstance(s, (tuple, list)):
                 raise TypeError(f"broadcast_shapes: shapes[{i}] must be a tuple, got {s!r}")
-            norm.append(tuple(None if d is None else as_int(d, f"shapes[{i}]") for d in s))
+            dims = tuple(None if d is None else as_int(d, f"shapes[{i}]") for d in s)
+            if any(d is not None and d < 0 for d in dims):
+                raise InvalidArgument(f"shapes[{i}]", f"broadcast_shapes: dimensions must be "
+                                                      f"non-negative, got {tuple(s)}")
+            norm.append(dims)
         return _broadcast_shapes(*norm)
 
     def broadcast_to(x, /, shape):
@@ -48,7 +60,9 @@ def build(ctx):
             # any result computed from the view must stay addressable (shapes.MAX_ELEMENTS)
             raise InvalidArgument("shape", f"broadcast_to: shape {shape} has more than 2**58 "
                                            f"elements, the most a numr array may have")
-        return wrap(be.broadcast_to(x._data, shape))
+        # always read-only, as NumPy's: a write would land on the source (and on every
+        # element that aliases it), even where no dimension is repeated
+        return wrap(ro(be.broadcast_to(x._data, shape)))
 
     def broadcast_arrays(*arrays):
         for i, a in enumerate(arrays):
@@ -57,7 +71,7 @@ def build(ctx):
         if math.prod(shape) > MAX_ELEMENTS:
             raise InvalidArgument("arrays", f"broadcast_arrays: shape {shape} has more than "
                                             f"2**58 elements, the most a numr array may have")
-        return tuple(a if a.shape == shape else wrap(be.broadcast_to(a._data, shape))
+        return tuple(a if a.shape == shape else wrap(ro(be.broadcast_to(a._data, shape)))
                      for a in arrays)
 
     def concat(arrays, /, *, axis=0):
@@ -98,12 +112,12 @@ def build(ctx):
         shape = list(x.shape)
         for a in sorted(norm):
             shape.insert(a, 1)
-        return wrap(be.reshape(x._data, tuple(shape), copy=None))
+        return view_of(x, be.reshape(x._data, tuple(shape), copy=None))
 
     def flip(x, /, *, axis=None):
         require_array(ctx, x, "flip")
         axes = normalize_axes(axis, x.ndim)
-        return wrap(be.flip(x._data, axes))
+        return view_of(x, be.flip(x._data, axes))
 
     def permute_dims(x, /, axes):
         require_array(ctx, x, "permute_dims")
@@ -113,7 +127,7 @@ def build(ctx):
         if sorted(norm) != list(range(x.ndim)):
             raise InvalidArgument("axes", f"permute_dims: {tuple(axes)} is not a permutation of "
                                           f"the {x.ndim} axes")
-        return wrap(be.permute(x._data, norm))
+        return view_of(x, be.permute(x._data, norm))
 
     def moveaxis(x, source, destination, /):
         require_array(ctx, x, "moveaxis")
@@ -129,12 +143,15 @@ def build(ctx):
         order = [a for a in range(x.ndim) if a not in src]
         for d, s in sorted(zip(dst, src)):
             order.insert(d, s)
-        return wrap(be.permute(x._data, tuple(order)))
+        return view_of(x, be.permute(x._data, tuple(order)))
 
     def reshape(x, /, shape, *, copy=None):
         require_array(ctx, x, "reshape")
         if isinstance(shape, int):
             shape = (shape,)
+        if not isinstance(shape, (tuple, list)):
+            raise InvalidType(f"reshape: 'shape' must be a tuple of ints, got "
+                              f"{type(shape).__name__}")
         shape = tuple(as_int(s, "shape") for s in shape)
         if sum(1 for s in shape if s == -1) > 1 or any(s < -1 for s in shape):
             raise InvalidArgument("shape", f"reshape: invalid shape {shape}")
@@ -153,7 +170,8 @@ def build(ctx):
                                 f"'shape' {shape}", shape, x.shape)
         if copy not in (None, True, False):
             raise InvalidArgument("copy", f"must be True, False or None, got {copy!r}")
-        return wrap(be.reshape(x._data, shape, copy=copy))
+        r = be.reshape(x._data, shape, copy=copy)
+        return wrap(r) if copy else view_of(x, r)
 
     def squeeze(x, /, axis):
         require_array(ctx, x, "squeeze")
@@ -162,7 +180,7 @@ def build(ctx):
             if x.shape[a] != 1:
                 raise InvalidArgument("axis", f"squeeze: axis {a} has size {x.shape[a]}, not 1")
         shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
-        return wrap(be.reshape(x._data, shape, copy=None))
+        return view_of(x, be.reshape(x._data, shape, copy=None))
 
     def roll(x, /, shift, *, axis=None):
         require_array(ctx, x, "roll")
@@ -218,7 +236,7 @@ def build(ctx):
         if x.ndim == 0:
             raise InvalidArgument("x", "unstack: needs at least one dimension")
         ax = normalize_axis(axis, x.ndim)
-        return tuple(wrap(d) for d in be.unstack(x._data, ax))
+        return tuple(view_of(x, d) for d in be.unstack(x._data, ax))
 
     return {"broadcast_arrays": broadcast_arrays, "broadcast_shapes": broadcast_shapes,
             "broadcast_to": broadcast_to, "concat": concat, "expand_dims": expand_dims,

@@ -1,5 +1,7 @@
 """Statistical functions: sum, prod, max, min, mean, var, std, cumulative sums/products."""
 
+import math
+
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 from .._core.shapes import normalize_axes, normalize_axis
@@ -33,9 +35,8 @@ def build(ctx):
     FLOAT_OK = frozenset(d for d in dt.ALL_DTYPES if d.kind in "fc")
 
     def _keepdims(keepdims):
-        if type(keepdims) is not bool:
-            raise TypeError(f"'keepdims' must be a bool, got {keepdims!r}")
-        return keepdims
+        # the boundary refused non-bools already; NumPy's bool scalars become Python's
+        return keepdims if type(keepdims) is bool else bool(keepdims)
 
     sum_all = be.sum_all
     P = be.payload_type
@@ -90,9 +91,9 @@ def build(ctx):
         require_array(ctx, x, name)
         require_kind(x, "f", name)
         axes = normalize_axes(axis, x.ndim)
-        if type(correction) not in (int, float) or correction < 0:
+        if type(correction) not in (int, float) or not 0 <= correction < math.inf:
             raise InvalidArgument("correction", f"{name}: must be a non-negative number, got "
-                                                f"{correction!r}")
+                                                f"{correction!r}")  # NaN / inf too
         return wrap(be.var(x._data, axes, correction, _keepdims(keepdims), name == "std"))
 
     def var(x, /, *, axis=None, correction=0.0, keepdims=False):

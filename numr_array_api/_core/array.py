@@ -157,7 +157,9 @@ class Array:
     # (numr_array_api._api.elementwise), bound to that namespace's fast paths.
 
     def __copy__(self):
-        return self
+        # numr arrays are mutable: a copy that shared memory would let a write through the
+        # copy change the original (NumPy and CuPy copy here too)
+        return self._ctx.api.asarray(self, copy=True)
 
     def __deepcopy__(self, memo):
         return self._ctx.api.asarray(self, copy=True)

@@ -16,13 +16,28 @@ runtime/concurrency.locked does): a call pays one frame, no argument packing.
 import functools
 import inspect
 
+import numpy as np
+
 from .array import Array
-from .errors import DeviceMismatch, NamespaceMismatch, NumrError, from_builtin
+from .errors import DeviceMismatch, InvalidType, NamespaceMismatch, NumrError, from_builtin
 from .generated import compile_source
 
 __all__ = ["MULTI_ARRAY", "wrap_namespace", "device_checker"]
 
 _BUILTINS = (TypeError, ValueError, IndexError, OverflowError, MemoryError)
+
+# Parameters the standard types ``bool`` (``Optional[bool]`` where the default is None):
+# anything else ('abc', a list, NaN, 1) is refused rather than taken as truthy. NumPy's
+# bool scalars count as bools.
+FLAGS = frozenset({"keepdims", "copy", "descending", "stable", "include_initial", "invert",
+                   "endpoint", "upper", "full_matrices", "hermitian", "sparse"})
+_BOOLS = (bool, np.bool_)
+
+
+def bad_flag(fname, argname, value, none_ok):
+    allowed = "True, False or None" if none_ok else "True or False"
+    return InvalidType(f"{fname}: '{argname}' must be {allowed}, got {value!r} of type "
+                       f"{type(value).__name__}")
 
 # Functions that can receive more than one array (directly, in a sequence, or as an
 # optional keyword): the ones the device rule guards. Single-array functions need no device
@@ -104,6 +119,14 @@ def _source(fn, fname, guarded, scope):
                                             or params[i + 1].kind is not P.POSITIONAL_ONLY):
             head.append("/")
     check = f"    _nb_check({', '.join(names)})\n" if guarded and names else ""
+    for p in params:
+        if p.name in FLAGS:
+            none_ok = p.default is None
+            cond = f"{p.name}.__class__ not in _nb_bools"
+            if none_ok:
+                cond += f" and {p.name} is not None"
+            check += (f"    if {cond}:\n        raise _nb_bad_flag(_nb_name, {p.name!r}, "
+                      f"{p.name}, {none_ok})\n")
     return (f"def call({', '.join(head)}):\n{check}    try:\n"
             f"        return _nb_fn({', '.join(args)})\n"
             f"    except _nb_numr:\n        raise\n"
@@ -116,6 +139,7 @@ def wrap_function(ctx, fname, fn, guarded):
     (functions taking arrays of any library, numr_array_api.ext)."""
     backend = ctx.be.name if ctx is not None else "numr"
     scope = {"_nb_fn": fn, "_nb_numr": NumrError, "_nb_builtins": _BUILTINS,
+             "_nb_bools": _BOOLS, "_nb_bad_flag": bad_flag,
              "_nb_translate": from_builtin, "_nb_name": fname, "_nb_backend": backend}
     src, names = _source(fn, fname, guarded, scope)
     if src is not None:

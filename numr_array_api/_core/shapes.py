@@ -3,6 +3,7 @@
 import operator
 
 import math
+import numbers
 import os
 import sys
 
@@ -17,6 +18,12 @@ def as_int(value, argname):
         return value
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise InvalidType(f"'{argname}' must be an integer, got {type(value).__name__}")
+    if hasattr(value, "ndim") and not isinstance(value, numbers.Integral) and (
+            value.ndim or hasattr(value, "__array_namespace__")):
+        # arrays have __index__ too; an axis or a size is a Python int (a NumPy integer scalar or
+        # 0-d host array), never a numr array, whose value may need a device read
+        raise InvalidType(f"'{argname}' must be an integer, got an array "
+                          f"({type(value).__module__}.{type(value).__name__})")
     return operator.index(value)
 
 

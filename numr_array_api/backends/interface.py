@@ -195,6 +195,17 @@ class Backend(abc.ABC):
         """Advanced keys: integer arrays and boolean masks (payloads inside ``key``)."""
 
     @abc.abstractmethod
+    def is_readonly(self, data: Payload) -> bool:
+        """Whether writes into ``data`` are refused (broadcast views, views of them, and
+        read-only memory a user handed over)."""
+
+    @abc.abstractmethod
+    def readonly(self, data: Payload) -> Payload:
+        """A read-only view of ``data`` (``data`` itself stays as it is). The front-end calls
+        it for broadcast_to and for every view-returning function given a read-only array,
+        so one rule holds on every backend, also where a backend had to copy."""
+
+    @abc.abstractmethod
     def setitem(self, data: Payload, key: tuple, value: Any) -> None:
         """Write ``value`` (payload or Python scalar) at ``key``; nothing is written if it
         fails. Broadcast (read-only) views are refused by the front-end first."""

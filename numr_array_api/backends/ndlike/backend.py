@@ -128,6 +128,16 @@ class NdBackend(NdLinalgMixin, NdFFTMixin, Backend):
         with _index_errors():
             return data[key]
 
+    def is_readonly(self, data):
+        return not data.flags.writeable
+
+    def readonly(self, data):
+        if not data.flags.writeable:
+            return data
+        v = data.view()
+        v.flags.writeable = False
+        return v
+
     def setitem(self, data, key, value):
         key = tuple(k._data if hasattr(k, "_data") else k for k in key)
         with _index_errors():

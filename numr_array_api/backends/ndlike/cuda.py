@@ -485,6 +485,16 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
         if r.base is root:
             self._mark_readonly(r)
 
+    def is_readonly(self, data):
+        return self._is_readonly(data)
+
+    def readonly(self, data):
+        if self._is_readonly(data):
+            return data
+        v = data.view()
+        self._mark_readonly(v)
+        return v
+
     def _refuse_readonly(self, data):
         if self._is_readonly(data):
             raise InvalidArgument("x", "assignment destination is read-only (a broadcast "

@@ -6,10 +6,20 @@ copy first.
 """
 
 from ...._core.errors import ShapeMismatch
+from ..storage import ReadOnlyStorage
 
 
 class ViewsMixin:
     max_dimensions = 64
+
+    def is_readonly(self, data):
+        return not data.writable
+
+    def readonly(self, data):
+        if not data.writable:
+            return data
+        return ReadOnlyStorage(data.block, data.offset, data.shape, data.strides, data.dtype,
+                               data.client)
 
     def getitem_basic(self, data, key):
         return data[key]

@@ -3,15 +3,18 @@
 Binding convention (group 0): ``inputs`` at @binding(0..), declared ``var<storage, read>``;
 then ``outputs``, declared ``var<storage, read_write>``; then, if ``params`` is given, a
 ``var<uniform>`` at the next binding holding those bytes (padded to 16). Storages are bound
-from their byte offset over their bytes (rounded up to 4), so ``arrayLength`` is the element
-count for 4-byte and wider element types; sub-word dtypes appear as ``array<u32>`` words.
+from their byte offset over exactly their bytes, so ``arrayLength`` is the element count for
+4-byte and wider element types, and a kernel that stops at ``arrayLength`` cannot write past
+an output view; sub-word dtypes appear as ``array<u32>`` words. An input's binding is rounded
+up to whole 4-byte words (reading a few bytes more changes nothing); an output must span whole
+words (WebGPU binds no less), so a sub-word view such as one uint8 element is refused.
 Inputs that are non-contiguous or misaligned are copied first; outputs must be contiguous
 and aligned to the adapter's min-storage-buffer-offset-alignment.
 """
 
 import numpy as np
 
-from ...._core.errors import InvalidArgument
+from ...._core.errors import InvalidArgument, InvalidType
 
 
 def _bind(s, is_output):
@@ -21,7 +24,12 @@ def _bind(s, is_output):
             raise InvalidArgument("outputs", "custom kernel outputs must be contiguous and "
                                   f"start at a multiple of {c.storage_align} bytes")
         s = s.copy()
-    size = max(-(-s.nbytes // 4) * 4, 16)
+    if is_output and (s.nbytes == 0 or s.nbytes % 4):
+        raise InvalidArgument("outputs", f"a custom kernel output must span a whole number of "
+                              f"4-byte words (WebGPU binds no less, and a kernel could write "
+                              f"past the view); this one has {s.nbytes} bytes (shape "
+                              f"{s.shape}, {s.dtype.name})")
+    size = max(-(-s.nbytes // 4) * 4, 4)
     size = min(size, s.block.size - s.offset)
     if size > c.max_binding:
         raise InvalidArgument("inputs", f"a binding of {size} bytes exceeds the adapter's "
@@ -32,6 +40,11 @@ def _bind(s, is_output):
 def custom_kernel(client, wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
                   overrides=None):
     inputs, outputs = list(inputs), list(outputs)
+    if overrides is not None and not (isinstance(overrides, dict) and all(
+            isinstance(k, (str, int)) and isinstance(v, (bool, int, float))
+            for k, v in overrides.items())):
+        raise InvalidType(f"custom_kernel: 'overrides' must be None or a dict of override "
+                          f"name (or id) -> bool / int / float, got {overrides!r}")
     for s in inputs + outputs:
         if s.client is not client:
             raise InvalidArgument("inputs", "all storages must live on the kernel's adapter")
