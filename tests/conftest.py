@@ -52,6 +52,12 @@ settings.load_profile(_profile)
 ALL_BACKENDS = ("cpu", "webgpu", "cuda")
 
 
+def requested_backends():
+    """The backends NUMR_TEST_BACKENDS names (empty: none named, every one is optional)."""
+    env = os.environ.get("NUMR_TEST_BACKENDS", "").strip()
+    return tuple(n.strip().lower() for n in env.split(",") if n.strip())
+
+
 def selected_backends():
     env = os.environ.get("NUMR_TEST_BACKENDS", "").strip()
     if not env:
@@ -81,7 +87,15 @@ def probe_backend(name):
         except Exception as e:
             res = (None, f"numr_array_api.{name}: devices() failed: {type(e).__name__}: {e}")
         else:
-            res = (mod, None) if len(devs) else (None, f"numr_array_api.{name}: no devices")
+            if len(devs):
+                res = (mod, None)
+            else:  # the cause: what creating an array on the default device says
+                try:
+                    mod.zeros(1)
+                    why = ""
+                except Exception as e:
+                    why = f" ({type(e).__name__}: {e})"
+                res = (None, f"numr_array_api.{name}: no devices{why}")
     _PROBED[name] = res
     return res
 
@@ -95,6 +109,20 @@ def _backend_params():
             marks.append(pytest.mark.skip(reason=reason))
         params.append(pytest.param(name, id=name, marks=marks))
     return params
+
+
+def pytest_sessionstart(session):
+    """A backend that NUMR_TEST_BACKENDS names must work: one that cannot be created stops
+    the run with the cause (a broken backend must never pass as skipped tests). Backends not
+    named are optional: unavailable ones are skipped, with the reason in the summary."""
+    broken = []
+    for name in requested_backends():
+        mod, reason = probe_backend(name)
+        if mod is None:
+            broken.append(reason)
+    if broken:
+        raise pytest.UsageError("NUMR_TEST_BACKENDS asks for a backend that cannot be used "
+                                "(so its tests would all be skipped):\n  " + "\n  ".join(broken))
 
 
 def pytest_collection_modifyitems(config, items):

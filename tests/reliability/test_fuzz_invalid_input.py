@@ -167,7 +167,7 @@ SHAPES = [(), (0,), (3,), (2, 3), (2, 0), (-1,), (2 ** 40,), (2 ** 62,), (2 ** 4
           (1.5,), ("a",), [2, 3], 3, 0, -3, (2 ** 63,)]
 AXES = [None, 0, 1, -1, 2, -3, 5, (0,), (0, 1), (0, 0), (1, -1), 1.5, "a", 2 ** 63, (),
         [0]]
-BOOLS = [True, False, None, "a", 2]
+BOOLS = [True, False, None, "a", 2, [1], float("nan"), np.float64(0.0), np.True_, 2 ** 70]
 STRINGS = ["a", "", "ortho", "forward", "backward", "left", "right", "xy", "ij", "reduced",
            "complete", "fro", "nuc", "relu", "gelu", "bogus", None, 3]
 
@@ -247,7 +247,9 @@ def param_strategy(name, xp, arrays):
     if name in ("shape", "shapes"):
         kind = st.sampled_from(SHAPES)
     elif name in ("axis", "axes"):
-        kind = st.one_of(st.sampled_from(AXES), st.just(((0,), (0,))), st.just((1, 0)))
+        # arrays where an int is expected: refused with a numr error naming the argument
+        kind = st.one_of(st.sampled_from(AXES), st.just(((0,), (0,))), st.just((1, 0)),
+                         arr)
     elif name == "dtype":
         kind = st.sampled_from(_dtypes(xp))
     elif name == "device":
@@ -261,7 +263,7 @@ def param_strategy(name, xp, arrays):
     elif name in STR_PARAMS:
         kind = st.sampled_from(STRINGS)
     elif name in INT_PARAMS:
-        kind = st.one_of(ints, st.sampled_from(SHAPES))
+        kind = st.one_of(ints, st.sampled_from(SHAPES), arr)
     elif name in ("arrays", "arrays_and_dtypes", "inputs", "outputs"):
         kind = st.lists(st.one_of(arr, st.sampled_from(_dtypes(xp))), max_size=3).map(
             lambda v: v if len(v) % 2 else tuple(v))
