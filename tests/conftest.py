@@ -19,6 +19,7 @@ import faulthandler
 import importlib
 import os
 import signal
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -139,6 +140,22 @@ def pytest_configure(config):
     # cpu backend on special values are expected in these tests; keep the output readable.
     config.addinivalue_line("filterwarnings",
                             "ignore:.*encountered in .*:RuntimeWarning")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _release_device_caches():
+    """After each test module, give the webgpu client's pooled buffers, plans and recorded
+    graphs back (Client.empty_cache): one process runs thousands of tests, and what one
+    module cached would otherwise stay for the whole run (CI's memory bound is 4 GB on a
+    machine where the lavapipe "GPU" is the host's memory)."""
+    yield
+    mod = sys.modules.get("numr_array_api.backends.webgpu.runtime.client")
+    if mod is None:
+        return
+    import gc
+    gc.collect()
+    for client in list(mod._clients.values()):
+        client.empty_cache()
 
 
 @pytest.fixture(scope="session", params=_backend_params())

@@ -1,13 +1,14 @@
-"""scikit-learn's and SciPy's own array-API test suites on numr's namespaces (issue 13).
+"""scikit-learn's and SciPy's own array-API test suites on numr's namespaces.
 
-Runs conformance/consumers/run.py with its documented CI subset (selection.py: every
-scikit-learn array-API module but test_logistic; SciPy cluster, fft, _lib and special's
-logsumexp) on cpu and webgpu, array-api-strict as the baseline in the same run, and fails on
-any numr-caused failure (class "numr" / "no-baseline") or any crashed numr test. The whole
-suites run without --subset (conformance/results/consumers-<backend>.md).
+Runs conformance/consumers/run.py on cpu and webgpu, array-api-strict as the baseline in the
+same run, and fails on any numr-caused failure (class "numr" / "no-baseline") or any
+crashed numr test. Which tests: the documented CI subset (selection.py: one module of each
+kind of consumer code, a few minutes on 2 cores); with NUMR_TEST_SLOW=1 the whole suites
+(the GPU machine's acceptance runs).
 
-Slow (about 4 min on cpu, 8 min on lavapipe, 2 cores): runs only with NUMR_TEST_CONSUMERS=1
-(CI sets it) or NUMR_TEST_SLOW=1.
+Runs only with NUMR_TEST_CONSUMERS=1 (CI sets it in .ci/test) or NUMR_TEST_SLOW=1. Both
+suites of a backend come from one runner call (a module-scoped fixture), so the tests share
+one xdist worker (the xdist_group below; .ci/test uses --dist loadgroup).
 """
 
 import json
@@ -21,9 +22,13 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = REPO / "conformance" / "consumers" / "run.py"
 
-pytestmark = pytest.mark.skipif(
-    not (os.environ.get("NUMR_TEST_CONSUMERS") == "1" or os.environ.get("NUMR_TEST_SLOW") == "1"),
-    reason="consumer suites: set NUMR_TEST_CONSUMERS=1 (CI) or NUMR_TEST_SLOW=1")
+WHOLE = os.environ.get("NUMR_TEST_SLOW") == "1"
+pytestmark = [
+    pytest.mark.skipif(not (os.environ.get("NUMR_TEST_CONSUMERS") == "1" or WHOLE),
+                       reason="consumer suites: set NUMR_TEST_CONSUMERS=1 (CI) or "
+                              "NUMR_TEST_SLOW=1"),
+    pytest.mark.xdist_group("consumers"),
+]
 
 
 def _xdist_available():
@@ -40,8 +45,8 @@ def consumers(xp, backend_name, tmp_path_factory):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
     env.pop("SCIPY_ARRAY_API", None)  # the runner sets it for its own subprocesses
-    cmd = [sys.executable, str(RUNNER), "--backend", backend_name, "--subset", "ci",
-           "--no-write", "--json", str(out)]
+    cmd = [sys.executable, str(RUNNER), "--backend", backend_name, "--no-write", "--json",
+           str(out)] + ([] if WHOLE else ["--subset", "ci"])
     if _xdist_available():
         cmd += ["-n", "2"]
     proc = subprocess.run(cmd, cwd=str(REPO), env=env, capture_output=True, text=True,

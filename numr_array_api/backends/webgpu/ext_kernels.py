@@ -25,6 +25,7 @@ from .codegen.render import collapse
 from .codegen.spec import KernelSpec
 from .codegen.template import Template
 from .codegen.types import WTYPES, WType, load, wtype
+from .runtime import caches as _caches
 from .storage import WgpuStorage
 from .wgsl.math import math_library
 
@@ -251,6 +252,7 @@ def gemm_epilogue_bwd(xp, grad, a, b, bias, *, activation, dtype):
 
 _DIR_CACHE = OrderedDict()   # (client id, d, bits, directions bytes) -> WgpuStorage
 _DIR_CACHE_MAX = 16
+_caches.register("ext direction tables", _DIR_CACHE.clear)
 
 
 def _directions(client, v):

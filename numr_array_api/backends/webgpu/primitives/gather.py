@@ -43,6 +43,7 @@ from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..codegen.types import RAW, WTYPES, WType, load, pack, render_helpers
 from ..runtime.allocator import Block, size_class
+from ..runtime import caches as _caches
 
 __all__ = ["TakeSpec", "take", "index_kind", "check_mode", "variants", "MARK"]
 
@@ -702,3 +703,6 @@ def _chunks(n, B, PN, NP, per, out, idx, val):
         res.append((e0, e1))
         e0 = e1
     return res
+
+
+_caches.register("primitives.gather _PLANS", _PLANS.clear)

@@ -42,6 +42,7 @@ from ..storage import new_output
 from .keys import KeyType, key_fn, key_type
 from .rowsort import row_capacity, sort_rows
 from .scan import scan
+from ..runtime import caches as _caches
 
 __all__ = ["RadixPlan", "sort_positions", "passes", "variants", "check_size", "spans"]
 
@@ -505,3 +506,6 @@ def variants():
                 for first in (True, False):
                     out.append(RadixSpec(key_type(d), d is dt.int32, stage, first, True, True))
     return out
+
+
+_caches.register("primitives.radix _PLANS", _PLANS.clear)

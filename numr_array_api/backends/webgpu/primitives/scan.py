@@ -29,6 +29,7 @@ from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..codegen.types import WTYPES, WType, convert, load, render_helpers
 from ..storage import new_output
+from ..runtime import caches as _caches
 
 __all__ = ["ScanPlan", "BLOCK", "OPS", "scan", "variants"]
 
@@ -370,3 +371,6 @@ def variants():
             for mode in ("inclusive", "total"):
                 out.append(ScanSpec(op, WTYPES[d], WTYPES[acc], mode, False, True))
     return out
+
+
+_caches.register("primitives.scan _PLANS", _PLANS.clear)

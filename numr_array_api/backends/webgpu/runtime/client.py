@@ -15,7 +15,7 @@ import numpy as np
 from .adapters import is_cpu
 from ...._core import dtypes as D
 from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument, OutOfMemory
-from . import adapters
+from . import adapters, caches
 from .allocator import BufferPool, SegmentedBlock, StagingPool, live
 from .concurrency import LOCK, deferred_interrupts, locked
 from .errors import BACKEND, translate
@@ -404,6 +404,7 @@ class WgpuClient:
         # buffers used by unsubmitted work sit in the deferred lists, which are never destroyed
         with deferred_interrupts():
             self.recipes.clear()  # they keep plan tables alive
+            caches.clear_all(self)  # plans and graphs hold buffers: release them first
             self.pool.empty_cache()
             self.maps.reap()
             self.staging.empty()

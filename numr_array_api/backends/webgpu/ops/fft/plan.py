@@ -35,6 +35,7 @@ from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
 from ...codegen.render import workgroups
+from ...runtime import caches as _caches
 from ...storage import WgpuStorage
 from . import wgsl as W
 from .specs import (ChirpSpec, FastSpec, PointMulSpec, SharedSpec, StockhamSpec, fast_pitch,
@@ -73,6 +74,15 @@ def _cache(client):
     if c is None:
         c = client._fft_cache = collections.OrderedDict()
     return c
+
+
+def _clear(client):
+    c = getattr(client, "_fft_cache", None)
+    if c is not None:
+        c.clear()
+
+
+_caches.register_per_client("fft plans and tables", _clear)
 
 
 def _nbytes(v):

@@ -22,6 +22,7 @@ import os
 
 from ....._core.errors import BackendLimitation
 from ...runtime.concurrency import LOCK
+from ...runtime import caches as _caches
 from ...runtime.graph import CapturedGraph
 
 PLAN_MAX = 8
@@ -70,3 +71,6 @@ def clear():
     """Drop every plan (their buffers go back to the pool)."""
     with LOCK:
         _PLANS.clear()
+
+
+_caches.register("linalg plans", clear)

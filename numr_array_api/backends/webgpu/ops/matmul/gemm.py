@@ -23,6 +23,7 @@ from ...storage import new_output
 from . import configs
 from .configs import choose
 from .spec import WIDE, DotSpec, GemmSpec, PieceSumSpec
+from ...runtime import caches as _caches
 
 
 def adapter_key(client):
@@ -434,3 +435,6 @@ def rowdot(a, b):
         from ...kernels.fill import full
         return full(batch, 0, dtype, client)
     return out if wide_dt is dtype else out.astype(dtype)
+
+
+_caches.register("ops.matmul.gemm _PLANS", _PLANS.clear)

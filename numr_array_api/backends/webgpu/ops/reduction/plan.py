@@ -35,6 +35,7 @@ from ...runtime.allocator import Block
 from ...storage import WgpuStorage, _row_major
 from . import table as T
 from .spec import ReduceSpec, types_of, vec_width
+from ...runtime import caches as _caches
 
 ITER = 256              # loop trips per thread and pass
 MIN_ITER = 16           # col mapping: below this, more chunks only add partials
@@ -528,3 +529,8 @@ def _identity(job, field, ty):
         return -math.inf if low else math.inf
     info = np.iinfo(T.VAL_DTYPE[ty].np)
     return int(info.min) if low else int(info.max)
+
+
+_caches.register("ops.reduction.plan _PLANS", _PLANS.clear)
+_caches.register("ops.reduction.plan _RUNS", _RUNS.clear)
+_caches.register("ops.reduction.plan _JOBS", _JOBS.clear)
