@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, settings
 if hasattr(signal, "SIGUSR1"):
     faulthandler.register(signal.SIGUSR1, all_threads=True)
 
-SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
+from _support import SLOW  # noqa: E402  (NUMR_TEST_SLOW=1)
 _SLOW_REASON = "slow: runs with NUMR_TEST_SLOW=1 (the NVIDIA acceptance runs)"
 
 _HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,

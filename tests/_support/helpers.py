@@ -5,6 +5,7 @@ Every numr result is compared with an independent NumPy reference computed in fl
 """
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -16,8 +17,28 @@ __all__ = [
     "REAL_NAMES", "NUMERIC_NAMES", "to_numpy", "get_dtype", "has_dtype", "available_dtype_names",
     "assert_close", "assert_equal", "assert_dtype", "np_dtype", "ref_dtype", "shapes",
     "np_arrays", "xp_arrays_from", "broadcastable_shapes", "elements", "asxp", "TRANSCENDENTAL",
-    "fp_tolerances", "dtype_names", "ftz_hazard", "random_array",
+    "fp_tolerances", "dtype_names", "ftz_hazard", "random_array", "SLOW", "slow_beyond_cover",
 ]
+
+# NUMR_TEST_SLOW=1: the long tests too (tests marked ``slow``, the full parameter grids of the
+# variant tests, the long sizes); the NVIDIA acceptance runs set it, CI does not.
+SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
+
+
+def slow_beyond_cover(firsts, seconds, ids=None):
+    """``pytest.param`` for every pair of ``firsts`` x ``seconds``; the pairs outside a small
+    cover in which every first and every second value appears at least once are marked
+    ``slow``, so CI checks each value once and the GPU runs check the whole grid."""
+    firsts, seconds = list(firsts), list(seconds)
+    n = max(len(firsts), len(seconds))
+    cover = {(i % len(firsts), i % len(seconds)) for i in range(n)}
+    out = []
+    for i, a in enumerate(firsts):
+        for j, b in enumerate(seconds):
+            marks = () if (i, j) in cover else (pytest.mark.slow,)
+            pid = None if ids is None else ids(a, b)
+            out.append(pytest.param(a, b, marks=marks, id=pid))
+    return out
 
 SINT_NAMES = ("int8", "int16", "int32", "int64")
 UINT_NAMES = ("uint8", "uint16", "uint32", "uint64")

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
+from _support import slow_beyond_cover
 from numr_array_api._algorithms import dispatch as _dispatch
 from numr_array_api.ext import linalg, random as R
 
@@ -65,9 +66,12 @@ def _inputs(rng, sa, sb, sr, dtn):
     return tuple(rng.standard_normal(s).astype(dtn) for s in (sa, sb, (sb[-1],), sr))
 
 
-@pytest.mark.parametrize("dtn,tol,btol", DTYPES, ids=[d[0] for d in DTYPES])
-@pytest.mark.parametrize("activation", linalg.ACTIVATIONS)
-def test_fused_forward_matches_cpu(dtn, tol, btol, activation):
+# every activation and every dtype at least once in CI, the whole grid with NUMR_TEST_SLOW=1
+# (each pair compiles its own fused kernels: ~10 s on lavapipe)
+@pytest.mark.parametrize("activation,dtype", slow_beyond_cover(
+    linalg.ACTIVATIONS, DTYPES, ids=lambda a, d: f"{a}-{d[0]}"))
+def test_fused_forward_matches_cpu(activation, dtype):
+    dtn, tol, btol = dtype
     rng = np.random.default_rng(1)
     for i, (sa, sb, sr) in enumerate(SHAPES):
         a, b, c, r = _inputs(rng, sa, sb, sr, dtn)
@@ -94,9 +98,10 @@ def test_fused_forward_matches_cpu(dtn, tol, btol, activation):
                                                f"res={res is not None}")
 
 
-@pytest.mark.parametrize("dtn,tol,btol", [d for d in DTYPES if d[2]], ids=[d[0] for d in DTYPES if d[2]])
-@pytest.mark.parametrize("activation", linalg.ACTIVATIONS)
-def test_backward_matches_cpu(dtn, tol, btol, activation):
+@pytest.mark.parametrize("activation,dtype", slow_beyond_cover(
+    linalg.ACTIVATIONS, [d for d in DTYPES if d[2]], ids=lambda a, d: f"{a}-{d[0]}"))
+def test_backward_matches_cpu(activation, dtype):
+    dtn, tol, btol = dtype
     rng = np.random.default_rng(2)
     for sa, sb, sr in SHAPES:
         a, b, c, _ = _inputs(rng, sa, sb, sr, dtn)

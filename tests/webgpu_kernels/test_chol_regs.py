@@ -27,6 +27,8 @@ def _chol(xp, a, upper=False):
     return host(xp.linalg.cholesky(xp.asarray(a), upper=upper))
 
 
+# the old panel kernel against the default (the GPU runs check it)
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", SIZES)
 def test_backward_error_and_old_panel_agree(xp, n, dtype, monkeypatch):

@@ -56,6 +56,8 @@ def _spectrum(kind, n, rng):
     return b + b.T
 
 
+# the cluster path forced on every input (the GPU runs check it)
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("kind", ["identity", "projection", "diag_repeats", "two_clusters",
                                   "near_degenerate", "rank_deficient", "wide_covariance",

@@ -346,6 +346,8 @@ def test_float32_widened(xp, calls, monkeypatch):
     assert calls()["tridiag"] >= 2
 
 
+# non-default variants (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("env", ["TRD=step", "TRUSTED=0", "SYMV_RPW=1", "SYMV_RPW=2",
                                  "SYMV_RPW=1,TRUSTED=0"])
@@ -373,6 +375,8 @@ VARIANTS = [{"NUMR_WEBGPU_EIGH_BT_LARFT": "each"},
             {"NUMR_WEBGPU_EIGH_ONE_WS": "0"}]
 
 
+# non-default variants (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("env", VARIANTS, ids=lambda e: ",".join(
     f"{k.split('EIGH_')[1]}={v}" for k, v in e.items()))
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -61,7 +61,11 @@ def _check(xp, name, cd, shape, n=None, axis=-1, norm="backward", rng=None, view
 @pytest.mark.parametrize("cd", ["complex64", "complex128"])
 def test_every_length_1_to_64(xp, cd):
     rng = np.random.default_rng(0)
-    for n in range(1, 65):
+    # CI: 1-17 (every small radix and prime), the powers of two and their neighbours, and
+    # the products 24, 36, 48, 60; every length with NUMR_TEST_SLOW=1
+    lengths = range(1, 65) if SLOW else sorted(set(range(1, 18)) | {24, 31, 32, 33, 36, 48,
+                                                                    60, 63, 64})
+    for n in lengths:
         for name in FUNCS:
             if name in ("irfft", "hfft"):
                 _check(xp, name, cd, (2, n // 2 + 1), n=n, rng=rng)
@@ -318,6 +322,8 @@ def test_switches_keep_results(wgpu_xp, monkeypatch, deep, wg, cols):
 # switches: SPLIT (sqrt / wide four-step splits), STRIDED (strided rows too long for 4 a
 # workgroup as a four-step), POST (the real post-processing fused into the row kernel),
 # PAD (workgroup-memory padding); CAP lowers the cap so that four-steps run at small n
+# non-default variants (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("cap,split,strided,post,pad,more", [
     ("", "sqrt", "one", "pass", "3", {}), ("", "wide", "split", "fused", "3", {"TW": "pow"}),
     ("16", "wide", "split", "fused", "0", {"EPT": "16", "WGT": "64"}),

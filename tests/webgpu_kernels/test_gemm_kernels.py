@@ -75,6 +75,8 @@ def _db_names(dtype):
     return [n for n, c in configs.CONFIGS.items() if configs.db_fits(c, val, wgs)]
 
 
+# every double-buffered GEMM configuration (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 @pytest.mark.parametrize("cfg", ["db8x8k8", "db4x4k8", "db4x8k16", "db8x16k8"])
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[0] + s[1:])))
@@ -376,6 +378,8 @@ def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
         configs.reload_tables()
 
 
+# every code style of the double-buffered GEMM (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["u", "uf", "f", "um", "m", "", "us3", "us8"])
 def test_db_code_styles(style, pinned, monkeypatch):
     """The unrolled / explicit-fma / grouped-tile spellings of the db kernel (GPU benchmark

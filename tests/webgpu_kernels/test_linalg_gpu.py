@@ -568,6 +568,8 @@ LU_VARIANTS = [
 ] if SLOW else [])
 
 
+# non-default variants: compiles minutes of unrolled kernels on lavapipe (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", LU_VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
 def test_lu_variants(xp, variant, monkeypatch):
     """The blocked LU's variants (ops/linalg/factor.py switches): solve / inv backward

@@ -113,6 +113,8 @@ def _host(x):
     return np.asarray(x.to_device("cpu"))
 
 
+# every row-reduction configuration (the GPU runs check them)
+@pytest.mark.slow
 @pytest.mark.parametrize("cfg,subgroup", [("u1,s1,w0", False), ("u4,s4,g8192,i4,w1,b1024", False),
                                           ("u8,s2,g2048,i16,w1,x1", True)])
 def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
