@@ -106,8 +106,15 @@ def main():
         timed_out = True
         print(f"\n[{a.label}] time limit of {a.limit:.0f}s reached: the stacks of what is still "
               f"running follow (SIGUSR1), then SIGINT", file=sys.stderr, flush=True)
-        signal_tree(proc.pid, signal.SIGUSR1, only_python=True)
-        time.sleep(3)
+        # one process at a time, so their stacks do not interleave in the log
+        for pid in tree(proc.pid):
+            if is_python(pid):
+                try:
+                    os.kill(pid, signal.SIGUSR1)
+                except OSError:
+                    pass
+                time.sleep(0.5)
+        time.sleep(1)
         proc.send_signal(signal.SIGINT)
         try:
             proc.wait(timeout=60)

@@ -149,16 +149,18 @@ def test_setitem_keeps_backend_errors_that_are_not_shapes(xp, monkeypatch):
 
 
 def test_numpy_ufuncs_see_numr_arrays_as_host_arrays():
-    """NumPy ufuncs called on numr arrays convert them (as they do array-api-strict's) and
-    return NumPy arrays; NumPy-scalar arithmetic stays in numr (consumer finding F3: SciPy's
-    np-only paths call np.isfinite on whatever they are given)."""
+    """NumPy ufuncs called on cpu numr arrays alone convert them (as they do
+    array-api-strict's) and return NumPy arrays (SciPy's np-only paths call np.isfinite on
+    whatever they are given); NumPy-scalar arithmetic stays in numr; a NumPy array and a numr
+    array together are refused, in either order (docs/reliability.md)."""
     import numr_array_api.cpu as xp
+    from numr_array_api.errors import InvalidType
     a = xp.asarray([1.0, np.inf, np.nan])
     r = np.isfinite(a)
     assert isinstance(r, np.ndarray)
     np.testing.assert_array_equal(r, [True, False, False])
-    s = np.asarray([1.0, 2.0, 3.0]) + a
-    assert isinstance(s, np.ndarray)
+    with pytest.raises(InvalidType):
+        np.asarray([1.0, 2.0, 3.0]) + a
     assert (np.float64(1.0) + a).__class__ is a.__class__
     assert (np.int32(2) * a).__class__ is a.__class__
     out = np.empty(3)

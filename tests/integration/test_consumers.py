@@ -1,14 +1,15 @@
 """scikit-learn's and SciPy's own array-API test suites on numr's namespaces.
 
-Runs conformance/consumers/run.py on cpu and webgpu, array-api-strict as the baseline in the
+Runs conformance/consumers/run.py (CI: on webgpu; NUMR_TEST_SLOW=1: every backend),
+array-api-strict as the baseline in the
 same run, and fails on any numr-caused failure (class "numr" / "no-baseline") or any
 crashed numr test. Which tests: the documented CI subset (selection.py: one module of each
 kind of consumer code, a few minutes on 2 cores); with NUMR_TEST_SLOW=1 the whole suites
 (the GPU machine's acceptance runs).
 
 Runs only with NUMR_TEST_CONSUMERS=1 (CI sets it in .ci/test) or NUMR_TEST_SLOW=1. Both
-suites of a backend come from one runner call (a module-scoped fixture), so the tests share
-one xdist worker (the xdist_group below; .ci/test uses --dist loadgroup).
+suites of a backend come from one runner call (a module-scoped fixture); .ci/test's workers take
+whole files (--dist loadfile), so the runner calls of this file run one after the other.
 """
 
 import json
@@ -23,12 +24,9 @@ REPO = Path(__file__).resolve().parents[2]
 RUNNER = REPO / "conformance" / "consumers" / "run.py"
 
 WHOLE = os.environ.get("NUMR_TEST_SLOW") == "1"
-pytestmark = [
-    pytest.mark.skipif(not (os.environ.get("NUMR_TEST_CONSUMERS") == "1" or WHOLE),
-                       reason="consumer suites: set NUMR_TEST_CONSUMERS=1 (CI) or "
-                              "NUMR_TEST_SLOW=1"),
-    pytest.mark.xdist_group("consumers"),
-]
+pytestmark = pytest.mark.skipif(
+    not (os.environ.get("NUMR_TEST_CONSUMERS") == "1" or WHOLE),
+    reason="consumer suites: set NUMR_TEST_CONSUMERS=1 (CI) or NUMR_TEST_SLOW=1")
 
 
 def _xdist_available():
@@ -41,6 +39,11 @@ def _xdist_available():
 
 @pytest.fixture(scope="module")
 def consumers(xp, backend_name, tmp_path_factory):
+    if backend_name != "webgpu" and not WHOLE:
+        # CI: the backend with kernels of its own (cpu shares the front-end and wraps NumPy);
+        # the GPU machine runs the whole suites on cpu, cuda and webgpu
+        pytest.skip("CI runs the consumers' subset on webgpu; NUMR_TEST_SLOW=1 runs the whole "
+                    "suites on every backend")
     out = tmp_path_factory.mktemp("consumers") / f"{backend_name}.json"
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])

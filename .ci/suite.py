@@ -1,0 +1,89 @@
+"""Run the whole test suite as a few pytest processes, one after the other.
+
+    python .ci/suite.py PYTEST_ARGS...
+
+Why several processes: a process that has compiled the suite's WebGPU kernels holds them for
+the rest of its life (on lavapipe each is LLVM code in the host's memory, about 1 MB), so one
+process for the whole suite grows past CI's 4 GB. Each part below starts fresh workers. The
+parts are folders of tests/; the last part is everything else under tests/, so a new test
+file or folder always runs.
+
+Each part's results go to a JUnit XML file; at the end one line sums them up
+("suite: N passed, N failed, N skipped"; errors count as failed). The exit code is pytest's: 0 when every
+part passed, 1 when a test failed, 5 when no test ran at all, otherwise the first other code.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+# the parts, heaviest kernel sets first (their workers exit before the next part starts)
+PARTS = [
+    ["tests/webgpu_kernels"],
+    ["tests/ext", "tests/wgsl_math", "tests/webgpu_runtime", "tests/webgpu_namespace"],
+    ["tests/integration", "tests/reliability", "tests/scaleout"],
+]
+
+
+def _counts(path):
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
+    c = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for s in suites:
+        for k in c:
+            c[k] += int(s.get(k, 0))
+    return c
+
+
+def main():
+    args = sys.argv[1:]
+    named = [p for part in PARTS for p in part]
+    parts = [[p for p in part if os.path.exists(p)] for part in PARTS]
+    parts = [p for p in parts if p]
+    rest = ["tests"] + [f"--ignore={p}" for p in named]
+    parts.append(rest)
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    codes = []
+    t0 = time.monotonic()
+    # Ctrl-C reaches the running pytest directly (one process group): it stops and reports,
+    # and the parts after it do not start (a handler, not SIG_IGN, which children inherit)
+    signal.signal(signal.SIGINT, lambda *_: None)
+    with tempfile.TemporaryDirectory(prefix="numr-suite-") as tmp:
+        for i, part in enumerate(parts):
+            xml = os.path.join(tmp, f"part{i}.xml")
+            shown = " ".join(part)
+            print(f"\n[suite] part {i + 1}/{len(parts)}: {shown}", flush=True)
+            t = time.monotonic()
+            rc = subprocess.call([sys.executable, "-m", "pytest", *part, *args,
+                                  f"--junitxml={xml}"])
+            codes.append(rc)
+            c = _counts(xml)
+            print(f"[suite] part {i + 1} exit code {rc} after {time.monotonic() - t:.0f}s",
+                  flush=True)
+            if c is not None:
+                for k in total:
+                    total[k] += c[k]
+            if rc not in (0, 1, 5):  # interrupted, internal or usage error: stop here
+                break
+    passed = total["tests"] - total["failures"] - total["errors"] - total["skipped"]
+    print(f"\n[suite] {len(codes)} parts, exit codes {codes}, {time.monotonic() - t0:.0f}s; "
+          f"{total['errors']} of the failures are errors", flush=True)
+    print(f"suite: {passed} passed, {total['failures'] + total['errors']} failed, "
+          f"{total['skipped']} skipped", flush=True)
+    bad = [c for c in codes if c not in (0, 5)]
+    if bad:
+        rc = 1 if all(c == 1 for c in bad) else next(c for c in bad if c != 1)
+    else:
+        rc = 0 if total["tests"] else 5
+    sys.exit(rc)
+
+
+if __name__ == "__main__":
+    main()
