@@ -9,7 +9,6 @@ checked for order (a min-of-differences reduction on the device), sum / min / ma
 exact chunks at spread positions (values, and argsort's indices: their data values and
 stability inside runs of equal keys)."""
 
-import os
 
 import numpy as np
 import pytest
@@ -85,12 +84,13 @@ def test_check_on_lavapipe_at_small_limits(wgpu_xp, small_limits):
         _sort_check(wgpu_xp, 150_001, 4096)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("NUMR_TEST_SLOW") != "1", reason="NUMR_TEST_SLOW=1: "
-                    "300 MB sort at lavapipe's own limits (several minutes on 2 cores)")
+@pytest.mark.slow  # several minutes on 2 cores
 def test_sort_of_300_mb_at_real_limits(wgpu_xp):
-    """Issue 9's lavapipe size acceptance for sort: 300 MB of float32 (data, positions
-    and key planes each over the 128 MiB binding) at the adapter's real limits."""
+    """lavapipe's size acceptance for sort: 300 MB of float32 (data, positions and key
+    planes each over its 128 MiB binding) at the adapter's real limits. On an adapter whose
+    binding holds 300 MB (NVIDIA's 2 GiB) the GiB tests above play this part."""
     n = 300 * 10 ** 6 // 4
-    assert n * 4 > wgpu_xp.asarray([0.0])._data.client.max_binding
+    if n * 4 <= wgpu_xp.asarray([0.0])._data.client.max_binding:
+        pytest.skip("the adapter's storage binding holds 300 MB: test_sort_and_argsort_of_3_gib "
+                    "sorts beyond its binding instead")
     _sort_check(wgpu_xp, n, 1 << 14)
