@@ -18,8 +18,28 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from guard import pss_kib, tree  # noqa: E402
+
+
+def _run_part(cmd):
+    """(exit code, peak memory of the part's process tree in GiB)."""
+    proc = subprocess.Popen(cmd)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(1.0):
+            peak[0] = max(peak[0], sum(pss_kib(p) for p in tree(proc.pid)))
+
+    threading.Thread(target=sample, daemon=True).start()
+    rc = proc.wait()
+    done.set()
+    return rc, peak[0] / 2**20
 
 # the parts, heaviest kernel sets first (their workers exit before the next part starts)
 PARTS = [
@@ -61,12 +81,12 @@ def main():
             shown = " ".join(part)
             print(f"\n[suite] part {i + 1}/{len(parts)}: {shown}", flush=True)
             t = time.monotonic()
-            rc = subprocess.call([sys.executable, "-m", "pytest", *part, *args,
+            rc, peak = _run_part([sys.executable, "-m", "pytest", *part, *args,
                                   f"--junitxml={xml}"])
             codes.append(rc)
             c = _counts(xml)
-            print(f"[suite] part {i + 1} exit code {rc} after {time.monotonic() - t:.0f}s",
-                  flush=True)
+            print(f"[suite] part {i + 1} exit code {rc} after {time.monotonic() - t:.0f}s, "
+                  f"peak memory {peak:.2f} GiB", flush=True)
             if c is not None:
                 for k in total:
                     total[k] += c[k]

@@ -128,6 +128,45 @@ def pytest_sessionstart(session):
                                 "(so its tests would all be skipped):\n  " + "\n  ".join(broken))
 
 
+# Folders whose tests are kernel checks over parameter grids (dtype x size x layout x ...):
+# CI runs a cover of each grid, the GPU runs the whole grid (NUMR_TEST_SLOW=1)
+_GRID_FOLDERS = ("webgpu_kernels", "ext")
+_GRID_REASON = ("grid: CI runs each value of each parameter once (a cover of this test's "
+                "grid); NUMR_TEST_SLOW=1 runs the whole grid")
+_BACKEND_PARAMS = ("xp", "backend")
+
+
+def _grid_cover(items):
+    """The items outside a cover of their test's parameter grid: per test function and
+    backend, an item is kept while it brings a value of some parameter not seen yet, so each
+    value of each parameter runs at least once; tests with one parameter run whole."""
+    groups = {}
+    for item in items:
+        cs = getattr(item, "callspec", None)
+        if cs is None or item.get_closest_marker("slow") is not None:
+            continue
+        parts = item.path.parts
+        if "tests" not in parts or parts[parts.index("tests") + 1] not in _GRID_FOLDERS:
+            continue
+        # values, not indices: one parametrize of several names over a product list is a
+        # grid too (repr: values may be unhashable)
+        axes = {(k, repr(v)) for k, v in cs.params.items() if k not in _BACKEND_PARAMS}
+        if len({k for k, _ in axes}) < 2:
+            continue
+        key = (str(item.path), item.originalname,
+               tuple(repr(cs.params.get(k)) for k in _BACKEND_PARAMS))
+        groups.setdefault(key, []).append((item, axes))
+    out = []
+    for members in groups.values():
+        seen = set()
+        for item, axes in members:
+            if axes - seen:
+                seen |= axes
+            else:
+                out.append(item)
+    return out
+
+
 def pytest_collection_modifyitems(config, items):
     if SLOW:
         return
@@ -135,6 +174,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
+    grid = pytest.mark.skip(reason=_GRID_REASON)
+    for item in _grid_cover(items):
+        item.add_marker(grid)
 
 
 def pytest_configure(config):
@@ -142,6 +184,37 @@ def pytest_configure(config):
     # cpu backend on special values are expected in these tests; keep the output readable.
     config.addinivalue_line("filterwarnings",
                             "ignore:.*encountered in .*:RuntimeWarning")
+
+
+@pytest.fixture(autouse=True)
+def _big_tests_one_at_a_time(request):
+    """Tests marked ``bigmem`` (hundreds of MB on lavapipe, whose device memory is the
+    host's) and the GiB GPU tests (marked gpu and slow: 10-40 GiB each) run one at a time
+    across the xdist workers, under a file lock, and give their pooled buffers back after:
+    two at once ran CI past its 4 GB, and several at once ran an H100 out of memory."""
+    node = request.node
+    if node.get_closest_marker("bigmem") is None and (
+            node.get_closest_marker("gpu") is None or node.get_closest_marker("slow") is None):
+        yield
+        return
+    import fcntl
+    import gc
+    import tempfile
+
+    def release():
+        gc.collect()
+        mod = sys.modules.get("numr_array_api.backends.webgpu.runtime.client")
+        for client in list(mod._clients.values()) if mod is not None else ():
+            client.empty_cache()
+
+    with open(os.path.join(tempfile.gettempdir(), "numr-big-tests.lock"), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            release()  # this worker's earlier tests' pooled buffers go back first
+            yield
+        finally:
+            release()
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="module", autouse=True)

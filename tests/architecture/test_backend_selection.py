@@ -24,7 +24,8 @@ wgpu.gpu.request_adapter_sync = _broken
 def _run(tmp_path, backends):
     (tmp_path / "break_webgpu.py").write_text(_BREAK)
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO)])
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO)] + [
+        p for p in [os.environ.get("PYTHONPATH")] if p])
     env["NUMR_TEST_BACKENDS"] = backends
     env.pop("PYTEST_XDIST_WORKER", None)
     return subprocess.run(

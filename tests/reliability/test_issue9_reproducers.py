@@ -90,6 +90,7 @@ def test_reproducer_4_view_size_is_exact():
 
 
 # ---- 5: arrays larger than one storage binding -----------------------------------------------
+@pytest.mark.bigmem
 def test_reproducer_5_192_mb_array_every_listed_function():
     """192 MB float32 on the adapter's own limits (lavapipe: 128 MiB binding): elementwise,
     sum, max, mean, argmax, matmul, indexing and masking (~30 s on lavapipe: the full
@@ -121,6 +122,7 @@ def test_reproducer_5_192_mb_array_every_listed_function():
     assert float(xp.min(x)) == -7.0 and int(xp.argmin(x)) == 40_000_123
 
 
+@pytest.mark.bigmem
 def test_reproducer_5_300_mb_cumulative_sum_and_mask():
     xp = _webgpu()
     n = 75_000_000  # 300 MB of int32 / float32

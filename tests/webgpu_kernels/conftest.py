@@ -1,38 +1,6 @@
 import contextlib
-import gc
-import os
-import tempfile
 
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def _gib_tests_one_at_a_time(request):
-    """The GiB-sized GPU tests (marked gpu and slow) hold 10-40 GiB each: under pytest-xdist
-    several ran at once on one GPU and ran it out of memory (H100, 16 workers, 2026-11-26:
-    the 10 GiB matmul failed its 6th 2 GiB segment). A file lock lets one run at a time
-    across the workers, and each gives its pooled buffers back to the driver after."""
-    node = request.node
-    if node.get_closest_marker("gpu") is None or node.get_closest_marker("slow") is None:
-        yield
-        return
-    import fcntl
-    with open(os.path.join(tempfile.gettempdir(), "numr-gpu-gib-tests.lock"), "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            # this worker's earlier tests' pooled buffers go back first (other workers'
-            # pools still hold theirs: GPU scripts run these tests after the parallel part)
-            gc.collect()
-            with contextlib.suppress(Exception):
-                import numr_array_api.backends.webgpu as W
-                W.get_client().empty_cache()
-            yield
-        finally:
-            gc.collect()
-            with contextlib.suppress(Exception):
-                import numr_array_api.backends.webgpu as W
-                W.get_client().empty_cache()
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 @pytest.fixture

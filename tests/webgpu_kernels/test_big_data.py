@@ -96,6 +96,7 @@ def test_boxes_cover_the_space_once_and_each_fits(wgpu_xp, small_limits):
         assert (seen == 1).all() and len(parts) < 40
 
 
+@pytest.mark.bigmem
 def test_real_300mb_array_on_the_adapters_own_limits(wgpu_xp):
     """More than twice lavapipe's 128 MiB binding: split without shrunken limits."""
     xp = wgpu_xp

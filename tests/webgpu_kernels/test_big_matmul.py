@@ -85,6 +85,7 @@ def test_gemm_epilogue_panels(wgpu_xp, small_limits, activation):
     np.testing.assert_allclose(got, np.asarray(ref), rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.bigmem
 def test_real_300mb_matmul_operand(wgpu_xp):
     """A 300 MB float32 operand (> lavapipe's 128 MiB binding) at the adapter's own limits."""
     xp = wgpu_xp

@@ -125,6 +125,7 @@ def test_out_of_range_beyond_binding(wgpu_xp, small_limits):
         assert float(host(x[xp.asarray([1])])[0]) == 1.0
 
 
+@pytest.mark.bigmem
 def test_real_256mb_gather_on_the_adapters_own_limits(wgpu_xp):
     """Twice lavapipe's 128 MiB binding (one buffer): take, x[idx], take_along_axis,
     x[i, j], x[mask], x[idx] = v, at both ends and around the binding boundary."""

@@ -84,6 +84,7 @@ def test_check_on_lavapipe_at_small_limits(wgpu_xp, small_limits):
         _sort_check(wgpu_xp, 150_001, 4096)
 
 
+@pytest.mark.bigmem
 @pytest.mark.slow  # several minutes on 2 cores
 def test_sort_of_300_mb_at_real_limits(wgpu_xp):
     """lavapipe's size acceptance for sort: 300 MB of float32 (data, positions and key

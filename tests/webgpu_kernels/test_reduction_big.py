@@ -162,6 +162,7 @@ def test_reductions_split_inside_rows(wgpu_xp, small_limits, op):
         _check(xp, op, a[:, ::-1], xp.flip(x, axis=1), 1)
 
 
+@pytest.mark.bigmem
 def test_real_300mb_array_on_the_adapters_own_limits(wgpu_xp):
     """75M float32 (more than twice lavapipe's 128 MiB binding), no shrunken limits."""
     xp = wgpu_xp
