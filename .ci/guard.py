@@ -104,6 +104,7 @@ def main():
         rc = proc.wait(timeout=a.limit)
     except subprocess.TimeoutExpired:
         timed_out = True
+        running = tree(proc.pid)  # orphans leave the tree when a parent exits: keep the list
         print(f"\n[{a.label}] time limit of {a.limit:.0f}s reached: the stacks of what is still "
               f"running follow (SIGUSR1), then SIGINT", file=sys.stderr, flush=True)
         # one process at a time, so their stacks do not interleave in the log
@@ -115,12 +116,17 @@ def main():
                     pass
                 time.sleep(0.5)
         time.sleep(1)
-        proc.send_signal(signal.SIGINT)
+        signal_tree(proc.pid, signal.SIGINT)  # pytest stops its workers and reports
         try:
             proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            signal_tree(proc.pid, signal.SIGKILL)
-            proc.wait()
+            pass
+        for pid in set(running) | set(tree(proc.pid)):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        proc.wait()
         rc = 124
     done.set()
     if rc < 0:  # killed by a signal: the shell's convention

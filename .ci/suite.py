@@ -13,6 +13,7 @@ Each part's results go to a JUnit XML file; at the end one line sums them up
 part passed, 1 when a test failed, 5 when no test ran at all, otherwise the first other code.
 """
 
+import faulthandler
 import os
 import signal
 import subprocess
@@ -75,6 +76,10 @@ def main():
     # Ctrl-C reaches the running pytest directly (one process group): it stops and reports,
     # and the parts after it do not start (a handler, not SIG_IGN, which children inherit)
     signal.signal(signal.SIGINT, lambda *_: None)
+    # .ci/guard.py asks every Python process of the run for its stacks with SIGUSR1 (whose
+    # default action would end this one and orphan the running part)
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     with tempfile.TemporaryDirectory(prefix="numr-suite-") as tmp:
         for i, part in enumerate(parts):
             xml = os.path.join(tmp, f"part{i}.xml")
