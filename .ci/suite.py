@@ -44,23 +44,25 @@ def _run_part(cmd):
     return rc, peak[0] / 2**20
 
 # The parts, each small enough that the kernels its workers compile stay within CI's memory
-# (measured on lavapipe: all of tests/webgpu_kernels in one part peaked at 5.8 GiB, the four
-# other WebGPU folders at 3.9 GiB): the kernel tests in three (LU / Cholesky / QR / small
-# solves; the spectral routines; the rest), the other WebGPU folders in two, the integration
-# folders, test_elementwise.py, then everything else.
+# (measured on lavapipe from an empty shader cache: all of tests/webgpu_kernels in one part
+# peaked at 5.8 GiB, the four other WebGPU folders at 3.9 GiB): the kernel tests in three
+# (linear algebra; the files of hundreds of MB, whose tests run one at a time; the rest), the
+# other WebGPU folders in two, the integration folders, test_elementwise.py, then everything
+# else. Workers take whole files, so a part of few files would leave one worker idle.
 KERNELS = "tests/webgpu_kernels"
-FACTOR = ("test_linalg_gpu", "test_linalg_scale_sweep", "test_chol", "test_qr", "test_warp")
-SPECTRAL = ("test_eigh", "test_svd", "test_small_spectral", "test_linalg_spectral")
+LINALG = ("test_linalg", "test_chol", "test_qr", "test_warp", "test_eigh", "test_svd",
+          "test_small_spectral")
+BIG = ("test_big_", "test_gather_big", "test_reduction_big", "test_sort_big", "test_gpu_")
 
 
 def _parts():
     kernels = sorted(glob.glob(f"{KERNELS}/test_*.py"))
-    factor = [f for f in kernels if os.path.basename(f).startswith(FACTOR)]
-    spectral = [f for f in kernels if os.path.basename(f).startswith(SPECTRAL)]
+    linalg = [f for f in kernels if os.path.basename(f).startswith(LINALG)]
+    big = [f for f in kernels if os.path.basename(f).startswith(BIG)]
     return [
-        factor,
-        spectral,
-        [f for f in kernels if f not in factor and f not in spectral],
+        linalg,
+        [f for f in kernels if f not in linalg and f not in big],
+        big,
         ["tests/ext", "tests/wgsl_math"],
         ["tests/webgpu_runtime", "tests/webgpu_namespace"],
         ["tests/integration", "tests/reliability", "tests/scaleout"],

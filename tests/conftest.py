@@ -7,7 +7,7 @@ Unavailable backends stay in the parametrisation as skipped cases with the reaso
 Environment:
   NUMR_TEST_BACKENDS=cpu,webgpu   only these backends (default: all three, unavailable skipped)
   NUMR_HYPOTHESIS_PROFILE=dev|ci|thorough   hypothesis profile (default: ci when CI=true,
-                                  else dev); ci: 10 examples, fixed seeds; dev: 40; thorough: 300
+                                  else dev); ci: 6 examples, fixed seeds; dev: 40; thorough: 300
   NUMR_HYPOTHESIS_MAX_EXAMPLES=N  override the profile's max_examples (e.g. 10 on slow devices)
   NUMR_TEST_SLOW=1                also run the tests marked ``slow`` (GiB sizes, 2^32-element
                                   reductions, long compiles, whole consumer suites): the
@@ -36,9 +36,9 @@ _HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_
        HealthCheck.differing_executors]
 # ci: few examples and a fixed seed per test (a CI gate must not be flaky); dev: random
 # examples, remembered in .hypothesis/ so failures replay; thorough: for bug hunting.
-# ci draws 10 examples a test: on lavapipe the first example of a dtype compiles the kernels
+# ci draws 6 examples a test: on lavapipe the first example of a dtype compiles the kernels
 # and the others mostly re-run them (the dev profile draws 40 random ones, thorough 300)
-settings.register_profile("ci", max_examples=10, deadline=None, print_blob=True,
+settings.register_profile("ci", max_examples=6, deadline=None, print_blob=True,
                           database=None, derandomize=True, suppress_health_check=_HC)
 settings.register_profile("dev", max_examples=40, deadline=None, print_blob=True,
                           suppress_health_check=_HC)

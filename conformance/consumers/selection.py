@@ -33,20 +33,17 @@ def sklearn_modules(exclude=()):
 # deterministic module lists, each module run whole with the suite's own selection. It keeps
 # one module of each kind of consumer code, chosen by the time per module recorded in
 # ../results/consumers-webgpu.md: scikit-learn's array-API helpers (test_array_api, 591
-# tests), an estimator built on linalg (PCA: svd / eigh / qr), one on solvers (Ridge), one on
-# iterations and reductions (GaussianMixture), preprocessing, indexing and extmath; SciPy's
-# array-API helpers (_lib), special's logsumexp / softmax, cluster's vq (k-means) and
-# fft's helpers. The whole suites (every module of both, all SciPy subpackages) run on the
+# tests), an estimator built on linalg (PCA: svd / eigh / qr), one on solvers (Ridge),
+# preprocessing, indexing and extmath; SciPy's array-API helpers (_lib), special's
+# logsumexp / softmax and fft's helpers. The whole suites (every module of both, all SciPy subpackages) run on the
 # GPU machine and from ``run.py`` without --subset; their results are in
 # ../results/consumers-*.md.
 CI_SKLEARN = (
     "sklearn.utils.tests.test_array_api", "sklearn.decomposition.tests.test_pca",
-    "sklearn.linear_model.tests.test_ridge", "sklearn.mixture.tests.test_gaussian_mixture",
-    "sklearn.preprocessing.tests.test_data", "sklearn.preprocessing.tests.test_label",
+    "sklearn.linear_model.tests.test_ridge", "sklearn.preprocessing.tests.test_data",
     "sklearn.utils.tests.test_indexing", "sklearn.utils.tests.test_extmath",
 )
-CI_SCIPY = ("scipy._lib", "scipy.special.tests.test_logsumexp", "scipy.cluster.tests.test_vq",
-            "scipy.fft.tests.test_helper")
+CI_SCIPY = ("scipy._lib", "scipy.special.tests.test_logsumexp", "scipy.fft.tests.test_helper")
 
 
 def ci_selection(suite):
