@@ -66,7 +66,9 @@ def _parts():
         ["tests/ext", "tests/wgsl_math"],
         ["tests/webgpu_runtime", "tests/webgpu_namespace"],
         ["tests/integration", "tests/reliability", "tests/scaleout"],
-        ["tests/test_elementwise.py"],
+        # one file: its tests spread over the workers (--dist load), each compiling the
+        # kernels it meets
+        ["tests/test_elementwise.py", "--dist=load"],
     ]
 
 
@@ -85,9 +87,10 @@ def _counts(path):
 
 def main():
     args = sys.argv[1:]
-    parts = [[p for p in part if os.path.exists(p)] for part in _parts()]
-    parts = [p for p in parts if p]
-    named = [KERNELS] + [p for part in parts if not part[0].startswith(KERNELS) for p in part]
+    parts = [[p for p in part if p.startswith("-") or os.path.exists(p)] for part in _parts()]
+    parts = [p for p in parts if p and not p[0].startswith("-")]
+    named = [KERNELS] + [p for part in parts if not part[0].startswith(KERNELS)
+                         for p in part if not p.startswith("-")]
     rest = ["tests"] + [f"--ignore={p}" for p in named]
     parts.append(rest)
     total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -106,7 +109,10 @@ def main():
             shown = " ".join(part)
             print(f"\n[suite] part {i + 1}/{len(parts)}: {shown}", flush=True)
             t = time.monotonic()
-            rc, peak = _run_part([sys.executable, "-m", "pytest", *part, *args,
+            # a part's own options (--dist=...) come after the run's, so they win
+            paths = [p for p in part if not p.startswith("-")]
+            own = [p for p in part if p.startswith("-")]
+            rc, peak = _run_part([sys.executable, "-m", "pytest", *paths, *args, *own,
                                   f"--junitxml={xml}"])
             codes.append(rc)
             c = _counts(xml)
