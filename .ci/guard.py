@@ -79,6 +79,25 @@ def signal_tree(root, sig, only_python=False):
             pass
 
 
+def watch(proc):
+    """Sample the peak memory of ``proc``'s process tree every second, in a thread; returns
+    stop(), which ends the sampling and gives the peak in GiB."""
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(1.0):
+            peak[0] = max(peak[0], sum(pss_kib(p) for p in tree(proc.pid)))
+
+    threading.Thread(target=sample, daemon=True).start()
+
+    def stop():
+        done.set()
+        return peak[0] / 2**20
+
+    return stop
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=float, required=True)
@@ -88,14 +107,7 @@ def main():
     cmd = a.cmd[1:] if a.cmd[:1] == ["--"] else a.cmd
     start = time.monotonic()
     proc = subprocess.Popen(cmd)
-    peak = [0]
-    done = threading.Event()
-
-    def sample():
-        while not done.wait(1.0):
-            peak[0] = max(peak[0], sum(pss_kib(p) for p in tree(proc.pid)))
-
-    threading.Thread(target=sample, daemon=True).start()
+    stop = watch(proc)
     timed_out = False
     # the terminal's Ctrl-C reaches the child directly (same process group): wait for it
     signal.signal(signal.SIGINT, lambda *_: None)
@@ -128,12 +140,12 @@ def main():
                 pass
         proc.wait()
         rc = 124
-    done.set()
+    peak = stop()
     if rc < 0:  # killed by a signal: the shell's convention
         rc = 128 - rc
     elapsed = time.monotonic() - start
     print(f"[{a.label}] exit code {rc} after {elapsed:.0f}s; peak memory of the process tree "
-          f"{peak[0] / 2**20:.2f} GiB (sum of Pss, sampled every second)"
+          f"{peak:.2f} GiB (sum of Pss, sampled every second)"
           + (" [stopped at the time limit]" if timed_out else ""), flush=True)
     sys.exit(rc)
 

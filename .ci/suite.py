@@ -20,28 +20,19 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from guard import pss_kib, tree  # noqa: E402
+from guard import watch  # noqa: E402
 
 
 def _run_part(cmd):
     """(exit code, peak memory of the part's process tree in GiB)."""
     proc = subprocess.Popen(cmd)
-    peak = [0]
-    done = threading.Event()
-
-    def sample():
-        while not done.wait(1.0):
-            peak[0] = max(peak[0], sum(pss_kib(p) for p in tree(proc.pid)))
-
-    threading.Thread(target=sample, daemon=True).start()
+    stop = watch(proc)
     rc = proc.wait()
-    done.set()
-    return rc, peak[0] / 2**20
+    return rc, stop()
 
 # The parts, each small enough that the kernels its workers compile stay within CI's memory
 # (measured on lavapipe from an empty shader cache: all of tests/webgpu_kernels in one part
