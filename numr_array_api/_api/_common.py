@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._core import dtypes as dt
-from .._core.errors import DTypeMismatch, InvalidType, OutOfRange
+from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, OutOfRange
 from .._core.promotion import TABLE
 
 PY_SCALARS = (bool, int, float, complex)
@@ -139,3 +139,11 @@ def promote_pair(ctx, fname, x1, x2, kinds="iufc"):
     d1 = x1._data if x1._dtype is t else be.astype(x1._data, t)
     d2 = x2._data if x2._dtype is t else be.astype(x2._data, t)
     return d1, d2, t
+
+
+def readonly_error(fname, argname="x"):
+    """The error for a write into a read-only array (docs/reliability.md, "Read-only
+    arrays")."""
+    return InvalidArgument(argname, f"{fname}: '{argname}' is read-only (a broadcast view, a "
+                                    f"view of one, or read-only memory); copy it first "
+                                    f"(asarray(x, copy=True))")

@@ -9,12 +9,12 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, ShapeMismatch, from_builtin
+from .._core.errors import DTypeMismatch, InvalidType, ShapeMismatch, from_builtin
 from .._core.promotion import TABLE
 from .._core.shapes import MAX_ELEMENTS, broadcast_named, broadcast_shapes, check_addressable
 from .._core.functions import BINARY, UNARY, result_dtype
 from ._fastpath import render
-from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, require_array, require_kind,
+from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, readonly_error, require_array, require_kind,
                       require_same_device)
 
 _BUILTIN_ERRORS = (TypeError, ValueError, IndexError, OverflowError, MemoryError)
@@ -156,9 +156,7 @@ def build(ctx):
         def inplace(x1, x2):
             d1, d2, t = prepare(x1, x2)
             if is_ro(d1):
-                raise InvalidArgument("x1", f"in-place {name}: the left operand is read-only "
-                                            f"(a broadcast view, a view of one, or read-only "
-                                            f"memory); copy it first (asarray(x, copy=True))")
+                raise readonly_error(f"in-place {name}", "x1")
             rt = _result_dtype(ctx, rule, t)
             if rt is not x1._dtype:
                 raise DTypeMismatch(f"in-place {name}: the result dtype {rt.name} differs from "

@@ -8,7 +8,7 @@ from .._core.errors import (DTypeMismatch, InvalidArgument, InvalidIndex, NumrEr
 from .._core.indexing import is_basic_key, normalize_key
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axis, broadcast_shapes
-from ._common import (PY_SCALARS, check_py_scalar, py_scalar, require_array,
+from ._common import (PY_SCALARS, check_py_scalar, py_scalar, readonly_error, require_array,
                       require_key_devices, require_kind)
 
 
@@ -37,7 +37,7 @@ def build(ctx):
             out.append(k)
         return tuple(out) if type(key) is tuple else out[0]
 
-    ro = be.readonly
+    view_of = ctx.view_of
     is_ro = be.is_readonly
 
     def getitem(x, key):
@@ -47,24 +47,16 @@ def build(ctx):
             except (IndexError, ValueError, TypeError, OverflowError) as e:
                 normalize_key(key, x.shape, A)  # raises numr's InvalidIndex with context
                 raise InvalidIndex(str(e)) from None
-            return wrap(ro(r) if is_ro(x._data) else r)
+            return view_of(x, r)
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
         if not has_array:  # e.g. NumPy integer scalars, now plain ints: a view
-            r = basic(x._data, nkey)
-            return wrap(ro(r) if is_ro(x._data) else r)
+            return view_of(x, basic(x._data, nkey))
         require_key_devices(ctx, "__getitem__", x, nkey)
         return wrap(be.getitem(x._data, nkey))
 
-    def refuse_readonly(x, what):
-        if is_ro(x._data):
-            raise InvalidArgument("x", f"{what}: this array is read-only (a broadcast view, a "
-                                       f"view of one, or read-only memory); copy it first "
-                                       f"(asarray(x, copy=True))")
-
-    ctx.refuse_readonly = refuse_readonly
-
     def setitem(x, key, value):
-        refuse_readonly(x, "__setitem__")
+        if is_ro(x._data):
+            raise readonly_error("__setitem__")
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
         require_key_devices(ctx, "__setitem__", x, nkey, value)
         t = x._dtype

@@ -41,8 +41,7 @@ def build(ctx):
             raise InvalidArgument("x", f"matrix_transpose: needs at least 2 dimensions, got "
                                        f"{x.ndim}")
         axes = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
-        r = be.permute(x._data, axes)
-        return wrap(be.readonly(r) if be.is_readonly(x._data) else r)
+        return ctx.view_of(x, be.permute(x._data, axes))
 
     def tensordot(x1, x2, /, *, axes=2):
         d1, d2, t = promote_pair(ctx, "tensordot", x1, x2)

@@ -14,13 +14,7 @@ def build(ctx):
     be = ctx.be
     wrap = ctx.wrap
     ro = be.readonly
-    is_ro = be.is_readonly
-
-    def view_of(x, r):
-        """The result of a view-returning function of ``x``: read-only when ``x`` is (as
-        NumPy's writeable flag), on every backend, whether the backend made a view or had
-        to copy (a write into such a copy would be silently lost)."""
-        return wrap(ro(r) if is_ro(x._data) else r)
+    view_of = ctx.view_of
 
     def _arrays(arrays, fname):
         if not isinstance(arrays, (tuple, list)):

@@ -86,7 +86,16 @@ class Context:
             a._dtype = DT[r.dtype]
             return a
 
+        readonly, is_readonly = self.be.readonly, self.be.is_readonly
+
+        def view_of(x, r):
+            """The result ``r`` of a view-returning function of ``x``: read-only when ``x``
+            is (as NumPy's writeable flag), on every backend, also where the backend had to
+            copy (a write into such a copy would be silently lost)."""
+            return wrap(readonly(r) if is_readonly(x._data) else r)
+
         self.wrap = wrap
+        self.view_of = view_of
 
     def resolve_device(self, device, argname="device"):
         """The backend device for a ``device=`` argument (None: the default device)."""
