@@ -198,22 +198,15 @@ def _big_tests_one_at_a_time(request):
         yield
         return
     import fcntl
-    import gc
     import tempfile
-
-    def release():
-        gc.collect()
-        mod = sys.modules.get("numr_array_api.backends.webgpu.runtime.client")
-        for client in list(mod._clients.values()) if mod is not None else ():
-            client.empty_cache()
 
     with open(os.path.join(tempfile.gettempdir(), "numr-big-tests.lock"), "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
-            release()  # this worker's earlier tests' pooled buffers go back first
+            _release_webgpu()  # this worker's earlier tests' pooled buffers go back first
             yield
         finally:
-            release()
+            _release_webgpu()
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
@@ -224,6 +217,11 @@ def _release_device_caches():
     module cached would otherwise stay for the whole run (CI's memory bound is 4 GB on a
     machine where the lavapipe "GPU" is the host's memory)."""
     yield
+    _release_webgpu()
+
+
+def _release_webgpu():
+    """empty_cache() on every WebGPU client this process made (none: nothing to do)."""
     mod = sys.modules.get("numr_array_api.backends.webgpu.runtime.client")
     if mod is None:
         return
