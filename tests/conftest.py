@@ -256,11 +256,24 @@ def _missing_dtypes(item):
     return tuple(n for n in ALL_DTYPE_NAMES if n not in have)
 
 
+# the WebGPU feature that brings each optional dtype (webgpu/runtime/adapters.py)
+_FEATURE_OF = {"float64": "shader-f64", "complex128": "shader-f64", "int64": "shader-int64",
+               "uint64": "shader-int64", "float16": "shader-f16"}
+
+
+def _about_missing(message, missing):
+    """Whether a BackendLimitation's message is about one of the ``missing`` dtypes."""
+    import re
+    return any(re.search(rf"\b{d}\b", message) or
+               (d in _FEATURE_OF and f"'{_FEATURE_OF[d]}'" in message) for d in missing)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A BackendLimitation raised on a device that lacks some dtypes (per its info API) is a
-    skip, not a failure: tests that use e.g. float64 incidentally cannot run there. On a
-    device with every dtype, BackendLimitation still fails the test."""
+    """A BackendLimitation about a dtype the device lacks (per its info API; the error names
+    the dtype or the adapter feature that brings it) is a skip, not a failure: tests that use
+    e.g. float64 incidentally cannot run there. Any other BackendLimitation fails the test,
+    on every device."""
     outcome = yield
     rep = outcome.get_result()
     if call.when != "call" or call.excinfo is None:
@@ -274,7 +287,7 @@ def pytest_runtest_makereport(item, call):
     if not all(isinstance(e, BackendLimitation) for e in excs):
         return
     missing = _missing_dtypes(item)
-    if missing:
+    if missing and all(_about_missing(str(e), missing) for e in excs):
         rep.outcome = "skipped"
         rep.longrepr = (str(item.path), item.location[1] or 0,
                         f"Skipped: device lacks {', '.join(missing)}: {excs[0]}")

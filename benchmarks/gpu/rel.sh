@@ -30,5 +30,5 @@ NUMR_TEST_BACKENDS=cpu,webgpu,cuda NUMR_FUZZ_EXAMPLES=25 step fuzz 75 -n 8 \
   tests/reliability/test_fuzz_invalid_input.py
 # 4. reproducers 1-7 (192 MB, 2^32-element views) and the 10^5-op soak
 NUMR_TEST_BACKENDS=cpu,webgpu,cuda NUMR_TEST_SLOW=1 step reproducers 60 -n 4 \
-  tests/reliability/test_issue9_reproducers.py tests/reliability/test_soak.py
+  tests/reliability/test_reported_reproducers.py tests/reliability/test_soak.py
 cat "$S"

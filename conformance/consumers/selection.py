@@ -3,7 +3,7 @@
 import importlib.util
 from pathlib import Path
 
-# SciPy subpackages whose tests are run with -m array_api_backends (issue 13's list).
+# SciPy subpackages whose tests are run with -m array_api_backends (those with array-API tests).
 SCIPY_MODULES = ("special", "stats", "fft", "_lib", "cluster", "signal", "ndimage")
 
 

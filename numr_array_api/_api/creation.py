@@ -7,7 +7,7 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.array import Array
-from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType
+from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, OutOfRange
 from .._core.shapes import check_addressable, check_shape, as_int
 from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
 
@@ -158,6 +158,10 @@ def build(ctx):
             raise DTypeMismatch("arange: float bounds with an integer dtype", d, None)
         if d.kind == "b":
             raise DTypeMismatch(f"arange: dtype {d.name} is not numeric", d, None)
+        if d.kind in "iu":
+            # as NumPy 2: start and step must be values of the dtype; later values wrap
+            check_py_scalar(start, d, "arange", "start")
+            check_py_scalar(step, d, "arange", "step")
         if d.kind == "c":
             # as NumPy (and array-api-strict): the real range, then the complex dtype
             real = arange(start, stop, step, dtype=dt.REAL_FLOAT_OF_COMPLEX[d], device=dev)
@@ -187,8 +191,8 @@ def build(ctx):
                 raise InvalidType(f"linspace: '{name}' must be an int, float or complex (or a "
                                   f"0-d array), got None")
         work = _narrow_work_dtype(start, stop)
-        start = _bound(start, "linspace", "start")
-        stop = _bound(stop, "linspace", "stop")
+        start = _wide_to_float(_bound(start, "linspace", "start"), "start")
+        stop = _wide_to_float(_bound(stop, "linspace", "stop"), "stop")
         dev = ctx.resolve_device(device)
         if d is None:
             f, _, c, _ = ctx.defaults_for(dev)
@@ -254,6 +258,17 @@ def build(ctx):
             y[-1] = float(stop_w)
         return y if d == work else m.astype(y, d)
 
+    def _wide_to_float(v, name):
+        # the points are floating: an int beyond 64 bits is its nearest float (NumPy's own
+        # linspace fails on it, object dtype), or out of range beyond any float
+        if type(v) is int and not -(1 << 63) <= v < 1 << 63:
+            try:
+                return float(v)
+            except OverflowError:
+                raise OutOfRange(f"linspace: '{name}' (an int of {v.bit_length()} bits) is "
+                                 f"beyond every floating dtype") from None
+        return v
+
     def _bound(v, fname, name, complex_ok=True):
         """A Python number for a range bound. 0-d arrays (SciPy passes ``xp.max(x)``) and
         NumPy scalars are read as Python numbers, as array-api-strict and NumPy accept them."""
@@ -262,8 +277,8 @@ def build(ctx):
         if isinstance(v, bool) or getattr(v, "ndim", 0) != 0 or not (
                 hasattr(v, "__float__") or hasattr(v, "__index__")):
             kinds = "int, float or complex" if complex_ok else "int or float"
-            raise TypeError(f"{fname}: '{name}' must be an {kinds} (or a 0-d array), got "
-                            f"{type(v).__name__}")
+            raise InvalidType(f"{fname}: '{name}' must be an {kinds} (or a 0-d array), got "
+                              f"{type(v).__name__}")
         kind = getattr(getattr(v, "dtype", None), "kind", None)
         if kind is None and isinstance(v, (int, float, complex)):  # NumPy scalars, subclasses
             kind = "i" if isinstance(v, int) else "f" if isinstance(v, float) else "c"
@@ -273,8 +288,8 @@ def build(ctx):
             return float(v)
         if kind == "c" and complex_ok:
             return complex(v)
-        raise TypeError(f"{fname}: '{name}' must be a real number, got {type(v).__name__} "
-                        f"of dtype {getattr(v, 'dtype', '?')}")
+        raise InvalidType(f"{fname}: '{name}' must be a real number, got {type(v).__name__} "
+                          f"of dtype {getattr(v, 'dtype', '?')}")
 
     def meshgrid(*arrays, indexing="xy"):
         if indexing not in ("xy", "ij"):

@@ -109,6 +109,33 @@ def build(ctx):
                 require_array(ctx, x2, name, "x2")
             raise InvalidType(f"{name}: at least one of 'x1' and 'x2' must be an array")
 
+        def wide_int(x1, x2):
+            """NumPy 2's answer where a Python int beyond an integer array's range meets it
+            in a comparison (every element compares alike) or a true division (computed in
+            the result's floating dtype); None for every other call."""
+            a1 = x1.__class__ is A
+            x, v = (x1, x2) if a1 else (x2, x1)
+            if x.__class__ is not A or type(v) is not int or x._dtype.kind not in "iu":
+                return None
+            ii = np.iinfo(x._dtype.np)
+            if ii.min <= v <= ii.max:
+                return None
+            require_kind(x, kinds, name)
+            be_ = ctx.be
+            dev = be_.device_of(x._data)
+            if name == "divide":
+                t = _result_dtype(ctx, rule, x._dtype)
+                d = be_.astype(x._data, t)
+                f = be_.full((), float(v), t, dev)
+                return wrap(kernel(d, f) if a1 else kernel(f, d))
+            above = v > ii.max  # the int is above every element (else below every one)
+            left = {"less": True, "less_equal": True, "greater": False,
+                    "greater_equal": False, "equal": False, "not_equal": True}[name]
+            # x op v, with v above every x: less / not_equal hold; mirrored below / swapped
+            value = left if name in ("equal", "not_equal") else \
+                left == (above == a1)
+            return wrap(be_.full(x._data.shape, value, dt.bool_, dev))
+
         def with_scalar(x, scalar, xname, sname):
             """(array payload, scalar operand, compute dtype) for an array and a scalar."""
             d, t = x._data, x._dtype
@@ -126,6 +153,10 @@ def build(ctx):
             return d, be.scalar_operand(scalar, t), t
 
         def slow(x1, x2):
+            if name in _WIDE_INT_OK:
+                out = wide_int(x1, x2)
+                if out is not None:
+                    return out
             d1, d2, _ = prepare(x1, x2)
             try:
                 return wrap(kernel(d1, d2))
@@ -184,6 +215,11 @@ def build(ctx):
     ns["clip"] = _make_clip(ctx, ns)
     _attach_operators(ctx, ns)
     return ns
+
+
+# binary functions whose NumPy 2 result is defined for a Python int beyond the array's range
+_WIDE_INT_OK = frozenset({"divide", "equal", "not_equal", "less", "less_equal", "greater",
+                          "greater_equal"})
 
 
 def _make_clip(ctx, ns):

@@ -81,8 +81,9 @@ def build(ctx):
             else:
                 n = _length(n, name, "n")
             out = _out_dtype(x._dtype, complex_out)
+            norm = _norm(norm, name)  # every argument checked before the sizes
             _fits(name, x.shape, {ax: n_eff if n is None else n})
-            return wrap(be.fft_1d(name, x._data, n, ax, _norm(norm, name), out))
+            return wrap(be.fft_1d(name, x._data, n, ax, norm, out))
 
         f.__name__ = f.__qualname__ = name
         return f
@@ -116,8 +117,9 @@ def build(ctx):
                 sizes.append(_length(v, name, "s"))
             sizes = tuple(sizes)
             out = _out_dtype(x._dtype, complex_out)
+            norm = _norm(norm, name)
             _fits(name, x.shape, dict(zip(ax, sizes)))
-            return wrap(be.fft_nd(name, x._data, sizes, ax, _norm(norm, name), out))
+            return wrap(be.fft_nd(name, x._data, sizes, ax, norm, out))
 
         f.__name__ = f.__qualname__ = name
         return f

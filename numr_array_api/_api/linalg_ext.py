@@ -92,7 +92,8 @@ def build(ctx, main):
 
     def diagonal(x, /, *, offset=0):
         d = _matrix(x, "diagonal", kinds="biufc")
-        return wrap(be.linalg_diagonal(d, as_int(offset, "offset")))
+        n, m = x.shape[-2:]  # past the matrix: an empty diagonal (as trace)
+        return wrap(be.linalg_diagonal(d, max(-n, min(as_int(offset, "offset"), m))))
 
     def eig(x, /):
         w, v = be.linalg_eig(_matrix(x, "eig", square=True), True)

@@ -1,6 +1,7 @@
 """Manipulation functions (views where the backend can make them)."""
 
 import math
+import sys
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, ShapeMismatch
@@ -187,7 +188,10 @@ def build(ctx):
         if len(shifts) != len(axes):
             raise InvalidArgument("shift", "roll: 'shift' and 'axis' must have the same length")
         axes = tuple(normalize_axis(a, x.ndim) for a in axes)
-        return wrap(be.roll(x._data, tuple(as_int(s, "shift") for s in shifts), axes))
+        shifts = tuple(as_int(s, "shift") for s in shifts)
+        if not axes:  # nothing rolls: a copy (NumPy's own refuses the empty tuple)
+            return wrap(be.copy(x._data))
+        return wrap(be.roll(x._data, shifts, axes))
 
     def repeat(x, repeats, /, *, axis=None):
         require_array(ctx, x, "repeat")
@@ -216,12 +220,16 @@ def build(ctx):
     def tile(x, repetitions, /):
         require_array(ctx, x, "tile")
         if not isinstance(repetitions, tuple):
-            raise TypeError("tile: 'repetitions' must be a tuple of ints")
+            raise InvalidType(f"tile: 'repetitions' must be a tuple of ints, got "
+                              f"{type(repetitions).__name__}")
         reps = tuple(as_int(r, "repetitions") for r in repetitions)
         if any(r < 0 for r in reps):
             raise InvalidArgument("repetitions", "tile: repetitions must be non-negative")
         out = (1,) * (len(reps) - x.ndim) + x.shape
         out = tuple(m * r for m, r in zip(out, (1,) * (x.ndim - len(reps)) + reps))
+        if any(n > sys.maxsize for n in out):  # even with no elements (NumPy refuses too)
+            raise InvalidArgument("repetitions", f"tile: a dimension of the result "
+                                  f"{out} exceeds {sys.maxsize}")
         check_addressable(be, "tile", out, x._dtype.itemsize)
         return wrap(be.tile(x._data, reps))
 

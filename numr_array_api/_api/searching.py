@@ -67,15 +67,19 @@ def build(ctx):
             v = be.full((), x2, t, be.device_of(x1._data))
         else:
             require_array(ctx, x2, "searchsorted", "x2")
-        s = None
         if sorter is not None:
             require_array(ctx, sorter, "searchsorted", "sorter")
             require_kind(sorter, "iu", "searchsorted", "sorter")
             if sorter.shape != x1.shape:
                 raise InvalidArgument("sorter", "searchsorted: must have the shape of 'x1'")
-            s = sorter._data
-        d1 = x1._data if x1._dtype is t else be.astype(x1._data, t)
-        return wrap(be.astype(be.searchsorted(d1, v, side, s), ctx.default_index, copy=False))
+            require_same_device(ctx, "searchsorted", x1, sorter, names=("x1", "sorter"))
+            # x1 in sorted order through the checked gather of every backend: a sorter
+            # entry out of bounds raises InvalidIndex, never reads another element
+            x1_sorted = be.take(x1._data, sorter._data, 0)
+        d1 = x1._data if sorter is None else x1_sorted
+        d1 = d1 if x1._dtype is t else be.astype(d1, t)
+        return wrap(be.astype(be.searchsorted(d1, v, side, None), ctx.default_index,
+                              copy=False))
 
     B = dt.bool_
     single_device = len(tuple(be.devices())) <= 1

@@ -94,6 +94,8 @@ def build(ctx):
         if type(correction) not in (int, float) or not 0 <= correction < math.inf:
             raise InvalidArgument("correction", f"{name}: must be a non-negative number, got "
                                                 f"{correction!r}")  # NaN / inf too
+        if type(correction) is int and correction >= 1 << 53:
+            correction = float(correction)  # beyond any count: the same result on every backend
         return wrap(be.var(x._data, axes, correction, _keepdims(keepdims), name == "std"))
 
     def var(x, /, *, axis=None, correction=0.0, keepdims=False):

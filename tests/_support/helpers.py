@@ -18,11 +18,46 @@ __all__ = [
     "assert_close", "assert_equal", "assert_dtype", "np_dtype", "ref_dtype", "shapes",
     "np_arrays", "xp_arrays_from", "broadcastable_shapes", "elements", "asxp", "TRANSCENDENTAL",
     "fp_tolerances", "dtype_names", "ftz_hazard", "random_array", "SLOW", "slow_beyond_cover",
+    "unavailable", "usable",
 ]
 
 # NUMR_TEST_SLOW=1: the long tests too (tests marked ``slow``, the full parameter grids of the
 # variant tests, the long sizes); the NVIDIA acceptance runs set it, CI does not.
 SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
+
+
+def unavailable(backend, why):
+    """A backend a test cannot use here: the test fails when ``NUMR_TEST_BACKENDS`` names the
+    backend (a requested backend that breaks must never pass as skipped tests), and is
+    skipped, with ``why``, when it was not asked for. Every ``except Exception`` around a
+    backend's creation in tests/ ends here."""
+    requested = {n.strip().lower() for n in
+                 os.environ.get("NUMR_TEST_BACKENDS", "").split(",") if n.strip()}
+    if backend in requested:
+        pytest.fail(f"numr_array_api.{backend} is requested (NUMR_TEST_BACKENDS) but cannot be "
+                    f"used: {why}", pytrace=False)
+    pytest.skip(f"numr_array_api.{backend} not requested and unavailable: {why}")
+
+
+def usable(backend):
+    """``numr_array_api.<backend>`` when it imports and makes an array here, else None; for
+    module-level probes. A backend that ``NUMR_TEST_BACKENDS`` names and that fails raises
+    (a collection error with the cause), never None."""
+    import importlib
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            xp = importlib.import_module(f"numr_array_api.{backend}")
+            xp.asarray([1.0])
+        return xp
+    except Exception as e:  # noqa: BLE001 - the cause is reported or the backend is optional
+        requested = {n.strip().lower() for n in
+                     os.environ.get("NUMR_TEST_BACKENDS", "").split(",") if n.strip()}
+        if backend in requested:
+            raise RuntimeError(f"numr_array_api.{backend} is requested (NUMR_TEST_BACKENDS) "
+                               f"but cannot be used: {type(e).__name__}: {e}") from e
+        return None
 
 
 def slow_beyond_cover(firsts, seconds, ids=None):

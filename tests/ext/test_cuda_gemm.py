@@ -3,7 +3,6 @@
 NumPy references. The GPU tests skip without numr_array_api.cuda and a device; the
 binding-table and fallback-policy tests run everywhere."""
 
-import importlib
 import warnings
 
 import numpy as np
@@ -15,21 +14,11 @@ from numr_array_api._algorithms import dispatch as _dispatch
 from numr_array_api.ext import linalg
 from numr_array_api._algorithms.gemm import activations
 
+from _support import usable
 from test_gemm_epilogue import REF, _ref_grads
 
 
-def _usable_cuda():
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            xp = importlib.import_module("numr_array_api.cuda")
-            xp.asarray([1.0])
-        return xp
-    except Exception:
-        return None
-
-
-CUDA = _usable_cuda()
+CUDA = usable("cuda")
 needs_cuda = pytest.mark.skipif(CUDA is None, reason="numr_array_api.cuda has no usable device "
                                                      "(needs CuPy and a CUDA GPU)")
 

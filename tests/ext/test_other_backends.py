@@ -1,28 +1,17 @@
 """numr's GPU namespaces (webgpu, cuda) when they import and have a device: the portable
 paths must give the CPU's bits for Sobol / Halton / LHS and close GEMM results."""
 
-import importlib
-import warnings
 
 import numpy as np
 import pytest
 
+from _support import usable
+
 from numr_array_api.ext import linalg, random as R
 
 
-def _usable(name):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            xp = importlib.import_module(name)
-            xp.asarray([1.0])
-        return xp
-    except Exception:
-        return None
-
-
-BACKENDS = [(n, xp) for n, xp in (("webgpu", _usable("numr_array_api.webgpu")),
-                                  ("cuda", _usable("numr_array_api.cuda"))) if xp is not None]
+BACKENDS = [(n, xp) for n, xp in (("webgpu", usable("webgpu")), ("cuda", usable("cuda")))
+            if xp is not None]
 
 pytestmark = [
     pytest.mark.skipif(not BACKENDS, reason="no numr GPU namespace usable here"),

@@ -8,23 +8,12 @@ import warnings
 import numpy as np
 import pytest
 
-from _support import slow_beyond_cover
+from _support import slow_beyond_cover, usable
 from numr_array_api._algorithms import dispatch as _dispatch
 from numr_array_api.ext import linalg, random as R
 
 
-def _webgpu():
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            xp = importlib.import_module("numr_array_api.webgpu")
-            xp.asarray([1.0])
-        return xp
-    except Exception:
-        return None
-
-
-W = _webgpu()
+W = usable("webgpu")
 pytestmark = pytest.mark.skipif(W is None, reason="numr_array_api.webgpu has no usable adapter")
 
 if W is not None:

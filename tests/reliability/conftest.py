@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from _support import unavailable
+
 STRESS = os.environ.get("NUMR_STRESS", "ci").strip().lower() or "ci"
 if STRESS not in ("ci", "full"):
     raise pytest.UsageError(f"NUMR_STRESS must be 'ci' or 'full', got {STRESS!r}")
@@ -60,9 +62,9 @@ def webgpu_two_devices(monkeypatch):
         import numr_array_api.webgpu as xp
         devs = xp.__array_namespace_info__().devices()
     except Exception as e:  # noqa: BLE001
-        pytest.skip(f"numr_array_api.webgpu unavailable: {e}")
+        unavailable("webgpu", f"{type(e).__name__}: {e}")
     if not devs:
-        pytest.skip("no WebGPU adapter")
+        unavailable("webgpu", "no WebGPU adapter")
     if len(devs) > 1:
         return xp, devs[0], devs[1]
     from numr_array_api._core.device import Device

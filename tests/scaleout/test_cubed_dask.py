@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from _support import unavailable
+
 ROOT = Path(__file__).resolve().parents[2]
 JOB = Path(__file__).with_name("cubed_job.py")
 
@@ -47,10 +49,10 @@ def _require(backend):
     try:
         mod = importlib.import_module(f"numr_array_api.{backend}")
         devices = mod.__array_namespace_info__().devices()
-    except Exception as e:
-        pytest.skip(f"numr_array_api.{backend}: {type(e).__name__}: {e}")
+    except Exception as e:  # noqa: BLE001
+        unavailable(backend, f"{type(e).__name__}: {e}")
     if not devices:
-        pytest.skip(f"numr_array_api.{backend}: no devices")
+        unavailable(backend, "no devices")
 
 
 def _pinned_devices(backend):

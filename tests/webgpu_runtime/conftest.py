@@ -15,6 +15,10 @@ try:
     W.get_client()
 except Exception as exc:  # no wgpu, no adapter, no device
     _REASON = f"no usable WebGPU adapter: {type(exc).__name__}: {exc}"
+    if "webgpu" in os.environ.get("NUMR_TEST_BACKENDS", "").lower():
+        # requested: a broken backend fails the run with its cause, never becomes skips
+        raise RuntimeError(f"numr_array_api.webgpu is requested (NUMR_TEST_BACKENDS) but "
+                           f"cannot be used: {_REASON}") from exc
 
 
 def pytest_collection_modifyitems(config, items):

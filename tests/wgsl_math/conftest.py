@@ -12,7 +12,8 @@ def harness():
         from harness import Harness
         return Harness()
     except Exception as e:  # no wgpu, no adapter
-        pytest.skip(f"no usable WebGPU adapter: {e}")
+        from _support import unavailable
+        unavailable("webgpu", f"no usable WebGPU adapter: {type(e).__name__}: {e}")
 
 
 @pytest.fixture(scope="session", params=["f32", "f64"])

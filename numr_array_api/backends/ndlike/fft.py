@@ -70,11 +70,11 @@ class NdFFTMixin:
             return (k * val).astype(dtype.np, copy=False)
 
     def fft_shift(self, a, axes, inverse):
+        if not axes:  # nothing to shift (NumPy's own fails on a 0-d array); never an alias
+            return a.copy()
         xp = self.xp
         fn = xp.fft.ifftshift if inverse else xp.fft.fftshift
-        r = fn(a, axes=axes)
-        # results never alias their input, whatever the wrapped module does for no axes
-        return r.copy() if not axes else r
+        return fn(a, axes=axes)
 
 
 def _hermitian_edges(xp, a, n, axis):

@@ -29,6 +29,7 @@ from ..codegen.template import Template
 from ..codegen.types import WType, convert, load, pack, render_helpers
 from ..primitives.slabs import MAX_BOX_ELEMS, box_views, boxes
 from .launch_plan import LaunchPlan, eligible
+from ..runtime.progress import paced
 
 MAX_INPUTS = 3
 
@@ -272,18 +273,24 @@ def _launch_boxes(client, key, inputs, in_ts, res_t, out_t, op_src, lib_src, sha
     uses_e = _USES_E.search(op_src.split("{", 1)[1]) is not None
     parts = boxes(shape, views + [out], outer_first=uses_e)
     total = math.prod(shape)
-    for box in parts:
-        subs = box_views(views + [out], box)
-        ebase = 0
-        if uses_e and len(parts) > 1:
-            ebase = _flat_start(shape, box)
-            if ebase is None or total > 0xFFFFFFFF:
-                raise BackendLimitation("webgpu", f"'{key[0]}' over {shape}",
-                                        "rows longer than one storage binding, or more than "
-                                        "2^32 elements, for a kernel that reads element "
-                                        "numbers")
-        launch(client, key, subs[:-1], in_ts, res_t, out_t, op_src, lib_src, subs[-1].shape,
-               subs[-1], scatter=True, extra=extra, _boxed=True, _ebase=ebase)
+    if uses_e and len(parts) > 1 and total > 0xFFFFFFFF:
+        raise BackendLimitation("webgpu", f"'{key[0]}' over {shape}",
+                                "more than 2^32 elements for a kernel that reads element "
+                                "numbers")
+    with paced(client.recorder) as pace:  # a Ctrl-C abandons at most a box or two
+        for box in parts:
+            subs = box_views(views + [out], box)
+            ebase = 0
+            if uses_e and len(parts) > 1:
+                ebase = _flat_start(shape, box)
+                if ebase is None:
+                    raise BackendLimitation("webgpu", f"'{key[0]}' over {shape}",
+                                            "rows longer than one storage binding for a "
+                                            "kernel that reads element numbers")
+            launch(client, key, subs[:-1], in_ts, res_t, out_t, op_src, lib_src,
+                   subs[-1].shape, subs[-1], scatter=True, extra=extra, _boxed=True,
+                   _ebase=ebase)
+            pace.step()
     return out
 
 

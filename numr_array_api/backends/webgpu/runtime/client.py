@@ -341,6 +341,7 @@ class WgpuClient:
         n = max(hi - lo, 4)
         maps = self.maps
         try:
+            self.recorder.before_submit()
             with deferred_interrupts():
                 maps.reap()
                 staging, size = self.staging.take(n)
@@ -401,7 +402,11 @@ class WgpuClient:
 
     @locked
     def empty_cache(self):
-        # buffers used by unsubmitted work sit in the deferred lists, which are never destroyed
+        # buffers used by unsubmitted work sit in the deferred lists, which are never destroyed;
+        # the queue is drained first, where a Ctrl-C can stop the wait (_before_destroy's
+        # own wait then returns at once)
+        if not self.lost:
+            self.recorder.wait()
         with deferred_interrupts():
             self.recipes.clear()  # they keep plan tables alive
             caches.clear_all(self)  # plans and graphs hold buffers: release them first

@@ -1,7 +1,7 @@
 """Buffer mappings (read-backs, fences), waited on interruptibly.
 
 wgpu-py's ``map_sync`` waits for a promise that a Python callback resolves. Two ways it
-failed under Ctrl-C (issue 9, reproducer 2): a KeyboardInterrupt raised while that callback
+failed under repeated Ctrl-C: a KeyboardInterrupt raised while that callback
 ran left the promise unresolved, so the next wait blocked for good; and an interrupted
 ``map_sync`` dropped a promise whose callback the driver could still call.
 
@@ -77,6 +77,7 @@ class Mappings:
         self.device = device
         self.active = {}  # number -> Mapping
         self.spin_s = spin_s
+        self.progress = None  # the recorder's (progress.py): abandoned work, slow waits
         # NUMR_WEBGPU_MAP_WAIT=block (a measurement switch): one blocking device poll first
         # (the driver waits for the queue), then the usual loop; not interruptible meanwhile
         self.block = os.environ.get("NUMR_WEBGPU_MAP_WAIT", "").strip() == "block"
@@ -111,7 +112,9 @@ class Mappings:
             dev = self.device._internal
             if dev:
                 lib.wgpuDevicePoll(dev, True, ffi.NULL)
-        spin_until = time.perf_counter() + self.spin_s if self.spin_s else 0.0
+        t0 = time.perf_counter()
+        spin_until = t0 + self.spin_s if self.spin_s else 0.0
+        progress = self.progress
         try:
             while m.number not in _outcome:
                 if spin_until:
@@ -126,8 +129,14 @@ class Mappings:
                     raise _interrupts.pop()
                 if m.number in _outcome:
                     break
+                if progress is not None and progress.abandoned:
+                    progress.slow_wait(t0)
                 time.sleep(delay)
                 delay = min(max(2 * delay, 2e-5), _MAX_SLEEP)
+        except BaseException as exc:
+            if progress is not None and not isinstance(exc, Exception):
+                progress.abandon()
+            raise
         finally:
             m.waiting = False
         status, message = _outcome[m.number]

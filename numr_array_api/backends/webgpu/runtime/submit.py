@@ -24,6 +24,7 @@ from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 from .adapters import is_cpu
 from .concurrency import deferred_interrupts
 from .errors import translate
+from .progress import Progress
 
 DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
 # A GPU adapter also submits once the unsubmitted dispatches bind this many bytes: recording
@@ -77,6 +78,13 @@ class Recorder:
         cpu = is_cpu(client.info)
         self.replay_chunk = max(1, int(_REPLAY_CHUNK_ENV)) if _REPLAY_CHUNK_ENV else \
             (1 << 30 if cpu else 64)
+        # Ctrl-C (progress.py): a CPU adapter's submit blocks until the queue is free, so the
+        # host waits for it first, interruptibly; paced operations keep at most this many
+        # steps queued (a GPU gets the next ones queued while the host waits on one)
+        self.progress = Progress(self.device, self.queue)
+        client.maps.progress = self.progress
+        self.submit_blocks = cpu
+        self.pace_depth = 1 if cpu else 3
         sb = int(_SUBMIT_BYTES_ENV) if _SUBMIT_BYTES_ENV else (0 if cpu else DEFAULT_SUBMIT_BYTES)
         self.submit_bytes = sb if sb > 0 else 1 << 62
         # the early-submit threshold is min(ramp, submit_bytes); ramp restarts at
@@ -296,6 +304,8 @@ class Recorder:
             if self.encoder is not None and self.raw_batch:
                 self._drop_stray_encoder()
             return
+        if self.submit_blocks:
+            self.before_submit()
         with deferred_interrupts():
             cp = self.cpass
             # an encoder without its pass is one an interrupt stopped _open_pass in: empty
@@ -329,6 +339,42 @@ class Recorder:
             finally:
                 self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
             self.submits += 1
+            if self.submit_blocks:
+                self.progress.mark()
+
+    def before_submit(self):
+        """On an adapter whose submit blocks while the queue is busy: wait for the queue
+        here, where a Ctrl-C is raised at once. Callers that submit inside a
+        ``deferred_interrupts`` section call it before entering."""
+        if self.submit_blocks and self.progress.marks:
+            self.progress.wait()
+
+    def discard(self):
+        """Drop the recorded, unsubmitted work: the rest of an interrupted paced operation
+        (progress.py), whose outputs nothing else can see."""
+        if self.cpass is None:
+            if self.encoder is not None and self.raw_batch:
+                self._drop_stray_encoder()
+            return
+        with deferred_interrupts():
+            cp, enc = self.cpass, self.encoder
+            raw = self.raw_batch
+            self.encoder = self.cpass = None
+            self._last_pipe = self._last_bg = None
+            self.pending_ids.clear()
+            self.recorded = 0
+            self.pending_bytes = 0
+            self._ring_used = 0
+            try:
+                if raw:
+                    _lib.wgpuComputePassEncoderEnd(cp)
+                    _lib.wgpuComputePassEncoderRelease(cp)
+                    _lib.wgpuCommandEncoderRelease(enc)
+                else:
+                    cp.end()
+                    enc.finish()  # a command buffer never submitted
+            finally:
+                self.client.pool.submitted()
 
     def _drop_stray_encoder(self):
         with deferred_interrupts():
@@ -381,6 +427,7 @@ class Recorder:
             self.skipped_waits += 1
             return
         try:
+            self.before_submit()
             with deferred_interrupts():
                 maps.reap()
                 if maps.busy(self._fence):  # an interrupted wait's map is still pending

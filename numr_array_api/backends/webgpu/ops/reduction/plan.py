@@ -36,6 +36,7 @@ from ...storage import WgpuStorage, _row_major
 from . import table as T
 from .spec import ReduceSpec, types_of, vec_width
 from ...runtime import caches as _caches
+from ...runtime.progress import paced
 
 ITER = 256              # loop trips per thread and pass
 MIN_ITER = 16           # col mapping: below this, more chunks only add partials
@@ -433,7 +434,8 @@ def run(op, x, axes, acc, dv=0.0, res=None):
     if x.size <= MAX_BOX_ELEMS and x.fits_binding() and out.fits_binding():
         _launch(job, x, x.dtype, kept, out, "final")
     else:
-        _run_boxes(job, x, axes, kept, kshape, out)
+        with paced(client.recorder) as pace:  # a Ctrl-C abandons at most a box or two
+            _run_boxes(job, x, axes, kept, kshape, out, pace.step)
     if heavy:
         client.flush()
     return out
@@ -463,7 +465,7 @@ def _in_space(v, order, kept_pos):
     return v._view(shape, strides)
 
 
-def _run_boxes(job, x, axes, kept, kshape, out):
+def _run_boxes(job, x, axes, kept, kshape, out, step):
     nd = x.ndim
     if job.arg and len(axes) > 1:
         # flat indices over several dims: boxes must be row-major runs of them
@@ -488,8 +490,8 @@ def _run_boxes(job, x, axes, kept, kshape, out):
     if whole:
         for box in parts:
             sub, osub = box_views([it, out_b], box)
-            _launch(job, sub, x.dtype, kmask, kept_only(osub),
-                    "final")
+            _launch(job, sub, x.dtype, kmask, kept_only(osub), "final")
+            step()
         return
     # boxes cut reductions: merge every box's states into one state per output
     acc = tuple(full(kshape, _identity(job, name, ty), d, job.client)
@@ -507,11 +509,13 @@ def _run_boxes(job, x, axes, kept, kshape, out):
                                         "a box that is not a run of whole rows")
         dst = tuple(kept_only(s) for s in subs[1:])
         _launch(job, subs[0], x.dtype, kmask, dst, "merge", base)
+        step()
     # post(state) per output, in boxes over the kept shape
     kall = (True,) * len(kshape)
     for box in boxes(kshape, list(acc) + [out], MAX_BOX_ELEMS, outer_first=True):
         subs = box_views(list(acc) + [out], box)
         _launch(job, tuple(subs[:-1]), None, kall, subs[-1], "final")
+        step()
 
 
 def _identity(job, field, ty):

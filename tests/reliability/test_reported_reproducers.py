@@ -14,10 +14,12 @@ import os
 import numpy as np
 import pytest
 
+from _support import unavailable
+
 import numr_array_api as numr
 import numr_array_api.cpu as cpu
 from numr_array_api import errors
-from numr_array_api.errors import BackendLimitation, DeviceMismatch, NamespaceMismatch, NumrError
+from numr_array_api.errors import DeviceMismatch, NamespaceMismatch, NumrError
 
 from .conftest import FULL
 
@@ -31,8 +33,8 @@ def _webgpu():
             return xp
         reason = "no WebGPU adapter"
     except Exception as e:  # noqa: BLE001
-        reason = f"numr_array_api.webgpu unavailable: {e}"
-    pytest.skip(reason)
+        reason = f"{type(e).__name__}: {e}"
+    unavailable("webgpu", reason)
 
 
 def host(x):
@@ -43,11 +45,7 @@ def _on_cpu_adapter(xp):
     return xp.asarray([0.0])._data.client.info.get("type") == "CPU"
 
 
-# ---- 1, 2 ------------------------------------------------------------------------------------
-def test_reproducers_1_and_2_have_their_tests():
-    from . import test_interrupts, test_threads
-    assert callable(test_threads.test_reproducer_1_eight_threads_add_sum_matmul)
-    assert callable(test_interrupts.test_reproducer_2_random_sigints_never_hang_or_corrupt)
+# reproducers 1 (threads) and 2 (interrupts) are test_threads.py and test_interrupts.py
 
 
 # ---- 3: argmax / argmin from 2^24 elements ---------------------------------------------------
@@ -254,7 +252,7 @@ def test_reproducer_6_two_cuda_devices():
         import numr_array_api.cuda as xp
         devs = xp.__array_namespace_info__().devices()
     except Exception as e:  # noqa: BLE001
-        pytest.skip(f"cuda unavailable: {e}")
+        unavailable("cuda", f"{type(e).__name__}: {e}")
     if len(devs) < 2:
         pytest.skip("fewer than two CUDA devices")
     h, a0, a1, m1, i1, b1, c1 = _operands(xp, devs[0], devs[1])

@@ -1,0 +1,167 @@
+"""How far the queue has got, interruptible waits for it, and paced long operations.
+
+A dispatch that has started cannot be cancelled (WebGPU has no such call), so what a Ctrl-C
+can stop is what has not been submitted yet. Three things keep that small and every wait
+interruptible:
+
+- ``Progress`` places markers (``wgpuQueueOnSubmittedWorkDone``) and waits for them by
+  polling between short sleeps, so a SIGINT is raised at once. On a CPU adapter (lavapipe)
+  ``wgpuQueueSubmit`` itself blocks until the work submitted before has run (Mesa runs a
+  submission in the submitting thread once the previous one is done), where no signal
+  handler can run: the recorder waits here first (``Recorder.flush``).
+- ``paced`` runs an operation made of many independent steps (the boxes of a reduction or
+  an elementwise op over more than one binding) one submission a step, with at most
+  ``depth`` steps queued: an interrupt abandons at most that much work, and the recorded,
+  unsubmitted rest is dropped (``Recorder.discard``).
+- Work abandoned by an interrupt is remembered (``abandon``): a later wait that spends more
+  than ``WARN_S`` on it warns, naming the cause, instead of stalling silently.
+"""
+
+import collections
+import itertools
+import time
+import warnings
+
+from wgpu.backends.wgpu_native._ffi import ffi, lib
+
+from .concurrency import deferred_interrupts
+
+__all__ = ["Progress", "paced", "WARN_S"]
+
+WARN_S = 1.0       # a wait on abandoned work longer than this warns (once per abandonment)
+_MAX_SLEEP = 1e-3
+_done = set()      # marker tokens whose work has completed (or whose queue went away)
+_interrupts = []   # KeyboardInterrupts raised inside the callback
+_tokens = itertools.count(1)
+
+
+def _on_error(exc_type, exc_value, tb):
+    loc = tb.tb_frame.f_locals if tb is not None else {}
+    if "u1" in loc:
+        _done.add(int(ffi.cast("uintptr_t", loc["u1"])))
+    if exc_type is not None and not issubclass(exc_type, Exception):
+        _interrupts.append(exc_value)
+
+
+@ffi.callback("void(WGPUQueueWorkDoneStatus, WGPUStringView, void *, void *)", onerror=_on_error)
+def _on_done(status, message, u1, u2):
+    _done.add(int(ffi.cast("uintptr_t", u1)))
+
+
+class Progress:
+    """The markers of one device's queue. Callers hold the runtime lock."""
+
+    def __init__(self, device, queue):
+        self.device = device
+        self.queue = queue
+        self.marks = collections.deque()  # tokens not yet seen done, oldest first
+        self.abandoned = 0  # the marker after work an interrupt abandoned; 0: none
+        self.warned = False
+        self._info = ffi.new("WGPUQueueWorkDoneCallbackInfo *")
+        self._info.mode = lib.WGPUCallbackMode_AllowProcessEvents
+        self._info.callback = _on_done
+
+    def mark(self):
+        """A marker after everything submitted so far; its token."""
+        tok = next(_tokens)
+        self.marks.append(tok)
+        self._info.userdata1 = ffi.cast("void *", tok)
+        lib.wgpuQueueOnSubmittedWorkDone(self.queue._internal, self._info[0])
+        return tok
+
+    def _poll(self):
+        dev = self.device._internal
+        if dev:
+            lib.wgpuDevicePoll(dev, False, ffi.NULL)
+        if _interrupts:
+            raise _interrupts.pop()
+        marks = self.marks
+        while marks and marks[0] in _done:  # the queue runs in order
+            _done.discard(marks.popleft())
+        if self.abandoned and (not marks or marks[0] > self.abandoned):
+            self.abandoned, self.warned = 0, False
+
+    def busy(self):
+        """Whether a marked submission has not completed yet."""
+        if self.marks:
+            self._poll()
+        return bool(self.marks)
+
+    def wait(self, tok=None):
+        """Until the marker ``tok`` (default: the newest) is reached. Interruptible: the
+        interrupt records the queued work as abandoned."""
+        if not self.marks:
+            return
+        tok = self.marks[-1] if tok is None else tok
+        t0 = time.perf_counter()
+        delay = 0.0
+        try:
+            while True:
+                self._poll()
+                if not self.marks or self.marks[0] > tok:
+                    return
+                self.slow_wait(t0)
+                time.sleep(delay)
+                delay = min(max(2 * delay, 2e-5), _MAX_SLEEP)
+        except BaseException as exc:
+            if not isinstance(exc, Exception):
+                self.abandon()
+            raise
+
+    def abandon(self):
+        """An interrupt left the work submitted so far to run on without a caller."""
+        with deferred_interrupts():
+            if self.device._internal:
+                self.abandoned = self.mark()
+
+    def slow_wait(self, t0):
+        """Called by waiting loops: warns once when a wait started at ``t0`` has spent more
+        than WARN_S on work an interrupt abandoned."""
+        if self.abandoned and not self.warned and time.perf_counter() - t0 > WARN_S:
+            self.warned = True
+            warnings.warn(
+                "numr_array_api.webgpu: waiting for GPU work that a KeyboardInterrupt "
+                "abandoned (a dispatch that has started runs to its end; Ctrl-C again "
+                "stops this wait)", RuntimeWarning, stacklevel=4)
+
+
+class _Paced:
+    __slots__ = ("rec", "on", "steps")
+
+    def __init__(self, rec):
+        self.rec = rec
+
+    def __enter__(self):
+        rec = self.rec
+        # a captured graph replays the whole call; a profile times each dispatch
+        self.on = rec.capture is None and rec.prof is None and not rec.hold
+        if self.on:
+            if rec.watch is not None and not rec.watch.bad:
+                rec.watch.bad = "a paced operation"  # a replay would not pace it
+
+            rec.flush()  # the steps' batches then hold this operation's work only
+            self.steps = collections.deque()
+        return self
+
+    def step(self):
+        """The work recorded since the last step is one step: submitted now; waits
+        (interruptibly) while more than the adapter's ``pace_depth`` steps are queued."""
+        if not self.on:
+            return
+        rec = self.rec
+        rec.flush()
+        self.steps.append(rec.progress.mark())
+        while len(self.steps) >= rec.pace_depth:
+            rec.progress.wait(self.steps.popleft())
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.on and exc_type is not None:
+            self.rec.discard()
+            if not issubclass(exc_type, Exception):
+                self.rec.progress.abandon()
+        return False
+
+
+def paced(rec):
+    """``with paced(recorder) as p:`` ... ``p.step()`` after each step's dispatches."""
+    return _Paced(rec)
