@@ -1,4 +1,4 @@
-"""Gather / scatter on webgpu next to CuPy (issue 14), every variant in one process.
+"""Gather / scatter on webgpu next to CuPy, every variant in one process.
 
 Rows: take (16M int64 indices from 64M float32, and the sweep's small size), take_along_axis,
 x[idx] on 2-D data, x[idx] = v, x[mask]; each checked against NumPy, then timed for numr

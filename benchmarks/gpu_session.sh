@@ -15,8 +15,9 @@
 #                results also copied to $OUT
 #   bench        benchmarks/cuda_overhead.py (numr vs raw CuPy per op; graph replay)
 #   wgpu_conformance  conformance/run.py --backend webgpu --tag $GPU_TAG (default gpu) on
-#                issue 3's test files, 100 examples, derandomized (WebGPU on this GPU: set
-#                VK_DRIVER_FILES to the NVIDIA ICD, see ../shared/device/README.md)
+#                the core test files (creation ... constants), 100 examples, derandomized
+#                (WebGPU on this GPU: set VK_DRIVER_FILES to the NVIDIA ICD, see
+#                ../shared/device/README.md)
 #   wgpu_tests   NUMR_TEST_BACKENDS=webgpu pytest tests (plus webgpu_runtime, wgsl_math)
 #   wgpu_bench   benchmarks/webgpu_core.py (bandwidth vs CuPy copy, chained ops, graph replay)
 #   ext_bench    benchmarks/ext.py (fused vs unfused vs torch; Sobol vs SciPy / cuRAND)
@@ -129,7 +130,7 @@ step_bench() {
   run_step bench "$PY" benchmarks/cuda_overhead.py --json "$OUT/cuda_overhead.json"
 }
 
-# --- webgpu on the machine's GPU (issue 3), ext (issue 5), cpu overhead on an idle host ----
+# --- webgpu on the machine's GPU, ext, cpu overhead on an idle host ------------------------
 # XDIST=N runs the test suites and the conformance suite on N processes (pytest-xdist).
 xdist_args() { [ -n "${XDIST:-}" ] && echo "-n $XDIST"; }
 

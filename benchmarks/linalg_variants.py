@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where the time of numr's webgpu factorisations goes, and tuning variants side by side
-with CuPy (cuSOLVER) in one process (issue 11's performance goals).
+with CuPy (cuSOLVER) in one process.
 
     python benchmarks/linalg_variants.py --cases solve:4096:float32,cholesky:2048:float64
         [--variants "default;CHOL=old;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
@@ -8,7 +8,8 @@ with CuPy (cuSOLVER) in one process (issue 11's performance goals).
 
 A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / eigvalsh / svd; N 'BxN' or
 'BxNxN' for a stack of B matrices of N x N; 'B1xB2xN' a stack of shape (B1, B2); the header
-line says how many matrices it took: until session 9 'BxNxN' meant B x N matrices). --no-cupy times numr alone (no CuPy needed: without it numr's times print alone). A
+line says how many matrices it took: earlier versions read 'BxNxN' as B x N matrices).
+--no-cupy times numr alone (no CuPy needed: without it numr's times print alone). A
 variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
 ("default": none; NAME may carry the prefix). Per case and variant it prints the time (best of --repeats after a
 warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,

@@ -4,12 +4,13 @@
     python benchmarks/reduce_variants.py [--variants "u2,s1,g2048,i16,w0;u4,s4,w1"]
                                           [--large-mib 256] [--cases sum,max1,...] [--smoke]
 
-For every case (issue 14's rows at a small and a large size) times raw CuPy once and numr
-webgpu under each variant of ``NUMR_WEBGPU_REDUCE`` (ops/reduction/plan.py ``configure``),
-and checks every variant's result against NumPy in float64. Time per call as in
-benchmarks/sweep.py: ``reps`` calls queued, one synchronize, best of ``repeats``. Prints
-one table: time, CuPy time / numr time (>= 0.8 is issue 14's acceptance), dispatches per
-call, and "BAD" where a result differs from NumPy. Reports, never asserts.
+For every case (the sweep's reduction and scan acceptance rows at a small and a large size)
+times raw CuPy once and numr webgpu under each variant of ``NUMR_WEBGPU_REDUCE``
+(ops/reduction/plan.py ``configure``), and checks every variant's result against NumPy in
+float64. Time per call as in benchmarks/sweep.py: ``reps`` calls queued, one synchronize,
+best of ``repeats``. Prints one table: time, CuPy time / numr time (>= 0.8 is the acceptance
+goal), dispatches per call, and "BAD" where a result differs from NumPy. Reports, never
+asserts.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ if not hasattr(np, "cumulative_sum"):  # (NumPy < 2.1: the check's reference)
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
-# (round 1 on the H100, 2026-11-26: u4 / u8 with w1 best; u16, b1024, x1 slower; the time
-# per call held the host's recording too: the batch was submitted only at synchronize)
+# (benchmarks/results/reduce-variants-h100-2026-11-26-round1.log: u4 / u8 with w1 best; u16,
+# b1024, x1 slower; the time per call held the host's recording too: the batch was submitted
+# only at synchronize)
 VARIANTS = ("u2,s1,g2048,i16,w0,f0;"   # the layout before the variants (2 loads / trip)
             "u4,s4,g2048,i16,w1,f0;"
             "u4,s4,g2048,i16,w1,f32;"

@@ -71,7 +71,7 @@ class Case:
     inputs: Callable[[np.random.Generator], tuple]
     run: Callable[..., Any]                     # run(ns, *device_arrays)
     nbytes: int                                 # bytes read + written by one call
-    target: bool = False                        # an issue-14 acceptance row
+    target: bool = False                        # an acceptance row (starred in plots)
 
 
 FAMILIES: dict[str, Callable[[Sizes], list[Case]]] = {}
@@ -416,8 +416,8 @@ def time_call(fn, sync, reps, repeats):
 def _burst(fn, sync, reps):
     # one untimed call first: the GPU switching from another API's context (Vulkan after
     # CUDA or back) costs the first call of a burst, which would tax whichever backend
-    # follows another API in the interleaved order (call 15: numr cuda 0.90 of CuPy on
-    # rows where it was 1.00)
+    # follows another API in the interleaved order (benchmarks/gpu/s4-call15.sh, H100,
+    # 2026-11-26: numr cuda 0.90 of CuPy on rows where it was 1.00)
     fn()
     sync()
     t = time.perf_counter()

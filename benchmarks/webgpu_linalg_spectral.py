@@ -5,7 +5,7 @@
                                                 [--repeats 3] [--only eigh,eigh-cov,svd] [--match RE]
                                                 [--exclude RE] [--json out.json]
 
-Cases (issue 11's rows): eigh and svd of one 512 x 512 and one 2048 x 2048 matrix (float32,
+Cases: eigh and svd of one 512 x 512 and one 2048 x 2048 matrix (float32,
 float64), and of stacks of 100000 x 8 x 8 and 10000 x 32 x 32 (float32, float64).
 ``--small`` runs 64 / 128 single matrices and stacks of 1000 x 8 x 8 / 100 x 32 x 32 so it
 finishes on lavapipe / a CPU machine.

@@ -4,7 +4,7 @@
     python benchmarks/webgpu_sort.py [--small] [--backends numr-webgpu,cupy,torch]
                                      [--repeats 5] [--json out.json]
 
-Cases (issue 10's acceptance rows): sort and argsort of 2^24 float32 / int32 / float64,
+Cases (the acceptance rows): sort and argsort of 2^24 float32 / int32 / float64,
 a 1000 x 4096 row-wise float32 sort (axis -1), unique_values of 4M int32 (values below
 1M), searchsorted of 1M float32 needles into 16M sorted float32. ``--small`` divides every
 size by 256 (rows by 16) so it runs on lavapipe / a CPU machine in well under a minute.

@@ -265,7 +265,7 @@ def _about_missing(message, missing):
     """Whether a BackendLimitation's message is about one of the ``missing`` dtypes."""
     import re
     return any(re.search(rf"\b{d}\b", message) or
-               (d in _FEATURE_OF and f"'{_FEATURE_OF[d]}'" in message) for d in missing)
+               (d in _FEATURE_OF and _FEATURE_OF[d] in message) for d in missing)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -1,4 +1,4 @@
-"""Range bounds and dtypes that SciPy passes (issue 13, found by SciPy's own suites; NumPy
+"""Range bounds and dtypes that SciPy passes (found by SciPy's own suites; NumPy
 and array-api-strict accept them): 0-d arrays and NumPy scalars as linspace / arange bounds
 (scipy.signal._logspace, stats.cramervonmises), integer dtypes in linspace (rounded down, as
 NumPy), complex dtypes in arange (the real range, as NumPy)."""

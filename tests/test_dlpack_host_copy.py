@@ -1,4 +1,4 @@
-"""DLPack host hand-over (issue 13): a GPU array reaches the host through DLPack as a copy.
+"""DLPack host hand-over: a GPU array reaches the host through DLPack as a copy.
 
 ``x.__dlpack__(dl_device=(kDLCPU, 0), copy=True)`` must return a host capsule, and
 ``xp.from_dlpack(x, device="cpu")`` an array whose memory the interpreter can read, on every

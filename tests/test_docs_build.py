@@ -1,5 +1,5 @@
 """The documentation site builds with warnings as errors, and its API reference shows every
-public function of every namespace and of ext (issue 13).
+public function of every namespace and of ext.
 
 Runs ``python -m sphinx -W --keep-going -b html docs <tmp>`` (the README's command) in a
 subprocess. Needs the ``docs`` extra (Sphinx, MyST), which .ci/setup installs by default.

@@ -1,5 +1,5 @@
-"""NumPy scalars as operands / values and NumPy index arrays (issue 13, causes 1-3), and the
-webgpu write rules for broadcast and empty arrays (causes 5-6).
+"""NumPy scalars as operands / values and NumPy index arrays, and the webgpu write rules for
+broadcast and empty arrays.
 
 scikit-learn and SciPy hand NumPy scalars (np.float64 from a host computation, np.int64 from
 a NumPy argmax) and NumPy index arrays to array-API code; numr treats NumPy scalars as the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 call 1: diagnostics. cuda fuzz with a call trace (which call poisons the CUDA
+# 2026-11-26, H100: diagnostics. cuda fuzz with a call trace (which call poisons the CUDA
 # context), the webgpu spectral failures in full, adapter facts, scikit-learn's whole
 # array-API selection on cuda and webgpu.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 call 3: the lead's cuda checks, then SciPy's whole array-API selection on cuda
+# 2026-11-26, H100: the cuda checks of lead.sh, then SciPy's whole array-API selection on cuda
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 source /work/coord/gpu/lead.sh 2>/dev/null || source benchmarks/gpu/lead.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue 13 (helper cons) on the GPU machine: scikit-learn's / SciPy's own array-API suites on
+# Consumers on the GPU machine: scikit-learn's / SciPy's own array-API suites on
 # numr cuda and numr webgpu (NVIDIA Vulkan), and the whole official array-API suite on webgpu
 # and cuda at 50 examples. Run from the repository root after the usual device prelude
 # (shared/device/README.md: .gl debs unpacked, .whl installed into /tmp/site -- it includes

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run on the development machine from the repository root (e.g. /work/main), before the GPU
-# run of /work/coord/gpu/cubed.sh: downloads into .whl-cubed/ (git-ignored) the wheels of
+# run of benchmarks/gpu/cubed.sh: downloads into .whl-cubed/ (git-ignored) the wheels of
 # Cubed, Dask distributed and their dependencies that the GPU machine's Python 3.12 lacks,
 # pinned to the versions tested here (pyproject extra "distributed"). NumPy is the machine's
 # own. cubed.sh installs them with `pip install --no-index --no-deps --target`.

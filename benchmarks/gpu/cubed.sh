@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 15 (scale-out: numr arrays as the chunks of Cubed arrays on Dask), GPU run on one
+# Scale-out (numr arrays as the chunks of Cubed arrays on Dask), GPU run on one
 # H100 / H200. Run from the repository root on the GPU machine, carrying
 #     [".whl", ".gl", ".whl-cubed"]
-# (.whl / .gl: /work/shared/device/prepare.sh; .whl-cubed: /work/coord/gpu/cubed-wheels.sh,
+# (.whl / .gl: /work/shared/device/prepare.sh; .whl-cubed: benchmarks/gpu/cubed-wheels.sh,
 # Cubed 0.27 + Dask 2026.6 and their pure-Python / manylinux deps for Python 3.12, which the
 # GPU machine lacks). numr comes from the checkout through PYTHONPATH only.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issues 13 / 16 (docs helper): run from the repository root on the GPU machine, after the
+# Docs on the GPU machine: run from the repository root, after the
 # usual environment snippet (/work/shared/device/README.md: .whl/.gl carried, PYTHONPATH,
 # VK_DRIVER_FILES=nvidia ICD). Under 2 minutes. Logs: $OUT/docs-*.log
 #  1. docstrings / names / tracebacks of generated fast paths on the cuda namespace (CuPy

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue 12 (webgpu fft) on the GPU machine; run from the repository root after the usual
+# webgpu fft on the GPU machine; run from the repository root after the usual
 # device prelude (shared/device/README.md: .gl debs unpacked, .whl installed into
 # /tmp/site, PYTHONPATH=/tmp/site:$PWD, VK_DRIVER_FILES=<nvidia icd>). Logs: $OUT/fft-*.log.
 # Expected total under 3 minutes on an H100 (each step capped at 100 s).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fft2 (issue 12 follow-up): A/B of the webgpu FFT switches on the GPU machine, one run.
+# fft2 (after fft.sh): A/B of the webgpu FFT switches on the GPU machine, one run.
 # Run from the repository root after the usual device prelude (PYTHONPATH=/tmp/site:$PWD,
 # VK_DRIVER_FILES=<nvidia icd>). benchmarks/webgpu_fft.py --repeats 20 once per variant;
 # the first also times CuPy (cuFFT) and torch (same-run references), the others numr only

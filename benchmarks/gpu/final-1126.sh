@@ -1,8 +1,8 @@
 #!/bin/bash
-# 2026-11-26 final GPU call: the whole official suite on webgpu (NVIDIA) and cuda, test_linalg
-# and test_fft at 200 examples on webgpu, the lead's cuda checks, then each helper's last
-# measurement (benchmarks/gpu/r2/, trimmed to the steps that prove a goal). Logs are tarred
-# to $OUT after every group, so a call cut short still returns what ran.
+# 2026-11-26, H100, last run of the day: the whole official suite on webgpu (NVIDIA) and cuda,
+# test_linalg and test_fft at 200 examples on webgpu, the cuda checks, then the last
+# measurement of each area (benchmarks/gpu/r2/, trimmed to the steps that prove a goal). Logs
+# are tarred to $OUT after every group, so a run cut short still returns what ran.
 # bash benchmarks/gpu/final-1126.sh HELPER...
 source benchmarks/gpu/prep.sh
 L=/tmp/logs2; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

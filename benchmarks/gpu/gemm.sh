@@ -1,5 +1,5 @@
 #!/bin/bash
-# gemm helper (issue 14), call 2: the new defaults (db kernels, unrolled) in the sweep's
+# GEMM, second run: the new defaults (db kernels, unrolled) in the sweep's
 # matmul rows next to CuPy; GEMM variants next to CuPy / cuBLAS with their errors against
 # a float64 NumPy reference (per-call time with calls queued, as the sweep; and latency);
 # float16 (the cooperative-matrix request's outcome is printed); GPU kernel tests.

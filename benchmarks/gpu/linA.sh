@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# helper linA (issue 11, linalg on the GPU): run from the repository root on the GPU machine
+# linA (linalg on the GPU): run from the repository root on the GPU machine
 # (WebGPU on the NVIDIA GPU, see benchmarks/gpu_session.sh for VK_DRIVER_FILES; CuPy and
 # PyTorch optional). Under 4 minutes whatever happens (timeouts 100 + 130 s; expected about 2); logs in $OUT/linA-*.log.
 set -u

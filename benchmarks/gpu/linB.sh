@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# helper linB (issue 11, spectral linalg on the GPU: eigh / eigvalsh / svd / svdvals / pinv /
+# linB (spectral linalg on the GPU: eigh / eigvalsh / svd / svdvals / pinv /
 # matrix_rank / eig / eigvals): run from the repository root on the GPU machine after the usual
 # device prelude (WebGPU on the NVIDIA GPU, see benchmarks/gpu_session.sh for VK_DRIVER_FILES;
 # CuPy and PyTorch optional). Logs in $OUT/linB-*.log. Expected total under 3 minutes on an

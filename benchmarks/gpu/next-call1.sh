@@ -1,7 +1,7 @@
 #!/bin/bash
-# Prepared in session 10 (2026-11-27) for the next GPU session's first call: the opt-in
-# wide-panel variants of session 10 (untimed) on the qr rows, then the whole issue-11
-# table with the current defaults (the big rows were last measured in session 9).
+# Prepared on 2026-11-27 after s10-call4.sh, for the next GPU run: the opt-in wide-panel
+# variants added untimed (COMB=2, VDIV=1) on the qr rows, then the whole linalg table
+# with the current defaults (the big rows were last measured in s9-call9.sh).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue 14 (helper perf): the webgpu eager per-op cost on the H100 after the launch-plan /
+# perf: the webgpu eager per-op cost on the H100 after the launch-plan /
 # scalar fast-path changes, next to CuPy in the same process. Run from the repository root
 # after the usual device prelude (.gl debs unpacked, wheels in /tmp/site, PYTHONPATH with
 # the repo, VK_DRIVER_FILES=<nvidia icd> if no driver is found). About 1 minute.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# helper "reduce" (issue 14: webgpu reductions / scans at the memory bandwidth), round 2.
+# reduce (webgpu reductions / scans at the memory bandwidth), second run.
 # 1. row-mapping variants (NUMR_WEBGPU_REDUCE, ops/reduction/plan.py) next to raw CuPy in ONE
 #    process, large sizes, each result checked against NumPy float64 (BAD(...) = mismatch);
 #    h= is the host's recording time per call (f32: the batch is submitted right after a

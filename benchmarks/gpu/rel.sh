@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9 acceptance (reliability) on the GPU machine: threads, interrupts, fuzzing, the
+# Reliability acceptance on the GPU machine: threads, interrupts, fuzzing, the
 # reproducers and the soak, on cpu, webgpu (NVIDIA adapter) and cuda. Run from the repository
 # root after the usual environment snippet (/work/shared/device/README.md: carry
 # [".whl", ".gl"], PYTHONPATH, VK_DRIVER_FILES=nvidia ICD). Needs pytest-xdist (in .whl).

@@ -1,6 +1,6 @@
 #!/bin/bash
-# A GPU round of 2026-11-26: each helper's script (benchmarks/gpu/rN/<name>.sh, copied from
-# the coordination folder) sourced in turn after prep.sh, each bounded; logs tarred to $OUT.
+# A GPU run of 2026-11-26: each area's script (benchmarks/gpu/rN/<name>.sh) sourced in turn
+# after prep.sh, each bounded; logs tarred to $OUT.
 # bash benchmarks/gpu/round.sh DIR [NAMES...]
 D=$1; shift
 source benchmarks/gpu/prep.sh

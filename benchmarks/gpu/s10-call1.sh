@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 10, call 1: where the time goes (qr float64, eigh, small stacks), the
+# 2026-11-27, H100: where the time goes (qr float64, eigh, small stacks), the
 # stack rows with the idle-synchronize skip, qr float64 variants.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

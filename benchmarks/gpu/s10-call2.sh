@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 10, call 2: host phases of a small call; stack variants (segments,
+# 2026-11-27, H100: host phases of a small call; stack variants (segments,
 # warp Cholesky at 32); kernel times of those variants; qr float64 2048 by kernel label.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 10, call 3: the warp tests on the H100 (staged Cholesky, segments on
+# 2026-11-27, H100: the warp tests on the H100 (staged Cholesky, segments on
 # by default), staged Cholesky variants, the stack rows with held submits and segments.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 10, call 4: the final code on the H100: runtime, warp and linalg
+# 2026-11-27, H100: the final code on the H100: runtime, warp and linalg
 # kernel tests, the official test_linalg.py at 200 examples, the stack rows.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

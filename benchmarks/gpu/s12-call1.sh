@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 12 (2026-11-27), call 1: the wide QR panel's opt-in variants (COMB=2, VDIV=1 from
-# session 10; RECIP=1 new) on the qr rows with backward errors, a profile of the best
+# 2026-11-27, H100: the wide QR panel's opt-in variants (COMB=2, VDIV=1, added
+# untimed the day before; RECIP=1 new) on the qr rows with backward errors, a profile of the best
 # guess, and the GPU tests of the wide panel and of the GEMM epilogue store forms.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 12, call 2: the register-resident looped QR panel (qr_loop.py) at several
+# 2026-11-27, H100: the register-resident looped QR panel (qr_loop.py) at several
 # heights and widths, split-K for the panels' short-K GEMMs, the dispatch-chain probe,
 # and the GPU tests of the QR panels.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 12, call 3: the new defaults (split-K from K = 256 in pieces of 64, float32 panels
+# 2026-11-27, H100: the new defaults (split-K from K = 256 in pieces of 64, float32 panels
 # looped up to 512 rows on 32 slices, T by doubling in QrTSpec) against nearby variants on
 # the qr rows, a profile of qr 512 float64, then the whole factorisation table.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 12, call 4: the final code on the H100: the official test_linalg.py at 200
+# 2026-11-27, H100: the final code on the H100: the official test_linalg.py at 200
 # examples, the linalg / GEMM kernel test files, split-K on the skinny GEMM, the stack
 # rows, the eigh rows.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 12, call 5: split-K capped at 64 pieces (the skinny deep GEMM), the stack rows,
+# 2026-11-27, H100: split-K capped at 64 pieces (the skinny deep GEMM), the stack rows,
 # eigh variants at 512 / 2048.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

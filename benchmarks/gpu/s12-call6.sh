@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 12, call 6: the qr float64 rows again (final code), the spread of one eigh
-# configuration within one process, and where eigh's time goes now (for the next session).
+# 2026-11-27, H100: the qr float64 rows again (final code), the spread of one eigh
+# configuration within one process, and where eigh's time goes now.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 12, call 7: LarftSpec by doubling (the eigh back-transformation's T): the
+# 2026-11-27, H100: LarftSpec by doubling (the eigh back-transformation's T): the
 # spectral test files, the eigh rows with 5 repeats, the profile of eigh 2048 float32.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 12, call 8: LarftSpec's products four independent loads a step; the spectral
+# 2026-11-27, H100: LarftSpec's products four independent loads a step; the spectral
 # test files; the eigh and svd rows with 5 repeats; the profile of eigh 512 float64.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

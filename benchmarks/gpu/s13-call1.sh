@@ -1,6 +1,6 @@
 #!/bin/bash
 # (a record: the variant it measured, NUMR_WEBGPU_EIGH_HOIST, was not kept; its code is not in the tree)
-# Session 13, call 1: the wide tridiagonalisation's kernels with every global read first
+# 2026-11-27, H100: the wide tridiagonalisation's kernels with every global read first
 # (tridiag_wide.py, NUMR_WEBGPU_EIGH_HOIST): the spectral tests, the eigh rows against the
 # old kernels in one process, the kernel profile, the eigh table.
 source benchmarks/gpu/prep.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # (a record: PrepSpec then used 4 x 4 blocks on 64 invocations; the tree has 2 x 2 on 256)
-# Session 13, call 10: the float32-preconditioned float64 small eigh with 4x4 product tiles in
+# 2026-11-27, H100: the float32-preconditioned float64 small eigh with 4x4 product tiles in
 # PrepSpec, one ScaleCastSpec for the float32 input, from 4096 matrices (PRE=0: the plain
 # kernel): tests, the variants in one process, the kernel profile, the eigh table.
 source benchmarks/gpu/prep.sh

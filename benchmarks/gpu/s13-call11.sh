@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 11: the float32-preconditioned float64 small eigh, PrepSpec back to 2x2 blocks on
+# 2026-11-27, H100: the float32-preconditioned float64 small eigh, PrepSpec back to 2x2 blocks on
 # 256 invocations with rows and columns 16 apart (conflict-free column loads; PRE=0: the plain
 # kernel): tests, the variants in one process, the kernel profile, the eigh table.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 12 (final code): the official test_linalg.py at 200 derandomised
+# 2026-11-27, H100 (final code): the official test_linalg.py at 200 derandomised
 # examples, the stacked factorisation rows, the eigh table.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

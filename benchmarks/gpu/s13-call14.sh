@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 14: the back-transformation's block width (NUMR_WEBGPU_EIGH_BT_NB 64 against
+# 2026-11-27, H100: the back-transformation's block width (NUMR_WEBGPU_EIGH_BT_NB 64 against
 # the default 128) now that the column chain is no longer host-bound, in one process.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Session 13, call 15: do the stacked rows of webgpu_linalg.py --stacks replay their recipes
-# (call 12-13: solve 100000 x 8x8 0.44-0.47 ms there, 0.20-0.21 in linalg_variants.py)?
+# 2026-11-27, H100: do the stacked rows of webgpu_linalg.py --stacks replay their recipes
+# (s13-call12.sh, s13-call13.sh: solve 100000 x 8x8 0.44-0.47 ms there, 0.20-0.21 in
+# linalg_variants.py)?
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # (a record: the variant it measured, NUMR_WEBGPU_SMALL_SPECTRAL_PRE, was not kept; its code is not in the tree)
-# Session 13, call 2: float64 small-stack eigh preconditioned by float32 Jacobi
+# 2026-11-27, H100: float64 small-stack eigh preconditioned by float32 Jacobi
 # (small_pre.py) against the plain float64 kernel in one process; the spectral tests; what
 # a dependent dispatch costs with 9 bound buffers and alternating pipelines.
 source benchmarks/gpu/prep.sh

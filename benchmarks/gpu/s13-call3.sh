@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 3: the wide tridiagonalisation with its per-column kernels emptied
+# 2026-11-27, H100: the wide tridiagonalisation with its per-column kernels emptied
 # (trd_empty.py: how much of eigvalsh is the kernels' content, how much the dispatch chain
 # and the host), and the small eigh kernels' own times (float32, float64).
 source benchmarks/gpu/prep.sh

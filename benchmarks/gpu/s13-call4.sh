@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 4: is the per-column chain host-bound? eigvalsh's call time against its
+# 2026-11-27, H100: is the per-column chain host-bound? eigvalsh's call time against its
 # total, with the default replay chunk (64 dispatches a submit) and one submit for all.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

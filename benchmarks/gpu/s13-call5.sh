@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 5: where the host time of a replayed eigvalsh goes (cProfile).
+# 2026-11-27, H100: where the host time of a replayed eigvalsh goes (cProfile).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # (a record: the variant it measured, NUMR_WEBGPU_RECIPE_MEMO, was not kept; its code is not in the tree)
-# Session 13, call 6: recipe replays re-issuing the last replay's native handles
+# 2026-11-27, H100: recipe replays re-issuing the last replay's native handles
 # (runtime/recipes.py, NUMR_WEBGPU_RECIPE_MEMO): tests, eigvalsh host vs total, the
 # variants in one process, the eigh table.
 source benchmarks/gpu/prep.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # (a record: the variant it measured, NUMR_WEBGPU_RECIPE_MEMO, was not kept; its code is not in the tree)
-# Session 13, call 7: recipe replays re-issuing native records, now for the last four
+# 2026-11-27, H100: recipe replays re-issuing native records, now for the last four
 # buffer assignments (the pool's LIFO lists alternate a call's blocks): host vs total, the
 # variants in one process, the recipe tests.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 13, call 8: recipe replays that look each distinct binding set up once and issue
+# 2026-11-27, H100: recipe replays that look each distinct binding set up once and issue
 # the steps through Recorder.replay's native loop (runtime/recipes.py; A/B switch
 # NUMR_WEBGPU_RECIPE_SETS=0): the runtime and linalg tests, eigvalsh host vs total, the
 # variants in one process, the eigh and linalg tables.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # (a record: PrepSpec then used adjacent 2 x 2 blocks and the six-dispatch cast; both since changed)
-# Session 13, call 9: float64 small eigh preconditioned by float32 Jacobi with one fused
+# 2026-11-27, H100: float64 small eigh preconditioned by float32 Jacobi with one fused
 # preparation kernel (small_prep.py PrepSpec; NUMR_WEBGPU_SMALL_SPECTRAL_PRE=0 the plain
 # kernel): tests, the variants in one process, the kernel profile, the eigh table.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 14, call 1: where eigh 512's wall time goes (eigh_phases.py) and the new eigh
+# 2026-11-27, H100: where eigh 512's wall time goes (eigh_phases.py) and the new eigh
 # variants side by side in one process: the back-transformation's T in one dispatch
 # (EIGH_BT_LARFT=batch, now the default, against each), W-point multisection
 # (EIGH_MSECT_WG), Sturm loads a step ahead (EIGH_STURM_PF), inverse iteration's loads in

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 14, call 2: the column chain's shared bind group (EIGH_SHARED_BG, default on; the
+# 2026-11-27, H100: the column chain's shared bind group (EIGH_SHARED_BG, default on; the
 # recorder keeps a bind group across pipelines of one group layout), the back-transformation's
 # T in one dispatch and Sturm loads a step ahead, against each switched off, in one process;
 # phases after; correctness on the GPU.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 14, call 3: batches on native handles against wgpu-py's objects (interleaved, one
+# 2026-11-27, H100: batches on native handles against wgpu-py's objects (interleaved, one
 # process), the final eigh and stack tables, the official test_linalg at 200 and the
 # runtime / kernel / linalg tests on the GPU.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 14, call 4: after the runtime's native batches, the whole test suite (cpu,
+# 2026-11-27, H100: after the runtime's native batches, the whole test suite (cpu,
 # webgpu, cuda) and the whole official suite on webgpu (max-examples 50) on the H100.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

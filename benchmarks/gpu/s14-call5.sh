@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 14, call 5: where a small stacked call's host time goes with native batches
+# 2026-11-27, H100: where a small stacked call's host time goes with native batches
 # (s10_phases.py), and the tridiagonalisation's rows per slice (EIGH_UPD_RPS) now that
 # the column chain is bound by the GPU rather than the host.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 14, call 6: the final code (TrdUpdSpec one row per slice by default): the eigh
+# 2026-11-27, H100: the final code (TrdUpdSpec one row per slice by default): the eigh
 # table and the eigh / svd tests on the GPU (slow sizes included).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 15, call 1: segments staged through workgroup memory (BWARP_SSTAGE) for the
+# 2026-11-28, H100: segments staged through workgroup memory (BWARP_SSTAGE) for the
 # stacked solve / inv kernels, and the memoised route of a stacked call: the kernels'
 # tests on NVIDIA's 32-lane subgroups, kernel times direct / staged, numr / CuPy.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 15, call 7: calls 1-2's test steps were stopped by their time limits a few
+# 2026-11-28, H100: the test steps of s15-call1.sh and s15-call2.sh were stopped by their
+# time limits a few
 # tests short (323 of 340, 383 of 397): the segment kernels' tests (direct and staged) and
 # tests/test_linalg.py again, whole, with a longer limit.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 16, call 1: the loads-first column chain (NUMR_WEBGPU_EIGH_TRD_PF, trd_chain.py)
+# 2026-11-28, H100: the loads-first column chain (NUMR_WEBGPU_EIGH_TRD_PF, trd_chain.py)
 # and TrdSymv2Spec's rows a workgroup (NUMR_WEBGPU_EIGH_SYMV_RPW) against the defaults,
 # with their backward errors; the chain's floor (both kernels emptied); the tridiagonal
 # tests with the new kernels switched on.

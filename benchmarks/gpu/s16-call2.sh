@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 16, call 2: the chain's arrays in one buffer (NUMR_WEBGPU_EIGH_ONE_WS, default on)
-# and the loads-first kernels (now default) against the session-15 chain; the chain's floor
-# again; the official test_linalg.py (200 examples); issue 11's whole table in one run.
+# 2026-11-28, H100: the chain's arrays in one buffer (NUMR_WEBGPU_EIGH_ONE_WS, default on)
+# and the loads-first kernels (now default) against the chain of s15-call*.sh; the chain's
+# floor again; the official test_linalg.py (200 examples); the whole linalg table in one run.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,8 +1,8 @@
 #!/bin/bash
-# Session 16, call 3: call 2's one-buffer workspace made every eigh a general-path call
+# 2026-11-28, H100: s16-call2.sh's one-buffer workspace made every eigh a general-path call
 # (the recipe refused outputs at offsets; 5x slower): with recipes keeping output offsets,
 # the workspace against separate buffers again; the tridiagonal / recipe tests on the GPU;
-# issue 11's whole table in one run.
+# the whole linalg table in one run.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

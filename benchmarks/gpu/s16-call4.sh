@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 16, call 4 (final code): the official test_linalg.py (200 examples); the runtime
-# tests (the recorder's byte count and the recipes changed); the two cells nearest issue
-# 11's 3x once more: eigh 512 and qr (all sizes) float64.
+# 2026-11-28, H100 (final code): the official test_linalg.py (200 examples); the runtime
+# tests (the recorder's byte count and the recipes changed); the two cells nearest the
+# 3x goal once more: eigh 512 and qr (all sizes) float64.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

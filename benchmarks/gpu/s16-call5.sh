@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 16, call 5: qr float64 sits at 2.9-3.0x of CuPy at 512 (three 160-224-row panels
+# 2026-11-28, H100: qr float64 sits at 2.9-3.0x of CuPy at 512 (three 160-224-row panels
 # on the one-workgroup FactorSpec, ~0.3 ms each): those panels on the wide kernel or the
 # looped one, against the default.
 source benchmarks/gpu/prep.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 16, call 6 (final code: float64 QR panels of 129-255 rows on the wide kernel):
-# the QR tests on the GPU, then issue 11's whole table in one run.
+# 2026-11-28, H100 (final code: float64 QR panels of 129-255 rows on the wide kernel):
+# the QR tests on the GPU, then the whole linalg table in one run.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,7 +1,7 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 1: the webgpu hang fix on NVIDIA (official suite whole at 50
+# 2026-11-26, H100: the webgpu hang fix on NVIDIA (official suite whole at 50
 # examples; test_linalg + test_fft at 200), the workgroup-memory planners at 16 KiB on
-# NVIDIA, the demo's driver noise, issue 9's sizes (10 GiB, 3 GiB sort) and cuda's huge
+# NVIDIA, the demo's driver noise, the size acceptance (10 GiB, 3 GiB sort) and cuda's huge
 # requests. Logs tarred to $OUT/logs.tgz after every step.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

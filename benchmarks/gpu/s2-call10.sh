@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 10: the cuFFT plan-failure retry (cuda runtime memory tests, the
+# 2026-11-26, H100: the cuFFT plan-failure retry (cuda runtime memory tests, the
 # cuda fft tests).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 2: issue 9's acceptance (benchmarks/gpu/rel.sh: threads 16 x 2000
+# 2026-11-26, H100: the reliability acceptance (benchmarks/gpu/rel.sh: threads 16 x 2000
 # x 10 runs on cpu / webgpu / cuda, 50 interrupt runs, the fuzz suite, reproducers + soak),
 # then scikit-learn's whole array-API selection on cuda and webgpu.
 source benchmarks/gpu/prep.sh

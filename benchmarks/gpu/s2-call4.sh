@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 4: SciPy's whole array-API selection on numr cuda and numr
+# 2026-11-26, H100: SciPy's whole array-API selection on numr cuda and numr
 # webgpu (after linspace's float32 work dtype and the squaring operator), the kruskal
 # diagnostic, and the tests those fixes added.
 source benchmarks/gpu/prep.sh

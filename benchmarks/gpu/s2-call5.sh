@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 5: the fixes of call 4 (eig conjugate pairs: SciPy's iircomb
-# symmetry, linspace composition, squares), SciPy whole on webgpu, and issue 12 / 14 / 11
+# 2026-11-26, H100: the fixes after s2-call4.sh (eig conjugate pairs: SciPy's iircomb
+# symmetry, linspace composition, squares), SciPy whole on webgpu, and fft / sweep / linalg
 # figures: fft and reduction sweeps with early submission off / on (same run), linalg table.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

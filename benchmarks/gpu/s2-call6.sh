@@ -1,8 +1,7 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 6: today's changes on NVIDIA (official suite whole on webgpu
+# 2026-11-26, H100: today's changes on NVIDIA (official suite whole on webgpu
 # and cuda, the demo, scikit-learn whole on both after the squaring operator), then tuning
-# data: reduction row-mapping variants (issue 14: sum, max) and the early-submit threshold
-# for fft (issue 12).
+# data: reduction row-mapping variants (sum, max) and the early-submit threshold for fft.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack() { (cd $L && tar czf $OUTSAVE/logs.tgz .); }

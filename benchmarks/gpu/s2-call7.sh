@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 7: issue 14 probe of the full float32 sum (full path vs row
+# 2026-11-26, H100: probe of the full float32 sum (full path vs row
 # path), with early submission and the reduction's own flush on / off.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 8: whole-array reductions through rows (issue 14) on NVIDIA:
+# 2026-11-26, H100: whole-array reductions through rows on NVIDIA:
 # the reduction tests, the sum probe and the reduction rows of the sweep.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

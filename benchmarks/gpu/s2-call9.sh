@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 2, call 9: the whole test suite on the NVIDIA adapter (webgpu) and on
+# 2026-11-26, H100: the whole test suite on the NVIDIA adapter (webgpu) and on
 # cuda, with the final code of the day.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 1: call recipes (fft, split-K GEMM) A/B, reduction row-mapping
+# 2026-11-26, H100: call recipes (fft, split-K GEMM) A/B, reduction row-mapping
 # variants, matmul sweep, per-op chain, batched small linalg breakdown; recipe + fft + matmul
 # tests on webgpu.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 10: the GiB GPU tests serialised by a file lock while 16
+# 2026-11-26, H100: the GiB GPU tests serialised by a file lock while 16
 # workers run the rest of tests/webgpu_kernels on the same GPU.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 11: final code: linalg / recipes / fft / matmul tests on webgpu,
+# 2026-11-26, H100: final code: linalg / recipes / fft / matmul tests on webgpu,
 # the GiB tests alone (serialised), official test_linalg + test_fft at 200 examples.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,7 +1,7 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 2: batched linalg through recipes (status diag, breakdown), GEMM
+# 2026-11-26, H100: batched linalg through recipes (status diag, breakdown), GEMM
 # variants, official test_fft + test_linalg at 200 examples, recipe / linalg tests, the
-# whole sweep (large) for issue 14's table.
+# whole sweep (large) for the table of the sweep's acceptance rows.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

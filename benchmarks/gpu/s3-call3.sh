@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 3: status-read round trip (wait modes), CuPy copy paths of a
+# 2026-11-26, H100: status-read round trip (wait modes), CuPy copy paths of a
 # strided view, batched 16 x 16 solve / inv on the one-invocation kernel, the consumers
 # (SciPy, scikit-learn) on webgpu with call recipes.
 source benchmarks/gpu/prep.sh

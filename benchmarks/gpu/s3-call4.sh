@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 4: where large factorisations spend their time now (issue 11):
+# 2026-11-26, H100: where large factorisations spend their time now:
 # linalg_variants with --profile and the panel / leaf / block-size switches.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 5: factorisation GPU time per kernel family (plan replays), and
-# the LU / Cholesky switch combinations at 512 / 2048 / 4096 (issue 11).
+# 2026-11-26, H100: factorisation GPU time per kernel family (plan replays), and
+# the LU / Cholesky switch combinations at 512 / 2048 / 4096.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 6: the linalg table with the new defaults (issue 11), spectral
+# 2026-11-26, H100: the linalg table with the new defaults, spectral
 # rows, linalg tests on webgpu, official test_linalg at 200 examples.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 7: the row-per-invocation kernel for stacks of 9..32 systems
+# 2026-11-26, H100: the row-per-invocation kernel for stacks of 9..32 systems
 # (first-call compile time, kernel and call time next to CuPy), linalg tests, official
 # test_linalg at 200 examples.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 8: the rows kernel after its NaN fix (linalg tests, official
+# 2026-11-26, H100: the rows kernel after its NaN fix (linalg tests, official
 # test_linalg + test_fft at 200 examples, batched timings), then the whole webgpu test
 # suite on the GPU.
 source benchmarks/gpu/prep.sh

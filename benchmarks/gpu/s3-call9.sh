@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 3, call 9: the whole test suite on webgpu (H100), final code.
+# 2026-11-26, H100: the whole test suite on webgpu (H100), final code.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,4 +1,4 @@
-"""GPU time per kernel family of a large factorisation (issue 11), from its recorded plan.
+"""GPU time per kernel family of a large factorisation, from its recorded plan.
 
 A factorisation's dispatches are captured once (ops/linalg/plan.py); replaying the capture
 with one family's dispatches left out gives that family's share of the GPU time (results

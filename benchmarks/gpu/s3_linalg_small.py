@@ -1,4 +1,4 @@
-"""Where the time of a batched small solve / inv / cholesky goes (issue 11), H100.
+"""Where the time of a batched small solve / inv / cholesky goes, H100.
 
 Per case: the public call with its status read (best of 5, synchronised), the kernel alone
 (its dispatches captured as a graph, replayed 10 times per synchronisation), an empty

@@ -1,5 +1,5 @@
-"""A status read's round trip on a GPU adapter (issue 11's batched solve pays one a call),
-and CuPy's copy paths for a strided view (issue 14's cuda row x[:, ::2] copy). Reports only.
+"""A status read's round trip on a GPU adapter (a batched solve pays one a call), and CuPy's
+copy paths for a strided view (the sweep's cuda row x[:, ::2] copy). Reports only.
 Run under NUMR_WEBGPU_MAP_WAIT=block / NUMR_WEBGPU_MAP_SPIN_US=... to compare waits."""
 import os
 import time

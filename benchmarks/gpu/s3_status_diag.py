@@ -1,4 +1,4 @@
-"""Where a batched small solve's time goes beyond its kernel (issue 11), H100: the call,
+"""Where a batched small solve's time goes beyond its kernel, H100: the call,
 the call without its status read, a status read alone, and the host's share. Reports only."""
 import time
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 1 (issue 14): grouped tile rasterisation of the GEMM (style
+# 2026-11-26, H100: grouped tile rasterisation of the GEMM (style
 # "us<G>") against the row-major order, f32 / f64 / f16; whole-array reductions through
 # rows of other lengths (NUMR_WEBGPU_REDUCE r<len>), with the raw read probe.
 source benchmarks/gpu/prep.sh

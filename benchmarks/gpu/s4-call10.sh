@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 10: official test_linalg + test_fft at 200 examples on webgpu,
+# 2026-11-26, H100: official test_linalg + test_fft at 200 examples on webgpu,
 # scikit-learn's and SciPy's array-API suites on webgpu arrays (final code).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

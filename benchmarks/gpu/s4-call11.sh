@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 11 (issue 11): the LU rework's final commits and its switches
+# 2026-11-26, H100: the LU rework's final commits and its switches
 # (leaf width, tournament threshold / block threads / barriers, subgroup pivot search),
 # a profile of solve 4096, and the linalg test file on the GPU.
 source benchmarks/gpu/prep.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 12 (issue 14 acceptance): the whole sweep at both sizes for
+# 2026-11-26, H100 (the sweep's acceptance rows): the whole sweep at both sizes for
 # numr webgpu / numr cuda / CuPy / PyTorch in one run (the unchecked GEMM, early submission
-# at 1 GiB), the per-op eager chain, and the fft chain (issue 12, no regression).
+# at 1 GiB), the per-op eager chain, and the fft chain (no regression).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 13: the eigh tridiagonalisation variants (multi-workgroup
+# 2026-11-26, H100: the eigh tridiagonalisation variants (multi-workgroup
 # column kernels, unchecked build) and the early-submit ramp (interleaved A/B at 10 and
 # 20 queued calls, then the sweep's reductions).
 source benchmarks/gpu/prep.sh

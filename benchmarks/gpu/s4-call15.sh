@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 15 (issue 14's final figures): the interleaved sweep at both
+# 2026-11-26, H100 (the sweep's final figures): the interleaved sweep at both
 # sizes for numr webgpu / numr cuda / CuPy (20 queued large calls: steady throughput).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

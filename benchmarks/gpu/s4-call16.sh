@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 16 (issue 11): the LU round-2 switches, the linalg test files
+# 2026-11-26, H100: the LU round-2 switches, the linalg test files
 # on the GPU (tridiagonal eigh with its wide unchecked kernels, tournament leaves), and
 # the linalg table next to CuPy.
 source benchmarks/gpu/prep.sh

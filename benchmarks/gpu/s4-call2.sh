@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 2 (issue 14): where a queued large call's host time goes
+# 2026-11-26, H100: where a queued large call's host time goes
 # (benchmarks/gpu/s4_host_diag.py: calls with early submission on / off, the native submit
 # call's own duration, cProfile of 40 queued calls).
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 3 (issue 14): early-submission thresholds. Call 2 showed the
+# 2026-11-26, H100: early-submission thresholds. s4-call2.sh showed the
 # host's time per queued 256 MiB sum (~160 us) above the GPU's (~95 us): each early submit
 # costs the host ~50 us (pass end, encoder finish, native submit ~25 us, new pass). Compare
 # NUMR_WEBGPU_SUBMIT_BYTES 64 MiB (default) / 256 MiB / 1 GiB with the reductions' own

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 4 (issue 14): early-submission policy A/B, interleaved in one
+# 2026-11-26, H100: early-submission policy A/B, interleaved in one
 # process (benchmarks/gpu/s4_submit_ab.py), twice.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

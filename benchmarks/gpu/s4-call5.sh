@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 5 (issue 14): where the float32 GEMM's time goes: the db
+# 2026-11-26, H100: where the float32 GEMM's time goes: the db
 # kernels with their FMAs alone ("C") and their tile traffic alone ("L").
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

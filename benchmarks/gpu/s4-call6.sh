@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 6 (issue 14): kernels compiled without wgpu's runtime checks
+# 2026-11-26, H100: kernels compiled without wgpu's runtime checks
 # (index clamps, loop counters; wgpuDeviceCreateShaderModuleTrusted): the GEMM variants
 # and the raw read probe, each next to the checked build in the same process.
 source benchmarks/gpu/prep.sh

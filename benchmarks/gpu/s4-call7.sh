@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 7 (issue 11): the Cholesky panel compiled without wgpu's
+# 2026-11-26, H100: the Cholesky panel compiled without wgpu's
 # runtime checks (CHOL_TRUSTED) next to the checked build, with the unchecked GEMM now the
 # default; QR / solve at 2048 and 4096 for reference.
 source benchmarks/gpu/prep.sh

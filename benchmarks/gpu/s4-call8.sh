@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 8 (issue 11), mid-way: the tridiagonal eigh path and the LU
+# 2026-11-26, H100, mid-way: the tridiagonal eigh path and the LU
 # rework (tournament-pivoting leaves, row-swap leaves, inverted-block TRSM) on the H100:
 # their tests, then times next to CuPy and the old paths.
 source benchmarks/gpu/prep.sh

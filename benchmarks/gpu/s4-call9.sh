@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 4, call 9: the whole test suite on webgpu (H100), final code: the
+# 2026-11-26, H100: the whole test suite on webgpu (H100), final code: the
 # GiB-sized tests (gpu and slow: 10-40 GiB each) alone after the 16 parallel workers,
 # whose pools held enough of the 80 GB to run them out of memory.
 source benchmarks/gpu/prep.sh

@@ -1,4 +1,4 @@
-"""Where the host's time goes in a queued large call (issue 14): reduce_variants printed a
+"""Where the host's time goes in a queued large call: reduce_variants printed a
 host time per call (calls only, no synchronize) of 108-113 us for a 256 MiB float32 sum
 whose whole call took 120 us, i.e. the host did not run ahead of the GPU. Times the calls
 with early submission on / off, then profiles 40 queued calls (cProfile, top by own time)."""

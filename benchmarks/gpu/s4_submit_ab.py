@@ -1,7 +1,7 @@
-"""Early-submission policy A/B in one process, interleaved (issue 14).
+"""Early-submission policy A/B in one process, interleaved.
 
-Separate processes on the H100 disagreed by 20-40 % (call 3), so the settings alternate
-here round after round on the same arrays: the recorder's byte threshold
+Separate processes on the H100 disagreed by 20-40 % (benchmarks/gpu/s4-call3.sh), so the
+settings alternate here round after round on the same arrays: the recorder's byte threshold
 (``recorder.submit_bytes``, NUMR_WEBGPU_SUBMIT_BYTES) and the reductions' own early submit
 (NUMR_WEBGPU_REDUCE f<MiB>). Per case and setting: the median over rounds of the time per
 call (``reps`` calls queued, one synchronize) and of the host's share; CuPy alongside."""
@@ -15,8 +15,9 @@ import numpy as np
 import numr_array_api.webgpu as W
 from numr_array_api.backends.webgpu.ops.reduction import plan
 
-# (label, recorder.submit_bytes, reduction early submit, recorder.ramp_first); call 4
-# compared fixed thresholds, call 13 the ramp (64 MiB after each wait, doubling to 1 GiB)
+# (label, recorder.submit_bytes, reduction early submit, recorder.ramp_first);
+# benchmarks/gpu/s4-call4.sh compared fixed thresholds, s4-call13.sh the ramp (64 MiB after
+# each wait, doubling to 1 GiB)
 SETTINGS = [("64M,f32", 64 << 20, "f32", 64 << 20), ("1G,f0", 1 << 30, "f0", 1 << 30),
             ("ramp,f0", 1 << 30, "f0", 64 << 20), ("ramp,f32", 1 << 30, "f32", 64 << 20)]
 if "--fixed" in sys.argv:

@@ -1,7 +1,7 @@
-"""The raw WGSL read probe of reduce_variants.py compiled with wgpu's runtime checks
-(index clamps, loop counters) and without them (wgpuDeviceCreateShaderModuleTrusted,
-checks=0), interleaved in one process, next to cupy.sum (issue 14: is the "read ceiling"
-of 0.85 of CuPy a property of the checks?)."""
+"""The raw WGSL read probe of reduce_variants.py compiled with wgpu's runtime checks (index
+clamps, loop counters) and without them (wgpuDeviceCreateShaderModuleTrusted, checks=0),
+interleaved in one process, next to cupy.sum (is the "read ceiling" of 0.85 of CuPy a
+property of the checks?)."""
 
 import statistics
 import sys

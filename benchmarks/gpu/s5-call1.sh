@@ -1,7 +1,7 @@
 #!/bin/bash
-# 2026-11-26 session 5, call 1: svd through the augmented matrix (svd_aug.py) on the GPU
+# 2026-11-26, H100: svd through the augmented matrix (svd_aug.py) on the GPU
 # (tests + eigh/svd table next to CuPy), the linalg table at the current defaults, the
-# skinny split-K variants and the interleaved sweep (issue 14's rows).
+# skinny split-K variants and the interleaved sweep (its acceptance rows).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-26 session 5, call 2: numr cuda's small-matmul overhead (issue 14), the eigh
-# phases at 512 / 2048 and variants (issue 11), svd with the inverse-iteration scratch in
+# 2026-11-26, H100: numr cuda's small-matmul overhead, the eigh
+# phases at 512 / 2048 and variants, svd with the inverse-iteration scratch in
 # leader ranges (4096 float64 on the augmented path), the spectral tests on the GPU.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

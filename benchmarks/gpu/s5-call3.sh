@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 5, call 3: the eigh back-transformation with the new LarftSpec (phases
+# 2026-11-26, H100: the eigh back-transformation with the new LarftSpec (phases
 # and the eigh table), cholesky 512 variants with a profile, the small stacks without
 # their status read (how much of their time the read is), the sweep with rotating order.
 source benchmarks/gpu/prep.sh

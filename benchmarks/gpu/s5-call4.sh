@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 5, call 4: the wide QR panel (qr_wide.py) and its variants next to
+# 2026-11-26, H100: the wide QR panel (qr_wide.py) and its variants next to
 # CuPy, the QR / eigh / svd tests on the GPU, the eigh phases with reciprocal pivots in the
 # inverse iteration, the linalg table.
 source benchmarks/gpu/prep.sh

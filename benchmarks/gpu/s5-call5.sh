@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 5, call 5: where the wide QR panel's float32 results at 1e+-30 turn
+# 2026-11-26, H100: where the wide QR panel's float32 results at 1e+-30 turn
 # non-finite on the H100, and the panel's rows-per-thread on the probe sizes.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26 session 5, call 6: consumers (scikit-learn, SciPy) and the official linalg / fft
+# 2026-11-26, H100: consumers (scikit-learn, SciPy) and the official linalg / fft
 # files on webgpu with svd_aug, the wide QR panel and the new LarftSpec; the linalg table
 # (every row, 3 repeats) and the sweep.
 source benchmarks/gpu/prep.sh

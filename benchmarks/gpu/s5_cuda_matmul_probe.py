@@ -1,4 +1,4 @@
-"""Where numr cuda's small matmuls spend their time next to raw CuPy (issue 14: the sweep's
+"""Where numr cuda's small matmuls spend their time next to raw CuPy (the sweep's
 skinny 64x16384 @ 16384x64 and batched 1000 x 64x64 rows at 0.74 / 0.80 of CuPy).
 
 Per case: per-call time with 20 calls queued (the sweep's measure), raw CuPy on the same

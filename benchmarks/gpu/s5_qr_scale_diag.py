@@ -1,4 +1,4 @@
-"""Diagnosis (session 5): the wide QR panel on float32 matrices scaled by 1e+-30 gave NaN on
+"""Diagnosis: the wide QR panel on float32 matrices scaled by 1e+-30 gave NaN on
 the H100 (tests/webgpu_kernels/test_qr_wide.py), not on lavapipe. Prints, per scale and
 build (checked / unchecked), where R and Q hold non-finite values."""
 import os

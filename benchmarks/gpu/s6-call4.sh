@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-26 session 6, call 4: main with the warp kernels merged: the scale sweep (8 of 57
-# tests failed in call 3, unreported: the step ran out of time) and the linalg GPU files
+# 2026-11-26, H100: main with the warp kernels merged: the scale sweep (8 of 57
+# tests failed in the run before, unreported: the step ran out of time) and the linalg GPU files
 # with a per-test timeout and a junit report, the official test_linalg.py at 200 examples,
 # the stacks' rows.
 source benchmarks/gpu/prep.sh

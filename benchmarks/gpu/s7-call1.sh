@@ -1,7 +1,7 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 1: session 6's unrun checks (vector_norm ord 2 at 1e+-20, the
+# 2026-11-27, H100: the checks of s6-call6.sh, which was not run (vector_norm ord 2 at 1e+-20, the
 # warp float64 tests), the reduction rows with recipes on / off interleaved with CuPy, and
-# the sweep's issue-14 families at the large size.
+# the sweep's acceptance families at the large size.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 10: SciPy's array-API tests on webgpu, and the sweep's issue-14
-# families with this session's code.
+# 2026-11-27, H100: SciPy's array-API tests on webgpu, and the sweep's acceptance
+# families with the day's code.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 11: the segmented warp kernels (opt-in) on the H100: their
+# 2026-11-27, H100: the segmented warp kernels (opt-in) on the H100: their
 # tests (w = 2 .. 16 compile here for the first time) and their times against the defaults.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 12: eigh / svd rows with the final code, and the sweep's
-# elementwise family (issue 14's x + x row).
+# 2026-11-27, H100: eigh / svd rows with the final code, and the sweep's
+# elementwise family (its x + x acceptance row).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

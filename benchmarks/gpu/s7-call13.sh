@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 13: eigh 512 against this session's switches (the table of
-# call 12 printed 4.4-4.5x where session 6 measured 3.3-3.7x).
+# 2026-11-27, H100: eigh 512 against the day's switches (the table of
+# s7-call12.sh printed 4.4-4.5x where the 2026-11-26 runs measured 3.3-3.7x).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

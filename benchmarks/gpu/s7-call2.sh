@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 2: where the host's time goes in a queued 256 MiB sum on the
+# 2026-11-27, H100: where the host's time goes in a queued 256 MiB sum on the
 # H100's host; the row-mapping variants again now that reductions replay as recipes.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 3: GPU time per kernel (runtime/profile.py) of the issue-11
+# 2026-11-27, H100: GPU time per kernel (runtime/profile.py) of the linalg
 # rows that miss their goal, and of the whole-array sum.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

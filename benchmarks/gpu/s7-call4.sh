@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 4: QR with split-K for the batch-of-one V^H V and Y C products
+# 2026-11-27, H100: QR with split-K for the batch-of-one V^H V and Y C products
 # (their K is the panel's height), the profiles again with true float32 inputs, eigh on a
 # covariance (clustered spectrum) next to the benchmark's random symmetric input.
 source benchmarks/gpu/prep.sh

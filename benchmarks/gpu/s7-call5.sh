@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 5: QR with the per-(row, column) QrTSpec and split-K for the
+# 2026-11-27, H100: QR with the per-(row, column) QrTSpec and split-K for the
 # batch-of-one products, every split-K threshold measured with its own gemm plans.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

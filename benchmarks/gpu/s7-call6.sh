@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 6: stacks of 8x8 / 16x16 systems on the warp kernel (one
+# 2026-11-27, H100: stacks of 8x8 / 16x16 systems on the warp kernel (one
 # matrix a subgroup, 8 or 16 of its 32 lanes busy) against the one-invocation kernel.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

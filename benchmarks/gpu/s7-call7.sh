@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 7: the webgpu kernel tests, the GiB tests and the ext tests on
-# the GPU with this session's code (reductions as recipes, split-K from K = 1024, QrTSpec,
+# 2026-11-27, H100: the webgpu kernel tests, the GiB tests and the ext tests on
+# the GPU with the day's code (reductions as recipes, split-K from K = 1024, QrTSpec,
 # inv on the warp kernel, the profiler).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 7, call 8: the warp tests whole (inv now takes them from n = 2; call 7's
+# 2026-11-27, H100: the warp tests whole (inv now takes them from n = 2; s7-call7.sh's
 # step limit left their float64 cases out), the namespace-level tests, the official
 # test_linalg.py at 200 examples.
 source benchmarks/gpu/prep.sh

@@ -1,4 +1,5 @@
-"""Issue 14's reduction rows, recipes on / off (runtime/recipes.py), interleaved with CuPy.
+"""The sweep's reduction acceptance rows, recipes on / off (runtime/recipes.py), interleaved
+with CuPy.
 
     python benchmarks/gpu/s7_reduce_ab.py [--rounds 15] [--reps 20]
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 8, call 1: eigh's parallel cluster mode (clusters.py) on the H100:
+# 2026-11-27, H100: eigh's parallel cluster mode (clusters.py) on the H100:
 # its tests, eigh / eigh-cov against CuPy, the profile of eigh+cov 2048, and tuning
 # variants of the near-miss rows (cholesky / qr 512).
 source benchmarks/gpu/prep.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 8, call 2: eigh cluster modes without the shift cap (tests, chain sizes
-# and accuracy of random / covariance 2048, SERIAL_MAX variants timed), and the helper's
+# 2026-11-27, H100: eigh cluster modes without the shift cap (tests, chain sizes
+# and accuracy of random / covariance 2048, SERIAL_MAX variants timed), and the
 # streamed small-eigh kernels against the default.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

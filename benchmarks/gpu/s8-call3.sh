@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 8, call 3 (call 2 again: an import broke it): eigh cluster modes (tests, chain sizes
-# and accuracy of random / covariance 2048, SERIAL_MAX variants timed), and the helper's
+# 2026-11-27, H100 (s8-call2.sh again: an import broke it): eigh cluster modes (tests,
+# chain sizes and accuracy of random / covariance 2048, SERIAL_MAX variants timed), and the
 # streamed small-eigh kernels against the default.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

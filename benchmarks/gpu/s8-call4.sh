@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 8, call 4: the final code: spectral tests, the official test_linalg at
+# 2026-11-27, H100: the final code: spectral tests, the official test_linalg at
 # 200 examples, the spectral table (eigh / eigh-cov / svd) against CuPy, and the profile
 # of eigh of a covariance.
 source benchmarks/gpu/prep.sh

@@ -1,4 +1,4 @@
-"""Session 8: the tridiagonal eigh's cluster modes and shift cap on the device, per
+"""The tridiagonal eigh's cluster modes and shift cap on the device, per
 variant: cluster sizes, mode, residual and orthogonality (n eps) against NumPy."""
 import os
 import sys

@@ -1,9 +1,9 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 1: the QR register tail (QR_REGS_MAX / QR_REGS_WG) against
+# 2026-11-27, H100: the QR register tail (QR_REGS_MAX / QR_REGS_WG) against
 # the default at 512 / 2048 / 4096, its tests, the streamed small eigh against the default,
 # and where qr 512's GPU time goes with the tail.
-# (QR_REGS_MAX / QR_REGS_WG: a register tail on QRPanelSpec, removed after this call: 3-15x
-# slower; see docs/benchmarks.md, session 9.)
+# (QR_REGS_MAX / QR_REGS_WG: a register tail on QRPanelSpec, removed after this run: 3-15x
+# slower; see docs/benchmarks.md, "Short QR panels".)
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 2: short QR panels on the looped wide kernel (QR_LOOP_MAX)
+# 2026-11-27, H100: short QR panels on the looped wide kernel (QR_LOOP_MAX)
 # against the default at 512 / 2048 / 4096, and its tests.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

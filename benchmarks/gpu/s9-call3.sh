@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 3: the register Cholesky panel (CHOL_PANEL=regs, helper's
-# branch chol-regs) and the looped QR panel on 1024 invocations (QR_LOOP_NS=32) against the
+# 2026-11-27, H100: the register Cholesky panel (CHOL_PANEL=regs, branch
+# chol-regs) and the looped QR panel on 1024 invocations (QR_LOOP_NS=32) against the
 # defaults, with their tests on the H100.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 4: the new defaults (register Cholesky panel with the float32
+# 2026-11-27, H100: the new defaults (register Cholesky panel with the float32
 # power-of-two normalisation; QR panels of <= 128 rows looped): linalg GPU tests, the
 # official test_linalg at 200 examples, the cholesky / qr table against CuPy.
 source benchmarks/gpu/prep.sh

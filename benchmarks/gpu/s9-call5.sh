@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 5: pow2_normalise as one kernel (cholesky / qr / eigh), the
+# 2026-11-27, H100: pow2_normalise as one kernel (cholesky / qr / eigh), the
 # one-barrier batched Cholesky (BCHOL_ONEBAR) against the default, linalg GPU tests.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 6 (final): the register Cholesky panel scaled by 1/sqrt(d)
+# 2026-11-27, H100 (final code): the register Cholesky panel scaled by 1/sqrt(d)
 # (no normalisation), Pow2Spec in QR: their tests, the official test_linalg at 200
 # examples, the cholesky / qr table against CuPy, the table's cholesky rows with the
 # one-barrier batched kernel.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 8: meant as an A/B of the normalisation (a temporary
+# 2026-11-27, H100: meant as an A/B of the normalisation (a temporary
 # NUMR_WEBGPU_POW2=ops switch, not kept); the eigh plans replayed the same recipe for both
 # (4378 dispatches each), so it measured one code path four times: 69.5-100.9 ms at 2048.
 source benchmarks/gpu/prep.sh

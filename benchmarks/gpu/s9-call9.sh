@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27 session 9, call 9: the whole factorisation table with the final code.
+# 2026-11-27, H100: the whole factorisation table with the final code.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

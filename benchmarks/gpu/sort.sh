@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue 10 (sorting on the GPU): run from the repository root on the GPU machine, after the
+# Sorting on the GPU: run from the repository root on the GPU machine, after the
 # usual environment snippet (/work/shared/device/README.md: .whl/.gl carried, PYTHONPATH,
 # VK_DRIVER_FILES=nvidia ICD). Total under 3 minutes (timeouts 70 + 65 + 40 s; the benchmark prints each case as it finishes). Logs: $OUT/sort-*.log
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue 9 size acceptance for sorting (helper sort2): sort / argsort of a 3 GiB float32 array
+# Size acceptance for sorting: sort / argsort of a 3 GiB float32 array
 # on the NVIDIA adapter (2 GiB storage binding, 4 GiB max buffer), plus the beyond-one-binding
 # sort tests at shrunken limits on the same adapter. Run from the repository root on the GPU
 # machine after the usual device prelude (/work/shared/device/README.md: .whl/.gl carried,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Diagnostics of the webgpu Jacobi eigh / svd on a GPU (issue 11: float32 drift on NVIDIA;
-issue 13 F5: float32 SVD accuracy next to LAPACK's).
+"""Diagnostics of the webgpu Jacobi eigh / svd on a GPU (float32 drift on NVIDIA; float32
+SVD accuracy next to LAPACK's, which scikit-learn's float32 Ridge tests compare against).
 
     python benchmarks/gpu/spectral_diag.py [--quick] [--no-time]
 

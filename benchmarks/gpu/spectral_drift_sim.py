@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """NumPy float32 model of the round path's eigvalsh (one-sided Jacobi on B = A + sigma I,
-sigma = ||A||_inf), showing the rotation drift behind issue 11's NVIDIA failures and its fix.
+sigma = ||A||_inf), showing the rotation drift behind the float32 failures on NVIDIA and its
+fix.
 
     python benchmarks/gpu/spectral_drift_sim.py [n]
 

@@ -1,4 +1,4 @@
-"""Issue 14 probe: a full float32 sum of 256 MiB three ways on numr webgpu, next to CuPy:
+"""Probe: a full float32 sum of 256 MiB three ways on numr webgpu, next to CuPy:
 the full-reduction path, the row path (sum(axis=1) of a (8192, 8192) reshape, then the sum
 of 8192 partials) and max(axis=1) (the row path's reference speed)."""
 import os

@@ -367,7 +367,7 @@ def benchmark_page(outdir):
            "built (one plot per family and size; without matplotlib, the `bench` / `docs` "
            "extra, only the tables). The bars are numr's throughput relative to CuPy in the "
            "same run (CuPy's time / numr's time: 1.0 is CuPy's speed, more is faster; a "
-           "star marks the issue-14 acceptance rows, the dashed line is 0.8). The measured "
+           "star marks the acceptance rows, the dashed line is 0.8). The measured "
            "figures with their machines and commands are in [Benchmarks](../benchmarks.md).",
            ""]
     if not files:

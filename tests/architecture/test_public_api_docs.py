@@ -1,5 +1,5 @@
 """Every public function of every namespace and of ext is documented and properly named,
-and generated sources show up in tracebacks (issue 16).
+and generated sources show up in tracebacks.
 
 Public: numr_array_api._api._docstrings.public (the same definition the docs build uses).
 """

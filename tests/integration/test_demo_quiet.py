@@ -1,4 +1,4 @@
-"""`python -m numr_array_api` prints no driver noise (issue 13).
+"""`python -m numr_array_api` prints no driver noise.
 
 wgpu-native probes every backend when it enumerates adapters; Mesa's OpenGL (EGL) probe prints
 "XDG_RUNTIME_DIR is invalid or not set in the environment." to fd 2 from C, once per probe,

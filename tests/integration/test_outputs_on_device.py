@@ -1,4 +1,4 @@
-"""Outputs stay on the device (issue 13): scikit-learn's and SciPy's array-API-capable
+"""Outputs stay on the device: scikit-learn's and SciPy's array-API-capable
 estimators and functions, fed numr arrays, return arrays of the input's namespace and device.
 
 The calls (and every fitted attribute / result checked) are in _device_checks.py, run in a

@@ -1,4 +1,4 @@
-"""Reliability tests (issue 9): threads, interrupts, devices, errors, fuzzing, soak.
+"""Reliability tests: threads, interrupts, devices, errors, fuzzing, soak.
 
 Two profiles, chosen by ``NUMR_STRESS``:
   ci   (default)  sized for CI on 2 cores: all of tests/reliability in a few minutes

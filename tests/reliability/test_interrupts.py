@@ -1,4 +1,4 @@
-"""Interrupts (issue 9, reproducer 2): a KeyboardInterrupt at any point leaves the namespace
+"""Interrupts: a KeyboardInterrupt at any point leaves the namespace
 usable, never hangs, never corrupts state; waits on the GPU are interruptible."""
 
 import os

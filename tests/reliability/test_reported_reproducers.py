@@ -1,6 +1,8 @@
-"""Issue 9's reproducers, each giving the right result or numr's clear error.
+"""The reported reproducers, each giving the right result or numr's clear error:
+1 threads, 2 interrupts, 3 argmax / argmin beyond 2^24 elements, 4 reductions over views of
+2^32 elements, 5 data beyond one binding, 6 arrays of two devices, 7 error types.
 
-1 (threads) and 2 (interrupts) are test_threads.py::test_reproducer_1_eight_threads_add_sum_matmul
+1 and 2 are test_threads.py::test_reproducer_1_eight_threads_add_sum_matmul
 and test_interrupts.py::test_reproducer_2_random_sigints_never_hang_or_corrupt (checked to
 exist below); 5's sizes for x + y, sum / argmax and matmul on 300 MB are in
 tests/webgpu_kernels (test_big_data.py, test_reduction_big.py, test_big_matmul.py), the

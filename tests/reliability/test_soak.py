@@ -1,4 +1,4 @@
-"""Soak (issue 9): a long run of mixed small ops, errors included, leaks nothing. Device
+"""Soak: a long run of mixed small ops, errors included, leaks nothing. Device
 memory (webgpu ``memory_stats()``: bytes lent to live arrays) returns to its starting value
 and the process's RSS stays flat once caches are warm.
 

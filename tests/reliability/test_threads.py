@@ -1,5 +1,6 @@
-"""Threads (issue 9, reproducer 1; issue 13's joblib case): any number of Python threads may
-use one namespace and the same arrays at once, on every backend, with NumPy's results."""
+"""Threads (reported reproducer 1, and scikit-learn's joblib threads): any number of Python
+threads may use one namespace and the same arrays at once, on every backend, with NumPy's
+results."""
 
 import threading
 import warnings
@@ -177,7 +178,7 @@ print("ERRORS", errors[:5], len(errors))
 
 
 def test_reproducer_1_eight_threads_add_sum_matmul(backend_name):
-    """Issue 9, reproducer 1: on webgpu this aborted the process (heap corruption) or gave
+    """Reported reproducer 1: on webgpu this aborted the process (heap corruption) or gave
     sum == 0.0. Run in a fresh interpreter, so a crash fails this test, not the suite."""
     r = run_python(_REPRODUCER_1.format(ns=backend_name), sized(100, 200), timeout=600)
     assert r.returncode == 0, f"rc={r.returncode}\n{r.stderr[-3000:]}"
@@ -204,7 +205,7 @@ print("OK")
 
 
 def test_joblib_threads_pairwise_distances(backend_name):
-    """Issue 13's case: scikit-learn's pairwise_distances(n_jobs=2) runs joblib threads."""
+    """scikit-learn's pairwise_distances(n_jobs=2) runs joblib threads."""
     pytest.importorskip("sklearn")
     r = run_python(_JOBLIB.format(ns=backend_name), timeout=600,
                    env={"SCIPY_ARRAY_API": "1"})

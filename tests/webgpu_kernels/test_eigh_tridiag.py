@@ -366,8 +366,8 @@ def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
     _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
 
 
-# every switch of the session-14 kernels away from its default (each is a recipe key, so
-# the calls of one test do not replay another variant's dispatches)
+# every switch of the column chain and back-transformation away from its default (each is a
+# recipe key, so the calls of one test do not replay another variant's dispatches)
 VARIANTS = [{"NUMR_WEBGPU_EIGH_BT_LARFT": "each"},
             {"NUMR_WEBGPU_EIGH_MSECT_WG": "128"},
             {"NUMR_WEBGPU_EIGH_STURM_PF": "0"},

@@ -1,6 +1,6 @@
-"""Integer-array indexing beyond one storage binding and one buffer (issue 9,
-primitives/gather.py): x[idx], take, take_along_axis, x[idx] = v and several-array keys, with
-indices at both ends, across window / segment boundaries, negative and out of range.
+"""Integer-array indexing beyond one storage binding and one buffer (primitives/gather.py):
+x[idx], take, take_along_axis, x[idx] = v and several-array keys, with indices at both ends,
+across window / segment boundaries, negative and out of range.
 
 Limits are shrunk (``small_limits``: 1 MiB bindings, 4 MiB buffers) so megabytes take the
 paths that gigabytes take on real adapters; one test uses a real 256 MB array on the
@@ -209,7 +209,7 @@ def test_lazy_index_check_raises_at_the_next_read(wgpu_xp, monkeypatch):
 @pytest.mark.gpu
 @pytest.mark.slow
 def test_gpu_gather_scatter_on_10_gib(wgpu_xp):
-    """Issue 9 on the GPU machine: a 10 GiB uint32 array (several 2 GiB buffers, beyond the
+    """Size acceptance on a GPU: a 10 GiB uint32 array (several 2 GiB buffers, beyond the
     binding): x[idx], take, take_along_axis and x[idx] = v, across every buffer boundary."""
     xp = wgpu_xp
     client = xp.asarray([0.0])._data.client

@@ -1,4 +1,4 @@
-"""Issue 9's size acceptance beyond reductions (test_reduction_big.py has sum / argmax /
+"""Size acceptance beyond reductions (test_reduction_big.py has sum / argmax /
 var / count_nonzero): ``x + y``, ``cumulative_sum``, ``x[mask]`` and ``matmul`` on a
 10 GiB float32 array, several buffers on NVIDIA's 4 GiB max buffer. GPU adapters only;
 lavapipe runs the same code paths at shrunken limits (test_big_data.py, test_scan.py,

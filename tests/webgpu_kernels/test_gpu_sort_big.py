@@ -1,4 +1,4 @@
-"""Issue 9's size acceptance for sorting: ``sort`` / ``argsort`` of a 3 GiB float32 array
+"""Size acceptance for sorting: ``sort`` / ``argsort`` of a 3 GiB float32 array
 on the NVIDIA adapter (2 GiB storage binding: positions, key planes and data each span two
 windows; primitives/radix.py ``record_slabs``). GPU adapters only; the same check runs on
 lavapipe at shrunken limits (test_check_on_lavapipe_at_small_limits).

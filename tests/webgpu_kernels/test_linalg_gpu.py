@@ -2,7 +2,7 @@
 reference, singular and non-positive-definite input, empty and batched stacks, stacks of
 many small matrices, and no host round trip for the functions ops/linalg implements.
 
-Backward errors are bounded by 10 * n * eps(dtype) (the issue's acceptance), with n at
+Backward errors are bounded by 10 * n * eps(dtype) (the acceptance bound), with n at
 least 2 so a 1x1 case is not held to a single rounding of the reference.
 Sizes beyond 200 run with NUMR_TEST_SLOW=1.
 """

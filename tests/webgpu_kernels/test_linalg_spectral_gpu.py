@@ -557,7 +557,7 @@ def test_f32_computed_in_f64(xp, dtype):
     """Where the adapter grants shader-f64, 32-bit eigh / svd compute in float64 and round
     once: vectors orthogonal to a few eps as LAPACK's (the float32 kernels reach about
     sqrt(M) eps, their convergence threshold; scikit-learn's float32 Ridge test compares at
-    ~1 ulp, issue 13 F5). Both kernel paths; results keep the input's dtypes. (Sizes whose
+    ~1 ulp). Both kernel paths; results keep the input's dtypes. (Sizes whose
     32-bit kernel fits workgroup memory and 64-bit one not stay 32-bit: mixin._keeps_cap.)"""
     from numr_array_api.backends.webgpu.ops.linalg_spectral import mixin
     if not xp.asarray([0.0])._data.client.has("shader-f64"):

@@ -1,7 +1,8 @@
-"""Reductions at the sizes where index arithmetic and bindings run out (issue 9, reproducers
-3-5): first indices beyond 2^24, views of 2^32 elements, data beyond one binding / buffer
-(``small_limits`` shrinks the limits so megabytes take the gigabyte paths), a real 300 MB
-array, and the accuracy of one-pass float sums and variances."""
+"""Reductions at the sizes where index arithmetic and bindings run out (the reported
+reproducers 3-5 of tests/reliability/test_reported_reproducers.py): first indices beyond 2^24,
+views of 2^32 elements, data beyond one binding / buffer (``small_limits`` shrinks the limits
+so megabytes take the gigabyte paths), a real 300 MB array, and the accuracy of one-pass float
+sums and variances."""
 
 import contextlib
 import os
@@ -66,7 +67,7 @@ def _max_box(elems):
         plan.MAX_BOX_ELEMS = old
 
 
-# ---- issue 9, reproducer 3: first index of the extreme beyond 2^24 elements ------------------
+# ---- reported reproducer 3: first index of the extreme beyond 2^24 elements ------------------
 @pytest.mark.parametrize("dtype", ["float32", "int32", "float64"])
 def test_argmax_first_index_beyond_2_24(wgpu_xp, dtype):
     xp = wgpu_xp
@@ -86,7 +87,7 @@ def test_argmax_first_index_beyond_2_24(wgpu_xp, dtype):
         assert int(xp.argmax(y)) == 70 and int(xp.argmin(y)) == 70
 
 
-# ---- issue 9, reproducer 4: views of >= 2^32 elements ----------------------------------------
+# ---- reported reproducer 4: views of >= 2^32 elements ----------------------------------------
 def _broadcast_checks(xp, n):
     b = xp.broadcast_to(xp.asarray([1.0], dtype=xp.float32), (n,))
     assert float(xp.sum(b)) == float(np.float32(n))  # float32's rounding of n
@@ -116,7 +117,7 @@ def test_broadcast_view_of_2_32_elements(wgpu_xp, n):
     _broadcast_checks(wgpu_xp, n)
 
 
-# ---- issue 9, reproducer 5: data beyond one binding / one buffer ------------------------------
+# ---- reported reproducer 5: data beyond one binding / one buffer ------------------------------
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "uint64", "float16", "float32",
                                    "float64", "complex64"])
 def test_every_reduction_over_boxes(wgpu_xp, small_limits, dtype):
@@ -187,7 +188,7 @@ def test_real_300mb_array_on_the_adapters_own_limits(wgpu_xp):
 @pytest.mark.gpu
 @pytest.mark.slow
 def test_10_gib_array_beyond_the_max_buffer_on_a_gpu(wgpu_xp):
-    """Issue 9's size acceptance for reductions: a 10 GiB float32 array (several buffers
+    """Size acceptance for reductions: a 10 GiB float32 array (several buffers
     on NVIDIA's 4 GiB max buffer), an extreme beyond index 2^31. GPU adapters only."""
     xp = wgpu_xp
     client = xp.asarray([0.0])._data.client

@@ -1,4 +1,4 @@
-"""x[key] = scalar on a non-default WebGPU device (issue 13, found by SciPy's
+"""x[key] = scalar on a non-default WebGPU device (found by SciPy's
 test_logsumexp.py::test_device, which iterates every device): the scalar must be made on x's
 adapter, not the default one (wgpu refused the bind group: buffers of two devices)."""
 

@@ -1,4 +1,4 @@
-"""WebGPU kernels registered in :mod:`numr_array_api._algorithms.dispatch` (issue 5, WebGPU part).
+"""WebGPU kernels registered in :mod:`numr_array_api._algorithms.dispatch`.
 
 * ``gemm_epilogue``: the tiled GEMM of ops/matmul.py with an epilogue hook: bias add,
   activation, then + residual (broadcast to the output) applied to each accumulator in

@@ -20,7 +20,7 @@ reads it at the end of the call
 ``lazy`` at the next host read or ``synchronize`` of the adapter (the error then surfaces
 there; no round trip per call).
 
-Sizes (issue 9): the indexed data is random access, so it is bound in windows: one window
+Sizes: the indexed data is random access, so it is bound in windows: one window
 when the view fits a binding, else binding-sized windows inside single segments of a
 multi-buffer array, one launch per window, each writing only the elements whose source
 (gather) or destination (scatter) lies in its window. Positions are u32 relative to the
@@ -420,7 +420,7 @@ def _windows(view):
 
 
 class _Plan:
-    """A repeated gather's launch (issue 14's per-call cost): what cannot change between
+    """A repeated gather's launch (cached: the host's per-call cost): what cannot change between
     calls with the same geometry (pipeline, parameter words but the data's and the index's
     element offsets and the check token, workgroups, the result's size class), for data and
     index in single buffers bound whole and a result that fits one binding."""

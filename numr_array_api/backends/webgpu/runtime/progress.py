@@ -25,13 +25,15 @@ import warnings
 from wgpu.backends.wgpu_native._ffi import ffi, lib
 
 from .concurrency import deferred_interrupts
+# one list for every callback of the runtime: a device poll runs mapping and marker callbacks
+# alike, and whichever wait polled raises what an interrupt left there
+from .mapping import _interrupts
 
 __all__ = ["Progress", "paced", "WARN_S"]
 
 WARN_S = 1.0       # a wait on abandoned work longer than this warns (once per abandonment)
 _MAX_SLEEP = 1e-3
 _done = set()      # marker tokens whose work has completed (or whose queue went away)
-_interrupts = []   # KeyboardInterrupts raised inside the callback
 _tokens = itertools.count(1)
 
 
@@ -62,22 +64,27 @@ class Progress:
         self._info.callback = _on_done
 
     def mark(self):
-        """A marker after everything submitted so far; its token."""
+        """A marker after everything submitted so far; its token (tracked once registered:
+        an interrupt between the two leaves nothing to wait for)."""
         tok = next(_tokens)
-        self.marks.append(tok)
         self._info.userdata1 = ffi.cast("void *", tok)
         lib.wgpuQueueOnSubmittedWorkDone(self.queue._internal, self._info[0])
+        self.marks.append(tok)
         return tok
 
     def _poll(self):
         dev = self.device._internal
-        if dev:
-            lib.wgpuDevicePoll(dev, False, ffi.NULL)
+        # wgpuDevicePoll answers whether the queue is empty (a C bool: its low byte); an
+        # empty queue has run every marker's work, even one whose callback an interrupt
+        # lost (a SIGINT inside the callback's error path), so no wait can outlast the work
+        empty = bool(lib.wgpuDevicePoll(dev, False, ffi.NULL) & 0xFF) if dev else False
         if _interrupts:
             raise _interrupts.pop()
         marks = self.marks
         while marks and marks[0] in _done:  # the queue runs in order
             _done.discard(marks.popleft())
+        if empty and marks:
+            marks.clear()
         if self.abandoned and (not marks or marks[0] > self.abandoned):
             self.abandoned, self.warned = 0, False
 

@@ -27,9 +27,10 @@ replay records the very dispatches the general path recorded at capture.
 A replay looks each distinct binding set of its steps up once (a column loop binds the
 same buffers a thousand times: eigh's tridiagonalisation has two sets for ~2 n steps), then
 issues the steps' native calls in one loop (``Recorder.replay``: pipeline, bind group,
-immediates, dispatch), the buffers marked pending once a replay. Session 13 measured the
-per-step Python of the general recorder path (a bind-group lookup over every binding and
-per-buffer bookkeeping, ~8 us a step on an H100's host) as what bounded such loops.
+immediates, dispatch), the buffers marked pending once a replay. The per-step Python of the
+general recorder path (a bind-group lookup over every binding and per-buffer bookkeeping,
+~8 us a step on an H100's host) was what bounded such loops (benchmarks/gpu/trd_host.py,
+run by benchmarks/gpu/s13-call5.sh, 2026-11-27).
 ``NUMR_WEBGPU_RECIPE_SETS=0`` replays step by step through that path (A/B timing).
 """
 

@@ -317,7 +317,8 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis, ident=0):
         raise ValueError("trsm: ident needs the tile kernel and x in its own buffer")
     grid_t = grid(B * -(-nv // 16), client)
     # TrsmTileSpec without wgpu's runtime checks (its n clamped to 64 in the kernel; H100,
-    # session 4 call 16, with the three switches below); NUMR_WEBGPU_TRSM_TRUSTED=0: checked
+    # benchmarks/gpu/s4-call16.sh, with the three switches below); NUMR_WEBGPU_TRSM_TRUSTED=0:
+    # checked
     tr = _env("TRSM_TRUSTED", "1") != "0"
     if tri.block is x.block:
         tb, xb = tri.binding(), x.binding()
@@ -440,8 +441,9 @@ def _chol_nb(t, client):
 def _chol_panel(client, t, nb):
     """The panel spec of a step: CholRegsSpec where it fits (NUMR_WEBGPU_CHOL_TR: its rows
     a workgroup; NUMR_WEBGPU_CHOL_STAGE=1: Pt written through workgroup memory), else and
-    with NUMR_WEBGPU_CHOL_PANEL=old CholPanelSpec. H100, session 9: the panel 80 -> 28 us
-    (float32, 64 columns), cholesky 512 2.96x -> 1.91x CuPy (STAGE=0; 2.15x with STAGE=1)."""
+    with NUMR_WEBGPU_CHOL_PANEL=old CholPanelSpec. H100, benchmarks/gpu/s9-call3.sh: the panel
+    80 -> 28 us (float32, 64 columns), cholesky 512 2.96x -> 1.91x CuPy (STAGE=0; 2.15x with
+    STAGE=1)."""
     caps = Caps.of(client)
     trusted = _env("CHOL_TRUSTED", "1") != "0"
     if _env("CHOL_PANEL", "regs") == "regs":
@@ -722,9 +724,9 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
              pbase=base)
 
 
-# leaves with more rows take tournament pivoting over many workgroups (H100, session 4
-# call 11: 16, i.e. every leaf, against 512: solve 512 float32 6.64 -> 3.70x CuPy, 2048
-# 3.60 -> 3.02x, 4096 2.73 -> 2.49x; inv 4096 2.70 -> 2.49x)
+# leaves with more rows take tournament pivoting over many workgroups (H100,
+# benchmarks/gpu/s4-call11.sh: 16, i.e. every leaf, against 512: solve 512 float32
+# 6.64 -> 3.70x CuPy, 2048 3.60 -> 3.02x, 4096 2.73 -> 2.49x; inv 4096 2.70 -> 2.49x)
 TSLU_ROWS = 16   # (NUMR_WEBGPU_LU_TSLU; 0: never): tslu.py
 
 
@@ -759,7 +761,7 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     # recurrence instead of invocation 0 walking a dictionary in private arrays;
     # LU_TSLU_TRUSTED=1: the three tournament kernels without wgpu's runtime checks
     # (their indices are structural, see the specs' runtime_checks; implies PREG)
-    # (defaults from the H100, session 4 call 16: TRUSTED, SOLO=1024, TRSM_TRUSTED and
+    # (defaults from the H100, benchmarks/gpu/s4-call16.sh: TRUSTED, SOLO=1024, TRSM_TRUSTED and
     # TRSM_IDENT together took solve 512 float32 3.43 -> 2.26x CuPy, 2048 2.99 -> 2.25x,
     # solve 4096 float64 3.33 -> 2.27x, inv 2048 float64 3.83 -> 2.52x, inv 4096 float32
     # 2.45 -> 2.03x)

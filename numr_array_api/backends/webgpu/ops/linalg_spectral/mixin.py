@@ -49,7 +49,7 @@ def _wider(dtype, client, keeps_cap=None):
     None (computed in 32 bits). Jacobi's float32 vectors are orthogonal to about
     sqrt(M) eps (its convergence threshold); computed in float64 and rounded once they are
     to about eps, as LAPACK's float32 solvers are, which scikit-learn's float32 tests
-    compare against at ~1 ulp (Ridge(solver="svd") predictions, issue 13 finding F5).
+    compare against at ~1 ulp (Ridge(solver="svd") predictions).
     Except where ``keeps_cap(wide)`` is False: float64 would move the matrices out of
     workgroup memory that the 32-bit kernel fits (n in 49..64 on 48 KiB adapters), which
     cost 4-13x for stacks (1000 x 48 x 48 before the 48 bucket, H200) against 1.1-1.5x

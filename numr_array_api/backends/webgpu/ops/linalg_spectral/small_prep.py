@@ -16,9 +16,9 @@ converges quadratically: 2 float64 sweeps. So:
 
 Eigenvalues are those of Q^T A Q, a similarity to rounding. A cluster of close eigenvalues
 is not separated by Q32 (its block still takes the full sweeps): never slower than the
-plain path by more than steps 1-2. H100, 10000 x 32x32 (session 13): 6.9 -> 4.8 ms
-(CuPy 5.5); the same steps through the generic batched GEMMs (seven, 271 us each) and
-elementwise ops were slower than the plain kernel.
+plain path by more than steps 1-2. H100, 10000 x 32x32 (benchmarks/gpu/s13-call11.sh,
+2026-11-27): 6.9 -> 4.8 ms (CuPy 5.5); the same steps through the generic batched GEMMs
+(seven, 271 us each) and elementwise ops were slower than the plain kernel.
 
 NUMR_WEBGPU_SMALL_SPECTRAL_PRE=0 / 1 forces it off / on (default: on GPUs, float64 eigh
 with vectors in the 32 bucket, from PRE_MIN matrices).

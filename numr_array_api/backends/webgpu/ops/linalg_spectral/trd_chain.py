@@ -3,9 +3,10 @@ TrdSymv2Spec (SYMV); their specs, buffers and the WK layout are in tridiag_specs
 that section's comment first).
 
 The chain runs two small dependent dispatches a column, so a kernel's time is its
-critical path, not its arithmetic (session 16 replaced kernels whose global loads came
+critical path, not its arithmetic (these kernels replaced ones whose global loads came
 after the barriers of reductions they did not depend on, one element a step; H100 eigh
-512 float64 14.2 / 12.6 ms against 15.1 / 13.3). So:
+512 float64 14.2 / 12.6 ms against 15.1 / 13.3: benchmarks/gpu/s16-call1.sh, 2026-11-28).
+So:
   - every load a workgroup needs is issued at the top, before any barrier, so their
     latencies overlap;
   - the reductions that do not depend on one another share one tree (one barrier a

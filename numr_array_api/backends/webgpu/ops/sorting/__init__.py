@@ -1,4 +1,4 @@
-"""Sorting, searching and set functions on the GPU (issue 10): see mixin.py."""
+"""Sorting, searching and set functions on the GPU: see mixin.py."""
 
 from .mixin import SortingMixin
 
