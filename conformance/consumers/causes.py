@@ -95,6 +95,25 @@ REVIEWED = [
           r"scipy/stats/tests/test_stats\.py::TestDescribe::test_boolean_input_gh24847\[",
           r"^DTypeMismatch: (min|max): 'x' has dtype bool", ("skipped",),
           r"don't accept boolean input"),
+    Cause("the test runs on the second device, Mesa's OpenGL adapter on the CI machine "
+          "(webgpu:1, no shader-int64); SciPy's quantile makes int64 indices there; strict's "
+          "twin runs on its 'no_x64' device and fails for the same missing dtype",
+          r"scipy/stats/tests/test_device_dtype\.py::test_quantile\[numr_array_api\.webgpu-"
+          r"float32-",
+          r"^BackendLimitation: webgpu: astype on int64 is not supported: the adapter lacks "
+          r"the 'shader-int64' feature", ("failed",), r"does not support dtype=.*int64"),
+    Cause("scipy.special functions compute on NumPy and return on the default device, so on "
+          "a second device (webgpu:1) the result's device differs from the input's; SciPy "
+          "skips the test for strict for that reason",
+          r"scipy/stats/tests/test_device_dtype\.py::test_entropy\[numr_array_api\.webgpu-",
+          r"^AssertionError: assert webgpu:0 == webgpu:1", ("skipped",),
+          r"special functions don't work with 'device1'"),
+    Cause("harrell-davis computes its weights with scipy.special (NumPy, default device) and "
+          "mixes them with data on the second device; SciPy skips it for strict and on GPUs",
+          r"scipy/stats/tests/test_device_dtype\.py::test_quantile\[numr_array_api\.webgpu-"
+          r"float32-harrell-davis\]",
+          r"^DeviceMismatch: vecdot: arrays are on different devices: 'x1' is on webgpu:0, "
+          r"'x2' on webgpu:1", ("skipped",), r"'harrell-davis' not currently supported"),
     Cause("the test's own dtype is float64 and the adapter has no shader-f64 (lavapipe): "
           "numr raises BackendLimitation naming the missing feature "
           "(__array_namespace_info__ does not list float64 there)",
@@ -127,6 +146,18 @@ def reviewed_cause(nodeid, exc, twin):
             continue
         return c
     return None
+
+
+def twin_from_text(text):
+    """The twin record ``strict_text`` wrote (for re-classifying stored results)."""
+    if not text:
+        return None
+    outcome, _, rest = text.partition(" ")
+    rest = rest[1:-1] if rest.startswith("(") and rest.endswith(")") else rest
+    typ, sep, msg = rest.partition(": ")
+    return {"outcome": outcome, "reason": rest,
+            "exc": {"type": typ, "message": msg} if sep and outcome in ("failed", "error")
+            else None}
 
 
 def strict_text(twin):

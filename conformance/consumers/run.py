@@ -41,7 +41,7 @@ BACKENDS = ("cpu", "webgpu", "cuda")
 SUITES = ("sklearn", "scipy")
 
 sys.path.insert(0, str(HERE))
-from causes import label, reviewed_cause, strict_text  # noqa: E402
+from causes import label, reviewed_cause, strict_text, twin_from_text  # noqa: E402
 from plugin import HARNESS_ADAPTATIONS  # noqa: E402
 from selection import SCIPY_MODULES, ci_selection, sklearn_modules  # noqa: E402
 
@@ -376,7 +376,13 @@ def combine(args):
         if p["backend"] != args.backend:
             sys.exit(f"error: {p['backend']} summary given for --backend {args.backend}")
         out["suites"].update(p["suites"])
-    for r in out["suites"].values():
+    for r in out["suites"].values():  # the current reviews apply to the stored evidence
+        for f in r["failures"]:
+            cause = reviewed_cause(f["id"], f["exc"], twin_from_text(f.get("strict")))
+            f["class"] = "reviewed" if cause else "numr"
+            if cause:
+                f["cause"] = cause.name
+                f.pop("hint", None)
         r["numr_caused"] = sum(f["class"] == "numr" for f in r["failures"])
     out["tag"] = args.tag
     out["date"] = " / ".join(sorted({p["date"] for p in parts}))
