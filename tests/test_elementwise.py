@@ -200,6 +200,12 @@ def test_binary(xp, fname, name, data):
     assume(not ftz_hazard(xp, name, a, b, ref, quotient))
     if fname == "floor_divide" and np.dtype(name).kind == "f":
         ref = _either_floor(out, ref, a, b, name)
+    if fname in ("maximum", "minimum") and np.dtype(name).kind == "f":
+        # the standard leaves the sign of the result between +0 and -0 to the
+        # implementation (NumPy returns x2, CuPy +0 for maximum): either is accepted
+        ties = np.broadcast_to((a == 0) & (b == 0), np.shape(ref))
+        got = np.broadcast_to(to_numpy(out), np.shape(ref))
+        ref = np.where(ties & (got == 0), got, ref)
     _compare(fname, out, ref, _result_name(name, rule), exact)
 
 
