@@ -35,6 +35,19 @@ def root_conftest():
     return m
 
 
+def require_webgpu():
+    """numr_array_api.webgpu with an adapter; otherwise the test fails when webgpu was asked
+    for (NUMR_TEST_BACKENDS) and is skipped when it was not."""
+    try:
+        import numr_array_api.webgpu as xp
+        if xp.__array_namespace_info__().devices():
+            return xp
+        reason = "no WebGPU adapter"
+    except Exception as e:  # noqa: BLE001
+        reason = f"{type(e).__name__}: {e}"
+    unavailable("webgpu", reason)
+
+
 def sized(ci, full):
     """The figure of the active profile."""
     return full if FULL else ci

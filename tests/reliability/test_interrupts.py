@@ -13,11 +13,9 @@ import time
 import numpy as np
 import pytest
 
-from _support import unavailable
-
 import numr_array_api
 
-from .conftest import sized
+from .conftest import require_webgpu, sized
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -120,15 +118,7 @@ def _interrupt_run(seconds, watchdog, seed):
     return "ok", f"{sent} SIGINTs, {interrupts} landed in numr, {iters} clean iterations"
 
 
-def _require_webgpu():
-    try:
-        import numr_array_api.webgpu as xp
-        if xp.__array_namespace_info__().devices():
-            return xp
-        reason = "no WebGPU adapter"
-    except Exception as e:  # noqa: BLE001
-        reason = f"{type(e).__name__}: {e}"
-    unavailable("webgpu", reason)
+_require_webgpu = require_webgpu
 
 
 @pytest.mark.parametrize("run", range(sized(3, 50)))

@@ -23,20 +23,12 @@ import numr_array_api.cpu as cpu
 from numr_array_api import errors
 from numr_array_api.errors import DeviceMismatch, NamespaceMismatch, NumrError
 
-from .conftest import FULL
+from .conftest import FULL, require_webgpu
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
 
-def _webgpu():
-    try:
-        import numr_array_api.webgpu as xp
-        if xp.__array_namespace_info__().devices():
-            return xp
-        reason = "no WebGPU adapter"
-    except Exception as e:  # noqa: BLE001
-        reason = f"{type(e).__name__}: {e}"
-    unavailable("webgpu", reason)
+_webgpu = require_webgpu
 
 
 def host(x):

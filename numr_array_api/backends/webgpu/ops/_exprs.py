@@ -54,11 +54,7 @@ F_BINARY.update({
   if (numr_is_nan_$R(a) || numr_is_nan_$R(b)) { return numr_nan_$R(); }
   if (numr_is_inf_$R(a) || numr_is_inf_$R(b) || b == $R(0.0)) { return numr_floor_$R(a / b); }
   let m = fmod_$R(a, b);
-  // a WGSL division may be 2.5 ulp off (NVIDIA): one fma step rounds the quotient of the
-  // exact multiple a - m to nearest, as NumPy's IEEE division does
-  let n = a - m;
-  let q = n / b;
-  var d = q + fma(-q, b, n) / b;
+  var d = (a - m) / b;
   if (m != $R(0.0) && ((b < $R(0.0)) != (m < $R(0.0)))) { d = d - $R(1.0); }
   if (d == $R(0.0)) { return numr_copysign_$R($R(0.0), a / b); }
   var f = numr_floor_$R(d);
