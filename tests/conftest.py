@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, settings
 if hasattr(signal, "SIGUSR1") and sys.__stderr__ is not None:
     faulthandler.register(signal.SIGUSR1, file=sys.__stderr__, all_threads=True)
 
-from _support import SLOW  # noqa: E402  (NUMR_TEST_SLOW=1)
+from _support import SLOW, requested_backends  # noqa: E402  (NUMR_TEST_SLOW=1)
 _SLOW_REASON = "slow: runs with NUMR_TEST_SLOW=1 (the NVIDIA acceptance runs)"
 
 _HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -55,10 +55,6 @@ settings.load_profile(_profile)
 ALL_BACKENDS = ("cpu", "webgpu", "cuda")
 
 
-def requested_backends():
-    """The backends NUMR_TEST_BACKENDS names (empty: none named, every one is optional)."""
-    env = os.environ.get("NUMR_TEST_BACKENDS", "").strip()
-    return tuple(n.strip().lower() for n in env.split(",") if n.strip())
 
 
 def selected_backends():
@@ -256,16 +252,15 @@ def _missing_dtypes(item):
     return tuple(n for n in ALL_DTYPE_NAMES if n not in have)
 
 
-# the WebGPU feature that brings each optional dtype (webgpu/runtime/adapters.py)
-_FEATURE_OF = {"float64": "shader-f64", "complex128": "shader-f64", "int64": "shader-int64",
-               "uint64": "shader-int64", "float16": "shader-f16"}
-
-
 def _about_missing(message, missing):
-    """Whether a BackendLimitation's message is about one of the ``missing`` dtypes."""
+    """Whether a BackendLimitation's message is about one of the ``missing`` dtypes: it names
+    the dtype or an adapter feature that dtype needs (the library's own table)."""
     import re
-    return any(re.search(rf"\b{d}\b", message) or
-               (d in _FEATURE_OF and _FEATURE_OF[d] in message) for d in missing)
+    from numr_array_api._core import dtypes as D
+    from numr_array_api.backends.webgpu.runtime.dtypes import DTYPE_FEATURES
+    needs = {d.name: DTYPE_FEATURES.get(d, ()) for d in D.ALL_DTYPES}
+    return any(re.search(rf"\b{d}\b", message) or any(f in message for f in needs.get(d, ()))
+               for d in missing)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -18,7 +18,7 @@ __all__ = [
     "assert_close", "assert_equal", "assert_dtype", "np_dtype", "ref_dtype", "shapes",
     "np_arrays", "xp_arrays_from", "broadcastable_shapes", "elements", "asxp", "TRANSCENDENTAL",
     "fp_tolerances", "dtype_names", "ftz_hazard", "random_array", "SLOW", "slow_beyond_cover",
-    "unavailable", "usable",
+    "unavailable", "usable", "requested_backends",
 ]
 
 # NUMR_TEST_SLOW=1: the long tests too (tests marked ``slow``, the full parameter grids of the
@@ -26,14 +26,18 @@ __all__ = [
 SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
 
 
+def requested_backends():
+    """The backends NUMR_TEST_BACKENDS names (empty: none named, every one is optional)."""
+    env = os.environ.get("NUMR_TEST_BACKENDS", "").strip()
+    return tuple(n.strip().lower() for n in env.split(",") if n.strip())
+
+
 def unavailable(backend, why):
     """A backend a test cannot use here: the test fails when ``NUMR_TEST_BACKENDS`` names the
     backend (a requested backend that breaks must never pass as skipped tests), and is
     skipped, with ``why``, when it was not asked for. Every ``except Exception`` around a
     backend's creation in tests/ ends here."""
-    requested = {n.strip().lower() for n in
-                 os.environ.get("NUMR_TEST_BACKENDS", "").split(",") if n.strip()}
-    if backend in requested:
+    if backend in requested_backends():
         pytest.fail(f"numr_array_api.{backend} is requested (NUMR_TEST_BACKENDS) but cannot be "
                     f"used: {why}", pytrace=False)
     pytest.skip(f"numr_array_api.{backend} not requested and unavailable: {why}")
@@ -52,9 +56,7 @@ def usable(backend):
             xp.asarray([1.0])
         return xp
     except Exception as e:  # noqa: BLE001 - the cause is reported or the backend is optional
-        requested = {n.strip().lower() for n in
-                     os.environ.get("NUMR_TEST_BACKENDS", "").split(",") if n.strip()}
-        if backend in requested:
+        if backend in requested_backends():
             raise RuntimeError(f"numr_array_api.{backend} is requested (NUMR_TEST_BACKENDS) "
                                f"but cannot be used: {type(e).__name__}: {e}") from e
         return None
