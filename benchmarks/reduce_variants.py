@@ -29,7 +29,7 @@ if not hasattr(np, "cumulative_sum"):  # (NumPy < 2.1: the check's reference)
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
-# (benchmarks/results/reduce-variants-h100-2026-11-26-round1.log: u4 / u8 with w1 best; u16,
+# (benchmarks/results/reduce-variants-h100-2026-11-26.log: u4 / u8 with w1 best; u16,
 # b1024, x1 slower; the time per call held the host's recording too: the batch was submitted
 # only at synchronize)
 VARIANTS = ("u2,s1,g2048,i16,w0,f0;"   # the layout before the variants (2 loads / trip)

@@ -416,7 +416,7 @@ def time_call(fn, sync, reps, repeats):
 def _burst(fn, sync, reps):
     # one untimed call first: the GPU switching from another API's context (Vulkan after
     # CUDA or back) costs the first call of a burst, which would tax whichever backend
-    # follows another API in the interleaved order (benchmarks/gpu/s4-call15.sh, H100,
+    # follows another API in the interleaved order (benchmarks/gpu/runs/2026-11-26-35.sh, H100,
     # 2026-11-26: numr cuda 0.90 of CuPy on rows where it was 1.00)
     fn()
     sync()

@@ -1,7 +1,7 @@
 #!/bin/bash
-# A GPU run of 2026-11-26: each area's script (benchmarks/gpu/rN/<name>.sh) sourced in turn
+# A GPU run of 2026-11-26: each area's script (benchmarks/gpu/areas/<name>.sh) sourced in turn
 # after prep.sh, each bounded; logs tarred to $OUT.
-# bash benchmarks/gpu/round.sh DIR [NAMES...]
+# bash benchmarks/gpu/areas.sh DIR [NAMES...]
 D=$1; shift
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

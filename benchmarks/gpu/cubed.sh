@@ -41,7 +41,7 @@ SITE=/tmp/site
 if PYTHONPATH=/tmp/site python3 -c "import cubed, distributed, zarr" 2>/dev/null; then
   say "cubed / dask already installed on this machine"
 else
-  [ -d .whl-cubed ] || { echo "no .whl-cubed/: run /work/coord/gpu/cubed-wheels.sh on the development machine and carry .whl-cubed"; exit 1; }
+  [ -d .whl-cubed ] || { echo "no .whl-cubed/: run benchmarks/gpu/cubed-wheels.sh on the development machine and carry .whl-cubed"; exit 1; }
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
       --target /tmp/site-cubed .whl-cubed/*.whl || { echo "cannot install .whl-cubed/"; exit 1; }
   SITE=/tmp/site:/tmp/site-cubed

@@ -2,7 +2,7 @@
 after each: symmetrise, tridiagonalise, eigenvalues, eigenvectors (bisection + inverse
 iteration), back-transformation, orthogonality check. Best of 3 after a warm-up.
 
-    python benchmarks/gpu/s5_eigh_phases.py [n ...]   (default 512 2048)
+    python benchmarks/gpu/eigh_phases_2.py [n ...]   (default 512 2048)
 Reports, never asserts."""
 
 import sys

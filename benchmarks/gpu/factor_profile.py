@@ -4,7 +4,7 @@ A factorisation's dispatches are captured once (ops/linalg/plan.py); replaying t
 with one family's dispatches left out gives that family's share of the GPU time (results
 are then wrong; only the time counts). Host time is out of the picture: a replay is four
 native calls a dispatch. Usage:
-    python benchmarks/gpu/s3_factor_profile.py solve:4096:float32 'default;LU_PANEL=0'
+    python benchmarks/gpu/factor_profile.py solve:4096:float32 'default;LU_PANEL=0'
 Reports only."""
 import collections
 import os

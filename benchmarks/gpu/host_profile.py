@@ -1,7 +1,7 @@
 """Where the host's time goes in queued large reductions (cProfile, tottime), with the
 flush (submit) time measured apart. Reports, never asserts.
 
-    python benchmarks/gpu/s7_host_profile.py [--mib 256] [--calls 200]
+    python benchmarks/gpu/host_profile.py [--mib 256] [--calls 200]
 """
 import argparse
 import cProfile

@@ -1,7 +1,7 @@
 """The sweep's reduction acceptance rows, recipes on / off (runtime/recipes.py), interleaved
 with CuPy.
 
-    python benchmarks/gpu/s7_reduce_ab.py [--rounds 15] [--reps 20]
+    python benchmarks/gpu/reduce_ab.py [--rounds 15] [--reps 20]
 
 Each round times, in rotating order, CuPy, numr webgpu with recipes and numr webgpu
 without (``client.recipes.enabled``), each a burst of ``reps`` queued calls and one

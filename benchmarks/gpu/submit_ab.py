@@ -1,6 +1,6 @@
 """Early-submission policy A/B in one process, interleaved.
 
-Separate processes on the H100 disagreed by 20-40 % (benchmarks/gpu/s4-call3.sh), so the
+Separate processes on the H100 disagreed by 20-40 % (benchmarks/gpu/runs/2026-11-26-24.sh), so the
 settings alternate here round after round on the same arrays: the recorder's byte threshold
 (``recorder.submit_bytes``, NUMR_WEBGPU_SUBMIT_BYTES) and the reductions' own early submit
 (NUMR_WEBGPU_REDUCE f<MiB>). Per case and setting: the median over rounds of the time per
@@ -16,7 +16,7 @@ import numr_array_api.webgpu as W
 from numr_array_api.backends.webgpu.ops.reduction import plan
 
 # (label, recorder.submit_bytes, reduction early submit, recorder.ramp_first);
-# benchmarks/gpu/s4-call4.sh compared fixed thresholds, s4-call13.sh the ramp (64 MiB after
+# benchmarks/gpu/runs/2026-11-26-25.sh compared fixed thresholds, runs/2026-11-26-34.sh the ramp (64 MiB after
 # each wait, doubling to 1 GiB)
 SETTINGS = [("64M,f32", 64 << 20, "f32", 64 << 20), ("1G,f0", 1 << 30, "f0", 1 << 30),
             ("ramp,f0", 1 << 30, "f0", 64 << 20), ("ramp,f32", 1 << 30, "f32", 64 << 20)]

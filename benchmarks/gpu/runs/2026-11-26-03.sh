@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26, H100: the reliability checks again after the fixes of s2-call2.sh (reproducers, the
+# 2026-11-26, H100: the reliability checks again after the fixes of runs/2026-11-26-02.sh (reproducers, the
 # fuzz suite per backend, threads per backend with room for 10 runs), the 16 KiB planners.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26, H100: the fixes after s2-call4.sh (eig conjugate pairs: SciPy's iircomb
+# 2026-11-26, H100: the fixes after runs/2026-11-26-04.sh (eig conjugate pairs: SciPy's iircomb
 # symmetry, linspace composition, squares), SciPy whole on webgpu, and fft / sweep / linalg
 # figures: fft and reduction sweeps with early submission off / on (same run), linalg table.
 source benchmarks/gpu/prep.sh

@@ -11,6 +11,6 @@ NUMR_WEBGPU_RECIPES=0 step fft-norec 100 python3 benchmarks/webgpu_fft.py --chai
 step mm 100 python3 benchmarks/sweep.py --families matmul --backends numr-webgpu,cupy --sizes large
 NUMR_WEBGPU_RECIPES=0 step mm-norec 100 python3 benchmarks/sweep.py --families matmul --backends numr-webgpu,cupy --sizes large
 step red 200 python3 benchmarks/reduce_variants.py --sizes large --cases "sum f32,max(axis=1),sum(axis=1),mean" --variants "u4,s4,g2048,i16,w1,b256,f32;u4,w1,b128,f32;u4,w1,b64,f32;u8,w1,b128,f32;u8,w1,b64,f32;u2,w1,b64,f32;u4,w1,b32,f32"
-step lsmall 120 python3 benchmarks/gpu/s3_linalg_small.py
+step lsmall 120 python3 benchmarks/gpu/linalg_small.py
 step core 100 python3 benchmarks/webgpu_core.py --mib 64 --chain 500 --repeats 20
 (cd $L && tar czf $OUTSAVE/logs.tgz .); cat $L/summary.txt; grep -h "^FAILED" $L/*.log | head

@@ -7,8 +7,8 @@ L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
 S=.suite/array-api-tests
 T="-p no:cacheprovider -q -rfE"
-step sdiag 60 python3 benchmarks/gpu/s3_status_diag.py
-step lsmall 90 python3 benchmarks/gpu/s3_linalg_small.py
+step sdiag 60 python3 benchmarks/gpu/status_diag.py
+step lsmall 90 python3 benchmarks/gpu/linalg_small.py
 pack
 step off-linfft-200 150 python3 conformance/run.py --backend webgpu --suite $S --max-examples 200 --derandomize --tag h100-linalg-fft-200 --tests test_linalg.py test_fft.py -- -n 16
 cp conformance/results/*-h100-linalg-fft-200.* $L/ 2>/dev/null; pack

@@ -5,9 +5,9 @@
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
-step rd-spin 60 python3 benchmarks/gpu/s3_read_diag.py
-NUMR_WEBGPU_MAP_WAIT=block step rd-block 60 python3 benchmarks/gpu/s3_read_diag.py
-NUMR_WEBGPU_BTINY_N=16 step lsmall16 60 python3 benchmarks/gpu/s3_linalg_small.py
+step rd-spin 60 python3 benchmarks/gpu/read_diag.py
+NUMR_WEBGPU_MAP_WAIT=block step rd-block 60 python3 benchmarks/gpu/read_diag.py
+NUMR_WEBGPU_BTINY_N=16 step lsmall16 60 python3 benchmarks/gpu/linalg_small.py
 pack
 step sk-webgpu 125 python3 conformance/consumers/run.py --backend webgpu --suite sklearn -n 16 --time-budget 110 --tag h100-sklearn
 cp conformance/results/consumers-webgpu-h100-sklearn.* $L/ 2>/dev/null; pack

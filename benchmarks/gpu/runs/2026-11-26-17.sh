@@ -7,7 +7,7 @@ L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
 S=.suite/array-api-tests
 T="-p no:cacheprovider -q -rfE"
-step lsmall 150 python3 benchmarks/gpu/s3_linalg_small.py
+step lsmall 150 python3 benchmarks/gpu/linalg_small.py
 pack
 NUMR_TEST_BACKENDS=webgpu step tests 200 python3 -m pytest $T -n 8 tests/test_linalg.py tests/webgpu_kernels/test_linalg_gpu.py tests/webgpu_runtime/test_recipes.py
 pack

@@ -11,7 +11,7 @@ NUMR_TEST_BACKENDS=webgpu step lintests 200 python3 -m pytest $T -n 8 tests/test
 pack
 step off-lin 120 python3 conformance/run.py --backend webgpu --suite $S --max-examples 200 --derandomize --tag h100-linalg-fft-200 --tests test_linalg.py test_fft.py -- -n 16
 cp conformance/results/*-h100-linalg-fft-200.* $L/ 2>/dev/null; pack
-step lsmall 100 python3 benchmarks/gpu/s3_linalg_small.py
+step lsmall 100 python3 benchmarks/gpu/linalg_small.py
 pack
 NUMR_TEST_BACKENDS=webgpu step alltests 270 python3 -m pytest $T -n 16 tests --maxfail=30
 pack; cat $L/summary.txt; grep -h "^FAILED" $L/*.log | head -30

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26, H100: early-submission thresholds. s4-call2.sh showed the
+# 2026-11-26, H100: early-submission thresholds. runs/2026-11-26-23.sh showed the
 # host's time per queued 256 MiB sum (~160 us) above the GPU's (~95 us): each early submit
 # costs the host ~50 us (pass end, encoder finish, native submit ~25 us, new pass). Compare
 # NUMR_WEBGPU_SUBMIT_BYTES 64 MiB (default) / 256 MiB / 1 GiB with the reductions' own
@@ -13,5 +13,5 @@ for SB in 67108864 268435456 1073741824; do
   NUMR_WEBGPU_SUBMIT_BYTES=$SB step fft-$SB 120 python3 benchmarks/webgpu_fft.py --chain 10 --libs cupy
   pack
 done
-NUMR_WEBGPU_SUBMIT_BYTES=1073741824 step hostdiag-1g 120 python3 benchmarks/gpu/s4_host_diag.py
+NUMR_WEBGPU_SUBMIT_BYTES=1073741824 step hostdiag-1g 120 python3 benchmarks/gpu/host_diag.py
 pack; cat $L/summary.txt

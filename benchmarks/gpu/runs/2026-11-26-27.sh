@@ -7,5 +7,5 @@ L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
 step gemmt 240 python3 benchmarks/gemm_variants.py --cases f32_4096t,f32_2048t,f64_2048t,f16_4096t,batched_t,skinny_deep_t,skinny_wide_t --repeats 3
 pack
-step probe 120 python3 benchmarks/gpu/s4_trusted_probe.py
+step probe 120 python3 benchmarks/gpu/trusted_probe.py
 pack; cat $L/summary.txt

@@ -12,5 +12,5 @@ EIGH_PROBE_JACOBI=0 step eigh 200 python3 benchmarks/gpu/eigh_tridiag_probe.py 5
 pack
 step lu 240 python3 benchmarks/linalg_variants.py --cases solve:2048:float32,solve:4096:float32,inv:4096:float32,inv:2048:float64,solve:4096:float64,solve:512:float32 --repeats 2 --variants "default;LU_TSLU=0;LU_TRSM=tile;LU_TSLU=0,LU_TRSM=tile" --check
 pack
-step luprof 100 python3 benchmarks/gpu/s3_factor_profile.py solve:4096:float32 "default"
+step luprof 100 python3 benchmarks/gpu/factor_profile.py solve:4096:float32 "default"
 pack; cat $L/summary.txt; grep -h "^FAILED" $L/*.log | head -30

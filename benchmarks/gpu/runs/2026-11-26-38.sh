@@ -6,9 +6,9 @@ source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
 T="-p no:cacheprovider -q -rfE"
-step cudamm 90 python3 benchmarks/gpu/s5_cuda_matmul_probe.py
+step cudamm 90 python3 benchmarks/gpu/cuda_matmul_probe.py
 pack
-step phases 120 python3 benchmarks/gpu/s5_eigh_phases.py 512 2048
+step phases 120 python3 benchmarks/gpu/eigh_phases_2.py 512 2048
 pack
 EIGH_PROBE_JACOBI=0 EIGH_PROBE_VARIANTS="default;TRD=step;BT_NB=64;BT_NB=256;UPD_RPS=1" step eighv 150 python3 benchmarks/gpu/eigh_tridiag_probe.py 512
 pack

@@ -5,7 +5,7 @@
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
-step phases 120 python3 benchmarks/gpu/s5_eigh_phases.py 512 2048
+step phases 120 python3 benchmarks/gpu/eigh_phases_2.py 512 2048
 pack
 step eigh 200 python3 benchmarks/webgpu_linalg_spectral.py --table --only eigh --repeats 2 --json $L/eigh.json
 pack

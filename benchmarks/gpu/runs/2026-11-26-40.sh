@@ -14,7 +14,7 @@ QR_PROBE_VARIANTS="wide;RPT=8;RPT=32;MIN=64" QR_PROBE_DTYPES="float32" step qrva
 pack
 step qrprof 90 python3 benchmarks/linalg_variants.py --cases qr:4096:float32,qr:512:float32 --repeats 2 --profile --variants "default"
 pack
-step phases 90 python3 benchmarks/gpu/s5_eigh_phases.py 512 2048
+step phases 90 python3 benchmarks/gpu/eigh_phases_2.py 512 2048
 pack
 step table 150 python3 benchmarks/webgpu_linalg_spectral.py --table --repeats 3 --json $L/linalg.json
 pack; cat $L/summary.txt; grep -h "^FAILED" $L/*.log | head -20

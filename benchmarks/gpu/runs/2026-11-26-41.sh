@@ -4,7 +4,7 @@
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }
-step diag 90 python3 benchmarks/gpu/s5_qr_scale_diag.py
+step diag 90 python3 benchmarks/gpu/qr_scale_diag.py
 pack
 QR_PROBE_VARIANTS="wide;RPT=4;RPT=8" QR_PROBE_DTYPES="float32;float64" step qrvar 150 python3 benchmarks/gpu/qr_panel_probe.py 512 2048 4096
 pack; cat $L/summary.txt

@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-26, H100: the GPU tests of
-# every file changed since s5-call1.sh (wide QR with the power-of-two normalisation, svd_aug,
+# every file changed since runs/2026-11-26-37.sh (wide QR with the power-of-two normalisation, svd_aug,
 # eigh tridiag, the stacked small eigh / svd kernels), the stacked small-matrix probe, the
 # QR probe and the factorisation table at the final defaults.
 source benchmarks/gpu/prep.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-26, H100: the stacked small eigh / svd tests after the NaN marking, then with non-finite input kept out of the kernels
-# (s5-call7.sh: test_nan_ends_and_stays_in_its_matrix failed on the H100), with the wide QR tests.
+# (runs/2026-11-26-43.sh: test_nan_ends_and_stays_in_its_matrix failed on the H100), with the wide QR tests.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # 2026-11-26, H100: the first half of the whole webgpu test suite on the GPU
 # (tests/webgpu_kernels, every GPU kernel file; the 480 s step limit cut the whole suite in
-# s4-call9.sh), then the "gpu and slow" tests (arrays beyond one binding).
+# runs/2026-11-26-30.sh), then the "gpu and slow" tests (arrays beyond one binding).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-26, H100: the second half of the whole webgpu test suite on the GPU
-# (everything but tests/webgpu_kernels, which s6-call1.sh ran) and scikit-learn's array-API
+# (everything but tests/webgpu_kernels, which runs/2026-11-26-45.sh ran) and scikit-learn's array-API
 # tests on webgpu.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-26, H100: the fixes after s6-call4.sh on the GPU (matrix_norm fro scaled,
+# 2026-11-26, H100: the fixes after runs/2026-11-26-47.sh on the GPU (matrix_norm fro scaled,
 # the warp tests' sizes, the row-kernel test with the warp path off) and the linalg files.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

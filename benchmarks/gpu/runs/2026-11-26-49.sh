@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-26, H100: vector_norm ord 2 scaled (the
-# scale sweep's float32 1e-20 cases failed in s6-call5.sh) and the warp test that ran past 170 s.
+# scale sweep's float32 1e-20 cases failed in runs/2026-11-26-48.sh) and the warp test that ran past 170 s.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,9 +1,9 @@
 #!/bin/bash
 # 2026-11-26, H100, last run of the day: the whole official suite on webgpu (NVIDIA) and cuda,
 # test_linalg and test_fft at 200 examples on webgpu, the cuda checks, then the last
-# measurement of each area (benchmarks/gpu/r2/, trimmed to the steps that prove a goal). Logs
+# measurement of each area (benchmarks/gpu/areas/, trimmed to the steps that prove a goal). Logs
 # are tarred to $OUT after every group, so a run cut short still returns what ran.
-# bash benchmarks/gpu/final-1126.sh HELPER...
+# bash benchmarks/gpu/runs/2026-11-26-50.sh HELPER...
 source benchmarks/gpu/prep.sh
 L=/tmp/logs2; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack() { (cd $L && tar czf $OUTSAVE/logs.tgz .); }
@@ -17,7 +17,7 @@ step lead-scipydiag 30 bash benchmarks/gpu/scipy_diag.sh cuda
 step lead-demo 20 python3 -m pytest -p no:cacheprovider -q tests/integration/test_demo_quiet.py -k demo_prints
 pack
 for n in "$@"; do
-  s=$(date +%s); ( source benchmarks/gpu/r2/$n.sh ) > $L/$n.round.log 2>&1
+  s=$(date +%s); ( source benchmarks/gpu/areas/$n.sh ) > $L/$n.round.log 2>&1
   echo "== $n done in $(( $(date +%s) - s ))s" | tee -a $L/summary.txt; pack
 done
 step off-linfft-200 60 python3 conformance/run.py --backend webgpu --suite $S --max-examples 200 --derandomize --tag h100-linalg-fft-200 --tests test_linalg.py test_fft.py -- -n 16

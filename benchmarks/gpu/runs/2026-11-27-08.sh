@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27, H100: the warp tests whole (inv now takes them from n = 2; s7-call7.sh's
+# 2026-11-27, H100: the warp tests whole (inv now takes them from n = 2; runs/2026-11-27-07.sh's
 # step limit left their float64 cases out), the namespace-level tests, the official
 # test_linalg.py at 200 examples.
 source benchmarks/gpu/prep.sh

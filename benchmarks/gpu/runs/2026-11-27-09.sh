@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-27, H100: the remaining test folders, the warp float64-lu test alone
-# (s7-call7.sh and s7-call8.sh ran out of step time in its NVIDIA compiles), scikit-learn on webgpu, and the
+# (runs/2026-11-27-07.sh and runs/2026-11-27-08.sh ran out of step time in its NVIDIA compiles), scikit-learn on webgpu, and the
 # linalg table (cholesky / solve / inv / qr, large and stacks) next to CuPy.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-27, H100: eigh 512 against the day's switches (the table of
-# s7-call12.sh printed 4.4-4.5x where the 2026-11-26 runs measured 3.3-3.7x).
+# runs/2026-11-27-12.sh printed 4.4-4.5x where the 2026-11-26 runs measured 3.3-3.7x).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

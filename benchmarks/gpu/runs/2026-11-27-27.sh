@@ -1,6 +1,6 @@
 #!/bin/bash
-# 2026-11-27, H100: the cholesky rows again (s9-call9.sh put 512 float64 at 8.6 ms,
-# s9-call6.sh at 1.27 with the same code), more repeats, and the stacks' solve / inv rows.
+# 2026-11-27, H100: the cholesky rows again (runs/2026-11-27-26.sh put 512 float64 at 8.6 ms,
+# runs/2026-11-27-23.sh at 1.27 with the same code), more repeats, and the stacks' solve / inv rows.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-27, H100: the stacked rows again (s13-call12.sh printed solve 100000 x 8x8 at 1.46x),
+# 2026-11-27, H100: the stacked rows again (runs/2026-11-27-51.sh printed solve 100000 x 8x8 at 1.46x),
 # with the set-wise replay against step by step in one process.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

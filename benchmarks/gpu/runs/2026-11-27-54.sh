@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-27, H100: do the stacked rows of webgpu_linalg.py --stacks replay their recipes
-# (s13-call12.sh, s13-call13.sh: solve 100000 x 8x8 0.44-0.47 ms there, 0.20-0.21 in
+# (runs/2026-11-27-51.sh, runs/2026-11-27-52.sh: solve 100000 x 8x8 0.44-0.47 ms there, 0.20-0.21 in
 # linalg_variants.py)?
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Prepared on 2026-11-27 after s10-call4.sh, for the next GPU run: the opt-in wide-panel
+# Prepared on 2026-11-27 after runs/2026-11-27-31.sh, for the next GPU run: the opt-in wide-panel
 # variants added untimed (COMB=2, VDIV=1) on the qr rows, then the whole linalg table
-# with the current defaults (the big rows were last measured in s9-call9.sh).
+# with the current defaults (the big rows were last measured in runs/2026-11-27-26.sh).
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L
 pack(){ (cd $L && tar czf $OUTSAVE/logs.tgz .); }

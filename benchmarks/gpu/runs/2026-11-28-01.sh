@@ -15,5 +15,5 @@ pack
 step var 150 python3 benchmarks/linalg_variants.py --cases inv:100000x8:float32,solve:100000x8:float32,inv:100000x8:float64,inv:10000x16:float32 --variants "default;BWARP_SSTAGE=0;default;BWARP_SSTAGE=0" --repeats 21 --check
 pack
 step stacks 120 python3 benchmarks/webgpu_linalg.py --stacks --repeats 21
-step phases 60 python3 benchmarks/gpu/s10_phases.py
+step phases 60 python3 benchmarks/gpu/phases.py
 pack; cat $L/summary.txt; tail -5 $L/tests.log; grep -A4 "== \|WarpSolve" $L/prof0.log | grep "==\|WarpSolve\|busy"; echo ---; grep -A4 "== \|WarpSolve" $L/prof1.log | grep "==\|WarpSolve\|busy"; tail -24 $L/var.log; cat $L/stacks.log | tail -20; cat $L/phases.log | tail -12

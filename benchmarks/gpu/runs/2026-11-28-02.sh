@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-28, H100: staging by default for inv of 5+ rows only (s15-call1.sh: solve with one
+# 2026-11-28, H100: staging by default for inv of 5+ rows only (runs/2026-11-28-01.sh: solve with one
 # right-hand side and inv 4 x 4 no better staged); the official test_linalg at 200, the
 # linalg / warp tests, and the stacked rows of webgpu_linalg.py next to CuPy and PyTorch.
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-28, H100: the two cells of s15-call3.sh's whole table nearest their goals, again:
+# 2026-11-28, H100: the two cells of runs/2026-11-28-03.sh's whole table nearest their goals, again:
 # eigh 512 float64 (3.01x there, --repeats 3; eigh rows are reported with --repeats 5: a
 # process's first eigh calls run slower) and the stacks (inv 100000 x 8x8 0.98x there).
 source benchmarks/gpu/prep.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-28, H100 (s15-call3.sh with --repeats 5, as eigh rows are reported): the whole
+# 2026-11-28, H100 (runs/2026-11-28-03.sh with --repeats 5, as eigh rows are reported): the whole
 # linalg table with the final code, one run next to CuPy and
 # PyTorch: cholesky / solve / inv / qr / eigh / svd at 512, 2048, 4096 (float32, float64)
 # and the stacks 100000 x 8x8 / 10000 x 32x32 (webgpu_linalg.py's harness with the eigh /

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-28, H100: the test steps of s15-call1.sh and s15-call2.sh were stopped by their
+# 2026-11-28, H100: the test steps of runs/2026-11-28-01.sh and runs/2026-11-28-02.sh were stopped by their
 # time limits a few
 # tests short (323 of 340, 383 of 397): the segment kernels' tests (direct and staged) and
 # tests/test_linalg.py again, whole, with a longer limit.

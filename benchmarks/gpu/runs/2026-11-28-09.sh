@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-11-28, H100: the chain's arrays in one buffer (NUMR_WEBGPU_EIGH_ONE_WS, default on)
-# and the loads-first kernels (now default) against the chain of s15-call*.sh; the chain's
+# and the loads-first kernels (now default) against the chain of runs/2026-11-28-*.sh; the chain's
 # floor again; the official test_linalg.py (200 examples); the whole linalg table in one run.
 source benchmarks/gpu/prep.sh
 L=/tmp/logs; mkdir -p $L; OUTSAVE=$OUT; OUT=$L

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-11-28, H100: s16-call2.sh's one-buffer workspace made every eigh a general-path call
+# 2026-11-28, H100: runs/2026-11-28-09.sh's one-buffer workspace made every eigh a general-path call
 # (the recipe refused outputs at offsets; 5x slower): with recipes keeping output offsets,
 # the workspace against separate buffers again; the tridiagonal / recipe tests on the GPU;
 # the whole linalg table in one run.

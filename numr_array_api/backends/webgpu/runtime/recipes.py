@@ -30,7 +30,7 @@ issues the steps' native calls in one loop (``Recorder.replay``: pipeline, bind 
 immediates, dispatch), the buffers marked pending once a replay. The per-step Python of the
 general recorder path (a bind-group lookup over every binding and per-buffer bookkeeping,
 ~8 us a step on an H100's host) was what bounded such loops (benchmarks/gpu/trd_host.py,
-run by benchmarks/gpu/s13-call5.sh, 2026-11-27).
+run by benchmarks/gpu/runs/2026-11-27-44.sh, 2026-11-27).
 ``NUMR_WEBGPU_RECIPE_SETS=0`` replays step by step through that path (A/B timing).
 """
 

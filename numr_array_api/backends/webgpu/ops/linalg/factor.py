@@ -317,7 +317,7 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis, ident=0):
         raise ValueError("trsm: ident needs the tile kernel and x in its own buffer")
     grid_t = grid(B * -(-nv // 16), client)
     # TrsmTileSpec without wgpu's runtime checks (its n clamped to 64 in the kernel; H100,
-    # benchmarks/gpu/s4-call16.sh, with the three switches below); NUMR_WEBGPU_TRSM_TRUSTED=0:
+    # benchmarks/gpu/runs/2026-11-26-36.sh, with the three switches below); NUMR_WEBGPU_TRSM_TRUSTED=0:
     # checked
     tr = _env("TRSM_TRUSTED", "1") != "0"
     if tri.block is x.block:
@@ -409,7 +409,7 @@ CHOL_NB = 64     # the fused panel's diagonal block (NUMR_WEBGPU_CHOL_NB)
 CHOL_SPLIT = 2   # column pieces of the trailing update, lower part only (NUMR_WEBGPU_CHOL_SPLIT)
 CHOL_WG = 512    # panel workgroup (NUMR_WEBGPU_CHOL_WG; the adapter's limit still applies)
 CHOL_TR = 32     # rows of A21 a register panel's workgroup takes (NUMR_WEBGPU_CHOL_TR)
-# H100 2026-11-26 (benchmarks/gpu/s3-call5.sh): 4096 float32 15.1 -> 11.2 ms, float64
+# H100 2026-11-26 (benchmarks/gpu/runs/2026-11-26-15.sh): 4096 float32 15.1 -> 11.2 ms, float64
 # 20.0 -> 15.1 ms with 512 threads and 2 pieces (from 256 and 4); 512 / 2048 faster too
 
 
@@ -441,7 +441,7 @@ def _chol_nb(t, client):
 def _chol_panel(client, t, nb):
     """The panel spec of a step: CholRegsSpec where it fits (NUMR_WEBGPU_CHOL_TR: its rows
     a workgroup; NUMR_WEBGPU_CHOL_STAGE=1: Pt written through workgroup memory), else and
-    with NUMR_WEBGPU_CHOL_PANEL=old CholPanelSpec. H100, benchmarks/gpu/s9-call3.sh: the panel
+    with NUMR_WEBGPU_CHOL_PANEL=old CholPanelSpec. H100, benchmarks/gpu/runs/2026-11-27-20.sh: the panel
     80 -> 28 us (float32, 64 columns), cholesky 512 2.96x -> 1.91x CuPy (STAGE=0; 2.15x with
     STAGE=1)."""
     caps = Caps.of(client)
@@ -725,7 +725,7 @@ def _lu_leaf(client, t, a, piv, status, base, leaf=LEAF):
 
 
 # leaves with more rows take tournament pivoting over many workgroups (H100,
-# benchmarks/gpu/s4-call11.sh: 16, i.e. every leaf, against 512: solve 512 float32
+# benchmarks/gpu/runs/2026-11-26-32.sh: 16, i.e. every leaf, against 512: solve 512 float32
 # 6.64 -> 3.70x CuPy, 2048 3.60 -> 3.02x, 4096 2.73 -> 2.49x; inv 4096 2.70 -> 2.49x)
 TSLU_ROWS = 16   # (NUMR_WEBGPU_LU_TSLU; 0: never): tslu.py
 
@@ -761,7 +761,7 @@ def _lu_tslu(be, client, t, a, piv, status, base, leaf, top):
     # recurrence instead of invocation 0 walking a dictionary in private arrays;
     # LU_TSLU_TRUSTED=1: the three tournament kernels without wgpu's runtime checks
     # (their indices are structural, see the specs' runtime_checks; implies PREG)
-    # (defaults from the H100, benchmarks/gpu/s4-call16.sh: TRUSTED, SOLO=1024, TRSM_TRUSTED and
+    # (defaults from the H100, benchmarks/gpu/runs/2026-11-26-36.sh: TRUSTED, SOLO=1024, TRSM_TRUSTED and
     # TRSM_IDENT together took solve 512 float32 3.43 -> 2.26x CuPy, 2048 2.99 -> 2.25x,
     # solve 4096 float64 3.33 -> 2.27x, inv 2048 float64 3.83 -> 2.52x, inv 4096 float32
     # 2.45 -> 2.03x)

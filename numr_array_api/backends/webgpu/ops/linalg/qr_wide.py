@@ -46,11 +46,11 @@ NCAP = 32        # widest panel (lanes of a 32-invocation slice: one a column)
 NS = 8           # row slices of a 256-invocation workgroup
 PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 RPT = 4          # rows per invocation (NUMR_WEBGPU_QR_WIDE_RPT; a block: NS * RPT rows; H100,
-                 # benchmarks/gpu/s5-call4.sh: qr 4096 float32 100 ms at 4, 102 at 8, 112 at
+                 # benchmarks/gpu/runs/2026-11-26-40.sh: qr 4096 float32 100 ms at 4, 102 at 8, 112 at
                  # 16, 145 at 32)
 WIDE_MIN = 256   # panel rows from which the wide panel is taken (NUMR_WEBGPU_QR_WIDE_MIN)
 WIDE_MIN_F64 = 129  # float64: every panel above the looped ones' 128 rows (H100,
-                    # benchmarks/gpu/s16-call5.sh: qr 512 float64 5.70 / 5.75 ms against
+                    # benchmarks/gpu/runs/2026-11-28-12.sh: qr 512 float64 5.70 / 5.75 ms against
                     # 6.05 / 6.01 with the 160-224-row panels on FactorSpec; 1024 -2 %,
                     # 2048 -0.5 %)
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
@@ -283,7 +283,7 @@ class QrWideSpec(KernelSpec):
     # a reciprocal taken once where a thread divides many values by one scale: the
     # partials by the slice's scale, the combiner by the largest, v (real types) by
     # x0 - beta; exact quotients where the scale is subnormal (NUMR_WEBGPU_QR_WIDE_RECIP;
-    # H100, benchmarks/gpu/s12-call1.sh: qr 512 float64 8.54 -> 7.98 ms, 2048 and float32
+    # H100, benchmarks/gpu/runs/2026-11-27-32.sh: qr 512 float64 8.54 -> 7.98 ms, 2048 and float32
     # within 1 %)
     recip: bool = True
     looped = False

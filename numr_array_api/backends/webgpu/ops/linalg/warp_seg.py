@@ -30,7 +30,7 @@ def width(n):
 def seg_width(dtype, n, s, full, gpu=True):
     """The segment width for (n, n) systems on subgroups of s, or 0 where the segmented
     path does not take n. ``full``: the unsegmented warp range takes n (then w < s only with
-    NUMR_WEBGPU_BWARP_SEG=all). On by default on GPUs (H100, benchmarks/gpu/s10-call2.sh: the
+    NUMR_WEBGPU_BWARP_SEG=all). On by default on GPUs (H100, benchmarks/gpu/runs/2026-11-27-29.sh: the
     kernel of solve 100000 x 8x8 float32 38 -> 25 us against BatchTinySpec, inv 58 -> 38 us
     against a subgroup a matrix), off on CPU adapters (``gpu`` False; lavapipe: slower than
     the one-invocation kernel everywhere); NUMR_WEBGPU_BWARP_SEG=0 / 1 decides either way.

@@ -5,7 +5,7 @@ that section's comment first).
 The chain runs two small dependent dispatches a column, so a kernel's time is its
 critical path, not its arithmetic (these kernels replaced ones whose global loads came
 after the barriers of reductions they did not depend on, one element a step; H100 eigh
-512 float64 14.2 / 12.6 ms against 15.1 / 13.3: benchmarks/gpu/s16-call1.sh, 2026-11-28).
+512 float64 14.2 / 12.6 ms against 15.1 / 13.3: benchmarks/gpu/runs/2026-11-28-08.sh, 2026-11-28).
 So:
   - every load a workgroup needs is issued at the top, before any barrier, so their
     latencies overlap;

@@ -70,7 +70,7 @@ def trd_variant():
 def trusted():
     """The wide tridiagonalisation's kernels compiled without wgpu's runtime checks (their
     indices are structural); NUMR_WEBGPU_EIGH_TRUSTED=0 builds them checked."""
-    # on by default: H100 (benchmarks/gpu/s4-call13.sh, 2026-11-26) eigvalsh 2048 float32
+    # on by default: H100 (benchmarks/gpu/runs/2026-11-26-34.sh, 2026-11-26) eigvalsh 2048 float32
     # 43.0 -> 37.2 ms, eigh 73.7 -> 70.4 ms
     return os.environ.get("NUMR_WEBGPU_EIGH_TRUSTED", "1").strip() != "0"
 

@@ -48,7 +48,7 @@ def _epi_views(epilogue):
 _VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
 # db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
 # set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
-# (None: "uf" for float32 operands, "u" for the others; H100, benchmarks/gpu/s4-call6.sh:
+# (None: "uf" for float32 operands, "u" for the others; H100, benchmarks/gpu/runs/2026-11-26-27.sh:
 # float32 4096^3 compiled without checks 31.2 TFLOP/s "u", 33.2 "uf"; "u" was +19% over the
 # loop)
 STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "").strip() or None
@@ -166,7 +166,7 @@ def _as_2d(x):
 
 SPLIT_K_MIN = 256      # K below this: one workgroup per tile has little to gain (H100,
 # qr 2048 with its batch-of-one V^H V / Y C products: 2048 -> 1024 took float32 2.70x ->
-# 2.20x and float64 4.12x -> 3.09x of cuSOLVER; benchmarks/gpu/s12-call2.sh, with pieces of
+# 2.20x and float64 4.12x -> 3.09x of cuSOLVER; benchmarks/gpu/runs/2026-11-27-33.sh, with pieces of
 # 64: 1024 -> 256 took qr float64 512 / 2048 / 4096 3.50x / 3.06x / 3.34x -> 3.20x / 2.66x /
 # 3.16x)
 SPLIT_K_DEPTH = 64     # the least K each piece keeps (was 256)
