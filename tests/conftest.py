@@ -183,6 +183,18 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _semantics(request):
+    """Tests marked ``strict_semantics`` check the strict mode's refusals; every other test
+    runs in the mode the process starts in (compatible unless NUMR_SEMANTICS says so)."""
+    if request.node.get_closest_marker("strict_semantics") is None:
+        yield
+        return
+    import numr_array_api
+    with numr_array_api.semantics("strict"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _big_tests_one_at_a_time(request):
     """Tests marked ``bigmem`` (hundreds of MB on lavapipe, whose device memory is the
     host's) and the GiB GPU tests (marked gpu and slow: 10-40 GiB each) run one at a time

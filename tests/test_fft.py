@@ -153,6 +153,7 @@ def test_shifts(ft, shape, name, data):
             assert np.array_equal(to_numpy(x), a)
 
 
+@pytest.mark.strict_semantics
 def test_invalid_input(ft):
     from numr_array_api._core.errors import DTypeMismatch, InvalidArgument, InvalidIndex
     xp = ft

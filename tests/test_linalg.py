@@ -319,6 +319,7 @@ def test_namedtuples(la):
     assert xp.linalg.svd(x)._fields == ("U", "S", "Vh")
 
 
+@pytest.mark.strict_semantics
 def test_invalid_input(la):
     from numr_array_api._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
     xp = la

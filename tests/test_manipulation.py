@@ -50,6 +50,7 @@ def test_concat(xp, data):
                  np.concatenate([a.ravel(), b.ravel()]))
 
 
+@pytest.mark.strict_semantics
 def test_concat_promotes(xp):
     out = xp.concat([xp.asarray([1], dtype=xp.int8), xp.asarray([300], dtype=xp.int16)])
     assert_equal(out, np.asarray([1, 300], np.int16), dtype="int16")

@@ -26,6 +26,7 @@ def test_matmul_equals_numpy(xp, s1, s2, dtype):
     np.testing.assert_allclose(to_numpy(got), want, rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.strict_semantics
 def test_matmul_errors(xp):
     from numr_array_api.errors import NumrError
     a = xp.ones((2, 3, 4))

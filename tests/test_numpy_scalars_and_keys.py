@@ -46,6 +46,7 @@ def test_operators_with_numpy_scalars(xp):
     np.testing.assert_array_equal(host(b < np.float32(3.0)), [True, False])
 
 
+@pytest.mark.strict_semantics
 def test_numpy_scalar_rules_kept(xp):
     a = xp.asarray([1, 2], dtype=xp.int8)
     with pytest.raises(NumrError):  # a float scalar cannot meet an integer array
@@ -76,6 +77,7 @@ def test_numpy_integer_scalar_index(xp, idx):
                                   ref[1:, idx if idx < 2 and idx >= -2 else 0])
 
 
+@pytest.mark.strict_semantics
 def test_numpy_index_arrays(xp):
     ref = np.arange(12.0).reshape(4, 3)
     x = xp.asarray(ref)
@@ -151,8 +153,9 @@ def test_setitem_keeps_backend_errors_that_are_not_shapes(xp, monkeypatch):
 def test_numpy_ufuncs_see_numr_arrays_as_host_arrays():
     """NumPy ufuncs called on cpu numr arrays alone convert them (as they do
     array-api-strict's) and return NumPy arrays (SciPy's np-only paths call np.isfinite on
-    whatever they are given); NumPy-scalar arithmetic stays in numr; a NumPy array and a numr
-    array together are refused, in either order (docs/reliability.md)."""
+    whatever they are given, and ndarray methods on the result); NumPy-scalar arithmetic
+    stays in numr; a NumPy array and a numr array together are refused, in either order
+    (docs/reliability.md). Device namespaces: test_numpy_ufuncs_run_on_the_device."""
     import numr_array_api.cpu as xp
     from numr_array_api.errors import InvalidType
     a = xp.asarray([1.0, np.inf, np.nan])
@@ -179,3 +182,18 @@ def test_numpy_scalar_compared_with_a_0d_array(xp):
     r = np.equal(np.asarray(0.5), c[1])
     assert r.__class__ is c.__class__ and bool(r)
     assert bool(np.float64(1.0) + c[1] == 1.5)
+
+
+def test_numpy_ufuncs_run_on_the_device(xp):
+    """On a device namespace a NumPy ufunc that is a namespace function (np.abs, np.exp,
+    np.maximum) runs that function on the array's device (NEP 13, as CuPy serves them:
+    xarray's np.abs(da)); other ufuncs are refused (no implicit host round trip)."""
+    if xp.__name__.endswith(".cpu"):
+        pytest.skip("cpu: NumPy ufuncs return NumPy arrays (the test above)")
+    a = xp.asarray([1.0, -2.0, np.nan])
+    for got, want in ((np.abs(a), [1.0, 2.0, np.nan]), (np.maximum(a, 0.5), [1.0, 0.5, np.nan]),
+                      (np.isnan(a), [False, False, True])):
+        assert got.__class__ is a.__class__ and got.device == a.device
+        np.testing.assert_array_equal(np.asarray(got.to_device("cpu")), want)
+    with pytest.raises(TypeError):
+        np.fmod(a, 2.0)

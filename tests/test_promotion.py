@@ -48,6 +48,10 @@ def _parse():
 
 
 EXPECTED = _parse()
+
+# the standard's table and its refusals: the strict semantics (tests/test_semantics.py checks
+# the compatible semantics against NumPy)
+pytestmark = pytest.mark.strict_semantics
 PAIRS = list(itertools.product(ALL_DTYPE_NAMES, repeat=2))
 
 

@@ -108,6 +108,7 @@ def test_where(xp, data):
     assert_equal(out, np.where(c, a, b), dtype=name)
 
 
+@pytest.mark.strict_semantics
 def test_where_scalars_and_promotion(xp):
     c = xp.asarray([True, False, True])
     x = xp.asarray([1.0, 2.0, 3.0])

@@ -89,6 +89,7 @@ def test_isin(xp, data):
     assert_equal(out, np.isin(a, b, invert=invert), dtype="bool")
 
 
+@pytest.mark.strict_semantics
 def test_isin_scalars_and_nan(xp):
     x = xp.asarray([1.0, float("nan"), 3.0])
     assert_equal(xp.isin(x, 3.0), np.asarray([False, False, True]))

@@ -272,6 +272,21 @@ def _strict_mentions(item):
             if "array_api_strict" in line or "is_array_api_strict" in line][:3]
 
 
+_PEERS = ("cupy", "torch")
+
+
+def _peer_markers(item):
+    """The test's skip / xfail markers that name CuPy or PyTorch (``skip_xp_backends("cupy",
+    reason=...)``): a failure of numr there is one its GPU peers are excused from by name."""
+    out = []
+    for m in item.iter_markers():
+        if m.name in ("skip_xp_backends", "xfail_xp_backends") and \
+                any(a in _PEERS for a in m.args):
+            out.append(f"{m.name}({', '.join(repr(a) for a in m.args)}, "
+                       f"reason={m.kwargs.get('reason', '')!r})")
+    return out
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -282,6 +297,7 @@ def pytest_runtest_makereport(item, call):
         inner, numr, consumer = _frames(e.tb)
         _current.setdefault(item.nodeid, {}).setdefault("exc", {
             "strict_in_test": _strict_mentions(item),
+            "peers_by_name": _peer_markers(item),
             "type": e.typename,
             "message": (msg[0] if msg else "")[:400],
             "where": inner,

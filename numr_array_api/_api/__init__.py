@@ -3,10 +3,11 @@ namespace functions bound to a backend context. Validation, promotion, broadcast
 special cases live here once for every backend."""
 
 from . import (creation, data_types, elementwise, indexing, info, linalg, fft, manipulation,
-               searching, sets, sorting, statistical, utility, constants, host)
+               nan_functions, searching, sets, sorting, statistical, utility, constants, host)
 
 BUILDERS = (
     host.build, constants.build, data_types.build, creation.build, elementwise.build,
     manipulation.build, indexing.build, searching.build, sets.build, sorting.build,
     statistical.build, utility.build, linalg.build, fft.build, info.build,
+    nan_functions.build,
 )

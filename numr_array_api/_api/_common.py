@@ -4,7 +4,7 @@ import numpy as np
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, OutOfRange
-from .._core.promotion import TABLE
+from .._core.semantics import strict
 
 PY_SCALARS = (bool, int, float, complex)
 
@@ -85,6 +85,23 @@ def require_key_devices(ctx, fname, x, key, value=None):
         raise device_mismatch(fname, "x", d, "value", dev(value._data))
 
 
+def cast_scalar(value, t, fname, argname="value"):
+    """A Python scalar stored into an array of dtype ``t`` (setitem, full): NumPy truncates a
+    float into an integer array and stores a number's truth value into a bool array
+    (compatible semantics; strict leaves ``value`` for check_py_scalar to refuse)."""
+    tv = type(value)
+    if strict() or tv is complex or (tv is bool) or (tv is int and t.kind != "b"):
+        return value
+    if t.kind == "b":
+        return bool(value)
+    if tv is float and t.kind in "iu":
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InvalidArgument(argname, f"{fname}: cannot store {value} in an array of "
+                                           f"dtype {t.name}")
+        return int(value)
+    return value
+
+
 def check_py_scalar(value, dtype, fname, argname):
     """The standard's rules for a Python scalar operand next to an array of ``dtype``."""
     t = type(value)
@@ -124,15 +141,52 @@ def scalar_dtype(ctx, value, device=None):
     raise InvalidType(f"expected a Python scalar, got {t.__name__}")
 
 
+def no_promotion(fname, t1, t2, names=("x1", "x2")):
+    """The error for two dtypes without a promotion in the current (strict) semantics."""
+    return DTypeMismatch(f"{fname}: dtypes {t1.name} ('{names[0]}') and {t2.name} "
+                         f"('{names[1]}') have no promotion in the array API; cast one with "
+                         f"astype first (the compatible semantics promote them as NumPy does)",
+                         t1, t2)
+
+
+def promote_arrays(ctx, fname, x1, x2, names=("x1", "x2")):
+    """The promoted dtype of two arrays of this namespace (same device checked by the
+    caller), or DTypeMismatch."""
+    t = ctx.promote(x1._dtype, x2._dtype, ctx.be.device_of(x1._data))
+    if t is None:
+        raise no_promotion(fname, x1._dtype, x2._dtype, names)
+    return t
+
+
+def scalar_promote(ctx, value, t, fname, argname, device=None):
+    """The dtype an array of dtype ``t`` and the Python scalar ``value`` compute in.
+
+    Strict semantics: ``t`` when the standard allows the pair (else DTypeMismatch). The
+    compatible semantics follow NumPy 2 (NEP 50): a scalar of a higher kind promotes the
+    array as the scalar's default dtype would (an int array and a float give the default
+    float; a bool array and an int the default int). Integers are range-checked against
+    the result either way.
+    """
+    if not strict():
+        k = t.kind
+        tv = type(value)
+        if (tv is int and k == "b") or (tv is float and k in "biu") or \
+                (tv is complex and k in "biu"):
+            t = ctx.promote(t, scalar_dtype(ctx, value, device), device)
+        elif tv is complex and k == "f":
+            t = dt.COMPLEX_OF_REAL_FLOAT[t]
+    check_py_scalar(value, t, fname, argname)
+    return t
+
+
 def promote_pair(ctx, fname, x1, x2, kinds="iufc"):
     """Validate two arrays of this namespace; return their payloads in the promoted dtype."""
     require_array(ctx, x1, fname, "x1")
     require_array(ctx, x2, fname, "x2")
     require_same_device(ctx, fname, x1, x2)
-    t = TABLE.get((x1._dtype, x2._dtype))
-    if t is None:
-        raise DTypeMismatch(f"{fname}: dtypes {x1._dtype.name} and {x2._dtype.name} do not "
-                            f"promote", x1._dtype, x2._dtype)
+    t = promote_arrays(ctx, fname, x1, x2)
+    if t.kind not in kinds and kinds == "fc" and t.kind in "biu" and not strict():
+        t = ctx.defaults_for(ctx.be.device_of(x1._data))[0]  # NumPy's linalg.solve(int, int)
     if t.kind not in kinds:
         raise DTypeMismatch(f"{fname}: accepts only numeric dtypes, got {t.name}", t, None)
     be = ctx.be

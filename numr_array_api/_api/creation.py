@@ -9,7 +9,7 @@ from .._core import dtypes as dt
 from .._core.array import Array
 from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, OutOfRange
 from .._core.shapes import check_addressable, check_shape, as_int
-from ._common import PY_SCALARS, check_py_scalar, require_array, require_kind, scalar_dtype
+from ._common import PY_SCALARS, cast_scalar, check_py_scalar, require_array, require_kind, scalar_dtype
 
 
 def build(ctx):
@@ -79,6 +79,8 @@ def build(ctx):
             if t is int:
                 _check_int_fits(value, dtype)
         else:
+            value = cast_scalar(value, dtype, fname, "fill_value")
+            t = type(value)
             if t is bool or dtype.kind == "b":
                 if dtype.kind == "b" and t is not bool:
                     raise DTypeMismatch(f"{fname}: 'fill_value' {value!r} cannot fill a bool "

@@ -7,7 +7,8 @@ import numpy as np
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 from .._core.promotion import TABLE, promote
-from ._common import PY_SCALARS, require_array, check_py_scalar
+from .._core.semantics import strict
+from ._common import PY_SCALARS, check_py_scalar, require_array, scalar_promote
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,8 @@ def build(ctx):
     def astype(x, dtype, /, *, copy=True, device=None):
         require_array(ctx, x, "astype")
         if dt.coerce(dtype) is None:
-            raise TypeError(f"astype: 'dtype' must be a numr dtype, got {dtype!r}")
+            raise TypeError(f"astype: 'dtype' must be a numr dtype, got {dtype!r}"
+                            f"{dt.spelling_note(dtype)}")
         dtype = ctx.check_dtype(dtype)
         if x._dtype.kind == "c" and dtype.kind not in "c":
             raise DTypeMismatch(f"astype: casting complex {x._dtype.name} to {dtype.name} would "
@@ -52,14 +54,19 @@ def build(ctx):
             return d
         if value.__class__ is ctx.ArrayT:
             return value._dtype
-        raise TypeError(f"{fname}: '{argname}' must be a numr dtype or array, got {value!r}")
+        raise TypeError(f"{fname}: '{argname}' must be a numr dtype or array, got {value!r}"
+                        f"{dt.spelling_note(value)}")
 
     def can_cast(from_, to, /):
         f = _dtype_of(from_, "can_cast", "from_")
         t = dt.coerce(to)
         if t is None:
-            raise TypeError(f"can_cast: 'to' must be a numr dtype, got {to!r}")
-        return TABLE.get((f, t)) is t
+            raise TypeError(f"can_cast: 'to' must be a numr dtype, got {to!r}"
+                            f"{dt.spelling_note(to)}")
+        if TABLE.get((f, t)) is t:
+            return True
+        # NumPy's safe casts beyond the standard's table (int16 -> float32, bool -> int8)
+        return not strict() and bool(np.can_cast(f.np, t.np, "safe"))
 
     def finfo(type, /):
         d = _dtype_of(type, "finfo", "type")
@@ -80,11 +87,12 @@ def build(ctx):
     def isdtype(dtype, kind):
         d = dt.coerce(dtype)
         if d is None:
-            raise TypeError(f"isdtype: 'dtype' must be a numr dtype, got {dtype!r}")
+            raise TypeError(f"isdtype: 'dtype' must be a numr dtype, got {dtype!r}"
+                            f"{dt.spelling_note(dtype)}")
         dtype = d
         if isinstance(kind, tuple):
             return any(isdtype(dtype, k) for k in kind)
-        if isinstance(kind, (dt.DType, np.dtype)):
+        if isinstance(kind, (dt.DType, np.dtype, type)):
             return dtype is dt.coerce(kind)
         if isinstance(kind, str):
             codes = dt.KIND_NAMES.get(kind)
@@ -106,7 +114,10 @@ def build(ctx):
         if dtypes_:
             r = dtypes_[0]
             for d in dtypes_[1:]:
-                r = promote(r, d)
+                t = ctx.promote(r, d)
+                if t is None:
+                    promote(r, d)  # strict semantics: the standard's error
+                r = t
         else:
             # scalars alone take the default dtype of the widest kind among them
             order = {bool: 0, int: 1, float: 2, complex: 3}
@@ -119,6 +130,10 @@ def build(ctx):
                 r = dt.COMPLEX_OF_REAL_FLOAT[r]  # 2024.12: complex scalars promote real floats
             if type(s) is int and r.kind in "iu":
                 continue  # bounds are checked where the value is used, not by its dtype
+            if not strict():
+                r = scalar_promote(ctx, s if type(s) is not int else 0, r, "result_type",
+                                   "arrays_and_dtypes")
+                continue
             check_py_scalar(s, r, "result_type", "arrays_and_dtypes")
         return r
 

@@ -14,8 +14,10 @@ from .._core.promotion import TABLE
 from .._core.shapes import MAX_ELEMENTS, broadcast_named, broadcast_shapes, check_addressable
 from .._core.functions import BINARY, UNARY, result_dtype
 from ._fastpath import render
-from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, readonly_error, require_array, require_kind,
-                      require_same_device)
+from .._core.semantics import strict
+from ._common import (PY_SCALARS, py_scalar, check_py_scalar, kind_word, promote_arrays,
+                      readonly_error, require_array, require_kind, require_same_device,
+                      scalar_promote)
 
 _BUILTIN_ERRORS = (TypeError, ValueError, IndexError, OverflowError, MemoryError)
 
@@ -55,10 +57,16 @@ def build(ctx):
     def make_unary(name, kinds, rule):
         kernel = be.unary_kernel(name)
         ok = frozenset(d for d in supported if d.kind in kinds)
+        # NumPy's reciprocal of an integer is integral (1 // x): refused rather than
+        # answered differently
+        floating_fn = set(kinds) <= set("fc") and name != "reciprocal"
 
         def slow(x):
             require_array(ctx, x, name)
-            require_kind(x, kinds, name)
+            if floating_fn:
+                x = ctx.floating(x, kinds, name)
+            else:
+                require_kind(x, kinds, name)
             try:
                 return wrap(kernel(x._data))
             except _BUILTIN_ERRORS as e:  # the wrapped library's own: numr's class
@@ -72,6 +80,7 @@ def build(ctx):
     def make_binary(name, kinds, rule):
         kernel = be.binary_kernel(name)
         ok = frozenset(d for d in supported if d.kind in kinds)
+        floating_fn = set(kinds) <= set("fc") or rule == "float"
 
         def prepare(x1, x2):
             """Validate; return (operand1, operand2, compute dtype) as payloads/scalars."""
@@ -84,11 +93,9 @@ def build(ctx):
             if a1 and a2:
                 require_same_device(ctx, name, x1, x2)
                 t1, t2 = x1._dtype, x2._dtype
-                t = TABLE.get((t1, t2))
-                if t is None:
-                    raise DTypeMismatch(f"{name}: dtypes {t1.name} ('x1') and {t2.name} ('x2') "
-                                        f"have no promotion in the array API; cast one with "
-                                        f"astype first", t1, t2)
+                t = promote_arrays(ctx, name, x1, x2)
+                if t not in ok:
+                    t = floating_result(t, x1)
                 if t not in ok:
                     raise DTypeMismatch(f"{name}: accepts only {kind_word(kinds)} dtypes, got "
                                         f"{t1.name} ('x1') and {t2.name} ('x2')", t1, t2)
@@ -136,6 +143,14 @@ def build(ctx):
                 left == (above == a1)
             return wrap(be_.full(x._data.shape, value, dt.bool_, dev))
 
+        def floating_result(t, x):
+            """A floating function's compute dtype for integer / bool operands in the
+            compatible semantics (the default float, as ``divide`` of integers); ``t``
+            unchanged otherwise, for the caller to refuse."""
+            if floating_fn and t.kind in "biu" and not strict():
+                return ctx.defaults_for(be.device_of(x._data))[0]
+            return t
+
         def with_scalar(x, scalar, xname, sname):
             """(array payload, scalar operand, compute dtype) for an array and a scalar."""
             d, t = x._data, x._dtype
@@ -146,10 +161,18 @@ def build(ctx):
                 if t not in ok:
                     raise DTypeMismatch(f"{name}: a Python complex ('{sname}') promotes "
                                         f"'{xname}' to {t.name}, which {name} does not accept", t)
-                d = be.astype(d, t)
+            else:
+                t = scalar_promote(ctx, scalar, t, name, sname, be.device_of(d))
+                if t not in ok:
+                    t = floating_result(t, x)
             if t not in ok:
                 require_kind(x, kinds, name, xname)
+                raise DTypeMismatch(f"{name}: a Python {type(scalar).__name__} ('{sname}') "
+                                    f"promotes '{xname}' to {t.name}, which {name} does not "
+                                    f"accept", x._dtype, t)
             check_py_scalar(scalar, t, name, sname)
+            if t is not x._dtype:
+                d = be.astype(d, t)
             return d, be.scalar_operand(scalar, t), t
 
         def slow(x1, x2):
@@ -229,6 +252,19 @@ def _make_clip(ctx, ns):
     def clip(x, /, min=None, max=None):
         require_array(ctx, x, "clip")
         require_kind(x, "iuf", "clip")
+        x0 = x
+        if x._dtype.kind in "iu" and not strict():
+            # NumPy 2: a floating bound of an integer array gives a floating result (the
+            # standard leaves bounds of another kind unspecified)
+            t = x._dtype
+            for b in (py_scalar(min), py_scalar(max)):
+                if b.__class__ is ctx.ArrayT and b._dtype.kind == "f":
+                    t = ctx.promote(t, b._dtype, be.device_of(x._data))
+                elif type(b) is float:
+                    t = ctx.promote(t, ctx.defaults_for(be.device_of(x._data))[0],
+                                    be.device_of(x._data))
+            if t is not x._dtype:
+                x = ctx.wrap(be.astype(x._data, t))
         out = x
         for bound, argname, op in ((min, "min", maximum), (max, "max", minimum)):
             if bound is None:
@@ -260,7 +296,7 @@ def _make_clip(ctx, ns):
                 require_array(ctx, bound, "clip", argname)
             out = op(out, bound)
         if out is x:
-            return ctx.wrap(be.copy(x._data))
+            return ctx.wrap(be.copy(x._data)) if x is x0 else x
         return out
 
     return clip
@@ -345,15 +381,42 @@ _UFUNC_OPERATORS = {
 }
 
 
+# NumPy ufuncs that are one of the namespace's elementwise functions (NEP 13, as CuPy
+# serves them): np.abs(x) of a device numr array runs numr's abs on its device. xarray
+# applies NumPy ufuncs to its data this way (``np.abs(da)``). On cpu NumPy's ufuncs keep
+# returning NumPy arrays (zero-copy, as for array-api-strict): NumPy code calls ndarray
+# methods on the result (SciPy's ``np.abs(z).max()``)
+_UFUNC_FUNCTIONS = {
+    "absolute": "abs", "negative": "negative", "positive": "positive", "exp": "exp",
+    "expm1": "expm1", "log": "log", "log1p": "log1p", "log2": "log2", "log10": "log10",
+    "sqrt": "sqrt", "square": "square", "sin": "sin", "cos": "cos", "tan": "tan",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh", "cosh": "cosh",
+    "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+    "floor": "floor", "ceil": "ceil", "trunc": "trunc", "rint": "round", "sign": "sign",
+    "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite", "signbit": "signbit",
+    "logical_not": "logical_not", "invert": "bitwise_invert", "conjugate": "conj",
+    "arctan2": "atan2", "hypot": "hypot", "logaddexp": "logaddexp", "copysign": "copysign",
+    "nextafter": "nextafter", "maximum": "maximum", "minimum": "minimum",
+    "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
+}
+
+
 def _make_array_ufunc(A, ns):
     from .._core.array import Array
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """NumPy scalar (op) numr array stays in numr (the namespace's operator, with the
-        NumPy scalar taken as a Python scalar of its kind); any other NumPy ufunc call sees
+        """A NumPy ufunc that is a namespace function (np.abs, np.exp, np.maximum, ...) of
+        device numr arrays (and Python scalars) runs that function; NumPy scalar (op) numr array
+        stays in numr (the namespace's operator, with the NumPy scalar taken as a Python
+        scalar of its kind); any other NumPy ufunc call sees
         numr arrays as host arrays, as it sees array-api-strict's (np.isfinite(x) returns
         a NumPy array) on the cpu namespace; on device namespaces that is a TypeError (no
         implicit host round trip: use x.to_device("cpu") or np.asarray(x) explicitly)."""
+        if method == "__call__" and not kwargs and 1 <= len(inputs) <= 2 and \
+                not self._ctx.be.host_native and \
+                ufunc.nin == len(inputs) and ufunc.__name__ in _UFUNC_FUNCTIONS and \
+                all(i.__class__ is A or type(i) in PY_SCALARS for i in inputs):
+            return ns[_UFUNC_FUNCTIONS[ufunc.__name__]](*inputs)
         if method == "__call__" and not kwargs and len(inputs) == 2:
             fname = _UFUNC_OPERATORS.get(ufunc.__name__)
             # NumPy hands a scalar operand over as a 0-d ndarray (np.float64(x) == a): the

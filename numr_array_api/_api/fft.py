@@ -48,7 +48,7 @@ def build(ctx):
 
     def _input(x, fname, kinds):
         require_array(ctx, x, f"fft.{fname}")
-        require_kind(x, kinds, f"fft.{fname}")
+        x = ctx.floating(x, kinds, f"fft.{fname}")  # NumPy's fft.fft(int_array)
         if x.ndim == 0:
             raise InvalidArgument("x", f"fft.{fname}: needs at least one dimension")
         return x
@@ -70,7 +70,7 @@ def build(ctx):
         kinds, complex_out, default_len = _ONE_D[name]
 
         def f(x, /, *, n=None, axis=-1, norm="backward"):
-            _input(x, name, kinds)
+            x = _input(x, name, kinds)
             ax = normalize_axis(axis, x.ndim)
             if n is None:
                 n_eff = default_len(x.shape[ax])
@@ -93,7 +93,7 @@ def build(ctx):
         kinds, complex_out, default_len = _ONE_D[base]
 
         def f(x, /, *, s=None, axes=None, norm="backward"):
-            _input(x, name, kinds)
+            x = _input(x, name, kinds)
             if axes is None:
                 if s is not None:
                     raise InvalidArgument("axes", f"fft.{name}: 'axes' must be given when 's' "

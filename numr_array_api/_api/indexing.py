@@ -7,8 +7,10 @@ from .._core.errors import (DTypeMismatch, InvalidArgument, InvalidIndex, NumrEr
                             ShapeMismatch)
 from .._core.indexing import is_basic_key, normalize_key
 from .._core.promotion import TABLE
+from .._core.semantics import strict
 from .._core.shapes import normalize_axis, broadcast_shapes
-from ._common import (PY_SCALARS, check_py_scalar, py_scalar, readonly_error, require_array,
+from ._common import (PY_SCALARS, cast_scalar, check_py_scalar, py_scalar, readonly_error,
+                      require_array,
                       require_key_devices, require_kind)
 
 
@@ -25,10 +27,15 @@ def build(ctx):
         arrays; they are host data the caller hands over, so they are uploaded once.
         """
         keys = key if type(key) is tuple else (key,)
-        if not any(k.__class__ is np.ndarray for k in keys):
+        lists = not strict() and any(k.__class__ is list for k in keys)
+        if not lists and not any(k.__class__ is np.ndarray for k in keys):
             return key
         out = []
         for k in keys:
+            if lists and k.__class__ is list:
+                # the compatible semantics read a list of ints / bools as an index array,
+                # as NumPy and CuPy do (SciPy's sosfilt tests index zi[..., [0, 1, 1]])
+                k = np.asarray(k) if k else np.zeros(0, dtype=np.int64)
             if k.__class__ is np.ndarray:
                 if k.dtype.kind not in "biu":
                     raise InvalidIndex(f"NumPy index arrays must have an integer or boolean "
@@ -40,7 +47,31 @@ def build(ctx):
     view_of = ctx.view_of
     is_ro = be.is_readonly
 
+    def bool_scalar_key(x, key):
+        """(key, position) for a key holding one Python / NumPy bool scalar, in the
+        compatible semantics: NumPy reads ``x[True]`` as ``x[None]`` and ``x[False]`` as an
+        empty new axis (``position`` is that axis in the result, else None). Keys mixing a
+        bool scalar with integers or arrays (NumPy broadcasts them together) are refused."""
+        keys = key if type(key) is tuple else (key,)
+        where = [i for i, k in enumerate(keys) if type(k) is bool or isinstance(k, np.bool_)]
+        if not where or strict():
+            return key, None
+        if len(where) > 1 or any(not (type(k) is slice or k is None or k is Ellipsis)
+                                 for i, k in enumerate(keys) if i != where[0]):
+            raise InvalidIndex("a boolean scalar index is supported alone or with slices, "
+                               "None and Ellipsis; with integers or arrays use a boolean array")
+        i = where[0]
+        span = x.ndim - sum(1 for k in keys if type(k) is slice)
+        pos = sum(span if k is Ellipsis else 1 for k in keys[:i])
+        new = keys[:i] + (None,) + keys[i + 1:]
+        return new, (None if keys[i] else pos)
+
     def getitem(x, key):
+        if isinstance(key, (bool, np.bool_)) or (type(key) is tuple and not is_basic_key(key)):
+            key, empty_at = bool_scalar_key(x, key)
+            if empty_at is not None:
+                r = getitem(x, key)
+                return r[(slice(None),) * empty_at + (slice(0, 0),)]
         if is_basic_key(key):
             try:
                 r = basic(x._data, key)
@@ -57,17 +88,27 @@ def build(ctx):
     def setitem(x, key, value):
         if is_ro(x._data):
             raise readonly_error("__setitem__")
+        if isinstance(key, (bool, np.bool_)) or (type(key) is tuple and not is_basic_key(key)):
+            key, empty_at = bool_scalar_key(x, key)
+            if empty_at is not None:  # x[False] = v writes nothing (v must still fit)
+                target = getitem(x, key)[(slice(None),) * empty_at + (slice(0, 0),)]
+                if value.__class__ is A:
+                    broadcast_shapes(value.shape, target.shape)
+                return
         nkey, has_array = normalize_key(numpy_keys(x, key), x.shape, A)
         require_key_devices(ctx, "__setitem__", x, nkey, value)
         t = x._dtype
         value = py_scalar(value)
         if value.__class__ is A:
-            if TABLE.get((value._dtype, t)) is not t:
+            if TABLE.get((value._dtype, t)) is not t and (
+                    strict() or (value._dtype.kind == "c" and t.kind != "c")):
                 raise DTypeMismatch(f"__setitem__: a value of dtype {value._dtype.name} cannot be "
                                     f"stored into an array of dtype {t.name} without a lossy "
                                     f"cast", t, value._dtype)
+            # compatible semantics: NumPy's setitem casts the value as astype would
             v = value._data if value._dtype is t else be.astype(value._data, t)
         elif type(value) in PY_SCALARS:
+            value = cast_scalar(value, t, "__setitem__")
             check_py_scalar(value, t, "__setitem__", "value")
             v = value
         else:
@@ -110,6 +151,15 @@ def build(ctx):
 
     def take(x, indices, /, *, axis=None):
         require_array(ctx, x, "take")
+        if indices.__class__ is not A and isinstance(indices, (int, np.integer)) and \
+                not isinstance(indices, (bool, np.bool_)) and not strict():
+            # NumPy's take of one index drops the axis (Cubed's var / std combine their
+            # partial results so): the compatible semantics read it as x[..., i, ...]
+            if axis is None and x.ndim != 1:
+                raise InvalidArgument("axis", "take: 'axis' is required for arrays with more "
+                                              "than one dimension")
+            ax = 0 if axis is None else normalize_axis(axis, x.ndim)
+            return wrap(be.copy(getitem(x, (slice(None),) * ax + (int(indices),))._data))
         require_array(ctx, indices, "take", "indices")
         require_kind(indices, "iu", "take", "indices")
         if indices.ndim != 1:

@@ -8,6 +8,7 @@ matmul, matrix_transpose, tensordot and vecdot are the main namespace's function
 from collections import namedtuple
 
 from .._core.errors import InvalidArgument, ShapeMismatch
+from .._core.semantics import strict
 from .._core.shapes import as_int, broadcast_shapes, check_addressable, normalize_axes
 from ._common import promote_pair, require_array, require_kind, require_same_device
 from .statistical import accumulation_dtype
@@ -41,9 +42,12 @@ def build(ctx, main):
     be = ctx.be
     wrap = ctx.wrap
 
-    def _matrix(x, fname, kinds="fc", square=False):
+    def _matrix(x, fname, kinds="fc", square=False, cast=True):
         require_array(ctx, x, f"linalg.{fname}")
-        require_kind(x, kinds, f"linalg.{fname}")
+        if cast and set(kinds) <= set("fc"):
+            x = ctx.floating(x, kinds, f"linalg.{fname}")  # NumPy's linalg.inv(int_array)
+        else:
+            require_kind(x, kinds, f"linalg.{fname}")
         if x.ndim < 2:
             raise InvalidArgument("x", f"linalg.{fname}: needs a matrix or a stack of matrices "
                                        f"(..., M, N), got a {x.ndim}-d array")
@@ -129,8 +133,13 @@ def build(ctx, main):
         return wrap(be.linalg_matrix_norm(d, ord, _flag(keepdims, "matrix_norm", "keepdims")))
 
     def matrix_power(x, n, /):
-        d = _matrix(x, "matrix_power", square=True)
-        return wrap(be.linalg_matrix_power(d, as_int(n, "n")))
+        n = as_int(n, "n")
+        # NumPy keeps a non-negative power of an integer matrix integral (the compatible
+        # semantics); a negative one goes through the inverse, in floating point
+        integral = n >= 0 and x.__class__ is ctx.ArrayT and x._dtype.kind in "iu" \
+            and not strict()
+        d = _matrix(x, "matrix_power", kinds="iu" if integral else "fc", square=True)
+        return wrap(be.linalg_matrix_power(d, n))
 
     def matrix_rank(x, /, *, rtol=None):
         d = _matrix(x, "matrix_rank")
@@ -200,7 +209,7 @@ def build(ctx, main):
 
     def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         require_array(ctx, x, "linalg.vector_norm")
-        require_kind(x, "fc", "linalg.vector_norm")
+        x = ctx.floating(x, "fc", "linalg.vector_norm")
         axes = normalize_axes(axis, x.ndim)
         _number(ord, "vector_norm", "ord")
         if ord != ord:

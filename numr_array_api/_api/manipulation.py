@@ -5,10 +5,9 @@ import sys
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument, InvalidType, ShapeMismatch
-from .._core.promotion import promote_many
 from .._core.shapes import (MAX_ELEMENTS, as_int, check_addressable, broadcast_shapes as _broadcast_shapes, check_shape,
                             normalize_axes, normalize_axis)
-from ._common import require_array, require_same_device
+from ._common import no_promotion, require_array, require_same_device
 
 
 def build(ctx):
@@ -26,7 +25,12 @@ def build(ctx):
         for i, a in enumerate(arrays):
             require_array(ctx, a, fname, f"arrays[{i}]")
         require_same_device(ctx, fname, *arrays, names=())
-        t = promote_many(a._dtype for a in arrays)
+        t = arrays[0]._dtype
+        for i, a in enumerate(arrays[1:], 1):
+            r = ctx.promote(t, a._dtype, be.device_of(arrays[0]._data))
+            if r is None:
+                raise no_promotion(fname, t, a._dtype, ("arrays[0..]", f"arrays[{i}]"))
+            t = r
         return [a._data if a._dtype is t else be.astype(a._data, t) for a in arrays], t
 
     def broadcast_shapes(*shapes):

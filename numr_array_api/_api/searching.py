@@ -2,10 +2,10 @@
 
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
-from .._core.promotion import TABLE
+from .._core.semantics import strict
 from .._core.shapes import broadcast_named, check_addressable, normalize_axes, normalize_axis
-from ._common import (PY_SCALARS, check_py_scalar, py_scalar, require_array, require_kind,
-                      require_same_device)
+from ._common import (PY_SCALARS, check_py_scalar, promote_arrays, py_scalar, require_array,
+                      require_kind, require_same_device, scalar_promote)
 
 
 def build(ctx):
@@ -15,6 +15,8 @@ def build(ctx):
 
     def _arg(name, x, axis, keepdims):
         require_array(ctx, x, name)
+        if x._dtype.kind == "b" and not strict():
+            x = ctx.wrap(be.astype(x._data, dt.uint8))  # NumPy's argmax of bool
         require_kind(x, "iuf", name)
         if axis is None:
             if x.size == 0:
@@ -57,13 +59,15 @@ def build(ctx):
         x2 = py_scalar(x2)
         if x2.__class__ is A:
             require_same_device(ctx, "searchsorted", x1, x2)
-            t = TABLE.get((x1._dtype, x2._dtype))
-            if t is None:
-                raise DTypeMismatch(f"searchsorted: dtypes {x1._dtype.name} and "
-                                    f"{x2._dtype.name} do not promote", x1._dtype, x2._dtype)
+            t = promote_arrays(ctx, "searchsorted", x1, x2)
+            if t.kind not in "iuf":
+                raise DTypeMismatch(f"searchsorted: 'x2' has dtype {x2._dtype.name}; the "
+                                    f"values must be real", x1._dtype, x2._dtype)
             v = x2._data if x2._dtype is t else be.astype(x2._data, t)
         elif type(x2) in PY_SCALARS:
-            check_py_scalar(x2, t, "searchsorted", "x2")
+            t = scalar_promote(ctx, x2, t, "searchsorted", "x2", be.device_of(x1._data))
+            if t.kind not in "iuf":
+                raise DTypeMismatch(f"searchsorted: 'x2' must be real, got {x2!r}", t, None)
             v = be.full((), x2, t, be.device_of(x1._data))
         else:
             require_array(ctx, x2, "searchsorted", "x2")
@@ -115,12 +119,12 @@ def build(ctx):
         require_same_device(ctx, "where", condition, *arrays,
                             names=("condition", "x1", "x2"))
         if len(arrays) == 2:
-            t = TABLE.get((x1._dtype, x2._dtype))
-            if t is None:
-                raise DTypeMismatch(f"where: dtypes {x1._dtype.name} and {x2._dtype.name} do "
-                                    f"not promote", x1._dtype, x2._dtype)
+            t = promote_arrays(ctx, "where", x1, x2)
         else:
             t = arrays[0]._dtype
+            for name, v in (("x1", x1), ("x2", x2)):
+                if v.__class__ is not A:
+                    t = scalar_promote(ctx, v, t, "where", name, be.device_of(condition._data))
         ops = []
         for name, v in (("x1", x1), ("x2", x2)):
             if v.__class__ is A:

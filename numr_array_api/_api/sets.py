@@ -2,9 +2,8 @@
 
 from collections import namedtuple
 
-from .._core.errors import DTypeMismatch
-from .._core.promotion import TABLE
-from ._common import PY_SCALARS, check_py_scalar, py_scalar, require_array, require_same_device
+from ._common import (PY_SCALARS, check_py_scalar, promote_arrays, py_scalar, require_array,
+                      require_same_device, scalar_promote)
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -49,12 +48,20 @@ def build(ctx):
             raise TypeError("isin: at least one of 'x1' and 'x2' must be an array")
         if a1 and a2:
             require_same_device(ctx, "isin", x1, x2)
-            t = TABLE.get((x1._dtype, x2._dtype))
-            if t is None:
-                raise DTypeMismatch(f"isin: dtypes {x1._dtype.name} and {x2._dtype.name} do not "
-                                    f"promote", x1._dtype, x2._dtype)
+            t = promote_arrays(ctx, "isin", x1, x2)
+            if x1._dtype.kind != x2._dtype.kind:
+                # the compatible semantics compare in the promoted dtype, as NumPy does
+                # (isin(int, float) finds 2 in 2.0)
+                x1 = x1 if x1._dtype is t else ctx.wrap(be.astype(x1._data, t))
+                x2 = x2 if x2._dtype is t else ctx.wrap(be.astype(x2._data, t))
         ref = x1 if a1 else x2
         dev = be.device_of(ref._data)
+        if not (a1 and a2):
+            scalar, sname = (x2, "x2") if a1 else (x1, "x1")
+            t = scalar_promote(ctx, scalar, ref._dtype, "isin", sname, dev)
+            if t is not ref._dtype:
+                ref = ctx.wrap(be.astype(ref._data, t))
+                x1, x2 = (ref, x2) if a1 else (x1, ref)
         ops = []
         for name, v in (("x1", x1), ("x2", x2)):
             if v.__class__ is A:

@@ -5,6 +5,7 @@ import math
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 from .._core.shapes import normalize_axes, normalize_axis
+from .._core.semantics import strict
 from ._common import require_array, require_kind
 
 
@@ -69,10 +70,15 @@ def build(ctx):
 
     def _extreme(name, x, axis, keepdims):
         require_array(ctx, x, name)
-        require_kind(x, "iuf", name)
+        boolean = x._dtype.kind == "b" and not strict()  # NumPy: max is any, min is all
+        if not boolean:
+            require_kind(x, "iuf", name)
         axes = normalize_axes(axis, x.ndim)
         if any(x.shape[a] == 0 for a in axes) or (x.size == 0 and not axes):
             raise InvalidArgument("x", f"{name}: reduction over an empty axis has no identity")
+        if boolean:
+            return ctx.api.any(x, axis=axis, keepdims=keepdims) if name == "max" else \
+                ctx.api.all(x, axis=axis, keepdims=keepdims)
         return wrap(be.reduce(name, x._data, axes, _keepdims(keepdims)))
 
     def max(x, /, *, axis=None, keepdims=False):
@@ -81,15 +87,30 @@ def build(ctx):
     def min(x, /, *, axis=None, keepdims=False):
         return _extreme("min", x, axis, keepdims)
 
-    def mean(x, /, *, axis=None, keepdims=False):
-        require_array(ctx, x, "mean")
-        require_kind(x, "fc", "mean")
+    def _floating_input(x, kinds, name, dtype):
+        """``x`` for a floating reduction: NumPy's ``dtype=`` (the precision it computes
+        in) and integer / bool inputs as the default float, in the compatible semantics."""
+        require_array(ctx, x, name)
+        if dtype is not None:
+            if strict():
+                raise TypeError(f"{name}: 'dtype' is not a parameter of the standard's "
+                                f"{name} (it is accepted in the compatible semantics)")
+            dtype = ctx.check_dtype(dtype)
+            if dtype.kind not in kinds or (x._dtype.kind == "c" and dtype.kind != "c"):
+                raise DTypeMismatch(f"{name}: cannot compute a {x._dtype.name} {name} in "
+                                    f"{dtype.name}", x._dtype, dtype)
+            if dtype is not x._dtype:
+                x = wrap(be.astype(x._data, dtype))
+            return x
+        return ctx.floating(x, kinds, name)
+
+    def mean(x, /, *, axis=None, keepdims=False, dtype=None):
+        x = _floating_input(x, "fc", "mean", dtype)
         axes = normalize_axes(axis, x.ndim)
         return wrap(be.reduce("mean", x._data, axes, _keepdims(keepdims)))
 
-    def _moment(name, x, axis, correction, keepdims):
-        require_array(ctx, x, name)
-        require_kind(x, "f", name)
+    def _moment(name, x, axis, correction, keepdims, dtype=None):
+        x = _floating_input(x, "f", name, dtype)
         axes = normalize_axes(axis, x.ndim)
         if type(correction) not in (int, float) or not 0 <= correction < math.inf:
             raise InvalidArgument("correction", f"{name}: must be a non-negative number, got "
@@ -98,11 +119,11 @@ def build(ctx):
             correction = float(correction)  # beyond any count: the same result on every backend
         return wrap(be.var(x._data, axes, correction, _keepdims(keepdims), name == "std"))
 
-    def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-        return _moment("var", x, axis, correction, keepdims)
+    def var(x, /, *, axis=None, correction=0.0, keepdims=False, dtype=None):
+        return _moment("var", x, axis, correction, keepdims, dtype)
 
-    def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-        return _moment("std", x, axis, correction, keepdims)
+    def std(x, /, *, axis=None, correction=0.0, keepdims=False, dtype=None):
+        return _moment("std", x, axis, correction, keepdims, dtype)
 
     def _cumulative(name, x, axis, dtype, include_initial):
         fname = f"cumulative_{name}"

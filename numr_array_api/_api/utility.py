@@ -5,7 +5,7 @@ import builtins
 from .._core.errors import DTypeMismatch, InvalidArgument, ShapeMismatch
 from .._core.promotion import TABLE
 from .._core.shapes import normalize_axes, normalize_axis, as_int
-from ._common import PY_SCALARS, check_py_scalar, py_scalar, require_array
+from ._common import PY_SCALARS, check_py_scalar, py_scalar, require_array, scalar_promote
 
 
 def build(ctx):
@@ -33,16 +33,29 @@ def build(ctx):
         if n < 0:
             raise InvalidArgument("n", f"diff: must be non-negative, got {n}")
         extra = []
+        # the standard defines only operands promoting to x's dtype; the compatible
+        # semantics compute in the promoted dtype of all three, as NumPy does
+        t = x._dtype
+        for name, v in (("prepend", prepend), ("append", append)):
+            v = py_scalar(v)
+            if v.__class__ is A and TABLE.get((v._dtype, t)) is not t:
+                r = ctx.promote(t, v._dtype, be.device_of(x._data))
+                if r is None:
+                    raise DTypeMismatch(f"diff: '{name}' dtype {v._dtype.name} does not promote "
+                                        f"with {x._dtype.name}", x._dtype, v._dtype)
+                t = r
+            elif type(v) in PY_SCALARS:
+                t = scalar_promote(ctx, v, t, "diff", name, be.device_of(x._data))
+        if t is not x._dtype:
+            x = wrap(be.astype(x._data, t))
         for name, v in (("prepend", prepend), ("append", append)):
             if v is None:
                 extra.append(None)
                 continue
             v = py_scalar(v)
             if v.__class__ is A:
-                if TABLE.get((v._dtype, x._dtype)) is not x._dtype and \
-                        TABLE.get((x._dtype, v._dtype)) is None:
-                    raise DTypeMismatch(f"diff: '{name}' dtype {v._dtype.name} does not promote "
-                                        f"with {x._dtype.name}", x._dtype, v._dtype)
+                if v._dtype is not t:
+                    v = wrap(be.astype(v._data, t))
                 if v.ndim != x.ndim or builtins.any(a != b for i, (a, b) in
                                            enumerate(zip(v.shape, x.shape)) if i != ax):
                     raise ShapeMismatch(f"diff: '{name}' of shape {v.shape} does not match "

@@ -113,12 +113,35 @@ def by_name(name):
 def coerce(value):
     """``value`` as a numr dtype: a numr dtype itself, or the numr dtype of a NumPy dtype
     instance (consumers that normalise dtypes through ``np.dtype``, such as Cubed and Zarr,
-    hand those back); None for anything else, which callers refuse."""
+    hand those back); in the compatible semantics also a NumPy scalar type (``np.float32``),
+    a Python type (``float``) or a dtype string (``"float32"``, ``"f4"``), as NumPy and CuPy
+    accept them. None for anything else, which callers refuse."""
     if value.__class__ is DType:
         return value
     if isinstance(value, np.dtype):
         return from_numpy(value)
+    if isinstance(value, (str, type)):
+        from .semantics import strict
+        if strict():
+            return None
+        if isinstance(value, type) and not (issubclass(value, np.generic) or
+                                            value in (bool, int, float, complex)):
+            return None
+        try:
+            return from_numpy(np.dtype(value))
+        except (TypeError, ValueError):
+            return None
     return None
+
+
+def spelling_note(value):
+    """Why ``value`` was refused as a dtype, for messages: strings and types are accepted
+    only in the compatible semantics."""
+    if isinstance(value, (str, type)):
+        from .semantics import strict
+        if strict():
+            return " (dtype strings and types are accepted in the compatible semantics only)"
+    return ""
 
 
 def from_numpy(npdtype):

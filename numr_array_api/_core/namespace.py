@@ -13,6 +13,8 @@ from .array import Array
 from .device import Device, parse_device
 from .boundary import wrap_namespace
 from .errors import InvalidArgument, InvalidType
+from .promotion import COMPAT_TABLE, TABLE
+from .semantics import strict
 
 __all__ = ["Context", "populate", "name_by_attribute"]
 
@@ -112,7 +114,37 @@ class Context:
             self.be.check_dtype_supported(d)
             return d
         raise InvalidType(f"'{argname}' must be a dtype of {self.module.__name__} (e.g. "
-                          f"xp.float32), got {dtype!r} of type {type(dtype).__name__}")
+                          f"xp.float32), got {dtype!r} of type {type(dtype).__name__}"
+                          f"{dt.spelling_note(dtype)}")
+
+    def promote(self, a, b, device=None):
+        """The promoted dtype of ``a`` and ``b`` in the current semantics, or None where the
+        semantics are strict and the standard defines none. A compatible promotion the
+        device cannot hold (float64 / complex128 on an adapter without shader-f64) gives its
+        default floating dtype of that kind, as the device's default dtypes do."""
+        r = TABLE.get((a, b))
+        if r is None and not strict():
+            r = COMPAT_TABLE[(a, b)]
+            if r.kind in "fc":
+                f, _, c, _ = self.defaults_for(device)
+                if r.itemsize > (f if r.kind == "f" else c).itemsize:
+                    native = getattr(self.be, "device_native_dtypes", None)
+                    have = (native(device) if native is not None and device is not None
+                            else self.be.native_dtypes)
+                    if r not in have:
+                        r = f if r.kind == "f" else c
+        return r
+
+    def floating(self, x, kinds, fname, argname="x"):
+        """``x`` for a function of floating ``kinds``: a boolean or integer array becomes the
+        default floating dtype of its device in the compatible semantics (NumPy's
+        ``np.exp(int_array)`` is floating; numr gives the default float, as PyTorch does);
+        strict semantics and any other kind refuse it."""
+        if x._dtype.kind not in kinds and x._dtype.kind in "biu" and not strict():
+            f = self.defaults_for(self.be.device_of(x._data))[0]
+            return self.wrap(self.be.astype(x._data, f))
+        from .._api._common import require_kind
+        return require_kind(x, kinds, fname, argname)
 
 
 def populate(module_globals, be):

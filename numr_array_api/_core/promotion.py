@@ -1,14 +1,21 @@
-"""The array API type promotion table, including Python scalars.
+"""The type promotion tables, including Python scalars.
 
-Only promotions the standard defines are allowed; every other combination (mixed kinds,
-uint64 with a signed integer) raises DTypeMismatch rather than guessing, so code written
-against numr runs unchanged on every compliant library.
+``TABLE`` holds the promotions the standard defines. ``COMPAT_TABLE`` adds NumPy 2's answer
+for every other pair (mixed kinds: int + float -> float, bool + int -> int, uint64 + int64
+-> float64), which the compatible semantics use (numr_array_api._core.semantics); in strict
+mode a pair outside ``TABLE`` raises DTypeMismatch. Both are written once here, for every
+backend; ``Context.promote`` caps a result the device cannot hold (float64 on an adapter
+without shader-f64).
 """
+
+import numpy as np
 
 from . import dtypes as dt
 from .errors import DTypeMismatch
+from .semantics import strict
 
-__all__ = ["promote", "promote_many", "scalar_fits", "result_type_of_scalar"]
+__all__ = ["TABLE", "COMPAT_TABLE", "lookup", "promote", "promote_many", "scalar_fits",
+           "result_type_of_scalar"]
 
 _SIGNED = (dt.int8, dt.int16, dt.int32, dt.int64)
 _UNSIGNED = (dt.uint8, dt.uint16, dt.uint32, dt.uint64)
@@ -40,13 +47,36 @@ def _build_table():
 TABLE = _build_table()
 
 
-def promote(a, b):
-    """Result dtype of two array dtypes; raises DTypeMismatch if the standard leaves it undefined."""
+def _build_compat_table():
+    table = dict(TABLE)
+    for a in dt.ALL_DTYPES:
+        for b in dt.ALL_DTYPES:
+            if (a, b) not in table:
+                table[(a, b)] = dt.from_numpy(np.promote_types(a.np, b.np))
+    return table
+
+
+COMPAT_TABLE = _build_compat_table()
+
+
+def lookup(a, b):
+    """The promoted dtype of ``a`` and ``b`` in the current semantics, or None (strict mode,
+    a pair the standard leaves undefined)."""
     r = TABLE.get((a, b))
+    if r is None and not strict():
+        return COMPAT_TABLE[(a, b)]
+    return r
+
+
+def promote(a, b):
+    """Result dtype of two array dtypes; raises DTypeMismatch if the standard leaves it
+    undefined and the semantics are strict."""
+    r = lookup(a, b)
     if r is None:
         raise DTypeMismatch(
             f"{a.name} and {b.name} cannot be promoted together: the array API defines no "
-            f"promotion between them (cast one with astype first)", a, b)
+            f"promotion between them and numr's semantics are strict (cast one with astype "
+            f"first, or use the compatible semantics)", a, b)
     return r
 
 

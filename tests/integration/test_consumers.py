@@ -69,7 +69,7 @@ KNOWN_OPEN = {
 
 
 @pytest.mark.parametrize("suite", ["sklearn", "scipy"])
-def test_consumer_suite_has_no_numr_caused_failure(consumers, suite):
+def test_consumer_suite_has_no_counted_failure(consumers, suite):
     summary, proc = consumers
     r = summary["suites"][suite]
     assert not r["error"], r["error"]
@@ -79,6 +79,7 @@ def test_consumer_suite_has_no_numr_caused_failure(consumers, suite):
     assert not crashed, f"crashed numr tests: {crashed}"
     import re
     bad = [f"{f['id']}: {f['exc'].get('type')}: {f['exc'].get('message')}"
-           for f in r["failures"] if f["class"] == "numr"
+           for f in r["failures"] if f["class"] != "peer"
            and not any(re.search(k, f["id"]) for k in KNOWN_OPEN)]
-    assert not bad, f"{len(bad)} numr-caused failures:\n" + "\n".join(bad[:40])
+    # every failure counts unless the test excuses CuPy / PyTorch by name ("peer")
+    assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:40])

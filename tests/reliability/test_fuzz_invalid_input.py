@@ -47,7 +47,10 @@ NOT_FUNCTIONS = frozenset({
     "pi", "linalg", "fft", "ArrayGraph", "HostFallbackWarning", "HostReadWarning", "runtime",
 })
 
-# Functions beyond the standard, by namespace (fuzzed like the others).
+# Functions beyond the standard, by namespace (fuzzed like the others). NumPy's
+# nan-reductions are in every namespace (docs/semantics.md).
+NAN_FUNCTIONS = frozenset("""nansum nanprod nanmean nanvar nanstd nanmax nanmin nanargmax
+nanargmin nancumsum nancumprod""".split())
 RUNTIME_EXTRAS = {
     "webgpu": frozenset({"capabilities", "capture_graph", "custom_kernel", "empty_cache",
                          "memory_stats", "raw_handle", "synchronize"}),
@@ -120,7 +123,8 @@ def _public(m):
 def covered(backend):
     """(qualified function name -> callable) for one namespace, by the coverage list."""
     xp = probe_backend(backend)[0]
-    names = {n: getattr(xp, n) for n in STANDARD | RUNTIME_EXTRAS.get(backend, frozenset())}
+    names = {n: getattr(xp, n) for n in STANDARD | NAN_FUNCTIONS |
+             RUNTIME_EXTRAS.get(backend, frozenset())}
     names.update({f"linalg.{n}": getattr(xp.linalg, n) for n in LINALG})
     names.update({f"fft.{n}": getattr(xp.fft, n) for n in FFT})
     return names
@@ -133,7 +137,7 @@ def covered_ext():
 @pytest.mark.parametrize("backend", _backends())
 def test_coverage_is_every_public_name(backend):
     xp = probe_backend(backend)[0]
-    extras = RUNTIME_EXTRAS.get(backend, frozenset())
+    extras = RUNTIME_EXTRAS.get(backend, frozenset()) | NAN_FUNCTIONS
     assert _public(xp) - NOT_FUNCTIONS == STANDARD | extras, (
         "a public function of the namespace is missing from (or stale in) the fuzz coverage "
         "list", sorted((_public(xp) - NOT_FUNCTIONS) ^ (STANDARD | extras)))
@@ -405,7 +409,28 @@ def check_call(qualname, fn, args, kwargs, compare=True):
                        **{k: _np_arg(v) for k, v in kwargs.items() if k != "device"})
     except Exception:
         return  # NumPy refuses what numr accepts (stricter or looser rules): nothing to compare
+    if _floating_of_integers(got, want, args):
+        # the one documented difference (docs/semantics.md): a floating function of integers
+        # computes in the default float where NumPy picks float16 / float32 by width
+        ft = _host(got).dtype
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            want = ref(*[_np_arg(a).astype(ft) if _is_integral(a) else _np_arg(a)
+                         for a in args],
+                       **{k: _np_arg(v) for k, v in kwargs.items() if k != "device"})
     _same(got, want, qualname)
+
+
+def _is_integral(v):
+    return isinstance(v, numr_array_api.Array) and v.dtype.kind in "biu"
+
+
+def _floating_of_integers(got, want, args):
+    g = _host(got)
+    return (isinstance(g, np.ndarray) and isinstance(want, (np.ndarray, np.generic))
+            and g.dtype.kind == "f" and np.asarray(want).dtype.kind == "f"
+            and g.dtype.itemsize > np.asarray(want).dtype.itemsize
+            and any(_is_integral(a) for a in args))
 
 
 def _show(args, kwargs):

@@ -304,6 +304,7 @@ def test_reproducer_7_errors_module_is_importable():
     ("device='cpu:1'", lambda xp: xp.asarray([1.0], device="cpu:1"), errors.InvalidArgument,
      ValueError, "cpu:1"),
 ], ids=lambda c: c[0])
+@pytest.mark.strict_semantics
 @pytest.mark.parametrize("xp", _namespaces(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 def test_reproducer_7_error_types(xp, case):
     _, call, numr_class, builtin, text = case

@@ -68,12 +68,12 @@ def test_python_scalars_follow_nep50(cx):
     assert (i + 1).dtype is cx.int8  # the standard's rule where it has one
 
 
+@pytest.mark.strict_semantics
 def test_strict_namespace_is_untouched(xp, cx):
     with pytest.raises(DTypeMismatch):
         xp.asarray([1, 2]) * xp.asarray([1.5, 2.5])
     with pytest.raises(DTypeMismatch):
         xp.asarray([1, 2]) - 0.5
-    assert not hasattr(xp, "nansum")
     assert cx.asarray([1.0]).__array_namespace__() is cx
 
 

@@ -8,7 +8,12 @@ not here. Keep each note true on every backend it does not name.
 """
 
 _PROMOTION = ("Mixed-kind promotion (an integer array with a floating one) is not defined by "
-              "the standard; numr raises DTypeMismatch (a TypeError) instead of guessing.")
+              "the standard: numr promotes as NumPy 2 does in the compatible semantics (the "
+              "default) and raises DTypeMismatch (a TypeError) in the strict mode "
+              "(docs/semantics.md).")
+_NAN = ("NumPy's function of that name (not in the standard; xarray and Cubed look it up on "
+        "the namespace), built from this namespace's own operations, so it runs on the "
+        "array's device. NumPy's signature; ``out`` must be None. docs/semantics.md.")
 _COPY = "The result never aliases the input (NumPy and CuPy return views here; numr copies)."
 _REDUCE_WEBGPU = ("webgpu: runs on the GPU; it round-trips through the host (warned) only "
                   "where the adapter lacks a feature the dtype needs (shader-int64 for 64-bit "
@@ -25,6 +30,20 @@ _DATA_DEP = ("The output shape depends on the data: on webgpu the size is read b
              "(a small synchronising read).")
 
 NOTES = {
+    "nansum": "Sum ignoring NaNs (NaNs count as 0). " + _NAN,
+    "nanprod": "Product ignoring NaNs (NaNs count as 1). " + _NAN,
+    "nanmean": "Mean of the non-NaN elements; NaN for an all-NaN slice. " + _NAN,
+    "nanvar": ("Variance of the non-NaN elements with ``ddof`` delta degrees of freedom; NaN "
+               "where fewer than ``ddof + 1`` remain. " + _NAN),
+    "nanstd": "Square root of ``nanvar``. " + _NAN,
+    "nanmax": "Maximum ignoring NaNs; NaN for an all-NaN slice. " + _NAN,
+    "nanmin": "Minimum ignoring NaNs; NaN for an all-NaN slice. " + _NAN,
+    "nanargmax": ("Index of the maximum ignoring NaNs; -1 for an all-NaN slice, as CuPy "
+                  "(NumPy raises ValueError, which would need a host read). " + _NAN),
+    "nanargmin": ("Index of the minimum ignoring NaNs; -1 for an all-NaN slice, as CuPy "
+                  "(NumPy raises ValueError, which would need a host read). " + _NAN),
+    "nancumsum": "Cumulative sum with NaNs as 0; ``axis=None`` flattens. " + _NAN,
+    "nancumprod": "Cumulative product with NaNs as 1; ``axis=None`` flattens. " + _NAN,
     "asarray": (
         "``obj`` may be an array of this namespace (returned as is unless ``copy`` or "
         "``dtype`` ask for a copy), an array of another numr namespace (copied through the "

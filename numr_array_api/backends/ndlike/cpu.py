@@ -96,7 +96,7 @@ class CPUBackend(NdBackend):
             if arr.dtype == object:
                 raise TypeError("asarray: 'obj' is not a (nested) sequence of numbers of one "
                                 "shape, a buffer or an array")
-            raise DTypeMismatch(f"asarray: NumPy dtype {arr.dtype} has no numr equivalent")
+            raise DTypeMismatch(f"asarray: Unsupported dtype {arr.dtype}: numr has no equivalent of it")
         return arr
 
 

@@ -373,7 +373,7 @@ class CUDABackend(CudaIndexBoundsMixin, NdBackend):
             with self.device_ctx(device):
                 arr = self._h2d(host)
         if arr.dtype not in self.dtype_table:
-            raise DTypeMismatch(f"asarray: dtype {arr.dtype} has no numr equivalent")
+            raise DTypeMismatch(f"asarray: Unsupported dtype {arr.dtype}: numr has no equivalent of it")
         return arr
 
     def _import_device(self, obj):

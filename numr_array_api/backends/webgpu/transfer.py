@@ -18,7 +18,7 @@ def from_numpy(array, client):
     a = np.asarray(array)
     dt = D.from_numpy(a.dtype)
     if dt is None:
-        raise DTypeMismatch(f"NumPy dtype {a.dtype} has no numr equivalent", lhs=a.dtype)
+        raise DTypeMismatch(f"Unsupported dtype {a.dtype}: numr has no equivalent of it", lhs=a.dtype)
     if a.dtype != dt.np:  # non-native byte order
         a = a.astype(dt.np)
     if not a.flags.c_contiguous:
