@@ -8,7 +8,7 @@ complex64 in, complex64 / float32 out.
 from .._core import dtypes as dt
 from .._core.errors import DTypeMismatch, InvalidArgument
 from .._core.shapes import as_int, check_addressable, normalize_axes, normalize_axis
-from ._common import require_array, require_kind
+from ._common import require_array
 
 __all__ = ["build"]
 

@@ -13,7 +13,7 @@ from .array import Array
 from .device import Device, parse_device
 from .boundary import wrap_namespace
 from .errors import InvalidArgument, InvalidType
-from .promotion import COMPAT_TABLE, TABLE
+from .promotion import TABLE, lookup
 from .semantics import strict
 
 __all__ = ["Context", "populate", "name_by_attribute"]
@@ -122,9 +122,8 @@ class Context:
         semantics are strict and the standard defines none. A compatible promotion the
         device cannot hold (float64 / complex128 on an adapter without shader-f64) gives its
         default floating dtype of that kind, as the device's default dtypes do."""
-        r = TABLE.get((a, b))
-        if r is None and not strict():
-            r = COMPAT_TABLE[(a, b)]
+        r = lookup(a, b)
+        if r is not None and r is not TABLE.get((a, b)):  # a compatible-only promotion
             if r.kind in "fc":
                 f, _, c, _ = self.defaults_for(device)
                 if r.itemsize > (f if r.kind == "f" else c).itemsize:
