@@ -2,9 +2,9 @@
 
 Rows: take (16M int64 indices from 64M float32, and the sweep's small size), take_along_axis,
 x[idx] on 2-D data, x[idx] = v, x[mask]; each checked against NumPy, then timed for numr
-webgpu under each variant (index check sync | lazy, elements per thread: primitives/gather.py's
-CHECK / EPT, set from NUMR_WEBGPU_INDEX_CHECK / NUMR_WEBGPU_GATHER_EPT at import;
-the map-wait spin of runtime/mapping.py) and for CuPy. Prints one line per (case, variant):
+webgpu under each variant (index check sync | lazy: primitives/gather.py's CHECK; the
+GATHER_EPT / GATHER_GROUPS / MASK_BLOCK_MIN tuning knobs; the map-wait spin, MAP_SPIN_US,
+of runtime/mapping.py) and for CuPy. Prints one line per (case, variant):
 time per call and ratio = CuPy time / numr time (1.0 = CuPy's speed). Reports, never asserts.
 
     python benchmarks/gather.py [--quick] [--only take,mask]
@@ -34,6 +34,7 @@ def main():
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     import numr_array_api.webgpu as wx
+    from numr_array_api import tuning
     from numr_array_api.backends.webgpu.primitives import gather as G
     client = wx.asarray([0])._data.client
     try:
@@ -121,13 +122,9 @@ def main():
                               or name.startswith("x[idx] =")):
                 continue
             G.CHECK = v["check"]
-            G.EPT = v["ept"]
-            G.GROUPS = v["groups"]
-            client.maps.spin_s = v["spin"]
-            if v.get("mask"):
-                os.environ["NUMR_WEBGPU_MASK_BLOCK_MIN"] = str(1 << 40)
-            else:
-                os.environ.pop("NUMR_WEBGPU_MASK_BLOCK_MIN", None)
+            tuning.force(GATHER_EPT=v["ept"], GATHER_GROUPS=v["groups"],
+                         MASK_BLOCK_MIN=(1 << 40) if v.get("mask") else None,
+                         MAP_SPIN_US=round(v["spin"] * 1e6))
             got = np.asarray(fn_w(wx, *dev).to_device("cpu"))
             good = np.array_equal(got, want) if not name.startswith("x[idx] =") else True
             reps = 200 if size == "small" else 10
@@ -140,6 +137,7 @@ def main():
         print(f"  ({time.perf_counter() - t0:.1f} s)", flush=True)
         del dev
     G.CHECK = "sync"
+    tuning.force(GATHER_EPT=None, GATHER_GROUPS=None, MASK_BLOCK_MIN=None, MAP_SPIN_US=None)
 
 
 if __name__ == "__main__":

@@ -3,18 +3,19 @@
 with CuPy (cuSOLVER) in one process.
 
     python benchmarks/linalg_variants.py --cases solve:4096:float32,cholesky:2048:float64
-        [--variants "default;CHOL=old;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
+        [--variants "default;CHOL_NB=32;CHOL_NB=128,CHOL_SPLIT=4"] [--repeats 3]
         [--profile] [--check] [--small]
 
 A case is ROW:N:DTYPE (a row of benchmarks/webgpu_linalg.py, or eigh / eigvalsh / svd; N 'BxN' or
 'BxNxN' for a stack of B matrices of N x N; 'B1xB2xN' a stack of shape (B1, B2); the header
 line says how many matrices it took: earlier versions read 'BxNxN' as B x N matrices).
 --no-cupy times numr alone (no CuPy needed: without it numr's times print alone). A
-variant is a comma-separated list of NAME=VALUE set as NUMR_WEBGPU_NAME for its calls
-("default": none; NAME may carry the prefix). Per case and variant it prints the time (best of --repeats after a
-warm-up), numr / CuPy, the dispatches and submits of one call and, with --profile,
-for the first variant, with plans off (NUMR_WEBGPU_LINALG_PLAN=0: every dispatch recorded
-by Python): that time, the host's share (the same call with every dispatch dropped:
+variant is a comma-separated list of NAME=VALUE tuning knobs pinned for its calls
+(numr_array_api.tuning.force; "default": none; names: numr_array_api.tuning.knobs()).
+Per case and variant it prints the time (best of --repeats after a warm-up), numr /
+CuPy, the dispatches and submits of one call and, with --profile, for the first
+variant, with plans off (LINALG_PLAN: every dispatch recorded by Python): that time,
+the host's share (the same call with every dispatch dropped:
 Python, allocation, recording) and each kernel family's share (the call without that
 family's dispatches: results are then wrong, only the time counts). --check prints the
 backward error of each variant's result against the NumPy input (n <= 2048).
@@ -36,6 +37,7 @@ import webgpu_linalg as wl  # noqa: E402
 import webgpu_linalg_spectral as wls  # noqa: E402
 from _timing import best_of  # noqa: E402
 
+from numr_array_api import tuning  # noqa: E402
 from numr_array_api.backends.webgpu.runtime import submit as _submit  # noqa: E402
 
 wls.register_rows(wl.add_row)  # eigh / svd cases too
@@ -62,17 +64,9 @@ _submit.Recorder.dispatch = _dispatch
 
 
 def set_variant(v):
-    for k in [k for k in os.environ if k.startswith("NUMR_WEBGPU_") and k[12:] in KNOWN]:
-        del os.environ[k]
+    tuning.unforce_all()
     if v != "default":
-        for kv in v.split(","):
-            name, val = kv.split("=")
-            name = name.removeprefix("NUMR_WEBGPU_")   # the full variable name works too
-            KNOWN.add(name)
-            os.environ["NUMR_WEBGPU_" + name] = val
-
-
-KNOWN = set()
+        tuning.force(**dict(kv.split("=") for kv in v.split(",")))
 
 
 def _norm(x):
@@ -164,8 +158,7 @@ def main():
             if args.profile and vi == 0:
                 # plans (ops/linalg/plan.py) replay without Recorder.dispatch: profile
                 # the recording path
-                plan = os.environ.get("NUMR_WEBGPU_LINALG_PLAN")
-                os.environ["NUMR_WEBGPU_LINALG_PLAN"] = "0"
+                tuning.force(LINALG_PLAN=False)
                 COUNT.clear()
                 fn(xp, *dv)
                 sync()
@@ -187,10 +180,7 @@ def main():
                     SKIP.discard(f)
                     print(f"    {f:34s} x{cnt:5d}  without it {ts * 1e3:9.3f} ms  "
                           f"share {(t - ts) * 1e3:9.3f} ms", flush=True)
-                if plan is None:
-                    del os.environ["NUMR_WEBGPU_LINALG_PLAN"]
-                else:
-                    os.environ["NUMR_WEBGPU_LINALG_PLAN"] = plan
+                set_variant(v)
         set_variant("default")
         dv = None
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """WebGPU reductions and scans: row-mapping tuning variants next to CuPy, in one process.
 
-    python benchmarks/reduce_variants.py [--variants "u2,s1,g2048,i16,w0;u4,s4,w1"]
+    python benchmarks/reduce_variants.py [--variants "REDUCE_UNROLL=2;REDUCE_GROUPS=4096"]
                                           [--large-mib 256] [--cases sum,max1,...] [--smoke]
 
 For every case (the sweep's reduction and scan acceptance rows at a small and a large size)
-times raw CuPy once and numr webgpu under each variant of ``NUMR_WEBGPU_REDUCE``
-(ops/reduction/plan.py ``configure``), and checks every variant's result against NumPy in
+times raw CuPy once and numr webgpu under each variant (knob assignments of the reduction
+family, ``numr_array_api.tuning``; an empty one is the defaults), and checks every variant's
+result against NumPy in
 float64. Time per call as in benchmarks/sweep.py: ``reps`` calls queued, one synchronize,
 best of ``repeats``. Prints one table: time, CuPy time / numr time (>= 0.8 is the acceptance
 goal), dispatches per call, and "BAD" where a result differs from NumPy. Reports, never
@@ -29,15 +30,14 @@ if not hasattr(np, "cumulative_sum"):  # (NumPy < 2.1: the check's reference)
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
-# (benchmarks/results/reduce-variants-h100-2026-11-26.log: u4 / u8 with w1 best; u16,
-# b1024, x1 slower; the time per call held the host's recording too: the batch was submitted
-# only at synchronize)
-VARIANTS = ("u2,s1,g2048,i16,w0,f0;"   # the layout before the variants (2 loads / trip)
-            "u4,s4,g2048,i16,w1,f0;"
-            "u4,s4,g2048,i16,w1,f32;"
-            "u8,s4,g2048,i16,w1,f32;"
-            "u4,s4,g1024,i16,w1,f32;"
-            "u8,s8,g4096,i8,w1,f32")
+# (benchmarks/results/reduce-variants-h100-2026-11-26.log: 4 / 8 loads a trip best; 16
+# loads and 1024-thread workgroups slower; the time per call held the host's recording
+# too: the batch was submitted only at synchronize)
+VARIANTS = ("REDUCE_UNROLL=2,REDUCE_STRIDED_UNROLL=1;"   # 2 loads a trip
+            " ;"                                           # the defaults
+            "REDUCE_UNROLL=8;"
+            "REDUCE_GROUPS=1024;"
+            "REDUCE_UNROLL=8,REDUCE_STRIDED_UNROLL=8,REDUCE_GROUPS=4096,REDUCE_MIN_LOADS=8")
 
 
 def cases(large_bytes, small):
@@ -206,7 +206,8 @@ def main(argv=None):
     if args.smoke:
         args.large_mib, args.reps_small, args.reps_large, args.repeats = 1, 3, 2, 1
     import numr_array_api.webgpu as W
-    from numr_array_api.backends.webgpu.ops.reduction import plan
+    from numr_array_api import tuning
+    from numr_array_api.tuning.registry import parse_assignments
     from numr_array_api.backends.webgpu.codegen.caps import Caps
     cp = None
     if not args.no_cupy:
@@ -224,7 +225,7 @@ def main(argv=None):
     if args.probe:
         probe(W, client, np.random.default_rng(1).standard_normal(
             (args.large_mib << 20) // 4, dtype=np.float32), args.reps_large, args.repeats, cp)
-    variants = [v for v in args.variants.split(";") if v.strip()]
+    variants = [v.strip() for v in args.variants.split(";")]
     want = [c for c in args.cases.split(",") if c]
     sizes = set(args.sizes.split(","))
     rng = np.random.default_rng(0)
@@ -247,7 +248,8 @@ def main(argv=None):
         x = W.asarray(a)
         W.synchronize()
         for v in variants:
-            plan.configure(v)
+            knobs = tuning.override(**parse_assignments(v, "--variants"))
+            knobs.__enter__()
             try:
                 got = run(W, x)
                 W.synchronize()
@@ -262,13 +264,15 @@ def main(argv=None):
             except Exception as exc:
                 row[v] = (None, 0, f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}",
                           None)
+            finally:
+                knobs.__exit__(None, None, None)
         del x, a
         rows.append(row)
         print(_line(row, variants), flush=True)
-    plan.configure()
     print(f"[reduce] {len(rows)} cases x {len(variants)} variants in "
           f"{time.perf_counter() - t0:.1f} s")
-    print("[reduce] variants: " + " | ".join(f"v{i}={v}" for i, v in enumerate(variants)))
+    print("[reduce] variants: " + " | ".join(f"v{i}={v or 'defaults'}"
+                                             for i, v in enumerate(variants)))
     return 0
 
 

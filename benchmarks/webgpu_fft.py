@@ -4,13 +4,10 @@
     python benchmarks/webgpu_fft.py [--small] [--repeats 10] [--json out.json]
                                     [--libs cupy,torch]
 
-A/B switches of the WebGPU FFT (environment; see ops/fft/plan.py): NUMR_WEBGPU_FFT_KERNEL=
-fast|loop (unrolled per-length kernel or the radix-word loop), _SPLIT=wide|sqrt,
-_STRIDED=split|one, _POST=fused|pass, _TW=table|pow, _CODE=array|flat, _EPT, _WGT, _PAD
-(fast kernel), _DEEP=0|1 (nested four-step beyond cap^2), _COLS=tile2|tile|strided
-(coalesced column loads / stores), _WG=fit|full, _LOADS=batch|loop (loop kernel).
-``--variants 'name:KERNEL=loop;name2:TW=pow,CODE=flat'`` times several settings in one
-process (plans are cached per setting); ``--chain K`` adds K calls per synchronisation,
+Tuning knobs of the WebGPU FFT (numr_array_api/tuning/knobs/fft.py: FFT_PAD, FFT_EPT,
+FFT_WGT, FFT_CAP; NUMR_TUNING="FFT_PAD=3" for one run):
+``--variants 'name:FFT_PAD=3;name2:FFT_EPT=16,FFT_WGT=128'`` times several settings in one
+process (plans are cached per tuning epoch); ``--chain K`` adds K calls per synchronisation,
 the GPU time of one call (its dispatches captured as a graph and replayed K times per
 synchronisation) and the host time (the call with its dispatches dropped); ``--check``
 only compares many lengths / functions / axes against NumPy.
@@ -92,14 +89,13 @@ def gpu_and_host(op, x, fn, repeats, k):
     import numr_array_api.backends.webgpu as W
     import numr_array_api.webgpu as xp
     from numr_array_api._core import dtypes as dt
-    from numr_array_api.backends.webgpu.ops.fft import plan as P, real
+    from numr_array_api.backends.webgpu.ops.fft import real
     s = x._data
 
     def g_fn(st):
-        with P.frozen():
-            if op == "fft":
-                return real.one_d("fft", st, None, st.ndim - 1, "backward", st.dtype)
-            return real.n_d("rfftn", st, (None, None), (0, 1), "backward", dt.complex64)
+        if op == "fft":
+            return real.one_d("fft", st, None, st.ndim - 1, "backward", st.dtype)
+        return real.n_d("rfftn", st, (None, None), (0, 1), "backward", dt.complex64)
     try:
         g = W.capture_graph(g_fn, s)
         slot = g.inputs[0]
@@ -150,7 +146,7 @@ def cupy_case(op, a, repeats, chain=0):
 
 def check(small):
     """Relative L2 errors of numr's transforms against NumPy's float64 ones over lengths
-    that reach every kernel path of the current switches (each line: error / bound)."""
+    that reach every kernel path of the current knob values (each line: error / bound)."""
     import math
     import numr_array_api.webgpu as xp
     rng = np.random.default_rng(1)
@@ -215,9 +211,9 @@ def main(argv=None):
     p.add_argument("--check", action="store_true",
                    help="only check errors against NumPy over many lengths (exit 1 on any)")
     p.add_argument("--variants", default="",
-                   help="'name:KEY=V,KEY=V;name2:...': time numr once per variant in this "
-                        "process, each with NUMR_WEBGPU_FFT_<KEY>=V set (plans are cached "
-                        "per switch setting), the references once per case")
+                   help="'name:KNOB=V,KNOB=V;name2:...': time numr once per variant in this "
+                        "process, each under tuning.override(KNOB=V) (plans are cached per "
+                        "tuning epoch), the references once per case")
     p.add_argument("--libs", default="cupy,torch",
                    help="reference libraries to time next to numr (comma list; '' for none)")
     args = p.parse_args(argv)
@@ -231,10 +227,10 @@ def main(argv=None):
         print(f"numr webgpu unavailable: {e}")
         return 1
     print(f"numr webgpu on {out['adapter']}")
-    switches = {k: v for k, v in os.environ.items() if k.startswith("NUMR_WEBGPU_FFT")}
-    out["switches"] = switches
-    print("switches:", " ".join(f"{k[16:]}={v}" for k, v in sorted(switches.items())) or
-          "defaults")
+    from numr_array_api import tuning
+    knobs = {k: tuning.get(k, client) for k in sorted(tuning.knobs("fft"))}
+    out["knobs"] = knobs
+    print("knobs:", " ".join(f"{k}={v}" for k, v in knobs.items()))
     if args.check:
         return 1 if check(args.small) else 0
     variants = [("", {})]
@@ -242,10 +238,8 @@ def main(argv=None):
         variants = []
         for part in args.variants.split(";"):
             vname, _, kvs = part.partition(":")
-            env = dict(kv.split("=", 1) for kv in kvs.split(",") if kv)
-            variants.append((vname.strip(), {f"NUMR_WEBGPU_FFT_{k.strip()}": v.strip()
-                                             for k, v in env.items()}))
-    base_env = dict(os.environ)
+            kv = dict(item.split("=", 1) for item in kvs.split(",") if item)
+            variants.append((vname.strip(), {k.strip(): v.strip() for k, v in kv.items()}))
     print(f"{'case':<14}{'variant':<12}{'numr ms':>10}{'rel err':>10}{'cupy ms':>10}"
           f"{'torch ms':>10}{'numr/cupy':>11}{'numr/torch':>11}")
     for name, op, shape, dtype in cases(args.small):
@@ -264,18 +258,13 @@ def main(argv=None):
                         refs["cupy_chain_ms"] = cupy_case.chain_ms
             except Exception as e:
                 refs[lib] = f"unavailable: {type(e).__name__}: {str(e)[:80]}"
-        for vname, env in variants:
-            for k in [k for k in os.environ if k.startswith("NUMR_WEBGPU_FFT")]:
-                if k not in base_env:
-                    del os.environ[k]
-            os.environ.update({k: v for k, v in base_env.items()
-                               if k.startswith("NUMR_WEBGPU_FFT")})
-            os.environ.update(env)
+        for vname, knobs in variants:
             row = {"shape": shape, "dtype": dtype, "op": op, "variant": vname,
-                   "switches": env, **refs}
+                   "knobs": knobs, **refs}
             try:
-                row["numr_ms"], row["rel_err"] = numr_case(op, a, args.repeats, args.chain,
-                                                           ref)
+                with tuning.override(**knobs):
+                    row["numr_ms"], row["rel_err"] = numr_case(op, a, args.repeats,
+                                                               args.chain, ref)
                 if args.chain:
                     row["numr_chain_ms"] = numr_case.chain_ms
                     row["numr_gpu_ms"] = numr_case.gpu_ms
@@ -302,8 +291,6 @@ def main(argv=None):
             if "numr" in row:
                 print(f"  numr: {row['numr']}")
             sys.stdout.flush()
-    os.environ.clear()
-    os.environ.update(base_env)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)

@@ -1,5 +1,8 @@
 """The tridiagonal eigh's cluster modes and shift cap on the device, per
-variant: cluster sizes, mode, residual and orthogonality (n eps) against NumPy."""
+variant: cluster sizes, mode, residual and orthogonality (n eps) against NumPy.
+
+    python benchmarks/gpu/eigh_debug.py "default;SERIAL_MAX=0" [dtypes] [input regex]
+(';' between variants, ',' between tuning knob settings EIGH_<name>=value)."""
 import os
 import sys
 
@@ -7,6 +10,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 import numr_array_api.webgpu as xp  # noqa: E402
+from numr_array_api import tuning  # noqa: E402
 from numr_array_api._core.config import host_conversion  # noqa: E402
 from numr_array_api.backends.webgpu.ops.linalg_spectral import clusters, tridiag  # noqa: E402
 
@@ -69,13 +73,11 @@ with host_conversion("allow"):
             eps = np.finfo(dt).eps
             n = a.shape[0]
             for var in VARIANTS:
-                saved = dict(os.environ)
-                for kv in var:
-                    k, v = kv.split("=")
-                    os.environ["NUMR_WEBGPU_EIGH_" + k] = v
+                knobs = dict(kv.split("=") for kv in var)
                 SIZES.clear()
                 before = dict(tridiag.CALLS)
-                w, v = xp.linalg.eigh(xp.asarray(a.astype(dt)))
+                with tuning.override(**{"EIGH_" + k: v for k, v in knobs.items()}):
+                    w, v = xp.linalg.eigh(xp.asarray(a.astype(dt)))
                 w = np.asarray(w.to_device("cpu"), dtype=np.float64)
                 v = np.asarray(v.to_device("cpu"), dtype=np.float64)
                 nr = np.linalg.norm(a, 2)
@@ -84,5 +86,3 @@ with host_conversion("allow"):
                 par = tridiag.CALLS["parallel"] - before["parallel"]
                 print(f"{name:18s} {dt:8s} {','.join(var) or 'default':28s} sizes {SIZES} "
                       f"par {par} res {res:9.3f} orth {o:9.3f}", flush=True)
-                os.environ.clear()
-                os.environ.update(saved)

@@ -1,18 +1,17 @@
 """eigh / eigvalsh of large real symmetric matrices on webgpu: the tridiagonal path
-(ops/linalg_spectral/tridiag.py) against NUMR_WEBGPU_EIGH=jacobi and CuPy (if importable).
+(ops/linalg_spectral/tridiag.py) against the Jacobi path and CuPy (if importable).
 
 One line per case: first call (compiles), best of the timed calls (synchronised), and
 the accuracy of the result against NumPy in float64 (eigenvalue error and, for eigh,
 residual / orthogonality in units of n eps ||A||), and whether the path fell back.
 
     python benchmarks/gpu/eigh_tridiag_probe.py [sizes...]   (default 512 1024 2048)
-    EIGH_PROBE_JACOBI=0 skips the old path (3.7 s per 2048 f32 eigh on an H100);
-    EIGH_PROBE_NOCHECK=1 adds eigh without the orthogonality check (its cost);
+    EIGH_PROBE_JACOBI=0 skips the Jacobi path (3.7 s per 2048 f32 eigh on an H100);
     EIGH_PROBE_REPS=k timed calls per case (default 3);
-    EIGH_PROBE_VARIANTS="default;TRD=step;SYMV_RPW=2,TRUSTED=0" times the tridiagonal path
-    once per variant, side by side (';' between variants, ',' between settings; a name
-    without the NUMR_WEBGPU_ prefix means NUMR_WEBGPU_EIGH_<name>; the switches are read
-    per call and are part of the recipe key, so the variants share one process);
+    EIGH_PROBE_VARIANTS="default;SYMV_RPW=2;MSECT_WG=128,BT_NB=64" times the tridiagonal
+    path once per variant, side by side (';' between variants, ',' between tuning knob
+    settings; a name without the EIGH_ prefix means EIGH_<name>; the tuning epoch is part
+    of the recipe key, so the variants share one process);
     EIGH_PROBE_DTYPES="float32" limits the dtypes (default float32;float64)."""
 import os
 import sys
@@ -21,6 +20,7 @@ import time
 import numpy as np
 
 import numr_array_api.webgpu as xp
+from numr_array_api import tuning
 from numr_array_api._core.config import host_conversion
 from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
 
@@ -36,7 +36,7 @@ DTYPES = [d for d in os.environ.get("EIGH_PROBE_DTYPES", "float32;float64").spli
 
 
 def variants():
-    """[(label, {env: value})] from EIGH_PROBE_VARIANTS (default: one, "default")."""
+    """[(label, {knob: value})] from EIGH_PROBE_VARIANTS (default: one, "default")."""
     out = []
     for v in os.environ.get("EIGH_PROBE_VARIANTS", "default").split(";"):
         v = v.strip()
@@ -47,9 +47,7 @@ def variants():
             for kv in v.split(","):
                 k, _, val = kv.strip().partition("=")
                 k = k.strip()
-                if not k.startswith("NUMR_"):
-                    k = ("NUMR_WEBGPU_" if k.startswith("EIGH_") else "NUMR_WEBGPU_EIGH_") + k
-                env[k] = val.strip()
+                env[k if k.startswith("EIGH_") else "EIGH_" + k] = val.strip()
         out.append((v, env))
     return out
 
@@ -89,7 +87,6 @@ def accuracy(a, out, vectors, dtype):
 
 def main():
     rng = np.random.default_rng(0)
-    os.environ.pop("NUMR_WEBGPU_EIGH", None)
     print("adapter:", xp.__array_namespace_info__().devices())
     for n in SIZES:
         for dtype in DTYPES:
@@ -100,31 +97,18 @@ def main():
             for name, vectors in (("eigvalsh", False), ("eigh", True)):
                 f = (lambda: xp.linalg.eigh(x)) if vectors else (lambda: xp.linalg.eigvalsh(x))
                 vs = variants()
-                paths = [("tridiag", None, venv, lab) for lab, venv in vs]
-                if vectors and os.environ.get("EIGH_PROBE_NOCHECK") == "1":
-                    paths += [("nocheck", "nocheck", venv, lab) for lab, venv in vs]
-                paths += [("jacobi", "jacobi", {}, "")] if JACOBI else []
-                for path, env, venv, lab in paths:
-                    saved = {k: os.environ.get(k) for k in venv}
-                    os.environ.update(venv)
-                    if env == "nocheck":
-                        os.environ["NUMR_WEBGPU_EIGH_CHECK"] = "0"
-                    elif env:
-                        os.environ["NUMR_WEBGPU_EIGH"] = env
+                paths = [("tridiag", venv, lab) for lab, venv in vs]
+                # the Jacobi path: the tridiagonal one's threshold beyond n
+                paths += [("jacobi", {"EIGH_TRIDIAG_MIN": n + 1}, "")] if JACOBI else []
+                for path, venv, lab in paths:
                     before = dict(tridiag.CALLS)
                     try:
-                        first, t, out = best(f, xp.synchronize, 1 if env == "jacobi" else REPS)
-                        acc = accuracy(a, out, vectors, dtype)
+                        with tuning.override(**venv):
+                            first, t, out = best(f, xp.synchronize,
+                                                 1 if path == "jacobi" else REPS)
+                            acc = accuracy(a, out, vectors, dtype)
                     except Exception as e:  # noqa: BLE001
                         first, t, acc = float("nan"), float("nan"), f"{type(e).__name__}: {e}"
-                    finally:
-                        os.environ.pop("NUMR_WEBGPU_EIGH", None)
-                        os.environ.pop("NUMR_WEBGPU_EIGH_CHECK", None)
-                        for k, val in saved.items():
-                            if val is None:
-                                os.environ.pop(k, None)
-                            else:
-                                os.environ[k] = val
                     fb = tridiag.CALLS["fallback"] - before["fallback"]
                     ran = tridiag.CALLS["tridiag"] - before["tridiag"]
                     print(f"{name:8s} n={n:5d} {dtype}: {path:7s} first {first:9.1f} ms, best "

@@ -4,16 +4,17 @@ A factorisation's dispatches are captured once (ops/linalg/plan.py); replaying t
 with one family's dispatches left out gives that family's share of the GPU time (results
 are then wrong; only the time counts). Host time is out of the picture: a replay is four
 native calls a dispatch. Usage:
-    python benchmarks/gpu/factor_profile.py solve:4096:float32 'default;LU_PANEL=0'
+    python benchmarks/gpu/factor_profile.py solve:4096:float32 'default;LU_LEAF=32'
+(a variant: tuning knobs NAME=value, ',' between them)
 Reports only."""
 import collections
-import os
 import sys
 import time
 
 import numpy as np
 
 import numr_array_api.webgpu as xp
+from numr_array_api import tuning
 from numr_array_api.backends.webgpu.ops.linalg import plan as LP
 
 
@@ -48,12 +49,9 @@ def main():
         fn = {"solve": lambda: xp.linalg.solve(x, b), "inv": lambda: xp.linalg.inv(x),
               "cholesky": lambda: xp.linalg.cholesky(x), "qr": lambda: xp.linalg.qr(x)}[name]
         for v in variants:
-            for k in [k for k in os.environ if k.startswith("NUMR_WEBGPU_")]:
-                del os.environ[k]
+            tuning.unforce_all()
             if v != "default":
-                for kv in v.split(","):
-                    k, val = kv.split("=")
-                    os.environ["NUMR_WEBGPU_" + k] = val
+                tuning.force(**dict(kv.split("=") for kv in v.split(",")))
             LP.clear()
             fn()
             xp.synchronize()

@@ -12,7 +12,8 @@ sys.path.insert(0, "benchmarks")
 import numr_array_api.backends.webgpu as W  # noqa: E402
 import numr_array_api.webgpu as xp  # noqa: E402
 from numr_array_api._core import dtypes as dt  # noqa: E402
-from numr_array_api.backends.webgpu.ops.linalg import factor  # noqa: E402
+from numr_array_api.backends.webgpu.ops.linalg import batched  # noqa: E402
+from numr_array_api.backends.webgpu.ops.linalg.dispatch import status_word  # noqa: E402
 from numr_array_api.backends.webgpu.storage import new_output  # noqa: E402
 from _timing import per_call  # noqa: E402
 
@@ -51,19 +52,19 @@ for B, n, dty in ((100000, 8, "float32"), (10000, 16, "float32"), (10000, 24, "f
         try:
             a3, b3, s3 = xa._data, xb._data, xs._data
             if name == "cholesky":
-                nmax = factor.batch_chol_nmax(n)
+                nmax = batched.batch_chol_nmax(n)
                 def g(s):
                     out = new_output((B, n, n), s.dtype, s.client)
-                    factor.batch_cholesky(s, out, factor.status_word(s.client), nmax, False)
+                    batched.batch_cholesky(s, out, status_word(s.client), nmax, False)
                     return out
                 G = W.capture_graph(g, s3)
             else:
                 k = 1 if name == "solve" else n
-                nmax = factor.batch_solve_nmax(a3.client, a3.dtype, n, k)
+                nmax = batched.batch_solve_nmax(a3.client, a3.dtype, n, k)
                 def g(s, r):
                     x = new_output((B, n, k), s.dtype, s.client)
-                    factor.batch_solve(s, r if name == "solve" else None, x,
-                                       factor.status_word(s.client), nmax)
+                    batched.batch_solve(s, r if name == "solve" else None, x,
+                                       status_word(s.client), nmax)
                     return x
                 G = W.capture_graph(g, a3, b3)
             kern = best(lambda: G(*G.inputs), xp.synchronize, 3, 10)

@@ -22,7 +22,7 @@ done
 # the batch size decides how much of the chain's last batch runs after the host is done
 # (default 128); informs whether a smaller default helps now that recording is cheaper
 for b in 32 64; do
-  NUMR_WEBGPU_BATCH=$b timeout 60 $PY benchmarks/webgpu_core.py --mib 16 --chain 500 \
+  NUMR_TUNING="BATCH=$b" timeout 60 $PY benchmarks/webgpu_core.py --mib 16 --chain 500 \
     --repeats 20 > "$OUT/perf-batch$b.log" 2>&1
   echo "batch $b rc=$? $(grep -E '^(webgpu_chain_us_per_op|cupy_chain_us_per_op)' \
     "$OUT/perf-batch$b.log" | awk '{printf "%s=%s ", $1, $2}')" | tee -a "$S"

@@ -1,5 +1,5 @@
 """linalg.qr on webgpu: the many-workgroup panel (ops/linalg/qr_wide.py, the default)
-against the one-workgroup panel (NUMR_WEBGPU_QR_WIDE=0, FactorSpec "qr") and CuPy
+against the one-workgroup panel (FactorSpec "qr") and CuPy
 (cuSOLVER geqrf + orgqr) when cupy imports.
 
 One line per case: first call (compiles and records the plan), best of the timed calls
@@ -10,9 +10,9 @@ One line per case: first call (compiles and records the plan), best of the timed
     QR_PROBE_REPS=k      timed calls per case (default 3, after one warm-up call)
     QR_PROBE_DTYPES="float32;float64"   (default both)
     QR_PROBE_VARIANTS="wide;one;RPT=8;RPT=32;MIN=512"   the panel variants, side by side
-        (';' between variants, ',' between settings; a name without the NUMR_ prefix
-        means NUMR_WEBGPU_QR_WIDE_<name>; "wide": the defaults, "one": the old panel;
-        the switches are read per call and key the plans, so one process holds them all)
+        (';' between variants, ',' between settings; a name without the QR_ prefix
+        means the tuning knob QR_WIDE_<name>; "wide": the defaults, "one": every panel
+        on one workgroup; knobs key the plans, so one process holds them all)
 """
 import os
 import sys
@@ -22,6 +22,7 @@ import numpy as np
 
 import numr_array_api.webgpu as xp
 from numr_array_api._core.config import host_conversion
+from numr_array_api import tuning
 from numr_array_api.backends.webgpu.ops.linalg import qr_wide
 
 try:
@@ -42,14 +43,15 @@ def variants():
         if v == "wide":
             out.append((v, {}))
         elif v == "one":
-            out.append((v, {"NUMR_WEBGPU_QR_WIDE": "0"}))
+            out.append((v, {"QR_WIDE_MIN": 1 << 30, "QR_WIDE_MIN_F64": 1 << 30,
+                            "QR_LOOP_MAX": 0, "QR_LOOP_MAX_F32": 0}))
         elif v:
-            env = {}
+            knobs = {}
             for kv in v.split(","):
                 k, _, val = kv.strip().partition("=")
                 k = k.strip()
-                env[k if k.startswith("NUMR_") else "NUMR_WEBGPU_QR_WIDE_" + k] = val.strip()
-            out.append((v, env))
+                knobs[k if k.startswith("QR_") else "QR_WIDE_" + k] = val.strip()
+            out.append((v, knobs))
     return out
 
 
@@ -89,21 +91,14 @@ def main():
             with host_conversion("allow"):
                 x = xp.asarray(a)
             for lab, venv in variants():
-                saved = {k: os.environ.get(k) for k in venv}
-                os.environ.update(venv)
                 before = qr_wide.CALLS["panels"]
                 try:
-                    first, t, (q, r) = best(lambda: xp.linalg.qr(x), xp.synchronize)
+                    with tuning.override(**venv):
+                        first, t, (q, r) = best(lambda: xp.linalg.qr(x), xp.synchronize)
                     with host_conversion("allow"):
                         acc = accuracy(a, q, r, cols)
                 except Exception as e:  # noqa: BLE001
                     first, t, acc = float("nan"), float("nan"), f"{type(e).__name__}: {e}"
-                finally:
-                    for k, val in saved.items():
-                        if val is None:
-                            os.environ.pop(k, None)
-                        else:
-                            os.environ[k] = val
                 wide = qr_wide.CALLS["panels"] - before   # counted while recording only
                 print(f"qr n={n:5d} {dtype}: {lab:10s} first {first:9.1f} ms, best {t:9.1f} ms"
                       f"  [{acc}] wide_panels_recorded={wide}", flush=True)

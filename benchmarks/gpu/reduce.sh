@@ -1,9 +1,8 @@
 #!/bin/bash
 # reduce (webgpu reductions / scans at the memory bandwidth), second run.
-# 1. row-mapping variants (NUMR_WEBGPU_REDUCE, ops/reduction/plan.py) next to raw CuPy in ONE
-#    process, large sizes, each result checked against NumPy float64 (BAD(...) = mismatch);
-#    h= is the host's recording time per call (f32: the batch is submitted right after a
-#    reduction reading >= 32 MiB, so the GPU runs while the host records the next call)
+# 1. row-mapping variants (the reduction family's tuning knobs, ops/reduction/plan.py) next
+#    to raw CuPy in ONE process, large sizes, each result checked against NumPy float64
+#    (BAD(...) = mismatch); h= is the host's recording time per call
 # 2. the sweep's reductions + scans rows (numr webgpu with the new default vs CuPy)
 # 3. the reduction tests on the NVIDIA adapter (variants, subgroup fallback, 2^24 / 2^32
 #    indices, 300 MB on the adapter's own limits).

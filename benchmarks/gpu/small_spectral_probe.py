@@ -1,6 +1,6 @@
 """eigh / eigvalsh / svd / svdvals of stacks of small matrices on webgpu: the stacked
-small-matrix kernels (ops/linalg_spectral/small.py) against the old Jacobi path
-(NUMR_WEBGPU_SMALL_SPECTRAL=0) and CuPy (if importable).
+small-matrix kernels (ops/linalg_spectral/small.py) against the one-workgroup Jacobi path
+and CuPy (if importable).
 
 One line per (case, path): best time of REPS synchronised calls after a warm-up call
 (which compiles), and the accuracy of the first 64 matrices against NumPy in float64
@@ -12,15 +12,17 @@ n eps ||A||; the tests allow 10).
     SMALL_PROBE_CASES="100000x8,10000x32"  batch x n
     SMALL_PROBE_DTYPES="float32;float64"
     SMALL_PROBE_OPS="eigh;eigvalsh;svd;svdvals"
-    SMALL_PROBE_VARIANTS="default;WG=32;WG=128;F32=f64;old"  paths to time side by side
-      (names without the NUMR_ prefix mean NUMR_WEBGPU_SMALL_SPECTRAL_<name>; "old" is
-      NUMR_WEBGPU_SMALL_SPECTRAL=0; default "default;old")"""
+    SMALL_PROBE_VARIANTS="default;EIGH_WG=64;SVD_WG=128;NBUF=1;old"  paths to time side by
+      side (',' between tuning knob settings; names without the SMALL_SPECTRAL_ prefix mean
+      SMALL_SPECTRAL_<name>; "old" is the Jacobi path: SMALL_SPECTRAL_MIN beyond the batch;
+      default "default;old")"""
 import os
 import time
 
 import numpy as np
 
 import numr_array_api.webgpu as xp
+from numr_array_api import tuning
 from numr_array_api._core.config import host_conversion
 from numr_array_api.backends.webgpu.ops.linalg_spectral import small
 
@@ -38,7 +40,8 @@ OPS = [o for o in os.environ.get("SMALL_PROBE_OPS", "eigh;eigvalsh;svd;svdvals")
 CHECK = 64
 
 
-def variants():
+def variants(nb):
+    """[(label, {knob: value})] from SMALL_PROBE_VARIANTS for stacks of ``nb`` matrices."""
     out = []
     for v in os.environ.get("SMALL_PROBE_VARIANTS", "default;old").split(";"):
         v = v.strip()
@@ -46,12 +49,12 @@ def variants():
             continue
         env = {}
         if v == "old":
-            env["NUMR_WEBGPU_SMALL_SPECTRAL"] = "0"
+            env["SMALL_SPECTRAL_MIN"] = nb + 1
         elif v != "default":
             for kv in v.split(","):
                 k, _, val = kv.strip().partition("=")
                 k = k.strip()
-                env[k if k.startswith("NUMR_") else "NUMR_WEBGPU_SMALL_SPECTRAL_" + k] = \
+                env[k if k.startswith("SMALL_SPECTRAL_") else "SMALL_SPECTRAL_" + k] = \
                     val.strip()
         out.append((v, env))
     return out
@@ -130,21 +133,14 @@ def main():
             for op in OPS:
                 a, x = (sym, xs) if op.startswith("eig") else (gen, xg)
                 times = {}
-                for lab, env in variants():
-                    saved = {k: os.environ.get(k) for k in env}
-                    os.environ.update(env)
+                for lab, env in variants(nb):
                     before = dict(small.CALLS)
                     try:
-                        t, out = best(numr_fn(op, x), xp.synchronize)
-                        acc = accuracy(op, a, out)
+                        with tuning.override(**env):
+                            t, out = best(numr_fn(op, x), xp.synchronize)
+                            acc = accuracy(op, a, out)
                     except Exception as e:  # noqa: BLE001
                         t, acc = float("nan"), f"{type(e).__name__}: {e}"
-                    finally:
-                        for k, val in saved.items():
-                            if val is None:
-                                os.environ.pop(k, None)
-                            else:
-                                os.environ[k] = val
                     times[lab] = t
                     ran = sum(small.CALLS.values()) - sum(before.values())
                     print(f"{op:8s} {nb:6d} x {n:2d}x{n:<2d} {dtype}: numr {lab:12s} "

@@ -5,7 +5,7 @@ SVD accuracy next to LAPACK's, which scikit-learn's float32 Ridge tests compare 
     python benchmarks/gpu/spectral_diag.py [--quick] [--no-time]
 
 Errors are printed in units of n eps ||A||_2 (the test file's bound is 10): per mode
-("f32": the float32 kernels, mixin.F32_IN_F64 = False; "f64": float32 inputs computed in
+("f32": the float32 kernels, tuning knob SPECTRAL_F32=f32; "f64": float32 inputs computed in
 float64, the default where the adapter grants shader-f64) and path (default, or the
 dispatch-per-round path forced). "shift" is the mean signed eigenvalue error: a systematic
 drift (rotations that grow the columns) shows as shift ~ max error. Then scikit-learn's
@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
+from numr_array_api import tuning  # noqa: E402
 
 def n2(x):
     return np.linalg.norm(x, 2, axis=(-2, -1))
@@ -139,7 +140,7 @@ def timings(xp, mixin):
             a = (a + np.swapaxes(a, -1, -2)) / 2
         row = [f"{op} float32 {'x'.join(map(str, shape)):>12}"]
         for mode in (False, True):
-            mixin.F32_IN_F64 = mode
+            tuning.force(SPECTRAL_F32="f64" if mode else "f32")
             x = xp.asarray(a)
             f = (lambda: xp.linalg.eigh(x)) if op == "eigh" else \
                 (lambda: xp.linalg.svd(x, full_matrices=False))
@@ -166,7 +167,7 @@ def timings(xp, mixin):
                 best = min(best, time.perf_counter() - t0)
             row.append(f"cupy {best * 1e3:8.2f} ms")
         print(" | ".join(row), flush=True)
-    mixin.F32_IN_F64 = None
+    tuning.force(SPECTRAL_F32=None)
 
 
 def main():
@@ -184,7 +185,7 @@ def main():
     sizes = (40, 100) if args.quick else (128, 200)
     shapes = [(40, 30)] if args.quick else [(200, 150)]
     for mode in ([] if args.time_only else args.modes.split(",")):
-        mixin.F32_IN_F64 = mode == "f64"
+        tuning.force(SPECTRAL_F32=mode)
         for rounds in ((None, True) if args.quick else (None,)):
             mixin.ROUNDS = rounds
             path = "rounds" if rounds else "default"
@@ -202,7 +203,7 @@ def main():
             print(f"[{mode}] {ridge_row(xp)}", flush=True)
         except ImportError as e:
             print(f"[{mode}] ridge skipped: {e}")
-    mixin.F32_IN_F64 = None
+    tuning.force(SPECTRAL_F32=None)
     if not args.no_time:
         timings(xp, mixin)
     print("DIAG-DONE")

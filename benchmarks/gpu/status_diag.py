@@ -5,7 +5,8 @@ import time
 import numpy as np
 
 import numr_array_api.webgpu as xp
-from numr_array_api.backends.webgpu.ops.linalg import factor, mixin
+from numr_array_api.backends.webgpu.ops.linalg import mixin
+from numr_array_api.backends.webgpu.ops.linalg.dispatch import status_word
 
 
 def best(fn, reps=7, inner=1):
@@ -43,10 +44,10 @@ for B, n in ((100000, 8), (10000, 16)):
             rec.dispatch = d
     finally:
         mixin._status_set = orig
-    st = factor.status_word(client)
+    st = status_word(client)
     xp.synchronize()
     def rd():
-        factor.status_word(client).to_numpy()
+        status_word(client).to_numpy()
     read = best(rd)
     print(f"solve {B}x{n}x{n}: call {full:.3f} ms | without the status read (queued) "
           f"{noread:.3f} | host only {host:.3f} | fill + read of a status word {read:.3f}")

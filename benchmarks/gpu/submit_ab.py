@@ -2,9 +2,10 @@
 
 Separate processes on the H100 disagreed by 20-40 % (benchmarks/gpu/runs/2026-11-26-24.sh), so the
 settings alternate here round after round on the same arrays: the recorder's byte threshold
-(``recorder.submit_bytes``, NUMR_WEBGPU_SUBMIT_BYTES) and the reductions' own early submit
-(NUMR_WEBGPU_REDUCE f<MiB>). Per case and setting: the median over rounds of the time per
-call (``reps`` calls queued, one synchronize) and of the host's share; CuPy alongside."""
+(``recorder.submit_bytes``: the SUBMIT_BYTES knob) and its first step after a wait
+(``recorder.ramp_first``: SUBMIT_FIRST). Per case and setting: the median over rounds of the
+time per call (``reps`` calls queued, one synchronize) and of the host's share; CuPy
+alongside."""
 
 import statistics
 import sys
@@ -13,17 +14,14 @@ import time
 import numpy as np
 
 import numr_array_api.webgpu as W
-from numr_array_api.backends.webgpu.ops.reduction import plan
 
-# (label, recorder.submit_bytes, reduction early submit, recorder.ramp_first);
-# benchmarks/gpu/runs/2026-11-26-25.sh compared fixed thresholds, runs/2026-11-26-34.sh the ramp (64 MiB after
-# each wait, doubling to 1 GiB)
-SETTINGS = [("64M,f32", 64 << 20, "f32", 64 << 20), ("1G,f0", 1 << 30, "f0", 1 << 30),
-            ("ramp,f0", 1 << 30, "f0", 64 << 20), ("ramp,f32", 1 << 30, "f32", 64 << 20)]
+# (label, recorder.submit_bytes, recorder.ramp_first); benchmarks/gpu/runs/2026-11-26-25.sh
+# compared fixed thresholds, runs/2026-11-26-34.sh the ramp (64 MiB after each wait,
+# doubling to 1 GiB)
+SETTINGS = [("64M", 64 << 20, 64 << 20), ("1G", 1 << 30, 1 << 30), ("ramp", 1 << 30, 64 << 20)]
 if "--fixed" in sys.argv:
-    SETTINGS = [("64M,f32", 64 << 20, "f32", 64 << 20), ("256M,f0", 256 << 20, "f0", 256 << 20),
-                ("1G,f0", 1 << 30, "f0", 1 << 30), ("1G,f32", 1 << 30, "f32", 1 << 30),
-                ("4G,f0", 4 << 30, "f0", 4 << 30)]
+    SETTINGS = [("64M", 64 << 20, 64 << 20), ("256M", 256 << 20, 256 << 20),
+                ("1G", 1 << 30, 1 << 30), ("4G", 4 << 30, 4 << 30)]
 REPS = int(next((a.split("=")[1] for a in sys.argv if a.startswith("--reps=")), "0"))
 
 
@@ -71,10 +69,9 @@ def main():
         for _ in range(rounds):
             if cp is not None:
                 cps.append(per_call(lambda: f(cp, cv), csync, reps)[0])
-            for label, sb, red, first in SETTINGS:
+            for label, sb, first in SETTINGS:
                 rec.submit_bytes = sb
                 rec.ramp_first = rec.ramp = first
-                plan.configure(red)
                 t, h = per_call(lambda: f(W, wv), W.synchronize, reps)
                 res[label].append(t)
                 hs[label].append(h)
@@ -85,7 +82,6 @@ def main():
             h = statistics.median(hs[label])
             line += f" | {label} {t * 1e6:7.1f} us r={cpm / t:4.2f} h={h * 1e6:5.1f}"
         print(line, flush=True)
-    plan.configure("")
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ try:
     ref = best(lambda: cp.sum(c), cp.cuda.Device().synchronize)
 except Exception:  # noqa: BLE001
     ref = float("nan")
-print(f"SUBMIT_BYTES={os.environ.get('NUMR_WEBGPU_SUBMIT_BYTES', 'default')} "
-      f"REDUCE={os.environ.get('NUMR_WEBGPU_REDUCE', 'default')}  cupy sum {ref * 1e6:.1f} us")
+rec = x._data.client.recorder
+print(f"submit_bytes={rec.submit_bytes}  cupy sum {ref * 1e6:.1f} us")
 for name, fn in cases.items():
     t = best(fn, sync)
     print(f"  {name:20s} {t * 1e6:8.1f} us  cupy/numr {ref / t:.2f}")

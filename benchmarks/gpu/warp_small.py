@@ -3,10 +3,9 @@ CuPy: stacks of small solve (1 rhs) / inv / cholesky, per n, float32 and float64
 
 Per case and variant: the public call with its status read (best of 5, synchronised), the
 kernel alone (its dispatches captured as a graph, replayed 10 times per synchronisation),
-and CuPy's call. Variants: old (NUMR_WEBGPU_BWARP=0), warp (the default: inv by
-Gauss-Jordan), warp-lu (inv by elimination on [A | I] + back substitution). The warp
-path is forced on for every n here (BWARP_MIN / _CHOL_MIN = 2); the defaults are what
-the dispatcher does without them. Reports only.
+and CuPy's call. Variants: workgroup (the knob BWARP off), warp (the default: inv by
+Gauss-Jordan). The warp path is forced on for every n here (BWARP_MIN / _CHOL_MIN = 2);
+the defaults are what the dispatcher does without them. Reports only.
 
   python3 benchmarks/gpu/warp_small.py [n ...]       (default: 8 12 16 20 24 28 32)
 """
@@ -20,7 +19,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numr_array_api.backends.webgpu as W  # noqa: E402
 import numr_array_api.webgpu as xp  # noqa: E402
 from _timing import per_call  # noqa: E402
-from numr_array_api.backends.webgpu.ops.linalg import factor, warp  # noqa: E402
+from numr_array_api import tuning  # noqa: E402
+from numr_array_api.backends.webgpu.ops.linalg import batched, warp  # noqa: E402
+from numr_array_api.backends.webgpu.ops.linalg.dispatch import status_word  # noqa: E402
 from numr_array_api.backends.webgpu.storage import new_output  # noqa: E402
 
 try:
@@ -34,20 +35,16 @@ def best(fn, sync, reps=5, inner=1):
     return per_call(fn, sync, inner, reps) * 1e3
 
 
-VARIANTS = {"old": {"NUMR_WEBGPU_BWARP": "0"},
-            "warp": {"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "gj"},
-            "warp-lu": {"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "lu"}}
+VARIANTS = {"workgroup": {"BWARP": False}, "warp": {"BWARP": True}}
 
 
 def setenv(d):
-    for k, v in d.items():
-        os.environ[k] = v
+    tuning.force(**d)
 
 
 def main():
     ns = [int(v) for v in sys.argv[1:]] or [8, 12, 16, 20, 24, 28, 32]
-    os.environ["NUMR_WEBGPU_BWARP_MIN"] = "2"
-    os.environ["NUMR_WEBGPU_BWARP_CHOL_MIN"] = "2"
+    tuning.force(BWARP_MIN=2, BWARP_CHOL_MIN=2)
     client = xp.asarray([0.0])._data.client
     print("subgroup size:", warp.subgroup_size(client), "adapter info (min, max):",
           warp._adapter_sizes(client))
@@ -86,28 +83,28 @@ def main():
                     try:
                         a3, b3, s3 = xa._data, xb._data, xs._data
                         if name == "cholesky":
-                            nmax = factor.batch_chol_nmax(n)
+                            nmax = batched.batch_chol_nmax(n)
 
                             def g(s):
                                 out = new_output((B, n, n), s.dtype, s.client)
-                                factor.batch_cholesky(s, out, factor.status_word(s.client),
+                                batched.batch_cholesky(s, out, status_word(s.client),
                                                       nmax, False)
                                 return out
                             G = W.capture_graph(g, s3)
                         else:
                             k = 1 if name == "solve" else n
-                            nmax = factor.batch_solve_nmax(a3.client, a3.dtype, n, k)
+                            nmax = batched.batch_solve_nmax(a3.client, a3.dtype, n, k)
 
                             def g(s, r):
                                 x = new_output((B, n, k), s.dtype, s.client)
-                                factor.batch_solve(s, r if name == "solve" else None, x,
-                                                   factor.status_word(s.client), nmax)
+                                batched.batch_solve(s, r if name == "solve" else None, x,
+                                                   status_word(s.client), nmax)
                                 return x
                             G = W.capture_graph(g, a3, b3)
                         kern = best(lambda: G(*G.inputs), xp.synchronize, 3, 10)
                     except Exception as e:  # noqa: BLE001
                         print("  graph:", type(e).__name__, e)
-                    row.append(f"{vn}{'' if took or vn == 'old' else '(not taken)'} call "
+                    row.append(f"{vn}{'' if took or vn == 'workgroup' else '(not taken)'} call "
                                f"{t_call:.3f} kernel {kern:.3f} (first {first:.0f})")
                 t_cp = float("nan")
                 if cp is not None:
@@ -117,7 +114,7 @@ def main():
                 print(f"{name:8s} {B}x{n}x{n} {dty}: " + " | ".join(row)
                       + f" | cupy {t_cp:.3f}",
                       flush=True)
-    setenv({"NUMR_WEBGPU_BWARP": "1", "NUMR_WEBGPU_BWARP_INV": "gj"})
+    tuning.unforce_all()
 
 
 if __name__ == "__main__":

@@ -461,6 +461,53 @@ def more_page(srcdir):
     return "\n".join(out)
 
 
+def environment_page():
+    """The environment variables numr reads (numr_array_api/_core/environment.py)."""
+    from numr_array_api._core.environment import VARIABLES
+    scopes = {"all": "every namespace", "debug": "debugging"}
+    rows = [[f"`{v.name}`", scopes.get(v.scope, v.scope), f"`{v.default}`" if v.default
+             else "unset", _cell(v.doc)] for v in VARIABLES.values()]
+    return _md_table(rows, ["variable", "scope", "default", "what it does"])
+
+
+def tuning_page():
+    """Every knob of the tuning registry, by family, and the shipped per-adapter tables."""
+    from numr_array_api import tuning
+    from numr_array_api.tuning import tables
+    from numr_array_api.tuning.knobs import FAMILIES
+    out = ["# Tuning knobs", "",
+           "Generated from `numr_array_api.tuning` (see [Configuration](../configuration.md)). "
+           "Set a knob with `numr_array_api.tuning.override(NAME=value)` or "
+           "`NUMR_TUNING=\"NAME=value\"`.", ""]
+    ks = tuning.knobs()
+    for fam in FAMILIES:
+        rows = []
+        for k in ks.values():
+            if k.family != fam:
+                continue
+            legal = ", ".join(f"`{c!r}`" for c in k.choices)
+            if k.lo is not None or k.hi is not None:
+                legal = (legal + "; " if legal else "") + f"[{k.lo}, {k.hi}]"
+            rows.append([f"`{k.name}`", k.type.__name__, f"`{k.default!r}`", legal or "-",
+                         _cell(k.doc)])
+        if rows:
+            out += [f"## {fam}", "", _md_table(rows, ["knob", "type", "default", "tried / legal",
+                                                     "what it does"]), ""]
+    out += ["## Shipped tables", ""]
+    rows = []
+    for t in tables.shipped():
+        m = t.get("measured", {})
+        vals = ", ".join(f"`{k}={v!r}`" for k, v in sorted(t.get("values", {}).items()))
+        rows.append([f"`{t['file']}`", _cell(", ".join(f"{k} ~ {v}" for k, v in
+                                                        t.get("match", {}).items())),
+                     _cell(" ".join(str(m.get(k, "")) for k in ("date", "commit", "source",
+                                                                "command")).strip() or "-"),
+                     vals or "(gemm section only)"])
+    out += [_md_table(rows, ["file", "adapter", "measured", "values"]) if rows else
+            "None.", ""]
+    return "\n".join(out)
+
+
 # ---- Sphinx hook -------------------------------------------------------------------------
 
 def generate(app, config):
@@ -474,6 +521,8 @@ def generate(app, config):
     _write(api / "ext.rst", ext_page())
     _write(out / "conformance.md", conformance_page())
     _write(out / "consumers.md", consumers_page())
+    _write(out / "tuning.md", tuning_page())
+    _write(out / "environment.md", environment_page())
     _write(out / "benchmark-plots.md", benchmark_page(out))
     _write(out / "more.md", more_page(pathlib.Path(app.srcdir)))
 

@@ -6,12 +6,12 @@ import re
 
 from .._core.errors import BackendUnavailable, DTypeMismatch, InvalidArgument
 
-_NUMR_NAMESPACES = {"cpu": "numr_array_api.cpu", "cuda": "numr_array_api.cuda",
-                    "webgpu": "numr_array_api.webgpu"}
+_BACKEND_NAMESPACES = {"cpu": "numr_array_api.cpu", "cuda": "numr_array_api.cuda",
+                       "webgpu": "numr_array_api.webgpu"}
 
 
 def _import_numr(kind):
-    name = _NUMR_NAMESPACES[kind]
+    name = _BACKEND_NAMESPACES[kind]
     try:
         return importlib.import_module(name)
     except ImportError as exc:
@@ -22,7 +22,7 @@ def namespace_of_device(device):
     # A numr Device may carry its namespace; otherwise its printed form ("cuda:0",
     # "webgpu:1", "cpu") names the backend. Foreign devices (torch.device, ...) need xp=.
     kind = getattr(device, "kind", None)
-    if type(device).__module__.startswith("numr_array_api") and kind in _NUMR_NAMESPACES:
+    if type(device).__module__.startswith("numr_array_api") and kind in _BACKEND_NAMESPACES:
         return _import_numr(kind)
     for attr in ("__array_namespace__", "namespace"):
         ns = getattr(device, attr, None)

@@ -6,15 +6,15 @@ it. The policy for *device* arrays is ``"warn"`` by default: it works, and tells
 call site. CPU arrays convert zero-copy and are never warned about.
 """
 
-import os
 import warnings
 
+from . import environment
 from .errors import HostTransferError, InvalidArgument
 
 __all__ = ["set_host_conversion", "get_host_conversion", "host_conversion", "check_host_conversion"]
 
 _POLICIES = ("allow", "warn", "raise")
-_state = {"policy": os.environ.get("NUMR_HOST_CONVERSION", "warn").lower()}
+_state = {"policy": environment.get("NUMR_HOST_CONVERSION").lower()}
 if _state["policy"] not in _POLICIES:
     _state["policy"] = "warn"
 

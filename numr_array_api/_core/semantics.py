@@ -18,7 +18,8 @@ every choice.
 
 import contextlib
 import contextvars
-import os
+
+from . import environment
 
 __all__ = ["COMPATIBLE", "STRICT", "MODES", "strict", "get_semantics", "set_semantics",
            "semantics"]
@@ -39,8 +40,7 @@ def _check(mode, source):
 
 
 def _from_environment():
-    value = os.environ.get("NUMR_SEMANTICS", "").strip().lower()
-    return _check(value, "NUMR_SEMANTICS") if value else COMPATIBLE
+    return _check(environment.get("NUMR_SEMANTICS").lower(), "NUMR_SEMANTICS")
 
 
 _process = [_from_environment()]

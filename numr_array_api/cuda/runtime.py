@@ -148,7 +148,7 @@ def preload(*, device=None, elementwise=False, dtypes=("float32", "float64")):
     count = 0
     for c in _clients(device):
         numr_module(c)
-        count += len(_kernels.NUMR_KERNELS)
+        count += len(_kernels.SOBOL_KERNELS)
         if not elementwise:
             continue
         names = None if elementwise is True else set(elementwise)

@@ -22,6 +22,8 @@ import logging
 import os
 from collections import Counter
 
+from .._core import environment
+
 __all__ = ["CHUNK_NAMESPACES", "chunk_namespace", "use_backend", "available_devices",
            "backend_env", "worker_env", "local_cluster", "worker_devices", "cubed_spec",
            "to_numpy"]
@@ -71,7 +73,7 @@ def use_backend(backend):
         raise RuntimeError(f"cubed is already imported with backend {loaded.xp_name!r}; "
                            f"set {_ENV}={name} before importing cubed (one backend per "
                            f"process)")
-    os.environ.update(env)
+    environment.export(**env)
     return name
 
 
@@ -160,10 +162,11 @@ def _describe_device():
     import importlib
     import socket
 
-    name = os.environ.get(_ENV, "numpy")
+    env = environment.child_environ()   # this worker's own environment, as started
+    name = env.get(_ENV, "numpy")
     out = {"host": socket.gethostname(), "pid": os.getpid(), "namespace": name,
-           "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES"),
-           "NUMR_WEBGPU_ADAPTER": os.environ.get("NUMR_WEBGPU_ADAPTER"),
+           "CUDA_VISIBLE_DEVICES": env.get("CUDA_VISIBLE_DEVICES"),
+           "NUMR_WEBGPU_ADAPTER": env.get("NUMR_WEBGPU_ADAPTER"),
            "memory_bytes": None}
     xp = importlib.import_module(name)
     info = xp.__array_namespace_info__()

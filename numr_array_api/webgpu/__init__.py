@@ -3,7 +3,8 @@
 Devices are the WebGPU adapters (``webgpu:0``, ...). Elementwise functions and creation
 run as WGSL kernels; functions without a GPU kernel yet run on the host and warn once
 (HostFallbackWarning; docs/webgpu.md lists them). Runtime extras: synchronize,
-memory_stats, empty_cache, capture_graph, custom_kernel, raw_handle, capabilities.
+memory_stats, empty_cache, set_memory_limit, capture_graph, custom_kernel, raw_handle,
+capabilities.
 """
 
 import builtins as _builtins
@@ -13,8 +14,18 @@ from .._core.boundary import wrap_function as _wrap_function
 from .._core.namespace import populate as _populate
 from ..backends.webgpu.backend import create as _create_backend
 from ..backends.webgpu.ops.host_fallback import HostFallbackWarning, HostReadWarning
+from ..backends.webgpu.runtime import caches as _caches
 
 _populate(globals(), _create_backend())
+
+
+def _clear_namespace_caches():
+    # the backend's cached scalar operands and item()'s recent read-backs hold buffers
+    _backend._scalar_cache.clear()
+    _backend._mirrors.clear()
+
+
+_caches.register("webgpu namespace scalars and item() read-backs", _clear_namespace_caches)
 
 
 def _runtime():
@@ -32,16 +43,32 @@ def synchronize(device=None):
 
 
 def memory_stats(device=None):
-    """The allocator pool of ``device`` (default: the default adapter) as a dict: allocated,
-    peak and pooled bytes, allocation / free counts, pool hits and misses. See
-    docs/webgpu-runtime.md, "Pooling"."""
+    """The allocator pool of ``device`` (default: the default adapter) as a dict: allocated
+    (live arrays and numr's caches), peak, pooled (free) and reserved (both) bytes,
+    allocation / free counts, pool hits and misses, the memory limit and the pool's cap.
+    See docs/webgpu-runtime.md, "Pooling"."""
     return _client(device).memory_stats()
 
 
 def empty_cache(device=None):
-    """Release the pooled (free) buffers and staging buffers of ``device`` (default: the
-    default adapter) back to the driver; live arrays are untouched."""
+    """Release numr's caches of ``device`` (default: the default adapter) that hold buffers
+    (plans, tables, recipes), then the pooled (free) and staging buffers, back to the
+    driver; live arrays are untouched. Compiled kernels stay."""
     _client(device).empty_cache()
+
+
+def set_memory_limit(nbytes, device=None):
+    """Cap the bytes numr's buffers may hold on ``device`` (None: no cap beyond the
+    adapter's capacity, which is known for CPU adapters only: the host's memory). An
+    allocation past it first releases the pool's free buffers and numr's caches, then
+    raises OutOfMemory (a MemoryError) naming the limit. Initially NUMR_WEBGPU_MEMORY_BYTES,
+    else the adapter's capacity."""
+    b = _builtins  # (``int`` and ``bool`` are dtypes here)
+    if nbytes is not None and (not isinstance(nbytes, b.int) or isinstance(nbytes, b.bool)
+                               or nbytes < 0):
+        raise _errors.InvalidArgument("nbytes", f"must be a non-negative int or None, got "
+                                      f"{nbytes!r}")
+    _client(device).memory_limit = nbytes
 
 
 def capabilities(device=None):
@@ -118,7 +145,7 @@ def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=
 from ..backends.webgpu.ext_kernels import register as _reg_ext; _reg_ext(__name__); del _reg_ext  # noqa: E402,E702
 
 # the runtime extras behind the same boundary as the standard functions (numr errors only)
-for _name in ("synchronize", "memory_stats", "empty_cache", "capabilities", "raw_handle",
-              "capture_graph", "custom_kernel"):
+for _name in ("synchronize", "memory_stats", "empty_cache", "set_memory_limit", "capabilities",
+              "raw_handle", "capture_graph", "custom_kernel"):
     globals()[_name] = _wrap_function(_ctx, _name, globals()[_name], False)
 del _name

@@ -70,14 +70,27 @@ def test_in_process_when_no_device():
 
 
 def test_env_mib(monkeypatch):
-    monkeypatch.setenv("NUMR_X_MB", "1.5")
-    assert memory.env_mib("NUMR_X_MB", 7) == 3 * (1 << 19)
-    monkeypatch.delenv("NUMR_X_MB")
-    assert memory.env_mib("NUMR_X_MB", 7) == 7 << 20
-    monkeypatch.setenv("NUMR_X_MB", "lots")
+    from numr_array_api._core import environment
     from numr_array_api._core.errors import InvalidArgument
-    with pytest.raises(InvalidArgument, match="NUMR_X_MB"):
-        memory.env_mib("NUMR_X_MB", 7)
+    name = memory.ENV_FREE_LIST
+
+    def setenv(value):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+        environment.reload(name)
+    try:
+        setenv("1.5")
+        assert memory.env_mib(name, 7) == 3 * (1 << 19)
+        setenv(None)
+        assert memory.env_mib(name, 7) == 7 << 20
+        setenv("lots")
+        with pytest.raises(InvalidArgument, match=name):
+            memory.env_mib(name, 7)
+    finally:
+        monkeypatch.undo()
+        environment.reload(name)
 
 
 def test_buckets():

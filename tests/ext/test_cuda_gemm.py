@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
+from numr_array_api._core import environment
 from numr_array_api._core.errors import BackendLimitation, InvalidArgument
 from numr_array_api.backends.cuda_runtime import cublaslt, gemm
 from numr_array_api._algorithms import dispatch as _dispatch
@@ -30,6 +31,18 @@ BWD_TOL = {"float64": dict(rtol=1e-11, atol=1e-11), "float32": dict(rtol=1e-4, a
 # (a shape, b shape): 2-D, equal batch, a batched with 2-D b (folded), broadcast batch
 SHAPES = {"2d": ((64, 48), (48, 40)), "batched": ((3, 16, 24), (3, 24, 20)),
           "fold": ((4, 16, 24), (24, 20)), "bcast": ((2, 1, 8, 12), (3, 12, 10))}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_mode():
+    """NUMR_CUDA_GEMM_EPILOGUE is read once: a test that set it leaves it read again."""
+    yield
+    environment.reload(gemm.ENV_VAR)
+
+
+def _set_mode(monkeypatch, mode):
+    monkeypatch.setenv(gemm.ENV_VAR, mode)
+    environment.reload(gemm.ENV_VAR)
 
 
 # ---- everywhere: binding tables and policy ----------------------------------------------
@@ -71,10 +84,10 @@ def test_unavailable_library_reports_reason(monkeypatch):
 
 
 def test_bad_mode_rejected(monkeypatch):
-    monkeypatch.setenv(gemm.ENV_VAR, "fastest")
+    _set_mode(monkeypatch, "fastest")
     with pytest.raises(InvalidArgument, match=gemm.ENV_VAR):
         gemm.selected_mode()
-    monkeypatch.setenv(gemm.ENV_VAR, "Fused")
+    _set_mode(monkeypatch, "Fused")
     assert gemm.selected_mode() == "fused"
 
 
@@ -219,7 +232,7 @@ def test_strided_views_served_by_strict_cublaslt_are_refused():
 @needs_cuda
 @pytest.mark.parametrize("mode", ["auto", "fused", "cublaslt"])
 def test_env_var_selects_path(monkeypatch, mode):
-    monkeypatch.setenv(gemm.ENV_VAR, mode)
+    _set_mode(monkeypatch, mode)
     a, b, bias, rng = _data((2, 32, 16), (2, 16, 24), np.float32, seed=4)
     ref = REF["gelu"](a.astype(np.float64) @ b + bias)
     got = linalg.gemm_epilogue(CUDA.asarray(a), CUDA.asarray(b), CUDA.asarray(bias),
@@ -235,7 +248,7 @@ def test_unavailable_cublaslt_falls_back(monkeypatch):
         a, b, bias, _ = _data((64, 32), (32, 48), np.float32, seed=5)
         ref = REF["relu"](a.astype(np.float64) @ b + bias)
         for mode in ("auto", "cublaslt"):
-            monkeypatch.setenv(gemm.ENV_VAR, mode)
+            _set_mode(monkeypatch, mode)
             got = linalg.gemm_epilogue(CUDA.asarray(a), CUDA.asarray(b), CUDA.asarray(bias),
                                        activation="relu")
             np.testing.assert_allclose(_host(got), ref, **TOL["float32"])

@@ -105,9 +105,10 @@ def test_emulated_thread_mapping_any_grid(grid, d):
 
 # runs of RPT rows (d >= RUN_MIN_D): n not a multiple of RPT, runs starting at odd rows and
 # crossing multiples of 256 (and of 2**16, 2**24), the last rows of a 32-bit sequence
+_CFG = T.config()
 RUN_CASES = [(n, d, skip, bits, scramble)
-             for d in (T.RUN_MIN_D - 1, T.RUN_MIN_D, 32, 33)
-             for n, skip, bits in [(1, 0, 32), (T.RPT - 1, 3, 32), (517, 2**16 - 250, 32),
+             for d in (_CFG.run_min_d - 1, _CFG.run_min_d, 32, 33)
+             for n, skip, bits in [(1, 0, 32), (_CFG.rpt - 1, 3, 32), (517, 2**16 - 250, 32),
                                    (1003, 2**24 - 501, 32), (777, 2**32 - 777, 32),
                                    (300, 2**10 - 300, 10)]
              for scramble in (False, True)]
@@ -145,7 +146,7 @@ typedef void (*kf64)(const unsigned int*, long long, int, long long, int, double
 typedef void (*kf32)(const unsigned int*, long long, int, long long, int, float, float*);
 
 static void launch_setup(int b, int t, int grid) {
-    blockIdx.x = b; threadIdx.x = t; gridDim.x = grid; blockDim.x = NUMR_SOBOL_BLOCK;
+    blockIdx.x = b; threadIdx.x = t; gridDim.x = grid; blockDim.x = SOBOL_BLOCK;
     blockIdx.y = blockIdx.z = threadIdx.y = threadIdx.z = 0;
     gridDim.y = gridDim.z = blockDim.y = blockDim.z = 1;
 }
@@ -160,7 +161,7 @@ extern "C" int run(int which, const unsigned int* table, long long n, int d, lon
             numr_sobol_smem[e] = reinterpret_cast<const uint4*>(table)[e];
     }
     for (int b = 0; b < grid; ++b) {
-        for (int t = 0; t < NUMR_SOBOL_BLOCK; ++t) {
+        for (int t = 0; t < SOBOL_BLOCK; ++t) {
             launch_setup(b, t, grid);
             switch (which) {
                 case 0: numr_sobol_f64(table, n, d, skip, rshift, mult, (double*)out); break;
@@ -183,7 +184,7 @@ def host_kernel(tmp_path_factory):
     from numr_array_api.backends.cuda_runtime import kernels as K
     d = tmp_path_factory.mktemp("sobol_host")
     src = d / "sobol_host.cpp"
-    src.write_text(_SHIM + K.NUMR_MODULE_SOURCE + _HARNESS)
+    src.write_text(_SHIM + K.module_source() + _HARNESS)
     lib = d / "sobol_host.so"
     r = subprocess.run([cxx, "-std=c++14", "-O1", "-shared", "-fPIC", "-Wall", "-Werror",
                         "-Wno-unused-function", "-Wno-unknown-pragmas", "-o", str(lib),

@@ -2,7 +2,6 @@
 epilogue and its backward against the cpu path, that the fused kernel is what runs, and
 Sobol bit-identity with the cpu results."""
 
-import importlib
 import warnings
 
 import numpy as np
@@ -228,13 +227,18 @@ def test_extreme_values_and_nan(dtn, activation):
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-30, equal_nan=True)
 
 
-@pytest.mark.parametrize("loop", ["0", "1"])
+@pytest.mark.parametrize("loop", [False, True])
 def test_epilogue_store_forms(monkeypatch, loop):
     """Both store forms of the fused epilogue (GemmSpec.epi_loop): one loop over the
     thread's outputs (CPU adapters' default: one inlined copy of the activation, the erf
     kernels compiled in seconds instead of minutes) and one store a register (GPUs'), each
     through the simple, double-buffered and vec4-store GEMMs, against float64."""
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_EPI_LOOP", loop)
+    from numr_array_api import tuning
+    with tuning.override(GEMM_EPI_LOOP=loop):
+        _store_forms(monkeypatch, loop)
+
+
+def _store_forms(monkeypatch, loop):
     client = W._backend._client(W._ctx.resolve_device(None))
     specs = []
     real = client.kernel
@@ -266,19 +270,18 @@ def test_epilogue_store_forms(monkeypatch, loop):
             finally:
                 _cfgs.force(dtn, None)
     fused = [s for s in specs if getattr(s, "epilogue", None) is not None]
-    assert fused and all(s.epi_loop == (loop == "1") for s in fused)
+    assert fused and all(s.epi_loop == loop for s in fused)
     kinds = {("db" if s.cfg.db else "vec" if s.cfg.vec else "scalar") +
              ("-vstore" if s.vstore else "") for s in fused}
     assert {"vec", "scalar", "db", "db-vstore"} <= kinds, kinds
 
 
-def test_epilogue_store_form_default_follows_the_adapter(monkeypatch):
-    G = importlib.import_module("numr_array_api.backends.webgpu.ops.matmul.gemm")
+def test_epilogue_store_form_default_follows_the_adapter():
+    """GEMM_EPI_LOOP: on for CPU adapters (their tuning table), off for the others."""
+    from numr_array_api import tuning
     from numr_array_api.backends.webgpu.runtime.adapters import is_cpu
-    monkeypatch.delenv("NUMR_WEBGPU_GEMM_EPI_LOOP", raising=False)
     client = W._backend._client(W._ctx.resolve_device(None))
-    assert G._epi_loop(client) == is_cpu(client.info)
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_EPI_LOOP", "0")
-    assert not G._epi_loop(client)
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_EPI_LOOP", "1")
-    assert G._epi_loop(client)
+    assert tuning.get("GEMM_EPI_LOOP", client) == is_cpu(client.info)
+    assert tuning.get("GEMM_EPI_LOOP") is False
+    with tuning.override(GEMM_EPI_LOOP=False):
+        assert not tuning.get("GEMM_EPI_LOOP", client)

@@ -31,7 +31,22 @@ def small_limits(wgpu_xp):
 
 
 @pytest.fixture
-def launches(monkeypatch):
+def knobs():
+    """``knobs(NAME=value, ...)``: tuning knobs pinned for the rest of one test
+    (``NAME=None``: back to the adapter's value), unpinned after it."""
+    from numr_array_api import tuning
+    pinned = set()
+
+    def pin(**values):
+        pinned.update(values)
+        tuning.force(**values)
+
+    yield pin
+    tuning.force(**{n: None for n in pinned})
+
+
+@pytest.fixture
+def launches(monkeypatch, knobs):
     """Names of the kernel spec classes launched, with the linalg plans off so every call
     records (and launches) anew."""
     from numr_array_api.backends.webgpu.codegen.spec import Kernel
@@ -43,5 +58,5 @@ def launches(monkeypatch):
         return orig(self, *a, **k)
 
     monkeypatch.setattr(Kernel, "launch", launch)
-    monkeypatch.setenv("NUMR_WEBGPU_LINALG_PLAN", "0")
+    knobs(LINALG_PLAN=False)
     return seen

@@ -4,6 +4,8 @@
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
+
 
 def host(x):
     return np.asarray(x.to_device("cpu"))
@@ -105,7 +107,7 @@ def test_real_300mb_matmul_operand(wgpu_xp):
     (64, 2085, 64, True),
     (256, 4096, 256, True),
     (64, 1024, 64, True),
-    (32, 256, 32, True),       # from SPLIT_K_MIN (QR's V^H V and Y C panels): 4 pieces
+    (32, 256, 32, True),       # from SPLITK_MIN (QR's V^H V and Y C panels): 4 pieces
     (64, 250, 64, False),      # K too short to gain
 ])
 def test_split_k_skinny_products(wgpu_xp, monkeypatch, dtype, M, K, N, pieces_expected):
@@ -125,7 +127,8 @@ def test_split_k_skinny_products(wgpu_xp, monkeypatch, dtype, M, K, N, pieces_ex
     for xa in (xp.asarray(a), xp.asarray(np.ascontiguousarray(a.T)).mT):  # strided A too
         got = host(xa @ xp.asarray(b))
         np.testing.assert_allclose(got, ref, rtol=0, atol=tol * np.sqrt(K) * np.abs(ref).max())
-    assert bool(calls) is pieces_expected and all(4 <= p <= G.SPLIT_K_PIECES for p in calls)
+    most = tuning.get("SPLITK_PIECES")
+    assert bool(calls) is pieces_expected and all(4 <= p <= most for p in calls)
 
 
 @pytest.mark.parametrize("shape", [((700, 20), (20, 300)), ((2, 300, 9), (9, 500))])

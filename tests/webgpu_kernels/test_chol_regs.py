@@ -1,10 +1,11 @@
-"""The blocked Cholesky with the register panel (NUMR_WEBGPU_CHOL_PANEL=regs, CholRegsSpec).
+"""The blocked Cholesky with the register panel (CholRegsSpec, ops/linalg/chol_regs.py).
 
 Sizes from 33 (the smallest that leaves the one-dispatch batch kernels) cover one
 workgroup (n <= 64 + tr), several (m2 > tr, m2 not a multiple of tr), a last step narrower
 than the panel (kb = n % 64: 1, 3, 36, ...) and the D / o hand-over of the previous
 diagonal block between steps. Each case checks the backward error, the upper factor, and
-agreement with CholPanelSpec; a launch counter proves the new kernel ran.
+agreement with CholPanelSpec (the panel taken where the register panel does not fit); a
+launch counter proves the register kernel ran.
 """
 
 import numpy as np
@@ -18,8 +19,7 @@ SIZES = [33, 40, 64, 65, 67, 100, 130, 200, 257]
 
 
 @pytest.fixture
-def xp(wgpu_xp, monkeypatch):
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_PANEL", "regs")
+def xp(wgpu_xp):
     return wgpu_xp
 
 
@@ -27,11 +27,17 @@ def _chol(xp, a, upper=False):
     return host(xp.linalg.cholesky(xp.asarray(a), upper=upper))
 
 
-# the old panel kernel against the default (the GPU runs check it)
+def _panel_only(monkeypatch):
+    """CholPanelSpec from now on, as on an adapter the register panel does not fit."""
+    from numr_array_api.backends.webgpu.ops.linalg import cholesky
+    monkeypatch.setattr(cholesky, "regs_spec", lambda *a, **k: None)
+
+
+# the global-memory panel kernel against the default (the GPU runs check it)
 @pytest.mark.slow
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", SIZES)
-def test_backward_error_and_old_panel_agree(xp, n, dtype, monkeypatch):
+def test_backward_error_and_panel_kernel_agree(xp, n, dtype, monkeypatch):
     _needs(xp, dtype)
     rng = np.random.default_rng(n)
     a = spd(random(rng, (3 if n < 100 else 2, n, n), dtype))
@@ -40,10 +46,10 @@ def test_backward_error_and_old_panel_agree(xp, n, dtype, monkeypatch):
     np.testing.assert_array_equal(np.triu(low, 1), 0)
     err = nrm(ref(a) - ref(low) @ ct(ref(low))) / nrm(a)
     assert err <= bound(n, dtype), err
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_PANEL", "old")
-    old = _chol(xp, a)
+    _panel_only(monkeypatch)
+    other = _chol(xp, a)
     tol = 50 * n * np.finfo(low.real.dtype).eps
-    np.testing.assert_allclose(low, old, rtol=0, atol=tol * np.abs(old).max())
+    np.testing.assert_allclose(low, other, rtol=0, atol=tol * np.abs(other).max())
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -55,14 +61,11 @@ def test_upper(xp, dtype):
     np.testing.assert_allclose(up, ct(low), rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("stage", ["1", "0"])
-@pytest.mark.parametrize("wg,tr", [("256", "8"), ("512", "64"), ("64", "32")])
-def test_the_new_kernel_runs_in_every_shape(xp, launches, monkeypatch, wg, tr, stage):
+@pytest.mark.parametrize("wg,tr", [(256, 8), (512, 64), (64, 32)])
+def test_the_register_kernel_runs_in_every_shape(xp, launches, knobs, wg, tr):
     """Workgroup sizes and row tiles (wg / 64 row groups, tr rows: 1 to 16 private rows of
-    A21), Pt staged or not; float32 and complex128 (the widest registers)."""
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_WG", wg)
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_TR", tr)
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_STAGE", stage)
+    A21); float32 and complex128 (the widest registers)."""
+    knobs(CHOL_WG=wg, CHOL_TR=tr)
     for dtype in ("float32", "complex128"):
         if dtype == "complex128" and not xp.asarray([0.0])._data.client.has("shader-f64"):
             continue
@@ -74,12 +77,12 @@ def test_the_new_kernel_runs_in_every_shape(xp, launches, monkeypatch, wg, tr, s
         assert err <= bound(150, dtype), (dtype, err)
 
 
-def test_the_switch_reaches_the_old_panel(xp, launches, monkeypatch):
+def test_the_panel_kernel_takes_what_the_registers_do_not(xp, launches, monkeypatch):
     a = spd(random(np.random.default_rng(2), (1, 100, 100), "float32"))
     _chol(xp, a)
     assert "CholRegsSpec" in launches and "CholPanelSpec" not in launches
     del launches[:]
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_PANEL", "old")
+    _panel_only(monkeypatch)
     _chol(xp, a)
     assert "CholPanelSpec" in launches and "CholRegsSpec" not in launches
 

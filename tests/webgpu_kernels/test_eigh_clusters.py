@@ -6,6 +6,8 @@ that mode still gives NumPy's accuracy."""
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
+
 from .test_eigh_tridiag import (DTYPES, _check, _from_spectrum, _orth, _skip_f64,  # noqa: F401
                                 calls, xp)
 
@@ -24,11 +26,11 @@ def test_covariance_takes_parallel_mode(xp, calls, dtype, n):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_covariance_serial_mode_switch(xp, calls, dtype, monkeypatch):
-    """NUMR_WEBGPU_EIGH_SERIAL_MAX above every chain keeps the serial mode."""
+def test_covariance_serial_mode_knob(xp, calls, dtype):
+    """EIGH_SERIAL_MAX above every chain keeps the serial mode."""
     _skip_f64(xp, dtype)
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_SERIAL_MAX", "100000")
-    _check(xp, _cov(160, np.random.default_rng(21)), dtype, calls)
+    with tuning.override(EIGH_SERIAL_MAX=100000):
+        _check(xp, _cov(160, np.random.default_rng(21)), dtype, calls)
     assert calls()["parallel"] == 0
 
 
@@ -62,12 +64,12 @@ def _spectrum(kind, n, rng):
 @pytest.mark.parametrize("kind", ["identity", "projection", "diag_repeats", "two_clusters",
                                   "near_degenerate", "rank_deficient", "wide_covariance",
                                   "random"])
-def test_forced_parallel_mode(xp, calls, dtype, kind, monkeypatch):
-    """NUMR_WEBGPU_EIGH_SERIAL_MAX=0: every input takes the parallel mode."""
+def test_forced_parallel_mode(xp, calls, dtype, kind):
+    """EIGH_SERIAL_MAX=0: every input takes the parallel mode."""
     _skip_f64(xp, dtype)
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_SERIAL_MAX", "0")
     a = _spectrum(kind, 100, np.random.default_rng(22))
-    _check(xp, (a + a.T) / 2, dtype, calls)
+    with tuning.override(EIGH_SERIAL_MAX=0):
+        _check(xp, (a + a.T) / 2, dtype, calls)
     assert calls()["parallel"] >= 1
 
 
@@ -88,7 +90,7 @@ def test_newton_schulz_orthogonalises(xp, calls, monkeypatch):
     a covariance's vectors are an order of magnitude less orthogonal (the tests above
     therefore see the steps' work, not only the inverse iteration's)."""
     from numr_array_api.backends.webgpu.ops.linalg_spectral import clusters, tridiag
-    monkeypatch.setenv("NUMR_WEBGPU_RECIPES", "0")
+    monkeypatch.setattr(xp.asarray([0])._data.client.recipes, "enabled", False)
     monkeypatch.setattr(tridiag, "ORTH_TOL", 1e30)   # the raw vectors may fail the check
     a = _cov(320, np.random.default_rng(20)).astype("float32")
     orth = []

@@ -7,6 +7,8 @@ import os
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
+
 SLOW = os.environ.get("NUMR_TEST_SLOW") == "1"
 SIZES = [65, 128, 200] + ([300, 512] if SLOW else [])
 DTYPES = ["float32", "float64"]
@@ -14,11 +16,9 @@ C = 10.0   # tolerances: C n eps ||A||
 
 
 @pytest.fixture
-def xp(wgpu_xp, monkeypatch):
+def xp(wgpu_xp):
     from numr_array_api._core.config import host_conversion
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "65")
-    monkeypatch.delenv("NUMR_WEBGPU_EIGH", raising=False)
-    with host_conversion("allow"):
+    with tuning.override(EIGH_TRIDIAG_MIN=65), host_conversion("allow"):
         yield wgpu_xp
 
 
@@ -202,20 +202,16 @@ def test_nan_input(xp, calls, dtype):
     assert calls()["tridiag"] >= 2
 
 
-def test_jacobi_switch(xp, calls, monkeypatch):
-    """NUMR_WEBGPU_EIGH=jacobi keeps the old path; below the threshold it is not taken."""
+def test_threshold(xp, calls):
+    """Below EIGH_TRIDIAG_MIN the Jacobi path answers; from it, the tridiagonal path (the
+    same eigenvalues)."""
     rng = np.random.default_rng(7)
     n = 65
     a = rng.standard_normal((n, n)).astype("float32")
     a = (a + a.T) / 2
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH", "jacobi")
-    w = _host(xp.linalg.eigvalsh(xp.asarray(a)))
+    with tuning.override(EIGH_TRIDIAG_MIN=66):
+        w = _host(xp.linalg.eigvalsh(xp.asarray(a)))
     assert calls()["tridiag"] == 0
-    monkeypatch.delenv("NUMR_WEBGPU_EIGH")
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "66")
-    _host(xp.linalg.eigvalsh(xp.asarray(a)))
-    assert calls()["tridiag"] == 0
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "65")
     w2 = _host(xp.linalg.eigvalsh(xp.asarray(a)))
     assert calls()["tridiag"] == 1
     assert np.max(np.abs(w - w2)) <= 10 * n * np.finfo(np.float32).eps * np.abs(w).max()
@@ -242,11 +238,11 @@ def test_batch_chunks_and_block_width(xp, calls, dtype, monkeypatch):
     block widths give the same answers."""
     from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
     monkeypatch.setattr(tridiag, "batch_step", lambda *a: 2)
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_BT_NB", "40")
     rng = np.random.default_rng(9)
     n = 67
     a = rng.standard_normal((5, n, n))
-    _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
+    with tuning.override(EIGH_BT_NB=40):
+        _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
     assert calls()["tridiag"] >= 6
 
 
@@ -257,7 +253,7 @@ def test_inverse_iteration_scratch_in_leader_ranges(xp, calls, dtype, small_limi
     leader ranges, several dispatches: the same answers (n = 100 float64: 5 n^2 * 8 =
     400 KB, one n^2 matrix 80 KB; a 128 KB binding holds 32 leaders' scratch)."""
     from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
-    from numr_array_api.backends.webgpu.ops.linalg_spectral.tridiag_specs import InvIterSpec
+    from numr_array_api.backends.webgpu.ops.linalg_spectral.trd_vectors import InvIterSpec
     _skip_f64(xp, dtype)
     rng = np.random.default_rng(11)
     n = 100
@@ -277,7 +273,7 @@ def test_inverse_iteration_scratch_in_leader_ranges(xp, calls, dtype, small_limi
                     return k.launch(grid, **kw)
             return Spy()
         monkeypatch.setattr(client, "kernel", spy)
-        monkeypatch.setenv("NUMR_WEBGPU_RECIPES", "0")
+        monkeypatch.setattr(client.recipes, "enabled", False)
         assert tridiag.batch_step(client, n, 8, True) >= 1
         _check(xp, (a + a.T) / 2, dtype, calls)
     assert len(set(starts)) > 1 and min(starts) == 0
@@ -326,91 +322,46 @@ def test_tight_clusters(xp, calls, dtype, n):
     _check(xp, _from_spectrum(lam, rng), dtype, calls)
 
 
-def test_float32_widened(xp, calls, monkeypatch):
-    """NUMR_WEBGPU_EIGH_TRIDIAG_F32=f64 computes float32 (and float16) in float64."""
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_TRIDIAG_F32", "f64")
-    rng = np.random.default_rng(13)
-    n = 70
-    a = rng.standard_normal((n, n))
-    a = ((a + a.T) / 2).astype("float32")
-    w, v = xp.linalg.eigh(xp.asarray(a))
-    w, v = _host(w), _host(v)
-    assert w.dtype == np.float32 and v.dtype == np.float32
-    ref = a.astype(np.float64)
-    eps = float(np.finfo(np.float32).eps)
-    # float64 work, rounded once: orthogonality and residual near eps, not n eps
-    assert np.linalg.norm(v.astype(np.float64).T @ v - np.eye(n), 2) <= 8 * eps
-    assert np.linalg.norm(ref @ v - v * w, 2) <= 8 * eps * np.linalg.norm(ref, 2)
-    w16 = _host(xp.linalg.eigvalsh(xp.asarray(a.astype("float16"))))
-    assert w16.dtype == np.float16
-    assert calls()["tridiag"] >= 2
-
-
-# non-default variants (the GPU runs check them)
+# knob values away from their defaults (the GPU runs check them)
 @pytest.mark.slow
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("env", ["TRD=step", "TRUSTED=0", "SYMV_RPW=1", "SYMV_RPW=2",
-                                 "SYMV_RPW=1,TRUSTED=0"])
-def test_tridiag_variants(xp, calls, dtype, env, monkeypatch):
-    """The tridiagonalisation's switches (NUMR_WEBGPU_EIGH_TRD: the one-workgroup step
-    kernel; the chain kernels with wgpu's runtime checks; TrdSymv2Spec's rows a workgroup)
-    give the same accuracy, over several panels (n = 100: the GEMM update between them)
-    and a batch."""
+@pytest.mark.parametrize("rpw", [1, 2])
+def test_symv_rows_per_workgroup(xp, calls, dtype, rpw):
+    """TrdSymv2Spec's other rows a workgroup (EIGH_SYMV_RPW) give the same accuracy, over
+    several panels (n = 100: the GEMM update between them) and a batch."""
     _skip_f64(xp, dtype)
-    for kv in env.split(","):
-        k, v = kv.split("=")
-        monkeypatch.setenv("NUMR_WEBGPU_EIGH_" + k, v)
     rng = np.random.default_rng(14)
     n = 100
     a = rng.standard_normal((2, n, n))
-    _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
+    with tuning.override(EIGH_SYMV_RPW=rpw):
+        _check(xp, a + np.swapaxes(a, -1, -2), dtype, calls)
 
 
-# every switch of the column chain and back-transformation away from its default (each is a
-# recipe key, so the calls of one test do not replay another variant's dispatches)
-VARIANTS = [{"NUMR_WEBGPU_EIGH_BT_LARFT": "each"},
-            {"NUMR_WEBGPU_EIGH_MSECT_WG": "128"},
-            {"NUMR_WEBGPU_EIGH_STURM_PF": "0"},
-            {"NUMR_WEBGPU_EIGH_SHARED_BG": "0"},
-            {"NUMR_WEBGPU_EIGH_ONE_WS": "0"}]
-
-
-# non-default variants (the GPU runs check them)
+# knob values away from their defaults (the GPU runs check them); the tuning epoch is in
+# the recipe keys, so the calls of one test do not replay another value's dispatches
 @pytest.mark.slow
-@pytest.mark.parametrize("env", VARIANTS, ids=lambda e: ",".join(
-    f"{k.split('EIGH_')[1]}={v}" for k, v in e.items()))
+@pytest.mark.parametrize("knobs", [{"EIGH_MSECT_WG": 128}, {"EIGH_MSECT_WG": 256},
+                                   {"EIGH_BT_NB": 64}],
+                         ids=lambda e: ",".join(f"{k}={v}" for k, v in e.items()))
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_kernel_variants(xp, calls, dtype, env, monkeypatch):
-    """The switchable variants give NumPy's answers too: n = 130 has two back-transformation
-    blocks (128 and 1 columns: the batched T's padding), a matrix with a repeated
-    eigenvalue cluster exercises inverse iteration's chains."""
+def test_kernel_variants(xp, calls, dtype, knobs):
+    """Other multisection widths and block reflector widths give NumPy's answers too:
+    n = 130 has two back-transformation blocks (128 and 1 columns: the batched T's
+    padding), a matrix with a repeated eigenvalue cluster exercises inverse iteration's
+    chains."""
     _skip_f64(xp, dtype)
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
     rng = np.random.default_rng(31)
     n = 130
     lam = np.concatenate([rng.standard_normal(n - 10), np.full(10, 0.5)])
-    _check(xp, np.stack([_from_spectrum(lam, rng), _from_spectrum(rng.standard_normal(n),
-                                                                  rng)]), dtype, calls)
-
-
-def test_batched_block_reflectors_match_each(xp, monkeypatch):
-    """The back-transformation's T of every block in one dispatch (default) equals the
-    block-by-block T: the same vectors to rounding (n = 130: a 1-column last block)."""
-    rng = np.random.default_rng(32)
-    a = rng.standard_normal((130, 130))
-    x = xp.asarray(a + a.T)
-    out = {}
-    for mode in ("batch", "each"):
-        monkeypatch.setenv("NUMR_WEBGPU_EIGH_BT_LARFT", mode)
-        out[mode] = _host(xp.linalg.eigh(x)[1])
-    assert np.abs(out["batch"] - out["each"]).max() <= 1e-12
+    with tuning.override(**knobs):
+        _check(xp, np.stack([_from_spectrum(lam, rng), _from_spectrum(rng.standard_normal(n),
+                                                                      rng)]), dtype, calls)
 
 
 def test_column_chain_binds_one_group(xp, monkeypatch):
-    """With the shared layout (default) a replayed eigvalsh sets a bind group only where the
-    layout or the buffers change: far fewer SetBindGroup calls than dispatches; the
-    separate layouts set one per dispatch of the chain."""
+    """The column chain's two kernels share one bind group layout (trd_chain.CHAIN_BUFS): a
+    replayed eigvalsh sets a bind group only where the layout or the buffers change, far
+    fewer SetBindGroup calls than dispatches."""
     from numr_array_api.backends.webgpu.runtime import submit
     real = submit._lib
 
@@ -430,17 +381,12 @@ def test_column_chain_binds_one_group(xp, monkeypatch):
     rng = np.random.default_rng(33)
     a = rng.standard_normal((100, 100))
     x = xp.asarray(a + a.T)
-    counts = {}
-    for shared in ("1", "0"):
-        monkeypatch.setenv("NUMR_WEBGPU_EIGH_SHARED_BG", shared)
-        xp.linalg.eigvalsh(x)          # captures the recipe
-        monkeypatch.setattr(submit, "_lib", Counting())
-        Counting.n = 0
-        xp.linalg.eigvalsh(x)          # replays it
-        counts[shared] = Counting.n
-        monkeypatch.setattr(submit, "_lib", real)
+    xp.linalg.eigvalsh(x)          # captures the recipe
+    monkeypatch.setattr(submit, "_lib", Counting())
+    xp.linalg.eigvalsh(x)          # replays it
+    monkeypatch.setattr(submit, "_lib", real)
     # 99 columns: ~200 chain dispatches
-    assert counts["0"] >= 190 and counts["1"] <= 40, counts
+    assert Counting.n <= 40, Counting.n
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -470,10 +416,9 @@ def test_tridiagonal_kernels_read_views_of_one_buffer(xp, dtype):
     assert np.abs(t @ z - z * w2).max() <= tol
 
 
-def test_chain_arrays_share_one_buffer_where_they_may(xp, small_limits, monkeypatch):
-    """The column chain's nine arrays are views of one buffer with the shared layout, and
-    separate buffers with the separate layouts (read-only bindings must not alias writable
-    ones), with NUMR_WEBGPU_EIGH_ONE_WS=0, or when the workspace exceeds a binding."""
+def test_chain_arrays_share_one_buffer_where_they_may(xp, small_limits):
+    """The column chain's nine arrays are views of one buffer, and separate buffers when the
+    workspace exceeds a binding."""
     from numr_array_api._core import dtypes as dt
     from numr_array_api.backends.webgpu.ops.linalg_spectral import tridiag
     client = xp.asarray([0.0])._data.client
@@ -483,12 +428,6 @@ def test_chain_arrays_share_one_buffer_where_they_may(xp, small_limits, monkeypa
         assert [a.shape for a in arrs] == [(B,) + sh for _, sh in tridiag._chain_shapes(n)]
         return len({id(a.block) for a in arrs})
     assert buffers(2, 100) == 1
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_SHARED_BG", "0")
-    assert buffers(2, 100) == 9
-    monkeypatch.delenv("NUMR_WEBGPU_EIGH_SHARED_BG")
-    monkeypatch.setenv("NUMR_WEBGPU_EIGH_ONE_WS", "0")
-    assert buffers(2, 100) == 9
-    monkeypatch.delenv("NUMR_WEBGPU_EIGH_ONE_WS")
     with small_limits(binding=128 << 10, segment=128 << 10) as small:
         assert buffers(1, 200, small) == 9      # 67064 words * 4 bytes > 128 KiB
         assert buffers(1, 60, small) == 1

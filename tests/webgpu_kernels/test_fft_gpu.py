@@ -233,124 +233,100 @@ def test_no_host_round_trip(wgpu_xp):
 
 
 def test_plan_methods(wgpu_xp):
-    from numr_array_api.backends.webgpu.codegen.caps import Caps
-    from numr_array_api.backends.webgpu.ops.fft.plan import factor, plan, shared_cap_env
+    from numr_array_api.backends.webgpu.ops.fft.plan import factor, plan, shared_cap
     client = wgpu_xp.asarray([0])._data.client
     assert plan(client, 64, "complex64", False).method == "shared"
     assert plan(client, 1 << 13, "complex64", False).method == "fourstep"
-    # beyond cap^2 (2^23 complex64 on lavapipe), or without a divisor split, plans take
-    # Stockham passes; those also serve rows the four-step cannot express (zero padding,
-    # real pairs at odd offsets, Hermitian loads): test_padded_long_rows_take_stockham_passes
+    # length 1: one radix-1 Stockham pass (the workgroup-memory kernel has no stage for it)
+    p1 = plan(client, 1, "complex64", False)
+    assert (p1.method, p1.radices) == ("stockham", [1])
+    # without a divisor split, plans take Stockham passes; those also serve rows the
+    # four-step cannot express (zero padding, real pairs at odd offsets, Hermitian loads):
+    # test_padded_long_rows_take_stockham_passes
     assert plan(client, 97, "complex64", False).method == "bluestein"
     m = plan(client, 97, "complex64", False).m
     assert m >= 193 and factor(m)[1] == 1  # 7-smooth, here 196 = 2^2 7^2
-    # 2 7^7 has no divisor in [sqrt(n), cap]: the nested four-step (686 x 2401), or one
-    # Stockham pass per radix with NUMR_WEBGPU_FFT_DEEP=0
+    # 2 7^7 has no divisor in [sqrt(n), cap]: the nested four-step (686 x 2401)
     p = plan(client, 2 * 7 ** 7, "complex64", False)
-    cap = shared_cap_env("complex64", Caps.of(client))
+    cap = shared_cap(client, "complex64")
     assert p.method == "fourstep", p.method
     # the column step nests where its length passes the cap (lavapipe), else it is shared
     # (NVIDIA's larger workgroup memory holds 2401 points)
     assert p.p1.method == ("fourstep" if p.n1 > cap else "shared"), (p.n1, cap, p.p1.method)
-    if p.n1 > cap:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("NUMR_WEBGPU_FFT_DEEP", "0")
-            assert plan(client, 2 * 7 ** 7, "complex64", False).method == "stockham"
 
 
-def test_tile_policy_plans(wgpu_xp, monkeypatch):
-    # COLS=tile: every step of 2^22 complex64 holds >= 4 rows per workgroup (coalesced
-    # strided sides); strided / tile2: the widest split (two steps of cap-length rows)
-    from numr_array_api.backends.webgpu.ops.fft.plan import plan
+def test_plans_follow_the_knobs(wgpu_xp):
+    from numr_array_api import tuning
+    from numr_array_api.backends.webgpu.ops.fft.plan import plan, shared_cap
     client = wgpu_xp.asarray([0])._data.client
-
-    def steps(p):
-        if p.method == "fourstep":
-            return steps(p.p1) + steps(p.p2)
-        assert p.method == "shared", p.method
-        return [(p.n, p.rpw)]
-    n = 1 << 22
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_KERNEL", "loop")
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_SPLIT", "sqrt")
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "tile")
-    st = steps(plan(client, n, "complex64", False))
-    assert math.prod(m for m, _ in st) == n and all(r >= 4 for _, r in st), st
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", "strided")
-    st = steps(plan(client, n, "complex64", False))
-    assert len(st) == 2 and math.prod(m for m, _ in st) == n, st
+    p = plan(client, 512, "complex64", False)
+    with tuning.override(FFT_CAP=64):
+        assert shared_cap(client, "complex64") == 64
+        q = plan(client, 512, "complex64", False)
+        assert q.method == "fourstep" and q is not p
+    with tuning.override(FFT_EPT=16, FFT_WGT=64, FFT_PAD=0):
+        q = plan(client, 512, "complex64", False)
+        assert (q.ftpr, q.frpw, q.pad) == (32, 2, 0), (q.ftpr, q.frpw, q.pad)
+    assert plan(client, 512, "complex64", False).ftpr == 64
 
 
-# ---- the A/B switches (NUMR_WEBGPU_FFT_CAP lowers the workgroup-memory cap, so that the
-# nested four-step, columns that are four-steps of their own, runs at small lengths) ----
+# ---- the knobs (FFT_CAP lowers the workgroup-memory cap, so that the nested four-step,
+# columns that are four-steps of their own, runs at small lengths) ----
 NESTED = [(8, 4096), (8, 4802), (16, 512), (16, 1000), (16, 2160), (8, 97), (32, 3 * 4096)]
 
 
 @pytest.mark.parametrize("cap,n", NESTED)
-def test_nested_fourstep(wgpu_xp, monkeypatch, cap, n):
+def test_nested_fourstep(wgpu_xp, cap, n):
+    from numr_array_api import tuning
     from numr_array_api.backends.webgpu.ops.fft.plan import plan
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", str(cap))
     client = wgpu_xp.asarray([0])._data.client
-    p = plan(client, n, "complex64", False)
-    if p.method == "bluestein":
-        p = p.fwd
-    assert p.method == "fourstep" and p.p1.method == "fourstep", (n, p.method)
-    for cd in ("complex64", "complex128"):
-        _check(wgpu_xp, "fft", cd, (2, n))
-        _check(wgpu_xp, "ifft", cd, (n,), norm="ortho")
-        # batches along axis 0 (inner rows: the sub-columns fold into the inner index)
-        _check(wgpu_xp, "fft", cd, (n, 3), axis=0)
-        _check(wgpu_xp, "rfft", cd, (n, 2), axis=0)
-        _check(wgpu_xp, "irfft", cd, (3, n // 2 + 1), n=n)
-        # a strided view: element stride != inner * inner stride (Stockham passes)
-        _check(wgpu_xp, "fft", cd, (n, 4), axis=0, view=lambda v: v[:, ::2])
-        _check(wgpu_xp, "fft", cd, (2, 2 * n), view=lambda v: v[:, ::2])
-
-
-@pytest.mark.parametrize("deep,wg,cols", [("0", "fit", "tile"), ("1", "full", "strided"),
-                                          ("1", "fit", "tile"), ("1", "fit", "strided")])
-def test_switches_keep_results(wgpu_xp, monkeypatch, deep, wg, cols):
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_DEEP", deep)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_WG", wg)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_COLS", cols)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_LOADS", "loop" if wg == "full" else "batch")
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", "16")
-    for n in (8, 16, 48, 512, 97, 2160):
-        _check(wgpu_xp, "fft", "complex64", (5, n))
-        _check(wgpu_xp, "ihfft", "complex64", (n, 3), axis=0)
-
-
-# NUMR_WEBGPU_FFT_KERNEL=fast (FastSpec: one unrolled kernel per length) with its own
-# switches: SPLIT (sqrt / wide four-step splits), STRIDED (strided rows too long for 4 a
-# workgroup as a four-step), POST (the real post-processing fused into the row kernel),
-# PAD (workgroup-memory padding); CAP lowers the cap so that four-steps run at small n
-# non-default variants (the GPU runs check them)
-@pytest.mark.slow
-@pytest.mark.parametrize("cap,split,strided,post,pad,more", [
-    ("", "sqrt", "one", "pass", "3", {}), ("", "wide", "split", "fused", "3", {"TW": "pow"}),
-    ("16", "wide", "split", "fused", "0", {"EPT": "16", "WGT": "64"}),
-    ("64", "sqrt", "split", "fused", "2", {"EPT": "4", "WGT": "1024", "TW": "pow"})])
-def test_fast_kernel_switches(wgpu_xp, monkeypatch, cap, split, strided, post, pad, more):
-    from numr_array_api.backends.webgpu.ops.fft.plan import plan
-    for k, v in more.items():
-        monkeypatch.setenv("NUMR_WEBGPU_FFT_" + k, v)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_KERNEL", "fast")
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_SPLIT", split)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_STRIDED", strided)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_POST", post)
-    monkeypatch.setenv("NUMR_WEBGPU_FFT_PAD", pad)
-    if cap:
-        monkeypatch.setenv("NUMR_WEBGPU_FFT_CAP", cap)
-    client = wgpu_xp.asarray([0])._data.client
-    assert plan(client, 8, "complex64", False).fast
-    for n in (1, 2, 3, 8, 12, 16, 60, 97, 512, 1024, 2160, 4096):
+    with tuning.override(FFT_CAP=cap):
+        p = plan(client, n, "complex64", False)
+        if p.method == "bluestein":
+            p = p.fwd
+        assert p.method == "fourstep" and p.p1.method == "fourstep", (n, p.method)
         for cd in ("complex64", "complex128"):
-            _check(wgpu_xp, "fft", cd, (5, n))
-            _check(wgpu_xp, "ifft", cd, (n, 3), axis=0, norm="ortho")
-            _check(wgpu_xp, "rfft", cd, (3, n))
-            _check(wgpu_xp, "ihfft", cd, (n, 3), axis=0, norm="forward")
+            _check(wgpu_xp, "fft", cd, (2, n))
+            _check(wgpu_xp, "ifft", cd, (n,), norm="ortho")
+            # batches along axis 0 (inner rows: the sub-columns fold into the inner index)
+            _check(wgpu_xp, "fft", cd, (n, 3), axis=0)
+            _check(wgpu_xp, "rfft", cd, (n, 2), axis=0)
             _check(wgpu_xp, "irfft", cd, (3, n // 2 + 1), n=n)
-        _check(wgpu_xp, "fft", "complex64", (n, 4), axis=0, view=lambda v: v[:, ::2])
-        _check(wgpu_xp, "rfft", "complex64", (2, n + 3), n=n + 1)
+            # a strided view: element stride != inner * inner stride (Stockham passes)
+            _check(wgpu_xp, "fft", cd, (n, 4), axis=0, view=lambda v: v[:, ::2])
+            _check(wgpu_xp, "fft", cd, (2, 2 * n), view=lambda v: v[:, ::2])
+
+
+# FFT_CAP (four-steps at small n), FFT_PAD (workgroup-memory padding), FFT_EPT / FFT_WGT
+# (elements per thread, threads per workgroup) away from their defaults
+KNOBS = [{"FFT_CAP": 16}, {"FFT_CAP": 16, "FFT_PAD": 0, "FFT_EPT": 16, "FFT_WGT": 64},
+         {"FFT_CAP": 64, "FFT_PAD": 2, "FFT_EPT": 4, "FFT_WGT": 1024},
+         {"FFT_PAD": 3}]
+
+
+@pytest.mark.parametrize("knobs", KNOBS[:3])
+def test_knobs_keep_results(wgpu_xp, knobs):
+    from numr_array_api import tuning
+    with tuning.override(**knobs):
+        for n in (8, 16, 48, 512, 97, 2160):
+            _check(wgpu_xp, "fft", "complex64", (5, n))
+            _check(wgpu_xp, "ihfft", "complex64", (n, 3), axis=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("knobs", KNOBS)
+def test_knobs_keep_results_everywhere(wgpu_xp, knobs):
+    from numr_array_api import tuning
+    with tuning.override(**knobs):
+        for n in (1, 2, 3, 8, 12, 16, 60, 97, 512, 1024, 2160, 4096):
+            for cd in ("complex64", "complex128"):
+                _check(wgpu_xp, "fft", cd, (5, n))
+                _check(wgpu_xp, "ifft", cd, (n, 3), axis=0, norm="ortho")
+                _check(wgpu_xp, "rfft", cd, (3, n))
+                _check(wgpu_xp, "ihfft", cd, (n, 3), axis=0, norm="forward")
+                _check(wgpu_xp, "irfft", cd, (3, n // 2 + 1), n=n)
+            _check(wgpu_xp, "fft", "complex64", (n, 4), axis=0, view=lambda v: v[:, ::2])
+            _check(wgpu_xp, "rfft", "complex64", (2, n + 3), n=n + 1)
 
 
 def test_beyond_one_binding_is_refused(wgpu_xp, small_limits):

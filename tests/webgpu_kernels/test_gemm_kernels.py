@@ -3,10 +3,9 @@
 Every tile configuration (pinned through configs.force), with odd shapes (edges in M, N
 and K, K shorter than a tile, one-row / one-column products), batches, transposed and
 strided operands (the scalar-load path) next to contiguous aligned ones (the vec4-load
-path), accumulation into C, the fused epilogue, split-K; the cooperative-matrix float16
-path's host-side logic (eligibility, the honest feature detection and self-test, the
-fallback), since no CPU adapter grants the feature. Errors are measured in units of
-sum_k |a_ik| |b_kj|, the scale that bounds a dot product's rounding error.
+path), accumulation into C, the fused epilogue, split-K, the tuned table.
+Errors are measured in units of sum_k |a_ik| |b_kj|, the scale that bounds a dot
+product's rounding error.
 """
 
 from __future__ import annotations
@@ -18,8 +17,10 @@ xp = pytest.importorskip("numr_array_api.webgpu")
 if not xp.__array_namespace_info__().devices():
     pytest.skip("no WebGPU adapter", allow_module_level=True)
 
-from numr_array_api.backends.webgpu.codegen.caps import LAVAPIPE, NVIDIA, Caps  # noqa: E402
-from numr_array_api.backends.webgpu.ops.matmul import coop, configs  # noqa: E402
+from numr_array_api import tuning  # noqa: E402
+from numr_array_api._core import environment  # noqa: E402
+from numr_array_api.backends.webgpu.codegen.caps import Caps  # noqa: E402
+from numr_array_api.backends.webgpu.ops.matmul import configs  # noqa: E402
 import importlib  # noqa: E402
 
 G = importlib.import_module("numr_array_api.backends.webgpu.ops.matmul.gemm")
@@ -182,141 +183,6 @@ def test_choose_respects_workgroup_memory():
             configs.force(d, None)
 
 
-# ---- cooperative matrices (float16 on tensor cores): host-side logic -------------------
-
-def test_coop_renders_column_major_only():
-    spec = coop.CoopSpec(1, coop.COOP_CONFIGS[coop.DEFAULT])
-    assert spec.needs() == ("f16", "coop")
-    src = spec.source(NVIDIA)
-    assert "enable wgpu_cooperative_matrix;" in src and "enable f16;" in src
-    assert "coopLoadT" not in src and "coopStoreT" not in src
-    assert src.count("coopMultiplyAdd") == 8 * (32 // 16)
-    alt = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4t"]).source(NVIDIA)
-    assert "coopLoad<" not in alt and alt.count("coopLoadT<") == 2 * 6
-    assert alt.count("coopStoreT(") == 8 and alt.count("coopMultiplyAdd") == 16
-    dec = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k32w2x4d"]).source(NVIDIA)
-    assert "var acc0_0: coop_mat16x16<f32, C>;" in dec
-    f32 = coop.CoopSpec(0, coop.COOP_CONFIGS["c128x128k16w2x4_f32"]).source(NVIDIA)
-    assert "coop_mat8x8<f32, A>" in f32 and "array<f32, " in f32 and "coop_mat16" not in f32
-    assert f32.count("coopMultiplyAdd") == 32 * 2 and f32.count("coopStore(") == 32
-    for cfg in coop.COOP_CONFIGS.values():
-        assert cfg.shared_bytes() <= NVIDIA.workgroup_storage
-        assert cfg.threads <= NVIDIA.invocations
-
-
-def test_coop_float16_products_match_numpy(monkeypatch):
-    """lavapipe lists no cooperative-matrix: the path reports itself unavailable (or off)
-    and float16 products take the f32-compute kernels. On an adapter that grants it (the
-    GPU machine, NUMR_WEBGPU_GEMM_COOP=1 before the device exists) the eligible products
-    below run on the coop kernel: both are checked against NumPy."""
-    c = _client()
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
-    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
-    if "cooperative-matrix" not in c.features:
-        assert coop.status(c).startswith("unavailable")
-        print(f"coop status on this adapter: {coop.status(c)}")
-    else:
-        print(f"coop status on this adapter: {coop.status(c)}")
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "0")
-    assert coop.status(c) == "off"
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
-    rng = np.random.default_rng(5)
-    for batch, M, K, N in (((), 128, 64, 128), ((), 130, 24, 77), ((), 1, 8, 8),
-                           ((3,), 256, 104, 384), ((), 128, 8, 256)):
-        a = rng.standard_normal(batch + (M, K)).astype(np.float16)
-        b = rng.standard_normal(batch + (K, N)).astype(np.float16)
-        got = _host(xp.matmul(xp.asarray(a), xp.asarray(b)))
-        assert got.dtype == np.float16
-        _check(got, a, b, "float16")
-
-
-class _FakeClient:
-    def __init__(self, features):
-        self.features = frozenset(features)
-
-
-def test_coop_status_self_test_caching(monkeypatch):
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP", "1")
-    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG", raising=False)
-    calls = []
-
-    def ok(client, cfg):
-        calls.append(cfg.name)
-        return "on"
-    monkeypatch.setattr(coop, "_self_test", ok)
-    fc = _FakeClient({"cooperative-matrix", "shader-f16"})
-    assert coop.status(fc) == f"on {coop.DEFAULT}" and coop.select(fc)[0].name == coop.DEFAULT
-    assert calls == [coop.DEFAULT]   # cached
-    monkeypatch.setenv("NUMR_WEBGPU_GEMM_COOP_CFG", "c64x64k32w2x2")
-    assert coop.status(fc) == "on c64x64k32w2x2" and calls == [coop.DEFAULT, "c64x64k32w2x2"]
-    assert coop.status(_FakeClient({"cooperative-matrix"})) == "unavailable"  # no f16
-    refused = _FakeClient({"shader-f16"})
-    refused.coop_refused = "experimental features are not enabled"
-    assert coop.status(refused) == ("unavailable (device request refused: experimental "
-                                    "features are not enabled)")
-    monkeypatch.delenv("NUMR_WEBGPU_GEMM_COOP_CFG")
-
-    # the first candidates fail (compile error, wrong result): the next one is used
-    def picky(client, cfg):
-        calls.append(cfg.name)
-        if cfg.name == coop.DEFAULT:
-            raise RuntimeError("naga: unknown type coop_mat16x16")
-        if cfg.name == coop.PREFERENCE[1]:
-            return "self-test wrong: 5 of 16384 differ"
-        return "on"
-    monkeypatch.setattr(coop, "_self_test", picky)
-    calls.clear()
-    fc2 = _FakeClient({"cooperative-matrix", "shader-f16"})
-    cfg, st = coop.select(fc2)
-    assert cfg.name == coop.PREFERENCE[2] and st == f"on {cfg.name}"
-    assert calls == list(coop.PREFERENCE[:3])
-    coop.select(fc2)
-    assert calls == list(coop.PREFERENCE[:3])   # not retried
-
-    def boom(client, cfg):
-        raise RuntimeError("naga: unknown type coop_mat16x16")
-    monkeypatch.setattr(coop, "_self_test", boom)
-    fc3 = _FakeClient({"cooperative-matrix", "shader-f16"})
-    cfg, st = coop.select(fc3)
-    assert cfg is None and st.count("self-test failed") == len(coop.PREFERENCE)
-    assert "naga" in st
-
-
-class _V:
-    """A stand-in view: shape, strides and the element offset of its binding."""
-
-    def __init__(self, shape, strides, eoff=0):
-        self.shape, self.strides, self.ndim, self._eoff = shape, strides, len(shape), eoff
-
-    def binding(self):
-        return None, 0, 0, self._eoff
-
-
-def test_coop_eligibility():
-    cfg = coop.COOP_CONFIGS["c128x128k32w2x4"]
-    a = _V((256, 64), (64, 1))
-    b = _V((64, 128), (128, 1))
-    c = _V((256, 128), (128, 1))
-    assert coop.eligible(a, b, c, 64, 128, 256, [], [], cfg, False, None)
-    assert not coop.eligible(a, b, c, 64, 128, 256, [], [], cfg, True, None)     # accumulate
-    assert not coop.eligible(a, b, c, 64, 128, 256, [], [], cfg, False, object())  # epilogue
-    assert not coop.eligible(_V((200, 64), (64, 1)), b, _V((200, 128), (128, 1)), 64, 128,
-                             200, [], [], cfg, False, None)                      # M edge
-    assert not coop.eligible(_V((256, 60), (60, 1)), _V((60, 128), (128, 1)), c, 60, 128,
-                             256, [], [], cfg, False, None)                      # K % 8
-    assert not coop.eligible(_V((256, 64), (1, 256)), b, c, 64, 128, 256, [], [], cfg,
-                             False, None)                                        # transposed
-    assert not coop.eligible(_V((256, 64), (64, 1), 4), b, c, 64, 128, 256, [], [], cfg,
-                             False, None)                                        # offset
-    assert not coop.eligible(a, b, c, 64, 128, 256, [12], [0], cfg, False, None)  # batch
-    assert coop.eligible(a, b, c, 64, 128, 256, [16384], [0], cfg, False, None)
-
-
-def test_lavapipe_caps_have_no_coop():
-    assert not LAVAPIPE.coop and NVIDIA.coop
-    assert not Caps.of(_client()).coop or "cooperative-matrix" in _client().features
-
-
 def test_launch_plan_repeats_products_exactly(pinned):
     """A repeated product of one signature takes its launch plan: same results, operands at
     other offsets (same alignment) and fresh outputs each time; pinning a configuration
@@ -350,12 +216,15 @@ def test_launch_plan_repeats_products_exactly(pinned):
 
 
 def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
-    """tune.py times the candidates on the device, checks them against NumPy and caches
-    the fastest per (dtype, bucket) in the adapter's table; choose() then returns it."""
+    """tune.py times the candidates on the device, checks them against NumPy and writes
+    the fastest per (dtype, bucket) into the "gemm" section of the adapter's tuning table;
+    choose() then returns it."""
     from numr_array_api.backends.webgpu.ops.matmul import tune
-    monkeypatch.delenv("NUMR_WEBGPU_GEMM_TABLE", raising=False)
-    monkeypatch.setenv("NUMR_CACHE_DIR", str(tmp_path))
-    configs.reload_tables()
+    from numr_array_api.tuning import tables
+    path = tmp_path / "tuning.json"
+    monkeypatch.setenv("NUMR_TUNING_TABLE", str(path))
+    environment.reload("NUMR_TUNING_TABLE")
+    tables.reload()
     c = _client()
     lines = []
     try:
@@ -363,55 +232,51 @@ def test_tuner_writes_and_choose_reads_the_table(tmp_path, monkeypatch):
                           log=lines.append)
         key = f"float32:{configs.bucket(40, 36, 24)}"
         assert key in found and found[key] in tune.candidates(c, "float32")
-        path = configs.table_path(G.adapter_key(c))
-        assert path.startswith(str(tmp_path)) and (tmp_path / "numr").exists()
+        assert path.exists() and tables.load(str(path))["gemm"][key] == found[key]
         wgs = Caps.of(c).workgroup_storage
-        assert configs.choose("f32", "float32", 40, 36, 24, wgs, G.adapter_key(c)).name == \
-            found[key]
+        assert configs.choose("f32", "float32", 40, 36, 24, wgs,
+                              configs.table_for(c)).name == found[key]
         a = np.random.default_rng(8).standard_normal((40, 24)).astype(np.float32)
         b = np.random.default_rng(9).standard_normal((24, 36)).astype(np.float32)
         _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
-        # another adapter's key reads another (absent) table
-        assert configs._table("some other adapter") == {}
     finally:
-        monkeypatch.setenv("NUMR_WEBGPU_GEMM_TABLE", "off")
-        configs.reload_tables()
+        monkeypatch.delenv("NUMR_TUNING_TABLE")
+        environment.reload("NUMR_TUNING_TABLE")
+        tables.reload()
+    assert key not in configs.table_for(c)
 
 
-# every code style of the double-buffered GEMM (the GPU runs check them)
+# both code styles of the double-buffered GEMM (the GPU runs check them)
 @pytest.mark.slow
-@pytest.mark.parametrize("style", ["u", "uf", "f", "um", "m", "", "us3", "us8"])
-def test_db_code_styles(style, pinned, monkeypatch):
-    """The unrolled / explicit-fma / grouped-tile spellings of the db kernel (GPU benchmark
-    variants); 5 x 4 output tiles cover a last group of fewer tile rows ("us3")."""
+@pytest.mark.parametrize("style", ["u", "uf"])
+def test_db_code_styles(style, pinned):
+    """Both spellings of the db kernel (the GEMM_STYLE knob: unrolled K loop, with or
+    without explicit fma); 5 x 4 output tiles cover a ragged last tile row."""
     pinned("float32", "db8x8k8")
-    monkeypatch.setattr(G, "STYLE", style)
     rng = np.random.default_rng(10)
-    for M, K, N in ((520, 12, 390), (129, 67, 131), (128, 64, 128)):
-        a = rng.standard_normal((M, K)).astype(np.float32)
-        b = rng.standard_normal((K, N)).astype(np.float32)
-        _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
-    at = xp.matrix_transpose(xp.asarray(np.ascontiguousarray(a.T)))   # strided A
-    _check(_host(xp.matmul(at, xp.asarray(b))), a, b, "float32")
-    a64 = a.astype(np.float64)
-    configs.force("float64", "db8x8k8")
-    try:
-        _check(_host(xp.matmul(xp.asarray(a64), xp.asarray(b.astype(np.float64)))), a64,
-               b.astype(np.float64), "float64")
-    finally:
-        configs.force("float64", None)
-    if style:
-        assert any(s.label.endswith("_" + style) for s in _client()._kernels
-                   if s.label.startswith("gemm_float32"))
+    with tuning.override(GEMM_STYLE=style):
+        for M, K, N in ((520, 12, 390), (129, 67, 131), (128, 64, 128)):
+            a = rng.standard_normal((M, K)).astype(np.float32)
+            b = rng.standard_normal((K, N)).astype(np.float32)
+            _check(_host(xp.matmul(xp.asarray(a), xp.asarray(b))), a, b, "float32")
+        at = xp.matrix_transpose(xp.asarray(np.ascontiguousarray(a.T)))   # strided A
+        _check(_host(xp.matmul(at, xp.asarray(b))), a, b, "float32")
+        a64 = a.astype(np.float64)
+        configs.force("float64", "db8x8k8")
+        try:
+            _check(_host(xp.matmul(xp.asarray(a64), xp.asarray(b.astype(np.float64)))), a64,
+                   b.astype(np.float64), "float64")
+        finally:
+            configs.force("float64", None)
+    assert any(s.label.endswith("_" + style) for s in _client()._kernels
+               if s.label.startswith("gemm_float32"))
 
 
-@pytest.mark.parametrize("trusted", [True, False])
-def test_db_kernels_without_runtime_checks(trusted, pinned, monkeypatch):
-    """The db kernels compiled without wgpu's index clamps and loop counters (the default,
-    GemmSpec.trusted) give the checked build's results on ragged shapes, batches and
-    strided operands, and really are built through the trusted entry point."""
+def test_db_kernels_without_runtime_checks(pinned):
+    """The db kernels compiled without wgpu's index clamps and loop counters
+    (GemmSpec.trusted) give NumPy's results on ragged shapes, batches and strided
+    operands, and really are built through the trusted entry point."""
     pinned("float32", "db8x8k8")
-    monkeypatch.setattr(G, "TRUSTED", trusted)
     rng = np.random.default_rng(11)
     for M, K, N in ((131, 37, 129), (256, 128, 256), (1, 5, 3)):
         a = rng.standard_normal((3, M, K)).astype(np.float32)
@@ -422,5 +287,5 @@ def test_db_kernels_without_runtime_checks(trusted, pinned, monkeypatch):
     client = _client()
     labels = [s.label for s in client._kernels if s.label.startswith("gemm_float32")
               and "db8x8k8" in s.label]
-    assert any(("_T_" in lb) == trusted for lb in labels), labels
-    assert any(k[1] == 0 for k in client.pipelines._modules) or not trusted
+    assert any("_T_" in lb for lb in labels), labels
+    assert any(k[1] == 0 for k in client.pipelines._modules)

@@ -80,10 +80,13 @@ def xp(wgpu_xp):
     return wgpu_xp
 
 
-@pytest.fixture(params=["old", "regs"])
+@pytest.fixture(params=["panel", "regs"])
 def chol_panel(request, monkeypatch):
-    """The blocked Cholesky's panel kernel (CholPanelSpec or CholRegsSpec)."""
-    monkeypatch.setenv("NUMR_WEBGPU_CHOL_PANEL", request.param)
+    """The blocked Cholesky's panel kernel: CholRegsSpec (the default) or CholPanelSpec
+    (taken where the register panel does not fit the adapter)."""
+    if request.param == "panel":
+        from numr_array_api.backends.webgpu.ops.linalg import cholesky
+        monkeypatch.setattr(cholesky, "regs_spec", lambda *a, **k: None)
     return request.param
 
 
@@ -499,7 +502,7 @@ def test_plans_replay_with_new_data(xp):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
 @pytest.mark.parametrize("n", [9, 12, 20, 32])
-def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
+def test_row_kernel_stacks(xp, n, dtype, knobs):
     """Stacks of 9..32 square systems on the row-per-invocation kernel (batch_rows.py):
     solve with 1 / 3 / n right-hand sides and inv against NumPy, a column needing a pivot
     from far below, NaN propagating, and a singular member raising. CPU adapters (where
@@ -507,13 +510,13 @@ def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
     _needs(xp, dtype)
     # the subgroup-per-matrix kernels (warp.py, tests/webgpu_kernels/test_warp_small.py)
     # take these sizes by default where the adapter has one subgroup size >= n
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+    knobs(BWARP=False)
     client = xp.asarray([0.0])._data.client
     cpu = str(client.info.get("type", "")).lower() == "cpu"
     if cpu:
         if n > 12 or (n > 9 and dtype != "float32"):   # (float32 <= 16: BatchTinySpec)
             pytest.skip("llvmpipe compiles the bigger row kernels slowly (24 x 24: minutes)")
-        monkeypatch.setenv("NUMR_WEBGPU_BROWS", "all")
+        knobs(BROWS=True)
     rng = np.random.default_rng(n)
     B = 70
     a = random(rng, (B, n, n), dtype)
@@ -547,37 +550,30 @@ def test_row_kernel_stacks(xp, n, dtype, monkeypatch):
 
 LU_VARIANTS = [
     # tournament-pivoting leaves (tslu.py) forced on at 64 rows, candidates and a final
-    # round (no one-block leaves), the checked build, the interchanges walked by
-    # invocation 0, the inverted diagonal blocks solved from a copied identity
-    {"LU_TSLU": "64", "LU_TSLU_SOLO": "0", "LU_TSLU_TRUSTED": "0", "TRSM_TRUSTED": "0",
-     "TRSM_IDENT": "0"},
-    # the same without wgpu's runtime checks (tournament kernels, TrsmTileSpec), the
-    # final round's interchanges by the register recurrence, inverted diagonal blocks
-    # solved from an identity the kernel makes (the GPU defaults but for SOLO)
-    {"LU_TSLU": "64", "LU_TSLU_SOLO": "0", "LU_TSLU_TRUSTED": "1", "TRSM_TRUSTED": "1",
-     "TRSM_IDENT": "1"},
+    # round (no one-block leaves), the checked build (tournament kernels, TrsmTileSpec)
+    {"LU_TSLU": 64, "LU_TSLU_SOLO": 0, "LINALG_TRUSTED": False},
+    # the same without wgpu's runtime checks (the GPU defaults but for SOLO)
+    {"LU_TSLU": 64, "LU_TSLU_SOLO": 0},
     # leaves of up to 1024 rows as one block (1 or 2 rows a thread here), no final round
     # (the GPU defaults)
-    {"LU_TSLU": "64", "LU_TSLU_SOLO": "1024"},
+    {"LU_TSLU": 64, "LU_TSLU_SOLO": 1024},
 ] + ([
     # (slow on llvmpipe: minutes of compiling unrolled kernels; NUMR_TEST_SLOW=1)
-    # the same with 2 rows a thread in the candidate round, 4 in the final, tree search
-    {"LU_TSLU": "64", "LU_TSLU_RC": "2", "LU_TSLU_RF": "4", "LU_SG": "0"},
-    # the old paths: interchanges per recursion node, TrsvSpec / trsm_blocked solves
-    {"LU_SWAP": "node", "TRSM_INV": "0", "LU_TRSM": "tile"},
+    # the same with 2 rows a thread in the candidate round, 4 in the final, tree search;
+    # U12 of every recursion node by TrsmSpec blocks (trsm_blocked)
+    {"LU_TSLU": 64, "LU_TSLU_RC": 2, "LU_TSLU_RF": 4, "LU_SG": False, "LU_TRSM_MIN": 4096},
 ] if SLOW else [])
 
 
 # non-default variants: compiles minutes of unrolled kernels on lavapipe (the GPU runs check them)
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", LU_VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
-def test_lu_variants(xp, variant, monkeypatch):
-    """The blocked LU's variants (ops/linalg/factor.py switches): solve / inv backward
+def test_lu_variants(xp, variant, knobs):
+    """The blocked LU's variants (tuning knobs of ops/linalg/lu.py): solve / inv backward
     errors, det / slogdet against NumPy (sign from the actual interchanges), and an exactly
     singular matrix raising, on 300 x 300 float32 (several candidate blocks of 256 rows)
     and a 2-stack of 150 x 150 with 5 right-hand sides."""
-    for k, v in variant.items():
-        monkeypatch.setenv("NUMR_WEBGPU_" + k, v)
+    knobs(**variant)
     rng = np.random.default_rng(77)
     for shape, k in (((300, 300), 64), ((2, 150, 150), 5)):
         n = shape[-1]
@@ -606,24 +602,23 @@ def test_lu_variants(xp, variant, monkeypatch):
     assert host(xp.linalg.det(xp.asarray(bad))) == 0
     from numr_array_api.backends.webgpu.ops.linalg.tslu import TsluApplySpec, TsluSpec
     specs = list(xp.asarray([0])._data.client._kernels)
-    if variant.get("LU_TSLU_SOLO", "0") != "0":
+    if variant.get("LU_TSLU_SOLO"):
         assert any(isinstance(sp, TsluSpec) and sp.solo for sp in specs)
-    if variant.get("LU_TSLU_TRUSTED") == "1":
+    if variant.get("LINALG_TRUSTED", True):
         assert any(isinstance(sp, TsluSpec) and sp.trusted and sp.final for sp in specs)
         assert any(isinstance(sp, TsluApplySpec) and sp.trusted for sp in specs)
-    if variant.get("TRSM_TRUSTED") == "1":
         from numr_array_api.backends.webgpu.ops.linalg.specs import TrsmTileSpec
         assert any(isinstance(sp, TrsmTileSpec) and sp.trusted for sp in specs)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [3, 8, 17, 32])
-def test_batch_cholesky_kernel(xp, n, dtype, monkeypatch, launches):
+def test_batch_cholesky_kernel(xp, n, dtype, knobs, launches):
     """BatchCholSpec (the warp kernels off): lower and upper factors against NumPy, a
     member that is not positive definite raising, a NaN member raising, entries of
     1e+-30 (float32) / 1e+-300 (float64), and the spec checked to be the one that ran."""
     _needs(xp, dtype)
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+    knobs(BWARP=False)
     rng = np.random.default_rng(n)
     big = 1e30 if dtype in ("float32", "complex64") else 1e300
     for scale in (1.0, big, 1 / big):

@@ -28,10 +28,9 @@ def xp(wgpu_xp):
 def f32_kernels():
     """float32 / complex64 run the 32-bit kernels here (by default they compute in float64
     where the adapter grants shader-f64: test_f32_computed_in_f64 covers that)."""
-    from numr_array_api.backends.webgpu.ops.linalg_spectral import mixin
-    old, mixin.F32_IN_F64 = mixin.F32_IN_F64, False
-    yield
-    mixin.F32_IN_F64 = old
+    from numr_array_api import tuning
+    with tuning.override(SPECTRAL_F32="f32"):
+        yield
 
 
 def _lavapipe_loop_guard(xp, e):
@@ -559,6 +558,7 @@ def test_f32_computed_in_f64(xp, dtype):
     sqrt(M) eps, their convergence threshold; scikit-learn's float32 Ridge test compares at
     ~1 ulp). Both kernel paths; results keep the input's dtypes. (Sizes whose
     32-bit kernel fits workgroup memory and 64-bit one not stay 32-bit: mixin._keeps_cap.)"""
+    from numr_array_api import tuning
     from numr_array_api.backends.webgpu.ops.linalg_spectral import mixin
     if not xp.asarray([0.0])._data.client.has("shader-f64"):
         pytest.skip("the adapter lacks shader-f64")
@@ -566,25 +566,27 @@ def test_f32_computed_in_f64(xp, dtype):
     a = _rand(rng, (2, 70, 30), dtype)
     h = _sym(rng, (2, 16, 16), dtype)      # in workgroup memory in both widths
     eps = _eps(dtype)
-    old = mixin.F32_IN_F64, mixin.ROUNDS
+    old = mixin.ROUNDS
     try:
-        mixin.F32_IN_F64 = True
-        for path in (None, True):
-            mixin.ROUNDS = path
-            u, s, vh = (_host(r) for r in xp.linalg.svd(xp.asarray(a), full_matrices=False))
-            assert u.dtype == vh.dtype == a.dtype and s.dtype == _real(dtype)
-            _check_svd(a, u, s, vh, dtype, False, c=0.2)
-            assert _n2(_H(u.astype(np.complex128)) @ u - np.eye(30)).max() <= 8 * eps
-            w, v = (_host(r) for r in xp.linalg.eigh(xp.asarray(h)))
-            assert w.dtype == _real(dtype) and v.dtype == h.dtype
-            _check_eigh(h, w, v, dtype, c=0.2)
-            sv = _host(xp.linalg.svdvals(xp.asarray(a)))
-            np.testing.assert_allclose(sv, s, rtol=4 * eps)
-        p = _host(xp.linalg.pinv(xp.asarray(a)))
-        assert p.dtype == a.dtype
-        np.testing.assert_allclose(p, np.linalg.pinv(a.astype(np.complex128)), atol=50 * eps)
+        with tuning.override(SPECTRAL_F32="f64"):
+            for path in (None, True):
+                mixin.ROUNDS = path
+                u, s, vh = (_host(r) for r in xp.linalg.svd(xp.asarray(a),
+                                                           full_matrices=False))
+                assert u.dtype == vh.dtype == a.dtype and s.dtype == _real(dtype)
+                _check_svd(a, u, s, vh, dtype, False, c=0.2)
+                assert _n2(_H(u.astype(np.complex128)) @ u - np.eye(30)).max() <= 8 * eps
+                w, v = (_host(r) for r in xp.linalg.eigh(xp.asarray(h)))
+                assert w.dtype == _real(dtype) and v.dtype == h.dtype
+                _check_eigh(h, w, v, dtype, c=0.2)
+                sv = _host(xp.linalg.svdvals(xp.asarray(a)))
+                np.testing.assert_allclose(sv, s, rtol=4 * eps)
+            p = _host(xp.linalg.pinv(xp.asarray(a)))
+            assert p.dtype == a.dtype
+            np.testing.assert_allclose(p, np.linalg.pinv(a.astype(np.complex128)),
+                                       atol=50 * eps)
     finally:
-        mixin.F32_IN_F64, mixin.ROUNDS = old
+        mixin.ROUNDS = old
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -1,5 +1,5 @@
 """linalg.qr on webgpu with short panels on the looped wide kernel (qr_wide.py, looped:
-one dispatch walks a panel's columns, NUMR_WEBGPU_QR_LOOP_MAX rows and fewer) after
+one dispatch walks a panel's columns, QR_LOOP_MAX rows and fewer) after
 wide ones: against NumPy as test_qr_wide.py checks (backward error and orthogonality
 within 10 n eps), with the panel counter proving the looped kernel ran."""
 
@@ -11,10 +11,10 @@ from .test_qr_wide import xp  # noqa: F401  (the fixture: plans off, wide panels
 
 
 @pytest.fixture
-def looped(monkeypatch):
+def looped(monkeypatch, knobs):
     """Counts the looped panels: the wide kernel's panels taken with one launch."""
     from numr_array_api.backends.webgpu.ops.linalg import qr_wide
-    monkeypatch.setenv("NUMR_WEBGPU_QR_LOOP_MAX", "64")
+    knobs(QR_LOOP_MAX=64, QR_LOOP_MAX_F32=64)
     seen = []
     orig = qr_wide.WidePanel.factor
 
@@ -79,18 +79,17 @@ def test_looped_scaled(xp, looped, dtype, scale):  # noqa: F811
     assert [lp for lp, _ in looped] == [True, True]
 
 
-def test_looped_off(xp, looped, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("NUMR_WEBGPU_QR_LOOP_MAX", "0")
+def test_looped_off(xp, looped, knobs):  # noqa: F811
+    knobs(QR_LOOP_MAX=0, QR_LOOP_MAX_F32=0)
     _check(xp, _random(np.random.default_rng(1), (100, 100), "float32"))
     assert not any(lp for lp, _ in looped)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_looped_1024_invocations(xp, looped, monkeypatch, dtype):  # noqa: F811
+def test_looped_1024_invocations(xp, looped, knobs, dtype):  # noqa: F811
     """32 row slices (a 1024-invocation workgroup), panels of up to 200 rows looped:
     8 rows a thread, blocks of 256 rows."""
     _needs(xp, dtype)
-    monkeypatch.setenv("NUMR_WEBGPU_QR_LOOP_NS", "32")
-    monkeypatch.setenv("NUMR_WEBGPU_QR_LOOP_MAX", "200")
+    knobs(QR_LOOP_NS=32, QR_LOOP_NS_F32=32, QR_LOOP_MAX=200, QR_LOOP_MAX_F32=200)
     _check(xp, _random(np.random.default_rng(6), (2, 260, 120), dtype))
     assert [lp for lp, _ in looped] == [False, False, True, True]

@@ -2,32 +2,31 @@
 against NumPy in float64 / complex128: ||A - QR|| / ||A|| and ||Q^H Q - I|| within
 10 n eps, R upper triangular, and the panel counter proving the wide kernel ran.
 
-Blocks of 32 rows (NUMR_WEBGPU_QR_WIDE_RPT=4) and a 32-row threshold put several
+Blocks of 32 rows (QR_WIDE_RPT=4) and a 32-row threshold (QR_WIDE_MIN) put several
 workgroups on every panel at sizes lavapipe runs quickly; plans are off so every call
 runs the kernels from Python (a replayed plan would not move the counter)."""
 
-import os
-
 import numpy as np
 import pytest
+
+from numr_array_api import tuning
 
 DTYPES = ["float32", "float64", "complex64", "complex128"]
 C = 10.0
 
 
-@pytest.fixture(params=["1", "0"], ids=["recip", "exact"])
-def xp(wgpu_xp, monkeypatch, request):
-    """The namespace with the wide panel from 32 rows, plans off; v's rows and the
-    partials scaled by reciprocals or by exact quotients (NUMR_WEBGPU_QR_WIDE_RECIP)."""
+@pytest.fixture
+def xp(wgpu_xp, knobs):
+    """The namespace with the wide panel from 32 rows, plans off."""
     from numr_array_api._core.config import host_conversion
-    for k in ("NUMR_WEBGPU_QR", "NUMR_WEBGPU_QR_PANEL", "NUMR_WEBGPU_QR_WIDE"):
-        monkeypatch.delenv(k, raising=False)
-    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_RECIP", request.param)
-    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_MIN", "32")
-    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_RPT", "4")
-    monkeypatch.setenv("NUMR_WEBGPU_LINALG_PLAN", "0")
+    knobs(QR_WIDE_MIN=32, QR_WIDE_MIN_F64=32, QR_WIDE_RPT=4, LINALG_PLAN=False)
     with host_conversion("allow"):
         yield wgpu_xp
+
+
+def _one_workgroup_panels(knobs):
+    """Every panel on FactorSpec "qr" (one workgroup walking global memory) from now on."""
+    knobs(QR_WIDE_MIN=1 << 30, QR_WIDE_MIN_F64=1 << 30, QR_LOOP_MAX=0, QR_LOOP_MAX_F32=0)
 
 
 @pytest.fixture
@@ -109,8 +108,7 @@ def test_many_blocks_of_different_scales(xp, panels, dtype):
     assert panels() == 2
     t = xp.asarray(a)._data
     from numr_array_api.backends.webgpu.codegen.types import wtype
-    spec = qr_wide.spec(wtype(t.dtype, t.client, "test"), 700)
-    assert spec.recip == (os.environ["NUMR_WEBGPU_QR_WIDE_RECIP"] == "1")
+    spec = qr_wide.spec(t.client, wtype(t.dtype, t.client, "test"), 700)
     assert spec in t.client._kernels
     a[650, 3] = np.nan
     _, r = (_host(y) for y in xp.linalg.qr(xp.asarray(a)))
@@ -156,7 +154,7 @@ def test_wide_panel_ill_conditioned_float32(xp, panels):
 @pytest.mark.parametrize("dtype,scale", [(d, s) for d in ("float32", "complex64")
                                          for s in (1e30, 1e-30, 1e20, 1e-20)]
                          + [("float64", 1e200), ("float64", 1e-200)])
-def test_wide_panel_scaled_like_the_old_panel(xp, panels, monkeypatch, dtype, scale):
+def test_wide_panel_scaled_like_the_one_workgroup_panel(xp, panels, knobs, dtype, scale):
     """Entries near the ends of the dtype's range: no overflow or flush to zero of the
     squares, R as the one-workgroup panel's (the H100 gave NaN from 1e20 and a backward
     error of 0.5 from 1e-20 in float32 before the power-of-two normalisation)."""
@@ -166,45 +164,32 @@ def test_wide_panel_scaled_like_the_old_panel(xp, panels, monkeypatch, dtype, sc
     a = (_random(np.random.default_rng(11), (80, 50), dtype) * scale).astype(dtype)
     _, r = _check(xp, a)
     assert panels() == 2
-    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE", "0")
+    _one_workgroup_panels(knobs)
     _, r0 = _check(xp, a)
     assert panels() == 2
     np.testing.assert_allclose(r, r0, rtol=0, atol=1e-4 * np.abs(r0).max())
-    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE")
-    monkeypatch.setenv("NUMR_WEBGPU_QR_PANEL", "one")     # the same, by the panel's name
-    _, r1 = _check(xp, a)
-    assert panels() == 2
-    np.testing.assert_array_equal(r1, r0)
 
 
-def test_default_wide_panel_heights(xp, panels, monkeypatch):
-    """The shipped switches: float64 takes 32-row blocks from panels of 129 rows (above
+def test_default_wide_panel_heights(xp, panels, knobs):
+    """The shipped defaults: float64 takes 32-row blocks from panels of 129 rows (above
     the looped panels' 128), other dtypes from 256 with the one-workgroup panel (FactorSpec
-    "qr") below, and NUMR_WEBGPU_QR_WIDE=0 keeps FactorSpec everywhere; float32 loops
-    panels of up to 512 rows on 32 row slices."""
+    "qr") below; float32 loops panels of up to 512 rows on 32 row slices."""
     _needs(xp, "float64")
     from numr_array_api.backends.webgpu.ops.linalg import qr_loop
-    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_MIN")
-    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_RPT")
+    knobs(QR_WIDE_MIN=None, QR_WIDE_MIN_F64=None, QR_WIDE_RPT=None)
     a = _random(np.random.default_rng(13), (300, 70), "float64")
     _, r = _check(xp, a)
     assert panels() == 3      # 300, 268 and 236 rows (panels() counts from the start)
     _check(xp, a[:160])
     assert panels() == 6      # 160 rows; 128 and 96 looped (counted too)
-    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE_MIN", "256")
+    knobs(QR_WIDE_MIN_F64=256)
     _check(xp, a)
     assert panels() == 8      # 300 and 268 rows; the third panel's 236 take FactorSpec
-    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE_MIN")
-    monkeypatch.setenv("NUMR_WEBGPU_QR_WIDE", "0")
-    _, r0 = _check(xp, a)
+    with tuning.override(QR_WIDE_MIN_F64=1 << 30, QR_LOOP_MAX=0):
+        _, r0 = _check(xp, a)
     assert panels() == 8
     np.testing.assert_allclose(r, r0, rtol=0, atol=1e-12 * np.abs(r0).max())
-    monkeypatch.delenv("NUMR_WEBGPU_QR_WIDE")
-    monkeypatch.setenv("NUMR_WEBGPU_QR_PANEL", "one")     # the same, by the panel's name
-    _, r1 = _check(xp, a)
-    assert panels() == 8
-    np.testing.assert_array_equal(r1, r0)
-    monkeypatch.delenv("NUMR_WEBGPU_QR_PANEL")
+    knobs(QR_WIDE_MIN_F64=None)
     b = _random(np.random.default_rng(14), (530, 70), "float32")
     _check(xp, b)
     assert panels() == 11     # 530 rows wide; 498 and 466 looped
@@ -220,8 +205,9 @@ def test_tall_panels_take_taller_blocks(xp, panels, monkeypatch):
     from numr_array_api.backends.webgpu.ops.linalg import qr_wide
     from numr_array_api._core import dtypes as dt
     t = WTYPES[dt.float32]
-    assert qr_wide.spec(t, 40000).rpt == 32     # from 4 (the fixture): 157 blocks
+    client = xp.asarray([0.0])._data.client
+    assert qr_wide.spec(client, t, 40000).rpt == 32     # from 4 (the fixture): 157 blocks
     monkeypatch.setattr(qr_wide, "NBLK_CAP", 2)
-    assert [qr_wide.spec(t, m).rpt for m in (64, 65, 200, 10 ** 6)] == [4, 8, 16, 64]
+    assert [qr_wide.spec(client, t, m).rpt for m in (64, 65, 200, 10 ** 6)] == [4, 8, 16, 64]
     _check(xp, _random(np.random.default_rng(17), (200, 40), "float32"))
     assert panels() == 2

@@ -4,6 +4,7 @@ renders and compiles them all); states combine across launches (64-bit bases, me
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
 from numr_array_api._core import dtypes as dt
 from numr_array_api.backends.webgpu.codegen.caps import LAVAPIPE, NO_64BIT, NVIDIA
 from numr_array_api.backends.webgpu.ops.reduction import plan, table, variants
@@ -94,7 +95,7 @@ def test_u32_index_path_of_adapters_without_int64(wgpu_xp):
             cache.update(old)
 
 
-# ---- row-mapping tuning variants (NUMR_WEBGPU_REDUCE), with and without subgroups ------------
+# ---- row-mapping tuning (the reduction family's knobs), with and without subgroups -----------
 def _row_cases(rng):
     f = rng.standard_normal(4133).astype(np.float32)
     f[[5, 700]] = np.nan
@@ -115,12 +116,14 @@ def _host(x):
 
 # every row-reduction configuration (the GPU runs check them)
 @pytest.mark.slow
-@pytest.mark.parametrize("cfg,subgroup", [("u1,s1,w0", False), ("u4,s4,g8192,i4,w1,b1024", False),
-                                          ("u8,s2,g2048,i16,w1,x1", True)])
+@pytest.mark.parametrize("cfg,subgroup", [
+    (dict(REDUCE_UNROLL=1, REDUCE_STRIDED_UNROLL=1), False),
+    (dict(REDUCE_GROUPS=8192, REDUCE_MIN_LOADS=4, REDUCE_WG=1024), False),
+    (dict(REDUCE_UNROLL=8, REDUCE_STRIDED_UNROLL=2), True)])
 def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
-    """Every tuning of the row mapping (loads per trip, chunks, 16-byte loads of 1-, 2- and
-    8-byte dtypes) on views at odd offsets, NaN, -0.0 and empty arrays, on both the
-    subgroup-shuffle and the workgroup-tree combine."""
+    """Tunings of the row mapping (loads per trip, chunks, workgroup size; 16-byte loads of
+    1-, 2- and 8-byte dtypes) on views at odd offsets, NaN, -0.0 and empty arrays, on both
+    the subgroup-shuffle and the workgroup-tree combine."""
     import dataclasses
 
     xp = wgpu_xp
@@ -128,11 +131,12 @@ def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
     caps = plan.Caps.of(client)
     if subgroup and not caps.subgroup:
         pytest.skip("adapter lacks subgroups")
-    saved = (client._caps, dict(client._kernels), dict(plan._JOBS), dict(plan.CFG))
+    saved = (client._caps, dict(client._kernels), dict(plan._JOBS))
     client._caps = dataclasses.replace(caps, subgroup=subgroup)
     client._kernels.clear()
     plan._JOBS.clear()
-    plan.configure(cfg)
+    knobs = tuning.override(**cfg)
+    knobs.__enter__()
     try:
         for name, a in _row_cases(np.random.default_rng(3)).items():
             x = xp.asarray(a)
@@ -166,24 +170,25 @@ def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
                                                    np.var(h64, axis=ax), rtol=tol * 10,
                                                    err_msg=what)
     finally:
+        knobs.__exit__(None, None, None)
         client._caps = saved[0]
         client._kernels.clear()
         client._kernels.update(saved[1])
         plan._JOBS.clear()
         plan._JOBS.update(saved[2])
-        plan.configure(",".join(f"{k}{v}" for k, v in saved[3].items()))
 
 
-def test_configure_parses_and_rejects():
-    old = dict(plan.CFG)
-    try:
-        assert plan.configure("u8,g4096")["u"] == 8
-        assert plan.CFG["g"] == 4096 and plan.CFG["s"] == int(
-            plan.DEFAULT_CONFIG.split("s")[1].split(",")[0])
-        with pytest.raises(ValueError, match="bad entry"):
-            plan.configure("q3")
-    finally:
-        plan.configure(",".join(f"{k}{v}" for k, v in old.items()))
+def test_row_knobs_reach_the_plans(wgpu_xp):
+    """A knob set after a plan was made replaces it: the next reduction plans anew with
+    the new value (a job reads the knobs when created)."""
+    x = wgpu_xp.asarray(np.ones(1 << 14, np.float32))
+    client = x._data.client
+    float(wgpu_xp.sum(x))
+    assert plan._job("sum", dt.float32, client, dt.float32, 1 << 14).unroll == \
+        tuning.get("REDUCE_UNROLL", client)
+    with tuning.override(REDUCE_UNROLL=2):
+        assert float(wgpu_xp.sum(x)) == 1 << 14
+        assert plan._job("sum", dt.float32, client, dt.float32, 1 << 14).unroll == 2
 
 
 def test_namespace_custom_kernel_checks_its_lists(wgpu_xp):
@@ -201,29 +206,25 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) { b[g.x] = 2.0 * a[g.x]; }"
     np.testing.assert_array_equal(_host(y), [0, 2, 4, 6])
 
 
-@pytest.mark.parametrize("rows", ["r0", "r2048", "r16384", "r8192"])
+@pytest.mark.parametrize("rows", [0, 2048, 16384, 8192])
 def test_whole_array_through_rows_of_each_length(wgpu_xp, rows):
     """A big contiguous float array reduced as (n / r, r) rows then the row results
-    (mixin.py ``_row_split``, tuning key r; r0: the whole-array chunking) gives NumPy's
-    answer for every row length, and the split really happens (two passes)."""
+    (mixin.py ``_row_split``, knob REDUCE_ROW_SPLIT; 0: the whole-array chunking) gives
+    NumPy's answer for every row length, and the split really happens (two passes)."""
     xp = wgpu_xp
     from numr_array_api.backends.webgpu.ops.reduction import mixin
     n = mixin._ROW_SPLIT_MIN * 2
     a = np.random.default_rng(5).standard_normal(n).astype(np.float32)
     a[7] = 40.0
     x = xp.asarray(a)
-    old = dict(plan.CFG)
-    plan.configure(rows)
-    try:
+    with tuning.override(REDUCE_ROW_SPLIT=rows):
         rec = x._data.client.recorder
         d0 = rec.dispatches
         s = float(_host(xp.sum(x)))
-        if rows != "r0":
+        if rows:
             assert rec.dispatches - d0 == 2
         np.testing.assert_allclose(s, a.astype(np.float64).sum(), rtol=1e-5,
                                    atol=1e-5 * np.abs(a).sum())
         assert float(_host(xp.max(x))) == 40.0
         np.testing.assert_allclose(float(_host(xp.mean(x))), a.astype(np.float64).mean(),
                                    atol=1e-5 * np.abs(a).mean())
-    finally:
-        plan.configure(",".join(f"{k}{v}" for k, v in old.items()))

@@ -8,6 +8,8 @@ import contextlib
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
+
 DTYPES = ["float32", "float64"]
 
 
@@ -30,6 +32,10 @@ def _ran(what, times=1):
 
 def _host(x):
     return np.asarray(x.to_device("cpu"))
+
+
+def _client(xp):
+    return xp.asarray([0.0])._data.client
 
 
 def _n2(x):
@@ -126,20 +132,19 @@ def _svd_stack(rng, shape, dtype, count):
     return rng.standard_normal((count,) + shape).astype(dtype)
 
 
-@pytest.mark.parametrize("pre", ["1", "0"])
+@pytest.mark.parametrize("pre", [True, False])
 @pytest.mark.parametrize("n", [17, 32])
-def test_eigh_float64_preconditioned(xp, monkeypatch, pre, n):
+def test_eigh_float64_preconditioned(xp, pre, n):
     """float64 eigh through the float32 preconditioner (small_prep.py) and without it:
     random, structured (repeated eigenvalues, zero, multiples of I, 1e+-200 scales) and
     low-rank members (a covariance's null space: a cluster Q32 does not separate), within
     the same tolerances; the preconditioner ran exactly when switched on."""
     from numr_array_api.backends.webgpu.ops.linalg_spectral import small
-    monkeypatch.setenv("NUMR_WEBGPU_SMALL_SPECTRAL_PRE", pre)
     rng = np.random.default_rng(40 + n)
     g = rng.standard_normal((8, n, 3))
     a = np.concatenate([_structured(rng, n, "float64", 24), g @ np.swapaxes(g, -1, -2)])
     before = small.CALLS["eigh_pre"]
-    with _ran("eigh"):
+    with _ran("eigh"), tuning.override(SMALL_SPECTRAL_PRE=pre, SMALL_SPECTRAL_PRE_MIN=0):
         w, v = xp.linalg.eigh(xp.asarray(a))
     assert small.CALLS["eigh_pre"] - before == int(pre)
     _check_eigh(a, _host(w), _host(v), "float64")
@@ -220,17 +225,15 @@ def test_float16_and_batch_dims(xp):
                                                 compute_uv=False), atol=1e-5)
 
 
-def test_switch_and_small_batches_keep_the_old_path(xp, monkeypatch):
-    """NUMR_WEBGPU_SMALL_SPECTRAL=0 and stacks below MIN_BATCH run the old kernels."""
-    from numr_array_api.backends.webgpu.ops.linalg_spectral import small
+def test_small_batches_keep_the_jacobi_path(xp):
+    """Stacks below SMALL_SPECTRAL_MIN run the one-workgroup Jacobi kernels."""
     rng = np.random.default_rng(50)
     a = _sym(rng, (40, 8, 8), "float32")
-    few = _sym(rng, (small.MIN_BATCH - 1, 8, 8), "float32")
+    few = _sym(rng, (tuning.get("SMALL_SPECTRAL_MIN", _client(xp)) - 1, 8, 8), "float32")
     with _ran("eigh", 0), _ran("svd", 0):
-        monkeypatch.setenv("NUMR_WEBGPU_SMALL_SPECTRAL", "0")
-        w, v = xp.linalg.eigh(xp.asarray(a))
-        s = _host(xp.linalg.svdvals(xp.asarray(a)))
-        monkeypatch.delenv("NUMR_WEBGPU_SMALL_SPECTRAL")
+        with tuning.override(SMALL_SPECTRAL_MIN=41):
+            w, v = xp.linalg.eigh(xp.asarray(a))
+            s = _host(xp.linalg.svdvals(xp.asarray(a)))
         wf = _host(xp.linalg.eigvalsh(xp.asarray(few)))
     _check_eigh(a, _host(w), _host(v), "float32")
     _check_svd(a, None, s, None, "float32")

@@ -6,16 +6,16 @@ taken and its fallback to the Jacobi path where the pairs +-s mix."""
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
+
 C = 10.0   # tolerances: C n eps ||A||
 
 
 @pytest.fixture
-def xp(wgpu_xp, monkeypatch):
+def xp(wgpu_xp):
     from numr_array_api._core.config import host_conversion
-    monkeypatch.delenv("NUMR_WEBGPU_SVD", raising=False)
     # the default threshold (64) would leave lavapipe-sized cases on the Jacobi path
-    monkeypatch.setenv("NUMR_WEBGPU_SVD_AUG_MIN", "32")
-    with host_conversion("allow"):
+    with tuning.override(SVD_AUG_MIN=32), host_conversion("allow"):
         yield wgpu_xp
 
 
@@ -122,29 +122,26 @@ def test_degenerate_falls_back_and_matches(xp, calls, dtype, kind):
     assert d["svd"] == 2 and d["fallback"] == 1
 
 
-def test_switch_and_threshold(xp, calls, monkeypatch):
+def test_threshold(xp, calls):
     rng = np.random.default_rng(6)
     a = xp.asarray(rng.standard_normal((40, 40)).astype("float32"))
-    monkeypatch.setenv("NUMR_WEBGPU_SVD", "jacobi")
-    xp.linalg.svd(a)
-    monkeypatch.delenv("NUMR_WEBGPU_SVD")
-    monkeypatch.setenv("NUMR_WEBGPU_SVD_AUG_MIN", "41")
-    xp.linalg.svdvals(a)
+    with tuning.override(SVD_AUG_MIN=41):
+        xp.linalg.svd(a)
+        xp.linalg.svdvals(a)
     assert calls()["svd"] == 0
-    monkeypatch.setenv("NUMR_WEBGPU_SVD_AUG_MIN", "40")
-    xp.linalg.svdvals(a)
+    with tuning.override(SVD_AUG_MIN=40):
+        xp.linalg.svdvals(a)
     assert calls()["svd"] == 1
 
 
-def test_default_threshold(xp, calls, monkeypatch):
-    from numr_array_api.backends.webgpu.ops.linalg_spectral import svd_aug
-    monkeypatch.delenv("NUMR_WEBGPU_SVD_AUG_MIN")
+def test_default_threshold(xp, calls):
     rng = np.random.default_rng(8)
-    k = svd_aug.AUG_MIN
-    xp.linalg.svdvals(xp.asarray(rng.standard_normal((k - 1, k + 5)).astype("float32")))
-    assert calls()["svd"] == 0
-    xp.linalg.svdvals(xp.asarray(rng.standard_normal((k, k + 5)).astype("float32")))
-    assert calls()["svd"] == 1
+    k = tuning.knobs()["SVD_AUG_MIN"].default
+    with tuning.override(SVD_AUG_MIN=k):
+        xp.linalg.svdvals(xp.asarray(rng.standard_normal((k - 1, k + 5)).astype("float32")))
+        assert calls()["svd"] == 0
+        xp.linalg.svdvals(xp.asarray(rng.standard_normal((k, k + 5)).astype("float32")))
+        assert calls()["svd"] == 1
 
 
 def test_nonfinite_gives_nan(xp):

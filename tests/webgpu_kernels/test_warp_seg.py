@@ -8,16 +8,16 @@ the middle, NaN input, several leading batch dimensions, several and vector righ
 sides, against NumPy in float64. Each call checks a segmented kernel ran (warp.LAUNCHES
 "seg" and the compiled spec's w), and the results are compared bit for bit with the
 one-matrix-a-subgroup kernel's, which chooses the same pivots. Every test runs with the
-lanes loading their rows directly and with the matrices staged through workgroup memory
-(NUMR_WEBGPU_BWARP_SSTAGE).
+lanes loading their rows directly and with the matrices of calls with as many right-hand
+sides as rows staged through workgroup memory (BWARP_SSTAGE_MIN).
 """
 
 import contextlib
-import os
 
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
 from numr_array_api._core.errors import InvalidArgument
 
 from .test_warp_small import DTYPES, EPS, _backward, bound, host
@@ -25,17 +25,15 @@ from .test_warp_small import DTYPES, EPS, _backward, bound, host
 SHAPES = [(37,), (1,), (3, 5)]   # 37, 1, 15 matrices: none a multiple of S / w >= 2
 
 
-@pytest.fixture(params=["0", "1"], ids=["direct", "staged"])
-def env(wgpu_xp, monkeypatch, request):
-    """(xp, client, warp, S) with segments for every n below S, recipes off; A (and X of
-    inv) loaded and stored by each lane's row, or staged through workgroup memory."""
+@pytest.fixture(params=[0, 1], ids=["direct", "staged"])
+def env(wgpu_xp, monkeypatch, knobs, request):
+    """(xp, client, warp, S) with segments for every n below S (off by default on CPU
+    adapters), recipes off; A and X of calls with k = n right-hand sides (inv) loaded and
+    stored by each lane's row, or staged through workgroup memory."""
     from numr_array_api.backends.webgpu.ops.linalg import warp
     xp = wgpu_xp
     client = xp.asarray([0.0])._data.client
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SSTAGE", request.param)
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")   # opt-in (warp_seg.seg_width)
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG_MIN", "1")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG_MAX", "32")
+    knobs(BWARP_SSTAGE_MIN=request.param, BWARP_SEG=True, BWARP_SEG_MIN=1, BWARP_SEG_MAX=32)
     monkeypatch.setattr(client.recipes, "enabled", False)
     warp.reset(client)
     s = warp.subgroup_size(client)
@@ -61,10 +59,12 @@ def _sizes(client, s, dtype):
 
 
 class _Seg:
-    """Asserts one call ran exactly one segmented kernel of width w."""
+    """Asserts one call ran exactly one segmented kernel of width w (``k`` right-hand
+    sides: n for inv)."""
 
-    def __init__(self, client, warp, kind, n, s):
+    def __init__(self, client, warp, kind, n, s, k=None):
         self.client, self.warp, self.kind, self.n, self.s = client, warp, kind, n, s
+        self.k = n if k is None else k
 
     def __enter__(self):
         L = self.warp.LAUNCHES
@@ -73,7 +73,7 @@ class _Seg:
     def __exit__(self, *exc):
         if exc[0] is None:
             w = _width(self.n)
-            staged = os.environ["NUMR_WEBGPU_BWARP_SSTAGE"] == "1"
+            staged = tuning.get("BWARP_SSTAGE_MIN", self.client) == 1 and self.k == self.n
             L = self.warp.LAUNCHES
             assert (L[self.kind], L["seg"], L["seg_staged"]) == \
                 (self.before[0] + 1, self.before[1] + 1, self.before[2] + staged), \
@@ -82,22 +82,18 @@ class _Seg:
                        and sp.sg == self.s and sp.stage == staged for sp in self.client._kernels)
 
 
-def _unsegmented(monkeypatch, call):
+def _unsegmented(knobs, call):
     """``call()`` on the one-matrix-a-subgroup kernel."""
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_MIN", "1")
+    knobs(BWARP_SEG=False, BWARP_MIN=1)
     try:
         return call()
     finally:
-        monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")   # back to the fixture's opt-in
-        monkeypatch.delenv("NUMR_WEBGPU_BWARP_MIN")
+        knobs(BWARP_SEG=True, BWARP_MIN=None)   # back to the fixture's segments
 
 
-@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_solve_and_inv(env, dtype, inv, monkeypatch):
+def test_solve_and_inv(env, dtype, knobs):
     xp, client, warp, s = env
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(11)
     for n in _sizes(client, s, dtype):
         for shape in SHAPES:
@@ -107,10 +103,9 @@ def test_solve_and_inv(env, dtype, inv, monkeypatch):
             if flat.shape[0] > 3:
                 flat[2, :, 0] = 2.0 * (-1.0) ** np.arange(n)   # a tie in every row: row 0
             ra = a.astype(np.float64)
-            ks = (1, 3, n) if inv == "gj" else ()
-            for k in ks:
+            for k in (1, 3, n):
                 b = rng.standard_normal(shape + (n, k)).astype(dtype)
-                with _Seg(client, warp, "solve", n, s):
+                with _Seg(client, warp, "solve", n, s, k):
                     x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
                 assert x.dtype == np.dtype(dtype) and x.shape == shape + (n, k)
                 be = _backward(ra.reshape(-1, n, n), x.reshape(-1, n, k), b.reshape(-1, n, k))
@@ -119,16 +114,15 @@ def test_solve_and_inv(env, dtype, inv, monkeypatch):
                 cond = np.linalg.cond(ra).max()
                 assert np.abs(x - ref).max() <= 10 * n * EPS[dtype] * cond * np.abs(ref).max()
                 if k == 3:
-                    old = host(_unsegmented(monkeypatch, lambda: xp.linalg.solve(
+                    one = host(_unsegmented(knobs, lambda: xp.linalg.solve(
                         xp.asarray(a), xp.asarray(b))))
-                    assert np.array_equal(x, old), (n, shape)   # the same pivots, same sums
-            if inv == "gj":
-                bv = rng.standard_normal(n).astype(dtype)   # a vector, broadcast over the stack
-                with _Seg(client, warp, "solve", n, s):
-                    xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
-                assert xv.shape == shape + (n,)
-                bb = np.broadcast_to(bv[:, None], (xv.size // n, n, 1))
-                assert _backward(ra.reshape(-1, n, n), xv.reshape(-1, n, 1), bb) <= bound(n, dtype)
+                    assert np.array_equal(x, one), (n, shape)   # the same pivots, same sums
+            bv = rng.standard_normal(n).astype(dtype)   # a vector, broadcast over the stack
+            with _Seg(client, warp, "solve", n, s, 1):
+                xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
+            assert xv.shape == shape + (n,)
+            bb = np.broadcast_to(bv[:, None], (xv.size // n, n, 1))
+            assert _backward(ra.reshape(-1, n, n), xv.reshape(-1, n, 1), bb) <= bound(n, dtype)
             with _Seg(client, warp, "inv", n, s):
                 ai = host(xp.linalg.inv(xp.asarray(a)))
             assert ai.shape == a.shape
@@ -136,12 +130,12 @@ def test_solve_and_inv(env, dtype, inv, monkeypatch):
                 np.linalg.norm(ra, axis=(-2, -1)) * np.linalg.norm(ai.astype(np.float64),
                                                                    axis=(-2, -1)))
             assert res.max() <= bound(n, dtype), (n, shape, res.max())
-            old = host(_unsegmented(monkeypatch, lambda: xp.linalg.inv(xp.asarray(a))))
-            assert np.array_equal(ai, old), (n, shape)
+            one = host(_unsegmented(knobs, lambda: xp.linalg.inv(xp.asarray(a))))
+            assert np.array_equal(ai, one), (n, shape)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_singular_in_the_middle_raises(env, dtype, monkeypatch):
+def test_singular_in_the_middle_raises(env, dtype):
     """A singular member anywhere in a subgroup (first, middle or last segment) raises;
     the same stack without it solves (no report from segments past the stack)."""
     xp, client, warp, s = env
@@ -151,13 +145,11 @@ def test_singular_in_the_middle_raises(env, dtype, monkeypatch):
             a = rng.standard_normal((37, n, n)).astype(dtype)
             a[at, :, n // 2] = 0.0          # a zero column: singular whatever the pivoting
             b = rng.standard_normal((37, n, 2)).astype(dtype)
-            for inv in ("gj", "lu"):
-                monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
-                with pytest.raises(InvalidArgument, match="linalg.inv: Singular"):
-                    with _Seg(client, warp, "inv", n, s):
-                        xp.linalg.inv(xp.asarray(a))
+            with pytest.raises(InvalidArgument, match="linalg.inv: Singular"):
+                with _Seg(client, warp, "inv", n, s):
+                    xp.linalg.inv(xp.asarray(a))
             with pytest.raises(InvalidArgument, match="linalg.solve: Singular"):
-                with _Seg(client, warp, "solve", n, s):
+                with _Seg(client, warp, "solve", n, s, 2):
                     xp.linalg.solve(xp.asarray(a), xp.asarray(b))
             ok = np.delete(a, at, axis=0)
             with _Seg(client, warp, "inv", n, s):
@@ -165,7 +157,7 @@ def test_singular_in_the_middle_raises(env, dtype, monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_nan_input_as_the_old_kernels(env, dtype, monkeypatch):
+def test_nan_input_as_the_one_invocation_kernel(env, dtype, knobs):
     """A NaN reaches its own matrix only and is no error, as on BatchTinySpec."""
     xp, client, warp, s = env
     rng = np.random.default_rng(13)
@@ -182,21 +174,21 @@ def test_nan_input_as_the_old_kernels(env, dtype, monkeypatch):
                 ai = host(xp.linalg.inv(xp.asarray(a)))
             return np.isnan(x).any(axis=(1, 2)), np.isnan(ai).any(axis=(1, 2))
 
-        new = run(_Seg(client, warp, "solve", n, s), _Seg(client, warp, "inv", n, s))
+        new = run(_Seg(client, warp, "solve", n, s, 1), _Seg(client, warp, "inv", n, s))
         want = np.zeros(37, bool)
         want[[2, 20]] = True
         assert np.array_equal(new[0], want) and np.array_equal(new[1], want), n
-        monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
-        old = run()
-        monkeypatch.delenv("NUMR_WEBGPU_BWARP")
-        assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1]), n
+        knobs(BWARP=False)
+        other = run()
+        knobs(BWARP=None)
+        assert np.array_equal(new[0], other[0]) and np.array_equal(new[1], other[1]), n
 
 
-def test_wrong_subgroup_size_reruns(env, monkeypatch):
+def test_wrong_subgroup_size_reruns(env, knobs):
     """Segmented kernels compiled for twice the adapter's size set status bit 2; the call
-    turns the warp path off and answers on the old kernels."""
+    turns the warp path off and answers on the workgroup kernels."""
     xp, client, warp, s = env
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_S", str(2 * s))
+    knobs(BWARP_S=2 * s)
     rng = np.random.default_rng(14)
     n = 2
     a = rng.standard_normal((37, n, n)).astype(np.float32)
@@ -214,16 +206,15 @@ def test_wrong_subgroup_size_reruns(env, monkeypatch):
                for sp in client._kernels)
 
 
-def test_default_routing_and_switches(env, monkeypatch):
-    """NUMR_WEBGPU_BWARP_SEG=1 (the default on GPUs): segments for 2 <= n <= BTINY_N (16
-    float32, 8 float64) where w <= S (w = S: the unsegmented kernel); =0 (the default on
-    CPU adapters): as before; =all: the
-    warp range beyond BTINY_N on segments too; the switches are recipe keys."""
+def test_default_routing_and_knobs(env, knobs):
+    """BWARP_SEG (on by default on GPUs): segments for 2 <= n <= BTINY_N (16 float32, 8
+    float64) where w <= S (w = S: the unsegmented kernel); off (the default on CPU
+    adapters): the one-invocation kernel; a knob's change is a new recipe key."""
     xp, client, warp, s = env
     from numr_array_api._core import dtypes as dt
-    from numr_array_api.backends.webgpu.ops.linalg import factor
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG_MIN")
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG_MAX")
+    from numr_array_api.backends.webgpu.ops.linalg import batched
+    from numr_array_api.backends.webgpu.runtime.adapters import is_cpu
+    knobs(BWARP_SEG_MIN=None, BWARP_SEG_MAX=None)
     f32 = dt.float32
     assert warp.solve_sg(client, f32, 1, 1) == 0            # n = 1: BatchTinySpec
     for n in (2, 3, 4, 8, 16):
@@ -233,43 +224,40 @@ def test_default_routing_and_switches(env, monkeypatch):
             assert warp.solve_width(client, f32, n, s) == _width(n)
     if client.has("shader-f64") and client.has("shader-int64"):
         assert warp.solve_sg(client, dt.float64, 8, 1) == (s if s >= 8 else 0)
-        if s >= 32:   # n = 9..16: the unsegmented kernel, unless =all
+        if s >= 32:   # n = 9..16: the unsegmented kernel
             assert warp.solve_width(client, dt.float64, 12, s) == s
-            monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "all")
-            assert warp.solve_width(client, dt.float64, 12, s) == 16
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
+    key = batched.batch_route(client, "solve", f32, 2, 1)[0]
+    knobs(BWARP_SEG=False)
+    assert batched.batch_route(client, "solve", f32, 2, 1)[0] != key
     assert warp.solve_sg(client, f32, 2, 1) == 0 and warp.solve_sg(client, f32, 4, 1) == 0
     # inv (k >= n) takes the unsegmented kernel from n = 2 (solve_sg's BWARP_INV_MIN)
     assert warp.solve_sg(client, f32, 4, 4) == s and warp.solve_width(client, f32, 4, s) == s
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SEG")   # the default: on GPUs, off on CPU adapters
-    from numr_array_api.backends.webgpu.runtime.adapters import is_cpu
+    knobs(BWARP_SEG=None)   # the default: on GPUs, off on CPU adapters
     assert warp.solve_sg(client, f32, 2, 1) == (0 if is_cpu(client.info) else s)
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "1")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+    knobs(BWARP_SEG=True, BWARP=False)
     assert warp.solve_sg(client, f32, 2, 1) == 0
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP")
-    assert warp.solve_sg(client, dt.complex64, 2, 1) == 0   # complex: the old kernels
-    for k in ("BWARP_SEG", "BWARP_SEG_MIN", "BWARP_SEG_MAX", "BWARP_SSTAGE"):
-        assert k in factor._BATCH_SWITCHES
-    # staging by default: inv of 5+ rows on GPUs, never on CPU adapters; the switch rules
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_SSTAGE")
+    knobs(BWARP=None)
+    assert warp.solve_sg(client, dt.complex64, 2, 1) == 0   # complex: the workgroup kernels
+    # staging by default: k = n from 5 rows on GPUs, never on CPU adapters
+    knobs(BWARP_SSTAGE_MIN=None)
     gpu = not is_cpu(client.info)
     for n, k, want in ((8, 8, gpu), (5, 5, gpu), (4, 4, False), (8, 1, False), (8, 3, False)):
         assert warp._solve_stage(client, n, k) == want, (n, k)
-    for v in ("0", "1"):
-        monkeypatch.setenv("NUMR_WEBGPU_BWARP_SSTAGE", v)
-        assert warp._solve_stage(client, 4, 1) == (v == "1")
-    # a default call: 2 x 2 float32 takes segments (S >= 2), 0 of them with BWARP_SEG=0
+    knobs(BWARP_SSTAGE_MIN=1)
+    assert warp._solve_stage(client, 4, 4) and not warp._solve_stage(client, 4, 1)
+    knobs(BWARP_SSTAGE_MIN=0)
+    assert not warp._solve_stage(client, 8, 8)
+    # a default call: 2 x 2 float32 takes segments (S >= 2), 0 of them with BWARP_SEG off
     a = np.random.default_rng(15).standard_normal((37, 2, 2)).astype(np.float32)
-    for mode, runs in (("1", 1), ("0", 0)):
-        monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", mode)
+    for mode, runs in ((True, 1), (False, 0)):
+        knobs(BWARP_SEG=mode)
         before = warp.LAUNCHES["seg"]
         ai = host(xp.linalg.inv(xp.asarray(a)))
         assert warp.LAUNCHES["seg"] == before + runs
         assert _backward(a, ai, np.broadcast_to(np.eye(2), a.shape)) <= bound(2, "float32")
 
 
-def test_two_dimensional_grid(env, monkeypatch):
+def test_two_dimensional_grid(env, knobs, monkeypatch):
     """Grids folded over two dimensions (the per-dimension limit shrunk to 2 workgroups),
     one subgroup a workgroup and 256 invocations."""
     xp, client, warp, s = env
@@ -277,11 +265,11 @@ def test_two_dimensional_grid(env, monkeypatch):
     rng = np.random.default_rng(16)
     n = 2
     for wg in (s, 256):
-        monkeypatch.setenv("NUMR_WEBGPU_BWARP_WG", str(wg))
+        knobs(BWARP_WG=wg)
         nb = 5 * (256 // n) + 3
         a = rng.standard_normal((nb, n, n)).astype(np.float32)
         b = rng.standard_normal((nb, n, 2)).astype(np.float32)
-        with _Seg(client, warp, "solve", n, s):
+        with _Seg(client, warp, "solve", n, s, 2):
             x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
         assert _backward(a, x, b) <= bound(n, "float32")
         with _Seg(client, warp, "inv", n, s):
@@ -310,7 +298,7 @@ def test_views(env, view):
             ai = host(xp.linalg.inv(v))
         assert _backward(a, ai, np.broadcast_to(np.eye(n), a.shape)) <= bound(n, "float32")
         b = rng.standard_normal(a.shape[:-1] + (2,)).astype(np.float32)
-        with _Seg(client, warp, "solve", n, s):
+        with _Seg(client, warp, "solve", n, s, 2):
             xs = host(xp.linalg.solve(v, xp.asarray(b)))
         assert _backward(a, xs, b) <= bound(n, "float32")
         np.testing.assert_array_equal(host(x), base)   # the input is left as it was

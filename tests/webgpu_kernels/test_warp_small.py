@@ -2,21 +2,20 @@
 small real matrices, one matrix per subgroup.
 
 Every n up to 8 the path can take on this adapter and its edges beyond are tested
-(NUMR_WEBGPU_BWARP_MIN=1 here, the upper end min(S, 32) from warp.solve_range /
+(BWARP_MIN=1 here, the upper end min(S, 32) from warp.solve_range /
 chol_range, the functions the dispatcher asks: lavapipe's subgroups of 8 give n <= 8,
 NVIDIA's of 32 n <= 8 and 11, 16, 17, 24, 31, 32), against NumPy in
 float64: backward errors, a stack not a multiple of the matrices per workgroup, a pivot
 from the last row, singular / not positive definite members raising numr's error, NaN
 input, views. Each test checks the warp kernel was recorded (warp.LAUNCHES, recipes off),
-so none can pass on the old kernels; one compiles the kernels for a wrong subgroup size
-to show the status bit and the rerun on the old kernels.
+so none can pass on the workgroup kernels; one compiles the kernels for a wrong subgroup size
+to show the status bit and the rerun on the workgroup kernels.
 """
-
-import os
 
 import numpy as np
 import pytest
 
+from numr_array_api import tuning
 from numr_array_api._core.errors import InvalidArgument
 
 DTYPES = ["float32", "float64"]
@@ -32,20 +31,18 @@ def bound(n, dtype):
     return 10 * max(n, 2) * EPS[dtype]
 
 
-@pytest.fixture(params=["0", "1"], ids=["direct", "staged"])
-def env(wgpu_xp, monkeypatch, request):
+@pytest.fixture(params=[0, 1], ids=["direct", "staged"])
+def env(wgpu_xp, monkeypatch, knobs, request):
     """(xp, client, warp) with the warp path on for every n it can take, recipes off (so
-    each call records its kernels), its fallback state reset before and after; cholesky
-    with its loads and stores direct or staged through workgroup memory (BWARP_STAGE)."""
+    each call records its kernels), its fallback state reset before and after; float32
+    cholesky with its loads and stores direct or staged through workgroup memory
+    (BWARP_STAGE_MIN)."""
     from numr_array_api.backends.webgpu.ops.linalg import warp
     xp = wgpu_xp
     client = xp.asarray([0.0])._data.client
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_MIN", "1")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MIN", "1")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_CHOL_MAX", "32")
     # one matrix a subgroup here; the segmented kernels (small n by default) in test_warp_seg
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_SEG", "0")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_STAGE", request.param)
+    knobs(BWARP_MIN=1, BWARP_CHOL_MIN=1, BWARP_CHOL_MAX=32, BWARP_SEG=False,
+          BWARP_STAGE_MIN=request.param)
     monkeypatch.setattr(client.recipes, "enabled", False)
     warp.reset(client)
     yield xp, client, warp
@@ -79,18 +76,14 @@ def _spd(rng, n, dtype):
     return (g @ g.transpose(0, 2, 1) + n * np.eye(n)).astype(dtype)
 
 
-@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_solve_and_inv(env, dtype, inv, monkeypatch):
+def test_solve_and_inv(env, dtype):
     xp, client, warp = env
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(1)
     for n in _sizes(client, warp, dtype):
         a = rng.standard_normal((B, n, n)).astype(dtype)
         a[5, : n - 1, 0] = 0.0            # the pivot of column 0 is the last row
-        # BWARP_INV changes inv only: the solves run once, under "gj" (the unrolled kernels
-        # compile in 1-3 s each on NVIDIA; both variants' solves passed 170 s on the H100)
-        for k in ((1, 3, n) if inv == "gj" else ()):
+        for k in (1, 3, n):
             b = rng.standard_normal((B, n, k)).astype(dtype)
             before = warp.LAUNCHES["solve"]
             x = host(xp.linalg.solve(xp.asarray(a), xp.asarray(b)))
@@ -100,16 +93,15 @@ def test_solve_and_inv(env, dtype, inv, monkeypatch):
             ref = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
             cond = np.linalg.cond(a.astype(np.float64)).max()
             assert np.abs(x - ref).max() <= 10 * n * EPS[dtype] * cond * np.abs(ref).max()
-        if inv == "gj":
-            # a vector right-hand side broadcast over the stack
-            bv = rng.standard_normal(n).astype(dtype)
-            before = warp.LAUNCHES["solve"]
-            xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
-            assert warp.LAUNCHES["solve"] == before + 1
-            refv = np.linalg.solve(a.astype(np.float64), bv.astype(np.float64))
-            assert xv.shape == refv.shape
-            assert _backward(a, xv[..., None], np.broadcast_to(bv[:, None], (B, n, 1))) \
-                <= bound(n, dtype)
+        # a vector right-hand side broadcast over the stack
+        bv = rng.standard_normal(n).astype(dtype)
+        before = warp.LAUNCHES["solve"]
+        xv = host(xp.linalg.solve(xp.asarray(a), xp.asarray(bv)))
+        assert warp.LAUNCHES["solve"] == before + 1
+        refv = np.linalg.solve(a.astype(np.float64), bv.astype(np.float64))
+        assert xv.shape == refv.shape
+        assert _backward(a, xv[..., None], np.broadcast_to(bv[:, None], (B, n, 1))) \
+            <= bound(n, dtype)
         before = warp.LAUNCHES["inv"]
         ai = host(xp.linalg.inv(xp.asarray(a)))
         assert warp.LAUNCHES["inv"] == before + 1
@@ -126,7 +118,7 @@ def test_cholesky(env, dtype):
     for n in _sizes(client, warp, dtype, chol=True):
         h = _spd(rng, n, dtype)
         ref = np.linalg.cholesky(h.astype(np.float64))
-        staged = os.environ["NUMR_WEBGPU_BWARP_STAGE"] == "1"
+        staged = dtype == "float32" and tuning.get("BWARP_STAGE_MIN", client) == 1
         for upper in (False, True):
             before = warp.LAUNCHES["chol"], warp.LAUNCHES["chol_staged"]
             f = host(xp.linalg.cholesky(xp.asarray(h), upper=upper))
@@ -138,11 +130,9 @@ def test_cholesky(env, dtype):
             assert np.abs(f - want).max() <= 10 * n * EPS[dtype] * np.abs(want).max(), (n, upper)
 
 
-@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_singular_and_not_positive_definite_raise(env, dtype, inv, monkeypatch):
+def test_singular_and_not_positive_definite_raise(env, dtype):
     xp, client, warp = env
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(3)
     for n in _sizes(client, warp, dtype):
         a = rng.standard_normal((B, n, n)).astype(dtype)
@@ -171,13 +161,11 @@ def test_singular_and_not_positive_definite_raise(env, dtype, inv, monkeypatch):
             xp.linalg.cholesky(xp.asarray(bad), upper=True)
 
 
-@pytest.mark.parametrize("inv", ["gj", "lu"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_nan_input_as_the_old_kernels(env, dtype, inv, monkeypatch):
+def test_nan_input_as_the_workgroup_kernels(env, dtype, knobs):
     """NaN propagates to its matrix only and is no error (solve, inv); a NaN below the
     diagonal reaches a pivot of cholesky, which then raises: as the workgroup kernels."""
     xp, client, warp = env
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_INV", inv)
     rng = np.random.default_rng(4)
 
     def run(n):
@@ -200,11 +188,11 @@ def test_nan_input_as_the_old_kernels(env, dtype, inv, monkeypatch):
         new = run(n)
         assert warp.LAUNCHES["solve"] == before["solve"] + 1
         assert new[0][2] and new[1][2] and new[0].sum() == 1 and new[1].sum() == 1
-        monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
-        old = run(n)
-        monkeypatch.delenv("NUMR_WEBGPU_BWARP")
-        assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1])
-        assert new[2] == old[2], (n, new[2], old[2])
+        knobs(BWARP=False)
+        other = run(n)
+        knobs(BWARP=None)
+        assert np.array_equal(new[0], other[0]) and np.array_equal(new[1], other[1])
+        assert new[2] == other[2], (n, new[2], other[2])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -238,7 +226,7 @@ def test_views(env, dtype):
         assert np.abs(f - ref).max() <= 10 * n * EPS[dtype] * np.abs(ref).max()
 
 
-def test_wrong_subgroup_size_reruns_on_the_old_kernels(env, monkeypatch):
+def test_wrong_subgroup_size_reruns_on_the_workgroup_kernels(env, knobs):
     """Kernels compiled for twice the adapter's subgroup size see another ``subgroup_size``,
     set status bit 2 and do nothing; the call turns the path off and reruns on the
     workgroup kernels, with the right answer and the right errors."""
@@ -246,7 +234,7 @@ def test_wrong_subgroup_size_reruns_on_the_old_kernels(env, monkeypatch):
     s = warp.subgroup_size(client)
     if not s:
         pytest.skip("no fixed subgroup size: the warp path is off on this adapter")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_S", str(2 * s))
+    knobs(BWARP_S=2 * s)
     rng = np.random.default_rng(6)
     n = min(s, 8)
     a = rng.standard_normal((B, n, n)).astype(np.float32)
@@ -270,7 +258,7 @@ def test_wrong_subgroup_size_reruns_on_the_old_kernels(env, monkeypatch):
         assert getattr(client, "_bwarp_off", False)     # ... saw the other size ...
         assert good(r), kind                            # ... and the rerun answered
         host(call())
-        assert warp.LAUNCHES[kind] == before + 1        # later calls: the old kernels
+        assert warp.LAUNCHES[kind] == before + 1        # later calls: the workgroup kernels
     assert any(isinstance(sp, WarpSolveSpec) and sp.sg == 2 * s for sp in client._kernels)
     assert any(isinstance(sp, WarpCholSpec) and sp.sg == 2 * s for sp in client._kernels)
     # an error found by the rerun is the call's error
@@ -282,45 +270,42 @@ def test_wrong_subgroup_size_reruns_on_the_old_kernels(env, monkeypatch):
     assert getattr(client, "_bwarp_off", False)
 
 
-def test_default_range_and_switch(env, monkeypatch):
+def test_default_range_and_knobs(env, knobs):
     """Defaults: solve / inv from one past BatchTiny's limit (BTINY_N + 1) to min(S, 32),
-    cholesky from 2 to min(S, 32); NUMR_WEBGPU_BWARP=0 turns the path off; the range switches are recipe
-    keys."""
+    cholesky from 2 to min(S, 32); BWARP off turns the path off; a knob's change is a new
+    recipe key (the tuning epoch)."""
     xp, client, warp = env
     from numr_array_api._core import dtypes as dt
-    from numr_array_api.backends.webgpu.ops.linalg import factor
+    from numr_array_api.backends.webgpu.ops.linalg import batched
     s = warp.subgroup_size(client)
     if not s:
         pytest.skip("no fixed subgroup size: the warp path is off on this adapter")
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_MIN")
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_CHOL_MIN")
-    monkeypatch.delenv("NUMR_WEBGPU_BWARP_CHOL_MAX")
+    knobs(BWARP_MIN=None, BWARP_CHOL_MIN=None, BWARP_CHOL_MAX=None)
     assert warp.solve_range(client, dt.float32) == (17, min(s, 32), s)
     if client.has("shader-f64") and client.has("shader-int64"):
         assert warp.solve_range(client, dt.float64) == (9, min(s, 32), s)
     assert warp.chol_range(client, dt.float32) == (2, min(s, 32), s)
     if client.has("shader-f64") and client.has("shader-int64"):
         assert warp.chol_range(client, dt.float64) == (2, min(s, 32), s)
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_MAX", "4")
+    knobs(BWARP_MAX=4)
     assert warp.solve_range(client, dt.float32)[1] == min(s, 4)
     assert warp.solve_sg(client, dt.complex64, 4, 1) == 0
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP", "0")
+    key = batched.batch_route(client, "solve", dt.float32, 4, 1)[0]
+    knobs(BWARP=False)
     assert warp.solve_sg(client, dt.float32, 2, 1) == 0 and warp.chol_sg(client, dt.float32, 2) == 0
-    for k in ("BWARP", "BWARP_MIN", "BWARP_MAX", "BWARP_CHOL_MIN", "BWARP_CHOL_MAX",
-              "BWARP_INV", "BWARP_S", "BWARP_WG", "BWARP_STAGE"):
-        assert k in factor._BATCH_SWITCHES
+    assert batched.batch_route(client, "solve", dt.float32, 4, 1)[0] != key
 
 
 @pytest.mark.parametrize("wg", ["min", "256"])
-def test_workgroup_sizes_and_two_dimensional_grid(env, wg, monkeypatch):
-    """Other matrices-per-workgroup counts (NUMR_WEBGPU_BWARP_WG: one subgroup, 256
+def test_workgroup_sizes_and_two_dimensional_grid(env, wg, knobs, monkeypatch):
+    """Other matrices-per-workgroup counts (BWARP_WG: one subgroup, 256
     invocations) and a grid over two dimensions (the per-dimension limit shrunk to 2
     workgroups)."""
     xp, client, warp = env
     s = warp.subgroup_size(client)
     if not s:
         pytest.skip("no fixed subgroup size: the warp path is off on this adapter")
-    monkeypatch.setenv("NUMR_WEBGPU_BWARP_WG", str(s) if wg == "min" else wg)
+    knobs(BWARP_WG=s if wg == "min" else int(wg))
     monkeypatch.setattr(client, "max_groups", 2)
     rng = np.random.default_rng(7)
     n = min(s, 32)

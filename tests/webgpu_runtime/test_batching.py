@@ -108,7 +108,7 @@ assert np.array_equal(W.to_numpy(W.astype(x.transpose(), D.float16)), a.T.astype
 assert np.array_equal(W.to_numpy(W.full((3, 3), 7, D.uint16)), np.full((3, 3), 7, np.uint16))
 print("OK")
 """
-    r = run_py(code, {"NUMR_WEBGPU_PARAMS": "uniform"})
+    r = run_py(code, {"NUMR_TUNING": "PARAMS=uniform"})
     assert r.returncode == 0 and "OK" in r.stdout, r.stderr[-3000:]
 
 

@@ -1,4 +1,5 @@
-"""Pool reuse, stats, flat memory under many small ops, limits and OOM mapping."""
+"""Pool reuse, stats, flat memory under many small ops, the pool's cap, limits and OOM
+mapping (the memory limit itself: test_caches_bounded.py)."""
 
 import gc
 
@@ -34,9 +35,11 @@ def test_pool_reuses_buffers(W, client):
     assert t.block.buffer is buf
     assert after["pool_hits"] == mid["pool_hits"] + 1
     assert after["allocated_bytes"] == before["allocated_bytes"]
-    for k in ("allocated_bytes", "peak_bytes", "pooled_bytes", "allocations", "frees",
-              "pool_hits", "pool_misses"):
+    for k in ("allocated_bytes", "peak_bytes", "pooled_bytes", "reserved_bytes",
+              "allocations", "frees", "pool_hits", "pool_misses", "pool_trimmed",
+              "pool_limit_bytes", "staging_bytes"):
         assert isinstance(after[k], int)
+    assert after["reserved_bytes"] == after["allocated_bytes"] + after["pooled_bytes"]
 
 
 def test_buffer_pending_in_unsubmitted_work_is_not_recycled(W, client):
@@ -96,6 +99,36 @@ def test_empty_cache_releases_pooled_memory(W, client):
     assert np.array_equal(W.to_numpy(W.copy(W.from_numpy(a)[::2])), a[::2])
 
 
+def test_pool_keeps_at_most_its_cap_destroying_the_oldest_first(W, client):
+    pool = client.pool
+    client.synchronize()
+    gc.collect()
+    W.empty_cache()
+    trimmed = pool.trimmed
+    try:
+        pool.set_limits(pool.limit, 64 << 10)
+        blocks = [W.empty((16384,), D.uint8) for _ in range(5)]
+        for b in blocks:  # bound by a dispatch each: their bind groups must be dropped too
+            W.copy(b)
+        client.synchronize()
+        bufs = [b.block.buffer for b in blocks]
+        del b
+        for i in range(5):
+            blocks[i] = None  # freed in this order
+        stats = W.memory_stats()
+        # 80 KiB (and a copy's output) freed past a 64 KiB cap: trimmed to three quarters,
+        # the oldest first
+        assert stats["pooled_bytes"] <= 48 << 10
+        assert pool.trimmed >= trimmed + 2
+        pooled = {id(x) for lst in pool._free.values() for x in lst}
+        assert [id(x) in pooled for x in bufs] == [False, False, True, True, True]
+        assert not any(id(x) in pool._owned for x in bufs[:2])
+        a = np.arange(4096, dtype=np.float32)
+        assert np.array_equal(W.to_numpy(W.copy(W.from_numpy(a)[::-1])), a[::-1])
+    finally:
+        pool.set_limits(pool.limit)
+
+
 def test_request_over_max_buffer_size_is_stored_in_several_buffers(W, client, monkeypatch):
     # shrunken so the test costs megabytes (real adapters: > max-buffer-size bytes)
     monkeypatch.setattr(client, "segment_bytes", 1 << 20)
@@ -104,7 +137,7 @@ def test_request_over_max_buffer_size_is_stored_in_several_buffers(W, client, mo
     assert [b.size for b in s.block.segments][:3] == [1 << 20] * 3
 
 
-def test_request_over_the_adapters_memory_is_out_of_memory(W, client, monkeypatch):
+def test_request_over_the_memory_limit_is_out_of_memory(W, client, monkeypatch):
     monkeypatch.setattr(client, "memory_limit", 1 << 30)
     n = client.max_buffer + 1
     with pytest.raises(OutOfMemory) as ei:
@@ -121,6 +154,7 @@ def test_driver_oom_maps_after_emptying_cache_and_retrying(W, client, monkeypatc
         raise wgpu.GPUOutOfMemoryError("Out of memory (simulated)")
 
     gc.collect()  # earlier tests' arrays freed now, not into the pool mid-test
+    monkeypatch.setattr(client, "memory_limit", None)  # the driver's refusal, not numr's
     before = W.memory_stats()["pooled_bytes"]
     monkeypatch.setattr(pool.device, "create_buffer", failing, raising=False)
     with pytest.raises(OutOfMemory) as ei:

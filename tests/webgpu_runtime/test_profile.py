@@ -113,7 +113,7 @@ _UNIFORM = textwrap.dedent("""
 def test_a_full_query_set_keeps_uniform_ring_params(client):
     # the set used to be submitted when full, between a dispatch's ring slot and its
     # dispatch: the ring restarted under it and later dispatches read the wrong params
-    r = run_py(_UNIFORM, env={"NUMR_WEBGPU_PARAMS": "uniform"})
+    r = run_py(_UNIFORM, env={"NUMR_TUNING": "PARAMS=uniform"})
     assert r.returncode == 0 and r.stdout.split()[-1] == "91.0", r.stdout + r.stderr[-3000:]
 
 

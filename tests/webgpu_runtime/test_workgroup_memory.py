@@ -2,7 +2,7 @@
 
 NVIDIA (48 KiB) compiled a 64 KiB fft kernel and its dispatch never completed (2026-11-26);
 lavapipe (32 KiB) never saw it. The pipeline cache now refuses such a kernel with
-BackendLimitation, and a subprocess run with NUMR_WEBGPU_WG_STORAGE=16384 (WebGPU's
+BackendLimitation, and a subprocess run with the WG_STORAGE knob at 16384 (WebGPU's
 minimum) checks that every planner stays within the adapter's figure.
 """
 
@@ -125,7 +125,8 @@ def test_every_planner_fits_webgpus_minimum_workgroup_memory():
     xp = pytest.importorskip("numr_array_api.webgpu")
     if not xp.__array_namespace_info__().devices():
         pytest.skip("no WebGPU adapter")
-    env = dict(os.environ, NUMR_WEBGPU_WG_STORAGE="16384")
+    tuning = os.environ.get("NUMR_TUNING", "")
+    env = dict(os.environ, NUMR_TUNING=",".join(t for t in (tuning, "WG_STORAGE=16384") if t))
     env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
     r = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, capture_output=True,
                        text=True, timeout=600, cwd=str(REPO))

@@ -6,9 +6,9 @@ backend is unavailable (no CuPy, no driver, no device) so the namespace can stil
 and report it.
 """
 
-import os
 import threading
 
+from ..._core import environment
 from ..._core.errors import BackendUnavailable, InvalidArgument
 
 __all__ = ["get", "Runtime"]
@@ -22,7 +22,7 @@ INSTALL_HINT = ("install CuPy for your CUDA major version: pip install cupy-cuda
 
 def _probe():
     """(cupy module or None, device count, reason when unusable)."""
-    if os.environ.get("NUMR_CUDA_DISABLE", "").strip().lower() in ("1", "true", "yes"):
+    if environment.get("NUMR_CUDA_DISABLE").lower() in ("1", "true", "yes"):
         return None, 0, "disabled by NUMR_CUDA_DISABLE"
     try:
         import cupy

@@ -21,6 +21,8 @@ import glob
 import os
 import threading
 
+from ..._core import environment
+
 __all__ = ["status", "library", "epilogue_for", "compute_type_for", "CublasLtError", "matmul",
            "WORKSPACE_BYTES"]
 
@@ -130,7 +132,7 @@ def _candidate_paths():
     except Exception:
         pass
     for env in ("CUDA_PATH", "CUDA_HOME"):
-        p = os.environ.get(env)
+        p = environment.external(env)
         if p:
             dirs += [os.path.join(p, "lib64"), os.path.join(p, "lib")]
     dirs += ["/usr/local/cuda/lib64", "/usr/lib/x86_64-linux-gnu"]
@@ -196,7 +198,7 @@ def status():
     if "reason" not in _state:
         with _load_lock:
             if "reason" not in _state:
-                if os.environ.get("NUMR_CUBLASLT_DISABLE", "").strip().lower() in ("1", "true", "yes"):
+                if environment.get("NUMR_CUBLASLT_DISABLE").lower() in ("1", "true", "yes"):
                     lib, reason, version = None, "disabled by NUMR_CUBLASLT_DISABLE", None
                 else:
                     lib, reason, version = _load()
@@ -246,7 +248,7 @@ _DATA_TYPES = {"e": CUDA_R_16F, "f": CUDA_R_32F, "d": CUDA_R_64F}
 def _cupy_uses_tf32():
     """Whether CuPy's float32 matmul runs on TF32 (CUPY_TF32=1; off by default): cuBLASLt's
     float32 compute type follows it so the fused and unfused results agree."""
-    return os.environ.get("CUPY_TF32", "0").strip() not in ("", "0")
+    return environment.external("CUPY_TF32", "0").strip() not in ("", "0")
 
 
 def compute_type_for(dtype_char):

@@ -26,12 +26,12 @@ step) and in the dtype otherwise; activation constants are activations.py's.
 """
 
 import math
-import os
 import threading
 import warnings
 
 import numpy as np
 
+from ..._core import environment
 from ..._core.errors import BackendLimitation, InvalidArgument
 from ..._algorithms.gemm import activations as _act
 from ..._algorithms.gemm.portable import reduce_to_shape
@@ -45,7 +45,7 @@ ENV_VAR = "NUMR_CUDA_GEMM_EPILOGUE"
 
 
 def selected_mode():
-    mode = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
+    mode = environment.get(ENV_VAR).lower()
     if mode not in PATHS:
         raise InvalidArgument(ENV_VAR, f"expected one of {PATHS}, got {mode!r}")
     return mode

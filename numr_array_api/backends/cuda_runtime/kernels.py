@@ -5,7 +5,8 @@ import numpy as np
 from ..._core.errors import InvalidArgument
 from . import sobol_tables as _tables
 
-__all__ = ["CustomKernel", "NUMR_MODULE_SOURCE", "numr_module", "sobol", "warmup_sobol"]
+__all__ = ["CustomKernel", "SOBOL_KERNELS", "module_source", "numr_module", "sobol",
+           "warmup_sobol"]
 
 
 class CustomKernel:
@@ -94,11 +95,11 @@ def _index(device):
 # reads, not the output, bounded float32); smaller d: a tile of BLOCK * EPT consecutive
 # elements per block and grid-stride step, thread t doing elements t + e * BLOCK. Either
 # way every store instruction of a warp covers whole 32-byte segments.
-NUMR_MODULE_SOURCE = r"""
-#define NUMR_SOBOL_BLOCK %(block)d
-#define NUMR_SOBOL_EPT %(ept)d
-#define NUMR_SOBOL_RPT %(rpt)d
-#define NUMR_SOBOL_RUN_MIN_D %(run_min_d)d
+_SOURCE = r"""
+#define SOBOL_BLOCK %(block)d
+#define SOBOL_EPT %(ept)d
+#define SOBOL_RPT %(rpt)d
+#define SOBOL_RUN_MIN_D %(run_min_d)d
 
 extern __shared__ uint4 numr_sobol_smem[];
 
@@ -144,7 +145,7 @@ __device__ __forceinline__ unsigned int numr_sobol_point(
          ^ numr_sobol_high<SMEM>(table, g >> 8, d, j);
 }
 
-// d >= NUMR_SOBOL_RUN_MIN_D: thread p owns a run of RPT consecutive rows of column j
+// d >= SOBOL_RUN_MIN_D: thread p owns a run of RPT consecutive rows of column j
 // (p = run * d + j, so a warp's stores for one row offset are contiguous, >= 32 bytes per
 // row). Consecutive Gray codes share bits 8..31 except once per 256 rows, so the run
 // reuses the blocks-1..3 XOR (h) and pays 1 load per row instead of 4. Block 0 (which holds
@@ -155,30 +156,30 @@ template <typename F, bool SMEM>
 __device__ __forceinline__ void numr_sobol_runs(
         const unsigned int* __restrict__ table, const long long n, const int d,
         const long long skip, const int rshift, const F mult, F* __restrict__ out) {
-    const long long total = (n + NUMR_SOBOL_RPT - 1) / NUMR_SOBOL_RPT * (long long)d;
-    const long long stride = (long long)gridDim.x * NUMR_SOBOL_BLOCK;
-    long long p = (long long)blockIdx.x * NUMR_SOBOL_BLOCK + threadIdx.x;
+    const long long total = (n + SOBOL_RPT - 1) / SOBOL_RPT * (long long)d;
+    const long long stride = (long long)gridDim.x * SOBOL_BLOCK;
+    long long p = (long long)blockIdx.x * SOBOL_BLOCK + threadIdx.x;
     if (p >= total) return;
     const unsigned int ud = (unsigned int)d;
     // (first row r0, column j) of run p, advanced without division by divmod(stride, d)
-    long long r0 = p / d * NUMR_SOBOL_RPT;
+    long long r0 = p / d * SOBOL_RPT;
     unsigned int j = (unsigned int)(p %% d);
-    const long long sr = stride / d * NUMR_SOBOL_RPT;
+    const long long sr = stride / d * SOBOL_RPT;
     const unsigned int sj = (unsigned int)(stride %% d);
     for (; p < total; p += stride) {
-        unsigned int g[NUMR_SOBOL_RPT], x[NUMR_SOBOL_RPT];
+        unsigned int g[SOBOL_RPT], x[SOBOL_RPT];
         // block-0 loads first: independent of each other and of h, all in flight at once
 #pragma unroll
-        for (int e = 0; e < NUMR_SOBOL_RPT; ++e) {
+        for (int e = 0; e < SOBOL_RPT; ++e) {
             const unsigned long long k = (unsigned long long)(skip + r0 + e);
             g[e] = (unsigned int)(k ^ (k >> 1));
             x[e] = numr_sobol_ld<SMEM>(table, (g[e] & 255u) * ud + j);
         }
         unsigned int hi = g[0] >> 8;
         unsigned int h = numr_sobol_high<SMEM>(table, hi, ud, j);
-        F val[NUMR_SOBOL_RPT];
+        F val[SOBOL_RPT];
 #pragma unroll
-        for (int e = 0; e < NUMR_SOBOL_RPT; ++e) {
+        for (int e = 0; e < SOBOL_RPT; ++e) {
             if ((g[e] >> 8) != hi) {  // rare (a multiple of 256 crossed): reload
                 hi = g[e] >> 8;
                 h = numr_sobol_high<SMEM>(table, hi, ud, j);
@@ -186,22 +187,22 @@ __device__ __forceinline__ void numr_sobol_runs(
             val[e] = numr_sobol_conv<F>::f(x[e] ^ h, rshift, mult);
         }
         F* __restrict__ o = out + r0 * d + j;
-        if (r0 + NUMR_SOBOL_RPT <= n) {
+        if (r0 + SOBOL_RPT <= n) {
 #pragma unroll
-            for (int e = 0; e < NUMR_SOBOL_RPT; ++e) o[(long long)e * d] = val[e];
+            for (int e = 0; e < SOBOL_RPT; ++e) o[(long long)e * d] = val[e];
         } else {  // last, partial run: rows past n are computed (in-table), not stored
 #pragma unroll
-            for (int e = 0; e < NUMR_SOBOL_RPT; ++e) {
+            for (int e = 0; e < SOBOL_RPT; ++e) {
                 if (r0 + e < n) o[(long long)e * d] = val[e];
             }
         }
         r0 += sr;
         j += sj;
-        if (j >= ud) { j -= ud; r0 += NUMR_SOBOL_RPT; }
+        if (j >= ud) { j -= ud; r0 += SOBOL_RPT; }
     }
 }
 
-// table: uint32 [1024, d]; out: [n, d] row-major. blockDim.x must be NUMR_SOBOL_BLOCK; with
+// table: uint32 [1024, d]; out: [n, d] row-major. blockDim.x must be SOBOL_BLOCK; with
 // SMEM the launch passes 1024 * d * 4 bytes of dynamic shared memory.
 template <typename F, bool SMEM>
 __device__ __forceinline__ void numr_sobol_body(
@@ -209,19 +210,19 @@ __device__ __forceinline__ void numr_sobol_body(
         const long long skip, const int rshift, const F mult, F* __restrict__ out) {
     if (SMEM) {
         const uint4* __restrict__ t4 = reinterpret_cast<const uint4*>(table);
-        for (int e = threadIdx.x; e < 256 * d; e += NUMR_SOBOL_BLOCK) {
+        for (int e = threadIdx.x; e < 256 * d; e += SOBOL_BLOCK) {
             numr_sobol_smem[e] = __ldg(t4 + e);
         }
         __syncthreads();
     }
-    if (d >= NUMR_SOBOL_RUN_MIN_D) {
+    if (d >= SOBOL_RUN_MIN_D) {
         numr_sobol_runs<F, SMEM>(table, n, d, skip, rshift, mult, out);
         return;
     }
     // small d: a row is < 32 bytes, runs of rows would scatter a warp's stores; instead
     // tiles of consecutive elements, 4 loads each
     const long long total = n * (long long)d;
-    const long long tile = (long long)NUMR_SOBOL_BLOCK * NUMR_SOBOL_EPT;
+    const long long tile = (long long)SOBOL_BLOCK * SOBOL_EPT;
     const long long stride = (long long)gridDim.x * tile;
     long long i = (long long)blockIdx.x * tile + threadIdx.x;
     if (i >= total) return;
@@ -230,15 +231,15 @@ __device__ __forceinline__ void numr_sobol_body(
     // of the thread to the next, by divmod(stride, d) from one tile to the next
     unsigned long long k = (unsigned long long)(skip + i / d);
     unsigned int j = (unsigned int)(i %% d);
-    const unsigned int bk = NUMR_SOBOL_BLOCK / ud, bj = NUMR_SOBOL_BLOCK %% ud;
+    const unsigned int bk = SOBOL_BLOCK / ud, bj = SOBOL_BLOCK %% ud;
     const unsigned long long sk = (unsigned long long)(stride / d);
     const unsigned int sj = (unsigned int)(stride %% d);
     for (; i < total; i += stride) {
-        F val[NUMR_SOBOL_EPT];
+        F val[SOBOL_EPT];
         unsigned long long kk = k;
         unsigned int jj = j;
 #pragma unroll
-        for (int e = 0; e < NUMR_SOBOL_EPT; ++e) {
+        for (int e = 0; e < SOBOL_EPT; ++e) {
             // past the end (last tile only) the lookups stay inside the table; not stored
             val[e] = numr_sobol_conv<F>::f(numr_sobol_point<SMEM>(table, kk, ud, jj), rshift,
                                            mult);
@@ -246,13 +247,13 @@ __device__ __forceinline__ void numr_sobol_body(
             jj += bj;
             if (jj >= ud) { jj -= ud; ++kk; }
         }
-        if (i + (long long)(NUMR_SOBOL_EPT - 1) * NUMR_SOBOL_BLOCK < total) {
+        if (i + (long long)(SOBOL_EPT - 1) * SOBOL_BLOCK < total) {
 #pragma unroll
-            for (int e = 0; e < NUMR_SOBOL_EPT; ++e) out[i + e * NUMR_SOBOL_BLOCK] = val[e];
+            for (int e = 0; e < SOBOL_EPT; ++e) out[i + e * SOBOL_BLOCK] = val[e];
         } else {
 #pragma unroll
-            for (int e = 0; e < NUMR_SOBOL_EPT; ++e) {
-                if (i + e * NUMR_SOBOL_BLOCK < total) out[i + e * NUMR_SOBOL_BLOCK] = val[e];
+            for (int e = 0; e < SOBOL_EPT; ++e) {
+                if (i + e * SOBOL_BLOCK < total) out[i + e * SOBOL_BLOCK] = val[e];
             }
         }
         k += sk;
@@ -261,35 +262,42 @@ __device__ __forceinline__ void numr_sobol_body(
     }
 }
 
-#define NUMR_SOBOL_KERNEL(NAME, F, SMEM)                                                   \
-extern "C" __global__ void __launch_bounds__(NUMR_SOBOL_BLOCK) NAME(                        \
+#define SOBOL_KERNEL(NAME, F, SMEM)                                                   \
+extern "C" __global__ void __launch_bounds__(SOBOL_BLOCK) NAME(                        \
         const unsigned int* __restrict__ table, const long long n, const int d,             \
         const long long skip, const int rshift, const F mult, F* __restrict__ out) {        \
     numr_sobol_body<F, SMEM>(table, n, d, skip, rshift, mult, out);                         \
 }
-NUMR_SOBOL_KERNEL(numr_sobol_f64, double, false)
-NUMR_SOBOL_KERNEL(numr_sobol_f32, float, false)
-NUMR_SOBOL_KERNEL(numr_sobol_f64_smem, double, true)
-NUMR_SOBOL_KERNEL(numr_sobol_f32_smem, float, true)
-""" % {"block": _tables.BLOCK, "ept": _tables.EPT, "rpt": _tables.RPT,
-       "run_min_d": _tables.RUN_MIN_D}
+SOBOL_KERNEL(numr_sobol_f64, double, false)
+SOBOL_KERNEL(numr_sobol_f32, float, false)
+SOBOL_KERNEL(numr_sobol_f64_smem, double, true)
+SOBOL_KERNEL(numr_sobol_f32_smem, float, true)
+"""
 
-NUMR_KERNELS = ("numr_sobol_f64", "numr_sobol_f32", "numr_sobol_f64_smem",
+SOBOL_KERNELS = ("numr_sobol_f64", "numr_sobol_f32", "numr_sobol_f64_smem",
                 "numr_sobol_f32_smem")
 _modules = {}
 _occupancy = {}
 
 
-def numr_module(client):
-    """numr's RawModule, compiled and loaded on ``client``'s device (once)."""
-    m = _modules.get(client.index)
+def module_source(cfg=None):
+    """The CUDA source of numr's module for a Sobol kernel shape (``sobol_tables.Config``;
+    default: the SOBOL_* knobs)."""
+    return _SOURCE % (cfg or _tables.config())._asdict()
+
+
+def numr_module(client, cfg=None):
+    """numr's RawModule, compiled and loaded on ``client``'s device (once per kernel
+    shape)."""
+    cfg = cfg or _tables.config()
+    m = _modules.get((client.index, cfg))
     if m is None:
         cupy = client.cupy
         with cupy.cuda.Device(client.index):
-            m = cupy.RawModule(code=NUMR_MODULE_SOURCE, options=("-std=c++14",))
-            for name in NUMR_KERNELS:
+            m = cupy.RawModule(code=module_source(cfg), options=("-std=c++14",))
+            for name in SOBOL_KERNELS:
                 m.get_function(name)  # compiles and loads the module now
-        _modules[client.index] = m
+        _modules[(client.index, cfg)] = m
     return m
 
 
@@ -298,11 +306,11 @@ def _kernel_name(out_dtype, d):
     return name + "_smem" if _tables.uses_shared_memory(d) else name
 
 
-def _max_grid(client, fn, name, smem):
+def _max_grid(client, fn, name, smem, block):
     """Blocks resident at once on the device (one full wave: the grid-stride loop then gives
     every block the same work), from the occupancy API; cached per (device, kernel,
-    shared memory)."""
-    key = (client.index, name, smem)
+    shared memory, block size)."""
+    key = (client.index, name, smem, block)
     g = _occupancy.get(key)
     if g is None:
         cupy = client.cupy
@@ -310,7 +318,7 @@ def _max_grid(client, fn, name, smem):
             sms = int(cupy.cuda.Device(client.index).attributes["MultiProcessorCount"])
             try:
                 per_sm = int(cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                    fn.ptr, _tables.BLOCK, smem))
+                    fn.ptr, block, smem))
             except Exception:  # no occupancy API in this CuPy: a guess, several waves
                 per_sm = 4 * max(1, min(8, (160 * 1024) // max(smem, 1)))
         g = _occupancy[key] = sms * max(per_sm, 1)
@@ -319,11 +327,12 @@ def _max_grid(client, fn, name, smem):
 
 def _prepare(client, d):
     """Compile the module and size the grids for ``d`` (before any graph capture)."""
-    m = numr_module(client)
+    cfg = _tables.config()
+    m = numr_module(client, cfg)
     for dt in (np.float32, np.float64):
         name = _kernel_name(dt, d)
         smem = _tables.table_bytes(d) if name.endswith("_smem") else 0
-        _max_grid(client, m.get_function(name), name, smem)
+        _max_grid(client, m.get_function(name), name, smem, cfg.block)
     return m
 
 
@@ -370,18 +379,20 @@ def sobol(client, n, skip, v, shift, *, bits, out_dtype):
         total = n * d
         if total == 0:
             return out
-        m = numr_module(client)
+        cfg = _tables.config()
+        m = numr_module(client, cfg)
         name = _kernel_name(out_dtype, d)
         fn = m.get_function(name)
         smem = _tables.table_bytes(d) if name.endswith("_smem") else 0
-        units, per_block = _tables.work_units(n, d)
-        grid = max(1, min(-(-units // per_block), _max_grid(client, fn, name, smem)))
+        units, per_block = _tables.work_units(n, d, cfg)
+        grid = max(1, min(-(-units // per_block), _max_grid(client, fn, name, smem,
+                                                           cfg.block)))
         if np.dtype(out_dtype) == np.float32:
             rshift = max(bits - 24, 0)
             mult = np.float32(2.0 ** -min(bits, 24))
         else:
             rshift, mult = 0, np.float64(2.0 ** -bits)
-        fn((grid,), (_tables.BLOCK,),
+        fn((grid,), (cfg.block,),
            (dt, np.int64(n), np.int32(d), np.int64(skip), np.int32(rshift), mult, out),
            shared_mem=smem)
     return out

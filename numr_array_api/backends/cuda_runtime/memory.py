@@ -24,8 +24,7 @@ allowed in relaxed capture mode): those addresses are baked into the graph, so t
 kept until both the graph and every array using them are gone.
 """
 
-import os
-
+from ..._core import environment
 from ..._core.errors import InvalidArgument, OutOfMemory
 
 __all__ = ["DeviceAllocator", "env_mib", "bucket"]
@@ -37,7 +36,7 @@ ENV_FREE_LIST = "NUMR_CUDA_FREE_LIST_CAP_MB"
 
 def env_mib(name, default_mib):
     """Bytes from an environment variable given in MiB (decimals allowed)."""
-    raw = os.environ.get(name, "").strip()
+    raw = environment.get(name)
     if not raw:
         return default_mib * MiB
     try:

@@ -15,6 +15,7 @@ library) never requires wgpu:
     copy(storage) / contiguous(storage) / astype(storage, dtype)
     synchronize(client=None)                  submit everything and wait for the device
     memory_stats(client=None) / empty_cache(client=None) / runtime_stats(client=None)
+    set_memory_limit(nbytes, client=None)     numr's cap on the bytes the client holds
     capture_graph(fn, *example_inputs, client=None) -> CapturedGraph (call it to replay)
     custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
                   overrides=None, client=None) -> outputs
@@ -27,7 +28,8 @@ A missing wgpu package surfaces as ``BackendUnavailable`` on first use.
 __all__ = [
     "list_adapters", "get_client", "WgpuClient", "WgpuStorage", "CapturedGraph",
     "WgslCompileError", "capabilities", "native_dtypes", "from_numpy", "to_numpy", "empty",
-    "full", "copy", "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "runtime_stats",
+    "full", "copy", "contiguous", "astype", "synchronize", "memory_stats", "empty_cache",
+    "set_memory_limit", "runtime_stats",
     "capture_graph", "custom_kernel", "raw_handle",
 ]
 

@@ -29,8 +29,8 @@ from .transfer import to_numpy as _to_numpy
 __all__ = [
     "list_adapters", "get_client", "WgpuClient", "WgpuStorage", "CapturedGraph",
     "WgslCompileError", "capabilities", "native_dtypes", "from_numpy", "to_numpy", "empty", "full", "copy",
-    "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "runtime_stats",
-    "capture_graph", "custom_kernel", "raw_handle",
+    "contiguous", "astype", "synchronize", "memory_stats", "empty_cache", "set_memory_limit",
+    "runtime_stats", "capture_graph", "custom_kernel", "raw_handle",
 ]
 
 to_numpy = locked(_to_numpy)
@@ -90,6 +90,11 @@ def memory_stats(client=None):
 
 def empty_cache(client=None):
     _c(client).empty_cache()
+
+
+def set_memory_limit(nbytes, client=None):
+    """numr's cap on the bytes ``client``'s buffers hold (None: none; see client.py)."""
+    _c(client).memory_limit = nbytes
 
 
 def runtime_stats(client=None):

@@ -19,7 +19,6 @@ class Caps:
     f64: bool = False            # shader-f64
     int64: bool = False          # shader-int64
     subgroup: bool = False       # subgroup builtins (size never assumed)
-    coop: bool = False           # cooperative-matrix (wgpu's experimental tensor-core WGSL)
     max_immediate: int = 0       # bytes of immediates (push constants); 0: uniform ring
     workgroup_storage: int = 16384
     invocations: int = 256       # max invocations per workgroup
@@ -37,7 +36,6 @@ class Caps:
                 f64="shader-f64" in client.features,
                 int64="shader-int64" in client.features,
                 subgroup="subgroup" in client.features,
-                coop="cooperative-matrix" in client.features,
                 max_immediate=client.max_immediate,
                 workgroup_storage=lim.get("max-compute-workgroup-storage-size", 16384),
                 invocations=lim.get("max-compute-invocations-per-workgroup", 256),
@@ -59,6 +57,6 @@ class Caps:
 # Adapter descriptions for rendering without a device (tests, WGSL dumps).
 LAVAPIPE = Caps(f16=True, f64=True, int64=True, subgroup=True, max_immediate=128,
                 workgroup_storage=32768, invocations=1024, max_binding=128 << 20)
-NVIDIA = Caps(f16=True, f64=True, int64=True, subgroup=True, coop=True, max_immediate=128,
+NVIDIA = Caps(f16=True, f64=True, int64=True, subgroup=True, max_immediate=128,
               workgroup_storage=49152, invocations=1024, max_binding=(2 << 30) - 4)
 NO_64BIT = Caps(max_immediate=0)

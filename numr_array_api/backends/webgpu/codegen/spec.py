@@ -22,12 +22,13 @@ import dataclasses
 import os
 from typing import Any, ClassVar
 
+from ...._core import environment
 from .caps import Caps
 from .layout import Layout
 
 __all__ = ["KernelSpec", "Kernel"]
 
-_DUMP = os.environ.get("NUMR_WEBGPU_DUMP", "").strip()
+_DUMP = environment.get("NUMR_WEBGPU_DUMP")
 
 
 class KernelSpec(abc.ABC):

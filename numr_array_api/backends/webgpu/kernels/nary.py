@@ -347,3 +347,8 @@ def variants():
         for rank, scatter in ((0, False), (2, False), (3, False), (1, True), (3, True)):
             out.append(NarySpec(op, "", (t,), t, t, rank, 0, scatter))
     return out
+
+
+from ..runtime import caches as _caches  # noqa: E402
+
+_caches.register("kernels.nary _GEOMETRY", _GEOMETRY.clear, mid_call=False)

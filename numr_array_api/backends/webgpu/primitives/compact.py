@@ -10,7 +10,6 @@ rank views fit one binding; positions are global u32, so masks hold < 2^32 eleme
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from ...._core import dtypes as dt
 from ...._core.errors import BackendLimitation
@@ -20,6 +19,7 @@ from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..codegen.types import WTYPES, WType, load, render_helpers
 from ..storage import new_output
+from ....tuning.registry import get as tuned
 from .scan import scan
 
 __all__ = ["ranks", "positions", "select_rows", "variants"]
@@ -207,16 +207,6 @@ class CompactBlocksSpec(KernelSpec):
                               stores=stores)
 
 
-# masks at least this long take the block compaction (no per-element ranks); shorter ones
-# the ranks (fewer launches). NUMR_WEBGPU_MASK_BLOCK_MIN overrides it (benchmarks compare)
-BLOCK_MIN = 1 << 16
-
-
-def _block_min():
-    env = os.environ.get("NUMR_WEBGPU_MASK_BLOCK_MIN")
-    return int(env) if env else BLOCK_MIN
-
-
 def _select_blocks(src, mc):
     """``src[mc]`` for 1-D contiguous ``src`` (unpacked dtype) and mask, both fitting one
     binding: block counts (the scan's reduce pass), their exclusive scan with the total
@@ -256,7 +246,9 @@ def select_rows(data, mask):
         row *= e
     src = data.contiguous().reshape((nm * row,))
     mc = mask.contiguous().reshape((nm,))
-    if row == 1 and nm >= _block_min() and data.itemsize >= 4 and src.fits_binding() and \
+    # long masks take the block compaction (no per-element ranks), shorter ones the ranks
+    # (fewer launches)
+    if row == 1 and nm >= tuned("MASK_BLOCK_MIN", client) and data.itemsize >= 4 and src.fits_binding() and \
             mc.fits_binding() and nm * data.itemsize <= client.max_binding and nm < 1 << 30:
         return _select_blocks(src, mc).reshape((-1,) + rest)
     rk = ranks(mc)

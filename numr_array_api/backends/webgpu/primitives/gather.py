@@ -33,9 +33,8 @@ strided one does not fit).
 from __future__ import annotations
 
 import dataclasses
-import os
 
-from ...._core import dtypes as dt
+from ...._core import dtypes as dt, environment
 from ...._core.errors import BackendLimitation, DeviceLost, InvalidIndex
 from ..codegen.layout import Buf, Layout, Words
 from ..codegen.render import WG, collapse, workgroups
@@ -44,6 +43,7 @@ from ..codegen.template import Template
 from ..codegen.types import RAW, WTYPES, WType, load, pack, render_helpers
 from ..runtime.allocator import Block, size_class
 from ..runtime import caches as _caches
+from ....tuning.registry import epoch as _tuning_epoch, get as tuned
 
 __all__ = ["TakeSpec", "take", "index_kind", "check_mode", "variants", "MARK"]
 
@@ -64,34 +64,14 @@ def index_kind(dtype):
     return _KINDS[dtype]
 
 
-def _env_check():
-    m = os.environ.get("NUMR_WEBGPU_INDEX_CHECK", "sync").strip().lower()
-    return "lazy" if m == "lazy" else "sync"
-
-
-def _env_int(name, default, lo, hi):
-    try:
-        return max(lo, min(hi, int(os.environ.get(name, str(default)))))
-    except ValueError:
-        return default
-
-
-# read once at import (NUMR_WEBGPU_INDEX_CHECK, NUMR_WEBGPU_GATHER_EPT,
-# NUMR_WEBGPU_GATHER_GROUPS); benchmarks and tests set these module attributes to switch at
-# run time. EPT 8 was the fastest take of 16M int64 indices on the H100 (2026-11-26:
-# 710 us; 4: 746, 1: 773); GROUPS caps the grid (grid-stride beyond it)
-CHECK = _env_check()
-EPT = _env_int("NUMR_WEBGPU_GATHER_EPT", 8, 1, 16)
-GROUPS = _env_int("NUMR_WEBGPU_GATHER_GROUPS", 16384, 1, 1 << 16)
+# when the host reads the status word (NUMR_WEBGPU_INDEX_CHECK, read at import; tests and
+# benchmarks set this attribute to switch at run time)
+CHECK = "lazy" if environment.get("NUMR_WEBGPU_INDEX_CHECK").lower() == "lazy" else "sync"
 
 
 def check_mode():
     """``sync`` | ``lazy``."""
     return CHECK
-
-
-def _ept():
-    return EPT
 
 
 _FRAME = Template("""${helpers}
@@ -488,7 +468,7 @@ def take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, v
         return _take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc, value,
                      check, named)
     key = (view.shape, view.strides, view.dtype, index.shape, index.strides, index.dtype,
-           kind, ax_n, ax_s, pre, post, bshape, xc, EPT, GROUPS, id(view.client))
+           kind, ax_n, ax_s, pre, post, bshape, xc, _tuning_epoch(), id(view.client))
     plan = _PLANS.get(key)
     if plan is not None:
         out = plan.run(view, index, view.client, check, named)
@@ -564,7 +544,7 @@ def _take(view, pre, post, bshape, index, kind, ax_n, ax_s, out_shape, xc=None, 
     ofit = scatter or out.fits_binding()
     packed_out = raw.packed and not scatter
     per = 32 // raw.bits if packed_out else 1
-    ept = 1 if (scatter or raw.packed) else _ept()
+    ept = 1 if (scatter or raw.packed) else tuned("GATHER_EPT", client)
     k = client.kernel(TakeSpec(raw, kind, rp, rq, ri, rx, rv, scatter, windowed, ept))
     st = _status(client)
     tok = st.next() if check else 0
@@ -668,7 +648,7 @@ def _b_range(e0, e1, B, PN):
 
 def _groups(units, ept, client):
     tiles = -(-units // (WG * ept))
-    return (max(1, min(tiles, GROUPS, client.max_groups)), 1, 1)
+    return (max(1, min(tiles, tuned("GATHER_GROUPS", client), client.max_groups)), 1, 1)
 
 
 def _chunks(n, B, PN, NP, per, out, idx, val):
@@ -706,3 +686,14 @@ def _chunks(n, B, PN, NP, per, out, idx, val):
 
 
 _caches.register("primitives.gather _PLANS", _PLANS.clear)
+
+
+def _drop_status(client):
+    # its buffer goes back with the caches' unless a lazy check still has to read it
+    st = getattr(client, "_index_status", None)
+    if st is not None and st.since is None:
+        client._index_status = None
+
+
+_caches.register_per_client("primitives.gather index status", _drop_status,
+                            mid_call=False)

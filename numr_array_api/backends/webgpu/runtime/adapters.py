@@ -15,6 +15,7 @@ import threading
 
 import wgpu
 
+from ...._core import environment
 from ...._core.errors import BackendUnavailable, InvalidArgument
 from .dtypes import DTYPE_FEATURES, dtypes_for_features  # noqa: F401  (DTYPE_FEATURES re-exported)
 
@@ -49,7 +50,7 @@ def quiet_driver():
     is delayed, never lost (a file, not a pipe, so no writer can block).
     NUMR_WEBGPU_PROBE_STDERR=keep turns this off.
     """
-    if os.environ.get("NUMR_WEBGPU_PROBE_STDERR", "").lower() == "keep":
+    if environment.get("NUMR_WEBGPU_PROBE_STDERR").lower() == "keep":
         yield
         return
     try:
@@ -130,16 +131,15 @@ def _rank(desc, pref):
     return (native, kind, desc["index"])
 
 
-def select_index(index=None, environ=None):
+def select_index(index=None):
     """Resolve which adapter index a client should use."""
-    env = os.environ if environ is None else environ
     descs = list_adapters()
     if not descs:
         raise BackendUnavailable("webgpu", "no WebGPU adapter found")
     if index is not None:
         adapter(index)
         return index
-    choice = env.get("NUMR_WEBGPU_ADAPTER", "").strip()
+    choice = environment.get("NUMR_WEBGPU_ADAPTER")
     if choice:
         if choice.lstrip("-").isdigit():
             idx = int(choice)
@@ -151,7 +151,7 @@ def select_index(index=None, environ=None):
             raise InvalidArgument("NUMR_WEBGPU_ADAPTER",
                                   f"{choice!r} matches no adapter name; adapters are {names}")
         descs = hits
-    pref = env.get("NUMR_WEBGPU_POWER_PREFERENCE", "high-performance").strip().lower()
+    pref = environment.get("NUMR_WEBGPU_POWER_PREFERENCE").lower()
     if pref not in _TYPE_RANK:
         raise InvalidArgument("NUMR_WEBGPU_POWER_PREFERENCE",
                               f"{pref!r} is not 'high-performance' or 'low-power'")

@@ -35,6 +35,19 @@ owned buffer that is in no list and held by no Block. A Block can be mid-``__del
 another thread during that scan (no longer visible to the GC, its entry not yet queued):
 its buffer is reclaimed and noted in ``_reclaimed``, and the late entry is skipped, so no
 buffer is ever pooled twice or while in use.
+
+Two caps. ``limit`` (``numr_array_api.webgpu.set_memory_limit``, None: none) bounds the
+bytes of every buffer the pool holds, lent or free: before a new buffer would pass it,
+``make_room`` releases the free buffers, then what the registered caches hold (caches.py),
+then raises OutOfMemory naming the limit (the bytes it compares are a running sum, summed
+afresh before it raises: an interrupt's skew can only release early, never raise wrongly).
+``pool_limit`` bounds the free bytes kept for reuse: past it, the free buffers freed
+longest ago are destroyed (down to three quarters of it, so that a loop freeing one buffer
+per op does not trim at every op). The free bytes are summed from the lists each time an
+eighth of the cap has been freed (no running sum on the allocation path), so the pool may
+pass its cap by that much in between. Neither cap waits for the queue: wgpu destroys a
+buffer that submitted work still uses once that work is done, and buffers that unsubmitted
+work uses are deferred, never destroyed.
 """
 
 import atexit
@@ -122,9 +135,12 @@ class SegmentedBlock:
 
 
 class BufferPool:
-    def __init__(self, device, max_buffer_size, on_free_buffers=None):
+    def __init__(self, device, max_buffer_size, on_free_buffers=None, on_limit=None):
         self.device = device
         self.max_buffer_size = max_buffer_size
+        self.limit = None        # cap on the bytes of every buffer held (module docstring)
+        self.pool_limit = 4 * max_buffer_size   # cap on the free bytes (set_limits)
+        self.on_limit = on_limit  # releases what numr's caches hold (make_room's last resort)
         self._free = {}      # size class -> [wgpu buffer]
         self._deferred = {}  # same, but still used by unsubmitted work
         self._released = collections.deque()  # (buffer, size) of dead Blocks, unsorted
@@ -134,6 +150,11 @@ class BufferPool:
         self._on_free_buffers = on_free_buffers  # drops bind groups that name destroyed buffers
         self._owned = {}     # id -> every buffer created here and not yet destroyed
         self._lent = 0       # bytes lent out, for peak_bytes (re-derived by stats())
+        self._held = 0       # bytes of _owned, for the limit (re-derived by make_room)
+        self._freed_since = 0  # bytes pooled since the free bytes were last compared to the cap
+        self._over = False     # the last trim left the pool past its cap (deferred buffers)
+        self._freed_at = {}  # id -> the frees count when it was last pooled: oldest first
+        self.trimmed = 0     # buffers destroyed by pool_limit
         self.peak_bytes = 0
         self.allocations = 0
         self.frees = 0
@@ -205,7 +226,36 @@ class BufferPool:
             self.watch.allocated(blk)
         return blk
 
+    def set_limits(self, limit, pool_limit=None):
+        """``limit``: the cap on held bytes (None: none); ``pool_limit``: the cap on free
+        bytes (None: a quarter of ``limit``, or four of the largest buffers where there is no
+        limit: WebGPU does not report a GPU's memory)."""
+        self.limit = limit
+        if pool_limit is None:
+            pool_limit = limit // 4 if limit is not None else 4 * self.max_buffer_size
+        self.pool_limit = pool_limit
+        self._check_cap()
+
+    def make_room(self, size):
+        """Free what numr caches until ``size`` more bytes fit under ``limit``, else raise
+        OutOfMemory (a numr error, a MemoryError)."""
+        limit = self.limit
+        for release in (self.empty_cache, self.on_limit):
+            if release is None:
+                continue
+            release()
+            self._held = sum(b.size for b in self._owned.values())
+            if self._held + size <= limit:
+                return
+        lent = self._held - self._pooled_bytes()
+        raise OutOfMemory(BACKEND, size, f"numr's memory limit of {limit} bytes would be "
+                          f"passed ({lent} bytes are held by live arrays); raise it with "
+                          "numr_array_api.webgpu.set_memory_limit(nbytes) (None removes it) "
+                          "or NUMR_WEBGPU_MEMORY_BYTES")
+
     def _create(self, size):
+        if self.limit is not None and self._held + size > self.limit:
+            self.make_room(size)
         try:
             buf = self.device.create_buffer(size=size, usage=_STORAGE_USAGE)
         except Exception as exc:
@@ -220,6 +270,7 @@ class BufferPool:
                 raise err from exc2
         self.buffers_created += 1
         self._owned[id(buf)] = buf
+        self._held += size
         return buf
 
     def _drain(self):
@@ -227,6 +278,8 @@ class BufferPool:
         q = self._released
         pending = self.pending_ids
         free, deferred = self._free, self._deferred
+        stamps = self._freed_at
+        added = 0
         while q:  # (one buffer per op in a chain: kept free of calls)
             buf, size = q.popleft()
             i = id(buf)
@@ -239,6 +292,12 @@ class BufferPool:
                 self._owned.pop(i, None)
                 continue
             (deferred if i in pending else free).setdefault(size, []).append(buf)
+            stamps[i] = self.frees
+            added += size
+        if added:
+            self._freed_since += added
+            if self._freed_since > self.pool_limit >> 3:
+                self._check_cap()
 
     def _reclaim(self):
         """Pool the buffers an interrupt lost track of (see the module docstring)."""
@@ -269,6 +328,56 @@ class BufferPool:
             if lst:
                 self._free.setdefault(size, []).extend(lst)
                 lst.clear()
+        if self._over:
+            self._check_cap()
+
+    def _pooled_bytes(self):
+        return sum(size * len(lst) for lists in (self._free, self._deferred)
+                   for size, lst in lists.items())
+
+    def _check_cap(self):
+        self._freed_since = 0
+        self._over = False
+        if self._pooled_bytes() > self.pool_limit:
+            self._trim()
+
+    def _trim(self):
+        """Destroy the free buffers freed longest ago until the pooled bytes are down to
+        three quarters of ``pool_limit`` (or no free buffer is left)."""
+        with deferred_interrupts():
+            stamps = self._freed_at
+            order = sorted((stamps.get(id(b), 0), size, id(b), b)
+                           for size, lst in self._free.items() for b in lst)
+            excess = self._pooled_bytes() - self.pool_limit * 3 // 4
+            dead = {}
+            for _, size, i, buf in order:
+                if excess <= 0:
+                    break
+                dead[i] = buf
+                excess -= size
+            for size, lst in self._free.items():
+                if any(id(b) in dead for b in lst):
+                    lst[:] = [b for b in lst if id(b) not in dead]
+            self.trimmed += len(dead)
+            self._over = excess > self.pool_limit // 4
+            self._destroy(list(dead.values()), wait=False)
+
+    def _destroy(self, dropped, wait):
+        """Destroy free buffers the caller took out of the free lists (``wait``: for the
+        queue first)."""
+        for buf in dropped:
+            i = id(buf)
+            self._owned.pop(i, None)
+            self._reclaimed.discard(i)
+            self._freed_at.pop(i, None)
+            self._held -= buf.size
+        if dropped and self._on_free_buffers is not None:
+            self._on_free_buffers(dropped, wait)
+        for buf in dropped:
+            try:
+                buf.destroy()
+            except Exception:
+                pass
 
     def empty_cache(self):
         with deferred_interrupts():
@@ -277,31 +386,27 @@ class BufferPool:
             for lst in self._free.values():
                 dropped.extend(lst)
                 lst.clear()
-            if dropped and self._on_free_buffers is not None:
-                self._on_free_buffers(dropped)
-            for buf in dropped:
-                self._owned.pop(id(buf), None)
-                self._reclaimed.discard(id(buf))
-                try:
-                    buf.destroy()
-                except Exception:
-                    pass
+            self._destroy(dropped, wait=True)
         return len(dropped)
 
     def stats(self):
         self._drain()
-        pooled = sum(size * len(lst) for lists in (self._free, self._deferred)
-                     for size, lst in lists.items())
-        allocated = sum(b.size for b in self._owned.values()) - pooled
-        self._lent = allocated
+        pooled = self._pooled_bytes()
+        held = sum(b.size for b in self._owned.values())
+        allocated = held - pooled
+        self._lent, self._held = allocated, held
         return {
             "allocated_bytes": allocated,
             "peak_bytes": max(self.peak_bytes, allocated),
             "pooled_bytes": pooled,
+            "reserved_bytes": held,
             "allocations": self.allocations,
             "frees": self.frees,
             "pool_hits": self.pool_hits,
             "pool_misses": self.pool_misses,
+            "pool_trimmed": self.trimmed,
+            "memory_limit_bytes": self.limit,
+            "pool_limit_bytes": self.pool_limit,
         }
 
 
@@ -330,6 +435,10 @@ class StagingPool:
 
     def give(self, buf, size):
         self._free.setdefault(size, []).append(buf)
+
+    def nbytes(self):
+        """Bytes of the free staging buffers (those mapped by a read are not counted)."""
+        return sum(size * len(lst) for size, lst in self._free.items())
 
     def empty(self):
         for lst in self._free.values():

@@ -5,8 +5,16 @@ wgpu-py leaks device objects, so a client is never created twice for an adapter.
 Threads: ``lock`` (the runtime's one re-entrant lock, shared by all clients: see
 concurrency.py) is held by every backend call; the client's own entry points that users
 reach directly (synchronize, flush, memory and runtime statistics, empty_cache) take it too.
+
+Memory: ``memory_limit`` caps the bytes numr's buffers hold (set_memory_limit; initially
+NUMR_WEBGPU_MEMORY_BYTES, else the host's memory on CPU adapters, else none: WebGPU does
+not report a GPU's); the pool keeps at most NUMR_WEBGPU_POOL_BYTES free (allocator.py).
+The compiled kernels, like the pipelines and shader modules (pipelines.py), are kept
+least recently used first out, KERNEL_CACHE_SIZE of each (tuning knob): plans and recipes
+hold their own kernels, so an eviction never breaks one, it only costs a later recompile.
 """
 
+import collections
 import os
 import threading
 
@@ -14,7 +22,10 @@ import numpy as np
 
 from .adapters import is_cpu
 from ...._core import dtypes as D
+from ...._core import environment
 from ...._core.errors import BackendUnavailable, DeviceLost, InvalidArgument, OutOfMemory
+from ....tuning.registry import epoch as tuning_epoch
+from ....tuning.registry import get as tuned
 from . import adapters, caches
 from .allocator import BufferPool, SegmentedBlock, StagingPool, live
 from .concurrency import LOCK, deferred_interrupts, locked
@@ -40,31 +51,37 @@ def get_client(index=None):
     return c
 
 
+def _bytes_variable(name):
+    """A byte count from the environment (None where unset)."""
+    text = environment.get(name)
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise InvalidArgument(name, f"must be a non-negative number of bytes, got {text!r}")
+    return value
+
+
 def _memory_limit(info):
-    """Bytes an adapter can hold, where known: NUMR_WEBGPU_MEMORY_BYTES, else the host's
-    physical memory for CPU adapters (lavapipe); None for GPUs (WebGPU does not report it:
-    the driver's out-of-memory error decides, and OutOfMemory reports it)."""
-    env = os.environ.get("NUMR_WEBGPU_MEMORY_BYTES", "").strip()
-    if env:
-        return int(env)
+    """The initial memory limit: NUMR_WEBGPU_MEMORY_BYTES, else the adapter's capacity."""
+    env = _bytes_variable("NUMR_WEBGPU_MEMORY_BYTES")
+    return _capacity(info) if env is None else env
+
+
+def _capacity(info):
+    """What the adapter can hold, where known: the host's physical memory for CPU adapters
+    (lavapipe: a larger request would be granted lazily and end in the OOM killer); None
+    for GPUs (WebGPU does not report it: the driver's out-of-memory error decides, and
+    OutOfMemory reports it)."""
     if is_cpu(info):
         try:
             return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         except (ValueError, OSError, AttributeError):
             return None
     return None
-
-
-def _map_spin(info):
-    """Seconds a host wait polls before sleeping: NUMR_WEBGPU_MAP_SPIN_US, else 0 on CPU
-    adapters (lavapipe runs the work on the host's cores) and 2 ms on GPUs (H100,
-    2026-11-26: a synchronising take of 16M indices 862 us with 2 ms, 992 us with 300 us:
-    the sleeps after the spin overshoot)."""
-    env = os.environ.get("NUMR_WEBGPU_MAP_SPIN_US", "").strip()
-    if env:
-        return max(0.0, float(env)) * 1e-6
-    cpu = is_cpu(info)
-    return 0.0 if cpu else 2e-3
 
 
 class WgpuClient:
@@ -81,50 +98,54 @@ class WgpuClient:
         self.queue = self.device.queue
         self.features = frozenset(self.device.features)
         self.limits = dict(self.device.limits)
-        # NUMR_WEBGPU_WG_STORAGE lowers the workgroup memory kernels are planned for (and
-        # the pipeline cache enforces): lavapipe runs then show what a smaller adapter
-        # (WebGPU's 16 KiB minimum) would get, the class of bug that hung NVIDIA
-        env = os.environ.get("NUMR_WEBGPU_WG_STORAGE", "").strip()
-        if env:
+        # WG_STORAGE lowers the workgroup memory kernels are planned for (and the pipeline
+        # cache enforces): lavapipe runs then show what a smaller adapter (WebGPU's 16 KiB
+        # minimum) would get, the class of bug that hung NVIDIA
+        wg_storage = tuned("WG_STORAGE", self)
+        if wg_storage:
             key = "max-compute-workgroup-storage-size"
-            self.limits[key] = min(self.limits.get(key, 16384), int(env))
+            self.limits[key] = min(self.limits.get(key, 16384), wg_storage)
         self.max_buffer = self.limits["max-buffer-size"]
         self.max_binding = self.limits["max-storage-buffer-binding-size"]
         # arrays larger than this are stored in several buffers (SegmentedBlock); a power
         # of two, so no element of any dtype straddles two segments.
-        # NUMR_WEBGPU_SEGMENT_BYTES lowers it (tests exercise multi-buffer storage cheaply)
+        # SEGMENT_BYTES lowers it (tests exercise multi-buffer storage cheaply)
         seg = 1 << (self.max_buffer.bit_length() - 1)
-        env = os.environ.get("NUMR_WEBGPU_SEGMENT_BYTES", "").strip()
-        if env:
-            want = int(env)
+        want = tuned("SEGMENT_BYTES", self)
+        if want:
             if want < 4096 or want & (want - 1):
-                raise InvalidArgument("NUMR_WEBGPU_SEGMENT_BYTES",
-                                      f"{env} is not a power of two >= 4096")
+                raise InvalidArgument("SEGMENT_BYTES", f"{want} is not a power of two >= 4096")
             seg = min(seg, want)
         self.segment_bytes = seg
-        self.single_buffer_max = seg if env else self.max_buffer
-        self.memory_limit = _memory_limit(self.info)
+        self.single_buffer_max = seg if want else self.max_buffer
         self.storage_align = self.limits["min-storage-buffer-offset-alignment"]
         self.max_groups = self.limits["max-compute-workgroups-per-dimension"]
         self.max_immediate = (self.limits.get("max-immediate-size", 0)
                               if "immediates" in self.features else 0)
-        if os.environ.get("NUMR_WEBGPU_PARAMS", "").lower() == "uniform":
+        if tuned("PARAMS", self) == "uniform":
             self.max_immediate = 0  # exercise the uniform-ring path on adapters with immediates
         self.lost = False
         self.bindgroups = BindGroupCache(self.device)
-        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy)
+        self.pool = BufferPool(self.device, self.max_buffer, self._before_destroy,
+                               self._release_caches)
+        self.pool.set_limits(_memory_limit(self.info),
+                             _bytes_variable("NUMR_WEBGPU_POOL_BYTES"))
         self.pipelines = PipelineCache(
-            self.device, self.limits.get("max-compute-workgroup-storage-size"))
+            self.device, self.limits.get("max-compute-workgroup-storage-size"),
+            self._cache_size)
         self.staging = StagingPool(self.device)
-        self.maps = Mappings(self.device, _map_spin(self.info))
+        self.maps = Mappings(self.device)
+        self._waits_epoch = None
+        self._tune_waits()
         self.recorder = Recorder(self)
-        self._kernels = {}  # KernelSpec -> Kernel (codegen/spec.py)
+        # KernelSpec -> Kernel (codegen/spec.py), least recently used first
+        self._kernels = collections.OrderedDict()
         # called with the client after every host read and synchronize (deferred error
         # checks: primitives/gather.py's lazy index check)
         self.read_hooks = []
         self.transfers = 0  # host reads and writes (runtime/recipes.py: a call without any)
         self.recipes = Recipes(self)
-        prof = os.environ.get("NUMR_WEBGPU_PROFILE", "").strip().lower()
+        prof = environment.get("NUMR_WEBGPU_PROFILE").lower()
         if prof not in ("", "0", "off", "false", "no"):
             from .profile import profile_process
             profile_process(self, prof)
@@ -135,20 +156,6 @@ class WgpuClient:
         unavailable, with wgpu's reason (it never had a device to lose)."""
         feats = [f for f in adapters.OPTIONAL_FEATURES if f in self.adapter.features]
         label = f"numr webgpu {self.index}"
-        self.coop_refused = None
-        # wgpu's experimental cooperative matrices (tensor cores; the float16 GEMM of
-        # ops/matmul/coop.py): asked for where listed, and never at the cost of the rest
-        if "cooperative-matrix" in self.adapter.features and \
-                os.environ.get("NUMR_WEBGPU_GEMM_COOP", "0").strip().lower() in \
-                ("1", "on", "auto", "true", "yes"):
-            try:
-                return self.adapter.request_device_sync(
-                    label=label, required_features=feats + ["cooperative-matrix"],
-                    required_limits=dict(self.adapter.limits))
-            except Exception as exc:  # noqa: BLE001 - the device without it, below
-                # wgpu-native 29 (wgpu 0.32) refuses it: "experimental features are not
-                # enabled", and its C API has no switch for them (ops/matmul/coop.py)
-                self.coop_refused = " ".join(str(exc).split())[:300]
         try:
             return self.adapter.request_device_sync(label=label, required_features=feats,
                                                     required_limits=dict(self.adapter.limits))
@@ -220,13 +227,29 @@ class WgpuClient:
 
     def kernel(self, spec):
         """The compiled ``Kernel`` of ``spec`` on this adapter (cached per spec)."""
-        k = self._kernels.get(spec)
+        kernels = self._kernels
+        k = kernels.get(spec)
         if k is not None:
             self.pipelines.hits += 1
+            kernels.move_to_end(spec)
         else:
             from ..codegen.spec import Kernel
-            k = self._kernels[spec] = Kernel(self, spec)
+            k = Kernel(self, spec)
+            cap = self._cache_size()
+            while len(kernels) >= cap:
+                kernels.popitem(last=False)
+            kernels[spec] = k
         return k
+
+    def _cache_size(self):
+        return tuned("KERNEL_CACHE_SIZE", self)
+
+    def _tune_waits(self):
+        """The host waits' spin (MAP_SPIN_US), re-read after any knob changed."""
+        e = tuning_epoch()
+        if e != self._waits_epoch:
+            self._waits_epoch = e
+            self.maps.spin_s = tuned("MAP_SPIN_US", self) * 1e-6
 
     def launch_indirect(self, pipe, bindings, params, indirect):
         """Like ``launch``, the workgroup counts read by the GPU from ``indirect``: a storage
@@ -270,6 +293,7 @@ class WgpuClient:
     @locked
     def synchronize(self):
         self.check()
+        self._tune_waits()
         try:
             self.recorder.wait()
         except DeviceLost:
@@ -336,6 +360,7 @@ class WgpuClient:
 
     def _read_one(self, block, offset, nbytes):
         self._check_live(block)
+        self._tune_waits()
         lo = offset - offset % 4
         hi = -(-(offset + nbytes) // 4) * 4
         n = max(hi - lo, 4)
@@ -370,9 +395,11 @@ class WgpuClient:
         self.check()
         if nbytes <= self.single_buffer_max:
             return self.pool.allocate(nbytes, host_write)
-        if self.memory_limit is not None and nbytes > self.memory_limit:
-            raise OutOfMemory(BACKEND, nbytes, f"more than the adapter's memory "
-                              f"({self.memory_limit} bytes)")
+        limit = self.pool.limit
+        if limit is not None and nbytes > limit:
+            raise OutOfMemory(BACKEND, nbytes, f"more than numr's memory limit of {limit} "
+                              "bytes; raise it with numr_array_api.webgpu.set_memory_limit"
+                              "(nbytes) (None removes it) or NUMR_WEBGPU_MEMORY_BYTES")
         seg = self.segment_bytes
         n = -(-nbytes // seg)
         parts = []
@@ -390,15 +417,39 @@ class WgpuClient:
                               f"failed: {exc}") from exc
         return SegmentedBlock(parts, seg, nbytes)
 
-    def _before_destroy(self, buffers):
+    def _before_destroy(self, buffers, wait=True):
         self.bindgroups.forget_buffers(buffers)
-        if not self.lost:
-            # submitted work may still use these pooled buffers; let it finish first
+        if wait and not self.lost:
+            # submitted work may still use these pooled buffers: empty_cache lets it finish
+            # (the pool's caps do not wait: wgpu frees a buffer once the work using it is done)
             self.recorder.wait()
+
+    def _release_caches(self, mid_call=True):
+        """What the caches hold back to the driver (``mid_call``: the memory limit's last
+        resort, inside an allocation: see caches.py)."""
+        with deferred_interrupts():
+            self.recipes.clear()  # they keep plan tables alive
+            caches.clear_all(self, mid_call)  # plans hold buffers: release them first
+            self.pool.empty_cache()
+
+    @property
+    def memory_limit(self):
+        """numr's cap on the bytes this client's buffers hold (None: none)."""
+        return self.pool.limit
+
+    @memory_limit.setter
+    @locked
+    def memory_limit(self, nbytes):
+        # None removes numr's cap, not the adapter's capacity (a CPU adapter's host memory)
+        if nbytes is None:
+            nbytes = _capacity(self.info)
+        self.pool.set_limits(nbytes, _bytes_variable("NUMR_WEBGPU_POOL_BYTES"))
 
     @locked
     def memory_stats(self):
-        return self.pool.stats()
+        stats = self.pool.stats()
+        stats["staging_bytes"] = self.staging.nbytes()
+        return stats
 
     @locked
     def empty_cache(self):
@@ -407,10 +458,8 @@ class WgpuClient:
         # own wait then returns at once)
         if not self.lost:
             self.recorder.wait()
+        self._release_caches(mid_call=False)
         with deferred_interrupts():
-            self.recipes.clear()  # they keep plan tables alive
-            caches.clear_all(self)  # plans and graphs hold buffers: release them first
-            self.pool.empty_cache()
             self.maps.reap()
             self.staging.empty()
 

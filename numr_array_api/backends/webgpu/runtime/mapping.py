@@ -18,7 +18,6 @@ Callers hold the runtime lock, and run ``start`` / ``finish`` / ``reap`` inside
 """
 
 import itertools
-import os
 import time
 
 import numpy as np
@@ -78,9 +77,6 @@ class Mappings:
         self.active = {}  # number -> Mapping
         self.spin_s = spin_s
         self.progress = None  # the recorder's (progress.py): abandoned work, slow waits
-        # NUMR_WEBGPU_MAP_WAIT=block (a measurement switch): one blocking device poll first
-        # (the driver waits for the queue), then the usual loop; not interruptible meanwhile
-        self.block = os.environ.get("NUMR_WEBGPU_MAP_WAIT", "").strip() == "block"
 
     def start(self, buffer, size, release):
         """Map ``buffer[0:size]`` for reading; ``release(buffer, size)`` takes the buffer
@@ -108,10 +104,6 @@ class Mappings:
         wgpu's message (the caller translates it)."""
         delay = 0.0
         m.waiting = True
-        if self.block and m.number not in _outcome:
-            dev = self.device._internal
-            if dev:
-                lib.wgpuDevicePoll(dev, True, ffi.NULL)
         t0 = time.perf_counter()
         spin_until = t0 + self.spin_s if self.spin_s else 0.0
         progress = self.progress

@@ -14,8 +14,14 @@ GEMM's inner loop to 54 % of the FMA peak with no memory traffic at all
 (benchmarks/gemm_variants.py, run by benchmarks/gpu/runs/2026-11-26-26.sh, 2026-11-26).
 Kernel families reach them through ``client.kernel(spec)`` (codegen/spec.py), which caches
 per spec so the hot path neither renders nor hashes source text.
+
+Pipelines and shader modules are kept least recently used first out, ``capacity()`` of
+each (the KERNEL_CACHE_SIZE knob); whoever holds a Pipeline (a Kernel, a plan, a recipe,
+a captured graph) keeps it valid after its eviction. Bind group layouts are few (one per
+binding-kind tuple) and kept for the device's lifetime: the bind group cache keys on them.
 """
 
+import collections
 import time
 
 import wgpu
@@ -44,13 +50,15 @@ class Pipeline:
 
 
 class PipelineCache:
-    def __init__(self, device, workgroup_storage=None):
+    def __init__(self, device, workgroup_storage=None, capacity=lambda: 4096):
         self.device = device
         # bytes of workgroup memory an entry point may use (None: not checked); wgpu does
         # not always refuse more (NVIDIA compiled a 64 KiB kernel whose dispatch hung)
         self.workgroup_storage = workgroup_storage
-        self._modules = {}    # WGSL source -> shader module (entry points share it)
-        self._by_source = {}
+        self.capacity = capacity  # entries of each cache below (read at each miss)
+        # (WGSL source, checks) -> shader module (entry points share it)
+        self._modules = collections.OrderedDict()
+        self._by_source = collections.OrderedDict()
         self._layouts = {}
         self.hits = 0
         self.misses = 0
@@ -82,12 +90,16 @@ class PipelineCache:
         p = self._by_source.get(key)
         if p is not None:
             self.hits += 1
+            self._by_source.move_to_end(key)
             return p
         self.misses += 1
         t0 = time.perf_counter()
         self._check_workgroup_storage(source, entry, overrides, label)
+        cap = self.capacity()
         module = self._modules.get((source, checks))
-        if module is None:
+        if module is not None:
+            self._modules.move_to_end((source, checks))
+        else:
             try:
                 if checks is None:
                     module = self.device.create_shader_module(code=source,
@@ -96,7 +108,7 @@ class PipelineCache:
                     module = _trusted_module(self.device, source, label or entry, checks)
             except Exception as exc:
                 raise compile_error(exc, source) from exc
-            self._modules[(source, checks)] = module
+            _put(self._modules, (source, checks), module, cap)
         bgl = self._bind_group_layout(bindings)
         try:
             layout = self.device.create_pipeline_layout(bind_group_layouts=[bgl],
@@ -111,7 +123,7 @@ class PipelineCache:
             raise err from exc
         self.compile_time_s += time.perf_counter() - t0
         p = Pipeline(pipe, bgl, bindings, imm_size, uniform_size, label or entry)
-        self._by_source[key] = p
+        _put(self._by_source, key, p, cap)
         return p
 
     def _check_workgroup_storage(self, source, entry, overrides, label):
@@ -129,6 +141,12 @@ class PipelineCache:
     def stats(self):
         return {"hits": self.hits, "misses": self.misses, "pipelines": len(self._by_source),
                 "modules": len(self._modules), "compile_time_s": self.compile_time_s}
+
+
+def _put(cache, key, value, cap):
+    while len(cache) >= cap:
+        cache.popitem(last=False)
+    cache[key] = value
 
 
 def _trusted_module(device, code, label, checks):

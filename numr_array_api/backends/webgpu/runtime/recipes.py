@@ -31,15 +31,13 @@ immediates, dispatch), the buffers marked pending once a replay. The per-step Py
 general recorder path (a bind-group lookup over every binding and per-buffer bookkeeping,
 ~8 us a step on an H100's host) was what bounded such loops (benchmarks/gpu/trd_host.py,
 run by benchmarks/gpu/runs/2026-11-27-44.sh, 2026-11-27).
-``NUMR_WEBGPU_RECIPE_SETS=0`` replays step by step through that path (A/B timing).
 """
 
-import os
 import weakref
 
+from ...._core import environment
 from ...._core.errors import DeviceLost
 from .allocator import Block
-from .switches import switch
 
 MAX_RECIPES = 1024
 ATTEMPTS = 3   # captures tried per signature before it always takes the general path
@@ -118,9 +116,6 @@ class Recipe:
         rec = client.recorder
         bgc = client.bindgroups
         try:
-            if switch("RECIPE_SETS") == "0":
-                self._replay_each(client, inputs, blocks)
-                return self._outs(client, blocks)
             groups = []
             ids = set()
             for bgl, refs in self.sets:
@@ -140,16 +135,6 @@ class Recipe:
             raise
         return self._outs(client, blocks)
 
-    def _replay_each(self, client, inputs, blocks):
-        # NUMR_WEBGPU_RECIPE_SETS=0 (A/B timing): every step through the recorder's
-        # general dispatch, its bind group looked up step by step
-        bgc, rec = client.bindgroups, client.recorder
-        for pipe, bgl, params, wg, refs in self.steps:
-            blks = [blocks[v] if kind == 0 else inputs[v].block if kind == 1 else v
-                    for kind, v, _, _ in refs]
-            ents = tuple((b.buffer, r[2], r[3]) for b, r in zip(blks, refs))
-            rec.dispatch(pipe, bgc.get(bgl, ents), params, wg, blks)
-
     def _outs(self, client, blocks):
         outs = [cls(blocks[s], off, shape, strides, dtype, client)
                 for s, cls, off, shape, strides, dtype in self.outs]
@@ -165,7 +150,7 @@ class Recipes:
         self.replays = 0
         self.captured = 0
         self.refused = {}  # why the last captures failed: reason -> count (tests, docs)
-        self.enabled = os.environ.get("NUMR_WEBGPU_RECIPES", "1").strip() != "0"
+        self.enabled = environment.get("NUMR_WEBGPU_RECIPES") != "0"
 
     def clear(self):
         self.table.clear()

@@ -15,44 +15,41 @@ changes it and set after, so it never claims state the pass does not have. Endin
 submitting a batch together with its bookkeeping runs with interrupts deferred.
 """
 
-import os
-
 import wgpu
 from wgpu.backends.wgpu_native._api import libf as _libf
 from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 
+from ...._core import environment
+from ....tuning.registry import epoch as _tuning_epoch, get as tuned
 from .adapters import is_cpu
 from .concurrency import deferred_interrupts
 from .errors import translate
 from .progress import Progress
 
-DEFAULT_THRESHOLD = int(os.environ.get("NUMR_WEBGPU_BATCH", "128"))
-# A GPU adapter also submits once the unsubmitted dispatches bind this many bytes: recording
-# a batch of large dispatches (ten 32 MiB ffts) and submitting it at the next read leaves
-# the GPU idle while the host records, then the host idle while the GPU runs; submitted
-# early, the two overlap. But a submit costs the host 40-70 us on the H100 (pass end,
-# encoder finish, the native submit ~20 us, a new pass): at 64 MiB a queued 256 MiB sum
-# submitted every call and the host, not the GPU, set its pace (0.80 of CuPy's throughput);
-# at 1 GiB it reached 0.84, max(axis=1) 0.80 -> 0.88, var(axis=0) 2.07 -> 2.85, batched
-# fft 0.38 -> 0.51 of cuFFT's (benchmarks/gpu/submit_ab.py, interleaved in one process).
-# A fixed large threshold delays the GPU's start after the host waited, though (ten queued
-# sums: 0.66): the threshold starts at RAMP_FIRST whenever the host has waited for the
-# queue (a read-back, synchronize) and doubles at each early submit up to the maximum, so
-# the GPU starts at once and a long stream of work is submitted in large batches.
-# 0 turns it off; CPU adapters (lavapipe) never submit early: they run on the host's cores.
-_SUBMIT_BYTES_ENV = os.environ.get("NUMR_WEBGPU_SUBMIT_BYTES", "").strip()
-DEFAULT_SUBMIT_BYTES = 1 << 30
-RAMP_FIRST = int(os.environ.get("NUMR_WEBGPU_SUBMIT_FIRST", "").strip() or (64 << 20))
+# A GPU adapter also submits once the unsubmitted dispatches bind SUBMIT_BYTES (a knob;
+# NUMR_WEBGPU_SUBMIT_BYTES overrides it): recording a batch of large dispatches (ten
+# 32 MiB ffts) and submitting it at the next read leaves the GPU idle while the host
+# records, then the host idle while the GPU runs; submitted early, the two overlap. But a
+# submit costs the host 40-70 us on the H100 (pass end, encoder finish, the native submit
+# ~20 us, a new pass): at 64 MiB a queued 256 MiB sum submitted every call and the host,
+# not the GPU, set its pace (0.80 of CuPy's throughput); at 1 GiB it reached 0.84,
+# max(axis=1) 0.80 -> 0.88, var(axis=0) 2.07 -> 2.85, batched fft 0.38 -> 0.51 of cuFFT's
+# (benchmarks/gpu/submit_ab.py, interleaved in one process). A fixed large threshold
+# delays the GPU's start after the host waited, though (ten queued sums: 0.66): the
+# threshold starts at SUBMIT_FIRST whenever the host has waited for the queue (a
+# read-back, synchronize) and doubles at each early submit up to the maximum, so the GPU
+# starts at once and a long stream of work is submitted in large batches. 0 turns it off
+# (the CPU adapters' table: lavapipe runs on the host's cores).
 _RING_BYTES = 1 << 18
-_REPLAY_CHUNK_ENV = os.environ.get("NUMR_WEBGPU_REPLAY_CHUNK", "").strip()
 
 
 class Recorder:
-    def __init__(self, client, threshold=DEFAULT_THRESHOLD):
+    def __init__(self, client, threshold=None):
         self.client = client
         self.device = client.device
         self.queue = client.device.queue
-        self.threshold = max(1, threshold)
+        self._threshold = threshold
+        self.threshold = 1
         self.encoder = None
         self.cpass = None
         # id() of wgpu buffers used by unsubmitted dispatches (the pool's set: it keeps them
@@ -70,14 +67,7 @@ class Recorder:
         self._cb_desc = _ffi.new("WGPUCommandBufferDescriptor *")
         self._cbs = _ffi.new("WGPUCommandBuffer[1]")
         self.raw_batch = False
-        # NUMR_WEBGPU_NATIVE_BATCH=0: batches through wgpu-py's objects (A/B timing)
-        self.native_batches = os.environ.get("NUMR_WEBGPU_NATIVE_BATCH", "1").strip() != "0"
-        # replays are submitted in chunks so a GPU starts while the host records (64 was
-        # fastest on an H100, docs/benchmarks.md); a CPU adapter (lavapipe) executes on the
-        # host's own cores, where each extra submit only costs: one submit per replay
         cpu = is_cpu(client.info)
-        self.replay_chunk = max(1, int(_REPLAY_CHUNK_ENV)) if _REPLAY_CHUNK_ENV else \
-            (1 << 30 if cpu else 64)
         # Ctrl-C (progress.py): a CPU adapter's submit blocks until the queue is free, so the
         # host waits for it first, interruptibly; paced operations keep at most this many
         # steps queued (a GPU gets the next ones queued while the host waits on one)
@@ -85,12 +75,8 @@ class Recorder:
         client.maps.progress = self.progress
         self.submit_blocks = cpu
         self.pace_depth = 1 if cpu else 3
-        sb = int(_SUBMIT_BYTES_ENV) if _SUBMIT_BYTES_ENV else (0 if cpu else DEFAULT_SUBMIT_BYTES)
-        self.submit_bytes = sb if sb > 0 else 1 << 62
-        # the early-submit threshold is min(ramp, submit_bytes); ramp restarts at
-        # ramp_first after each wait of the host (``idle``)
-        self.ramp_first = min(RAMP_FIRST, self.submit_bytes) if sb > 0 else 1 << 62
-        self.ramp = self.ramp_first
+        self._tuned_at = None
+        self.retune()
         self.pending_bytes = 0
         self._last_pipe = self._last_bg = None
         self.dispatches = 0
@@ -111,6 +97,23 @@ class Recorder:
         self._fence = self.device.create_buffer(
             size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
         self._fence_src = self.device.create_buffer(size=256, usage=wgpu.BufferUsage.COPY_SRC)
+
+    def retune(self):
+        """Read the knobs (runtime family) the recorder runs with: at creation and after
+        a host wait once a knob changed (tuning.override / force in benchmarks)."""
+        client = self.client
+        self._tuned_at = _tuning_epoch()
+        self.threshold = max(1, self._threshold or tuned("BATCH", client))
+        # replays are submitted in chunks so a GPU starts while the host records
+        self.replay_chunk = tuned("REPLAY_CHUNK", client)
+        env = environment.get("NUMR_WEBGPU_SUBMIT_BYTES")
+        sb = int(env) if env else tuned("SUBMIT_BYTES", client)
+        self.submit_bytes = sb if sb > 0 else 1 << 62
+        # the early-submit threshold is min(ramp, submit_bytes); ramp restarts at
+        # ramp_first after each wait of the host (``idle``)
+        self.ramp_first = min(tuned("SUBMIT_FIRST", client), self.submit_bytes) \
+            if sb > 0 else 1 << 62
+        self.ramp = self.ramp_first
 
     # ---- uniform ring -------------------------------------------------------------------
     def ring_buffer(self):
@@ -140,7 +143,7 @@ class Recorder:
         finish, copies, submit) go through wgpu-py's error-capturing ``libf``. A profile
         (profile.py) records through wgpu-py's objects."""
         self._last_pipe = self._last_bg = None
-        if self.prof is not None or not self.native_batches:
+        if self.prof is not None:
             enc = self.device.create_command_encoder()
             cp = enc.begin_compute_pass()
             self.raw_batch = False
@@ -237,7 +240,7 @@ class Recorder:
         bind group by index into ``groups``) straight into the open pass: the per-dispatch
         Python work is four native calls. ``ids``: the id()s of every buffer they touch
         (kept pending until the submit). Submitted in chunks of ``replay_chunk`` dispatches
-        (``NUMR_WEBGPU_REPLAY_CHUNK``; default 64 on GPUs, whole on CPU adapters), so a GPU
+        (the REPLAY_CHUNK knob; 64 on GPUs, whole on CPU adapters), so a GPU
         starts on the first chunk while the host records the next; none while ``held``."""
         chunk = self.replay_chunk
         bgs = [(bg, bg._internal) for bg in groups]
@@ -317,8 +320,7 @@ class Recorder:
             self.recorded = 0
             self.pending_bytes = 0
             ring_used, self._ring_used = self._ring_used, 0
-            raw = self.raw_batch if enc is not None else \
-                self.prof is None and self.native_batches
+            raw = self.raw_batch if enc is not None else self.prof is None
             try:
                 if raw:
                     self._flush_raw(cp, enc, copies, ring_used)
@@ -414,6 +416,8 @@ class Recorder:
         """The host waited for the queue (a mapping copied after every submission has
         completed): the next early submit comes soon again, and until the next submit a
         wait() returns at once."""
+        if self._tuned_at != _tuning_epoch():
+            self.retune()
         self.ramp = self.ramp_first
         self.drained_at = self.submits
 

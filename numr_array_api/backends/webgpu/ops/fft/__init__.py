@@ -1,22 +1,25 @@
 """The ``fft`` extension on the GPU: every transform, fftfreq / rfftfreq and the shifts.
 
-  wgsl.py    WGSL fragments: butterflies, row loaders / storers (the batch and load modes)
-  specs.py   kernel specs: Stockham stage, workgroup-memory transform, Bluestein chirp and
-             filter product, real-transform twiddle pass, frequencies
+  wgsl.py    WGSL fragments: complex helpers, butterflies, row loaders / storers (the batch
+             layouts and load / store modes)
+  specs.py   kernel specs: Stockham stage, workgroup-memory transform (FastSpec), Bluestein
+             chirp and filter product, real-transform twiddle pass, frequencies
   plan.py    Plan: one complex transform length / dtype / direction on one adapter (shared,
              fourstep, stockham or bluestein), cached on the client with its tables
   real.py    the transforms the standard names, built from plans: padding / truncation,
              norms, real transforms (half-length complex trick for even n), n-d transforms,
              slabs of rows beyond one binding
+  *.wgsl     the fixed kernels (Stockham stage, chirp multiply, real twiddle pass)
 
 Nothing here reads data back to the host; only plan-time tables (twiddles, chirps, the
 chirp filter's spectrum) are computed on the host in float64 and uploaded once per plan.
+Tuning values: the FFT_* knobs (numr_array_api/tuning/knobs/fft.py).
 """
 
+from .....tuning.registry import epoch
 from ...codegen.render import workgroups
 from ...storage import WgpuStorage
 from . import real
-from .plan import frozen, switch_values
 from .specs import FreqSpec
 
 __all__ = ["FFTMixin"]
@@ -33,18 +36,17 @@ def _f32_parts(v):
 
 class FFTMixin:
     # a repeated call replays its recorded dispatches (runtime/recipes.py): the planning
-    # above them costs as much host time as a batch of short rows takes on a GPU
+    # above them costs as much host time as a batch of short rows takes on a GPU; the
+    # tuning epoch in the key keeps a recording made under other knob values from replaying
     def fft_1d(self, name, a, n, axis, norm, out_dtype):
-        with frozen():
-            return a.client.recipes.call(
-                ("fft_1d", name, n, axis, norm, out_dtype, switch_values()), (a,),
-                lambda: real.one_d(name, a, n, axis, norm, out_dtype))
+        return a.client.recipes.call(
+            ("fft_1d", name, n, axis, norm, out_dtype, epoch()), (a,),
+            lambda: real.one_d(name, a, n, axis, norm, out_dtype))
 
     def fft_nd(self, name, a, s, axes, norm, out_dtype):
-        with frozen():
-            return a.client.recipes.call(
-                ("fft_nd", name, tuple(s), tuple(axes), norm, out_dtype, switch_values()),
-                (a,), lambda: real.n_d(name, a, s, axes, norm, out_dtype))
+        return a.client.recipes.call(
+            ("fft_nd", name, tuple(s), tuple(axes), norm, out_dtype, epoch()),
+            (a,), lambda: real.n_d(name, a, s, axes, norm, out_dtype))
 
     def fft_freq(self, n, d, rfft, dtype, device):
         client = self._client(device)

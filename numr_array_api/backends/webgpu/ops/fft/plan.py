@@ -5,13 +5,14 @@ Built once per (length, dtype, direction, adapter) and cached on the client (an 
 pipelines), they record their passes per call, so any batch layout (rows, strides; see
 wgsl.py) reuses one plan. Methods:
 
-  shared     every factor in {2,3,4,5,7,8} and n <= the workgroup-memory cap: one dispatch
-             (SharedSpec); short rows share a workgroup
-  fourstep   every factor small, cap < n <= cap^2: n = n1 n2, n2 columns of length n1 then
-             n1 rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
-             the workgroup-memory kernel (two dispatches), any batch layout; whole complex
-             (or real) rows only: padded / real-pair / Hermitian rows take Stockham passes
-  stockham   every factor small, n beyond cap^2 or without a split: one global-memory
+  shared     every factor in {2,3,4,5,7,8} and 1 < n <= the workgroup-memory cap: one
+             dispatch (FastSpec); short rows share a workgroup
+  fourstep   every factor small, n > cap: n = n1 n2, n2 columns of length n1 then n1
+             rows of length n2 with the twiddle W_n^(k1 j2) applied on load, both through
+             the workgroup-memory kernel (two dispatches), any batch layout; beyond cap^2
+             the columns are a four-step of their own (nested); whole complex (or real)
+             rows only: padded / real-pair / Hermitian rows take Stockham passes
+  stockham   every factor small, n without a split (and n = 1): one global-memory
              dispatch per radix stage (radix 8 first), ping-ponging between two scratch
              buffers
   bluestein  a prime factor > 7: chirp-z through a transform of m >= 2n - 1 (the smallest
@@ -20,26 +21,27 @@ wgsl.py) reuses one plan. Methods:
 
 Twiddles and chirps are computed on the host in float64 (numpy) once per plan and uploaded
 in the kernel's precision; the chirp filter's spectrum too (it depends only on n, m).
+Tuning values (the FFT_* knobs of numr_array_api/tuning/knobs/fft.py) are read while a plan
+is built; plans are cached per tuning epoch.
 """
 
 from __future__ import annotations
 
 import collections
 import math
-import os
-import threading
 
 import numpy as np
 
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
+from .....tuning.registry import epoch
+from .....tuning.registry import get as tuned
 from ...codegen.caps import Caps
 from ...codegen.render import workgroups
 from ...runtime import caches as _caches
 from ...storage import WgpuStorage
 from . import wgsl as W
-from .specs import (ChirpSpec, FastSpec, PointMulSpec, SharedSpec, StockhamSpec, fast_pitch,
-                    shared_cap)
+from .specs import ChirpSpec, FastSpec, PointMulSpec, StockhamSpec, fast_pitch
 
 __all__ = ["Side", "plan", "table", "check_fits", "scratch"]
 
@@ -163,69 +165,13 @@ def split(n, cap):
     return None
 
 
-_KEYS = tuple("NUMR_WEBGPU_FFT_" + k for k in (
-    "DEEP", "SPLIT", "KERNEL", "PAD", "CAP", "COLS", "LOADS", "WG", "STRIDED", "TW", "EPT",
-    "WGT", "POST", "CODE", "DIAG"))
-_LOCAL = threading.local()   # .snap: the switches read once for the call in progress
-
-
-_RAW = getattr(os.environ, "_data", None)   # POSIX: the bytes -> bytes dict under environ
-_BKEYS = tuple((k, os.fsencode(k)) for k in _KEYS)
-
-
-def _read_switches():
-    # os.environ.get encodes every key and decodes every value; on POSIX read the bytes
-    # dict under it with the keys encoded once (13 lookups: about a microsecond)
-    if isinstance(_RAW, dict):
-        out = {}
-        for k, b in _BKEYS:
-            v = _RAW.get(b)
-            out[k] = None if v is None else os.fsdecode(v)
-        return out
-    g = os.environ.get
-    return {k: g(k) for k in _KEYS}
-
-
-def switch_values():
-    """The switches of the call in progress (inside ``frozen``), as a hashable key."""
-    s = _LOCAL.snap
-    return tuple([s[k] for k in _KEYS])
-
-
-def _env(key, default=None):
-    s = getattr(_LOCAL, "snap", None)
-    v = s.get(key) if s is not None else os.environ.get(key)
-    return default if v is None else v
-
-
-class frozen:
-    """Read the NUMR_WEBGPU_FFT_* switches once for one public transform call (plans and
-    kernels ask for them many times a call); nested uses keep the outer snapshot."""
-
-    __slots__ = ("outer",)
-
-    def __enter__(self):
-        self.outer = getattr(_LOCAL, "snap", None)
-        if self.outer is None:
-            _LOCAL.snap = _read_switches()
-
-    def __exit__(self, *exc):
-        _LOCAL.snap = self.outer
-
-
-def deep_enabled():
-    """NUMR_WEBGPU_FFT_DEEP=0 turns the nested four-step off (lengths beyond cap^2 then
-    take one Stockham pass per radix, the old behaviour), for A/B timings."""
-    return _env("NUMR_WEBGPU_FFT_DEEP", "1") != "0"
-
-
 def deep_split(n, cap):
     """(n1, n2) for a length beyond cap^2 whose factors are all small: n2 the largest
     divisor <= cap (the rows of the second step, in workgroup memory), n1 = n / n2 a
     length that is itself a four-step (or nested again), so the whole transform takes
     about log_cap(n) workgroup-memory passes instead of one global pass per radix;
     None if there is none."""
-    if n <= cap or not deep_enabled():
+    if n <= cap:
         return None
     for d in range(min(cap, n // 2), 1, -1):
         if n % d == 0:
@@ -236,25 +182,10 @@ def deep_split(n, cap):
     return None
 
 
-def split_cap(cap):
-    """The largest sub-length a four-step step may have. COLS=tile: cap / 4, so that every
-    step's workgroup holds >= 4 rows and its strided side (the columns it loads, or the
-    transposed store) moves >= 4 neighbouring elements at a time (a 32-byte sector of
-    complex64): 2^22 complex64 then takes three coalesced passes (256 x 128 x 128) instead
-    of two strided ones (2048 x 2048); otherwise the whole cap (fewest passes)."""
-    return cap // 4 if cols_mode() == "tile" and cap >= 32 else cap
-
-
-def split_mode():
-    """NUMR_WEBGPU_FFT_SPLIT, for A/B timings: ``sqrt`` (n2 the smallest divisor >=
-    sqrt(n)) or ``wide`` (default; n2 the largest divisor <= cap whose n1 = n / n2 is within the
-    cap too: short columns, so the column step holds several neighbouring columns per
-    workgroup; 2^22 complex64 with the fast kernel: 1024 x 4096)."""
-    v = _env("NUMR_WEBGPU_FFT_SPLIT", "wide")
-    return v if v in ("sqrt", "wide") else "wide"
-
-
 def wide_split(n, cap):
+    """(n1, n2) with n2 the largest divisor <= cap whose n1 = n / n2 is within the cap
+    too: short columns, so the column step holds several neighbouring columns per
+    workgroup (2^22 complex64 on a 4096 cap: 1024 x 4096); None if there is none."""
     if n <= cap:
         return None
     for d in range(min(cap, n // 2), 1, -1):
@@ -264,14 +195,9 @@ def wide_split(n, cap):
 
 
 def four_split(n, cap):
-    """(n1, n2) of the four-step for n > cap under the current policy, or None."""
-    if split_mode() == "wide":
-        w = wide_split(n, cap)
-        if w:
-            return w
-    sc = split_cap(cap)
-    # no tile-friendly split (or DEEP=0 beyond sc^2): the widest one
-    return split(n, sc) or deep_split(n, sc) or split(n, cap) or deep_split(n, cap)
+    """(n1, n2) of the four-step for n > cap (the widest split, else the first above
+    sqrt(n), else a nested one), or None."""
+    return wide_split(n, cap) or split(n, cap) or deep_split(n, cap)
 
 
 def fast_length(m, cap):
@@ -279,46 +205,21 @@ def fast_length(m, cap):
     return factor(m)[1] == 1 and (m <= cap or bool(four_split(m, cap)))
 
 
-def kernel_mode():
-    """NUMR_WEBGPU_FFT_KERNEL, for A/B timings: ``fast`` (default; FastSpec: one kernel per length
-    with unrolled stages, one padded workgroup buffer, so twice the cap: 4096 complex64 /
-    2048 complex128 on 48 KiB) or ``loop`` (SharedSpec: one kernel for every length, its
-    stages a loop over radix words, two buffers)."""
-    v = _env("NUMR_WEBGPU_FFT_KERNEL", "fast")
-    return v if v in ("fast", "loop") else "fast"
-
-
-def fast_pad():
-    """NUMR_WEBGPU_FFT_PAD: FastSpec's workgroup-memory padding shift (ph(i) = i + i >>
-    pad; 0: none). Default 4: a bank model of the 1024 / 2048 / 4096-point stages
-    (16 eight-byte bank pairs per half warp) finds every access conflict-free but one
-    2-way write; shift 3 makes most reads 2-way, none makes the first write 8-way."""
-    try:
-        return max(0, min(int(_env("NUMR_WEBGPU_FFT_PAD", "4")), 8))
-    except ValueError:
-        return 4
-
-
 _FAST_CAP = {}
 
 
-def fast_cap(cdtype, caps):
-    """Largest power-of-two length FastSpec takes on ``caps`` (one padded row in workgroup
-    memory, n / 8 threads)."""
-    pad = fast_pad()
+def fast_cap(cdtype, caps, pad):
+    """Largest power-of-two length FastSpec takes on ``caps`` with padding shift ``pad``
+    (one padded row in workgroup memory, n / 8 threads)."""
     key = (cdtype, caps, pad)
     cap = _FAST_CAP.get(key)
     if cap is None:
-        cap = _FAST_CAP[key] = _fast_cap(cdtype, caps, pad)
-    return cap
-
-
-def _fast_cap(cdtype, caps, pad):
-    item = 8 if cdtype == "complex64" else 16
-    cap = 8
-    while (cap < 4096 and fast_pitch(2 * cap, pad, 1) * item <= caps.workgroup_storage
-           and 2 * cap // 8 <= caps.invocations):
-        cap *= 2
+        item = 8 if cdtype == "complex64" else 16
+        cap = 8
+        while (cap < 4096 and fast_pitch(2 * cap, pad, 1) * item <= caps.workgroup_storage
+               and 2 * cap // 8 <= caps.invocations):
+            cap *= 2
+        _FAST_CAP[key] = cap
     return cap
 
 
@@ -333,66 +234,38 @@ def fast_radices(radices):
     return tuple(sorted(r, key=lambda x: -x if x in (8, 4, 2) else x))
 
 
-def shared_cap_env(cdtype, caps):
-    """shared_cap (fast_cap with NUMR_WEBGPU_FFT_KERNEL=fast), lowered by
-    NUMR_WEBGPU_FFT_CAP (a power of two; tests use it to reach the four-step and nested
-    four-step methods at small lengths)."""
-    cap = fast_cap(cdtype, caps) if kernel_mode() == "fast" else shared_cap(cdtype, caps)
-    lim = _env("NUMR_WEBGPU_FFT_CAP")
+def shared_cap(client, cdtype):
+    """The longest row one workgroup-memory dispatch takes on ``client`` (fast_cap),
+    lowered by the FFT_CAP knob."""
+    cap = fast_cap(cdtype, Caps.of(client), tuned("FFT_PAD", client))
+    lim = tuned("FFT_CAP", client)
     if lim:
-        cap = max(8, min(cap, 1 << (int(lim).bit_length() - 1)))
+        cap = max(8, min(cap, 1 << (lim.bit_length() - 1)))
     return cap
-
-
-def cols_mode():
-    """NUMR_WEBGPU_FFT_COLS, for A/B timings:
-      tile            four-step steps within cap / 4 (split_cap) and tiled kernels: a
-                      workgroup's rows (neighbouring columns) are loaded / stored
-                      row-fastest, so a warp touches neighbouring addresses
-      tile2 (default) tiled kernels where the rows allow, splits as wide as the cap
-                      (fewest passes; columns of cap-length rows stay strided); fastest
-                      in the H100 A/B of 2026-11-24 (docs/benchmarks.md)
-      strided         the old behaviour: wide splits, each row moved by its own threads,
-                      one stride apart (one 32-byte sector per 8-byte element)"""
-    v = _env("NUMR_WEBGPU_FFT_COLS", "tile2")
-    return v if v in ("tile", "tile2", "strided") else "tile2"
-
-
-def loads_batched():
-    """NUMR_WEBGPU_FFT_LOADS=batch (default): workgroup-memory kernels issue 8 global loads
-    per thread before storing any (SharedSpec.ub); =loop: one load -> store at a time."""
-    return _env("NUMR_WEBGPU_FFT_LOADS", "batch") != "loop"
-
-
-def wg_fit():
-    """NUMR_WEBGPU_FFT_WG=fit (default) sizes a workgroup-memory kernel's workgroup to
-    its rows' threads (tpr * rpw), =full keeps the adapter's 256 with idle threads."""
-    return _env("NUMR_WEBGPU_FFT_WG", "fit") != "full"
 
 
 def bluestein_length(n, cap):
     """The convolution length of Bluestein for n: the smallest 2^a 3^b 5^c 7^d >= 2n - 1
-    that one workgroup-memory dispatch or a four-step takes (up to half the work of the
-    next power of two, e.g. 2,100,000 against 4,194,304 for n = 2^20 + 7), else that power
-    of two."""
+    that one workgroup-memory dispatch or a (nested) four-step takes (up to half the work
+    of the next power of two, e.g. 2,100,000 against 4,194,304 for n = 2^20 + 7), else
+    that power of two."""
     need = 2 * n - 1
     pow2 = 1 << (need - 1).bit_length()
     best = pow2
-    if pow2 <= cap * cap or deep_enabled():
-        a2 = 1
-        while a2 < best:
-            a3 = a2
-            while a3 < best:
-                a5 = a3
-                while a5 < best:
-                    m = a5
-                    while m < need:
-                        m *= 7
-                    if m < best and fast_length(m, cap):
-                        best = m
-                    a5 *= 5
-                a3 *= 3
-            a2 *= 2
+    a2 = 1
+    while a2 < best:
+        a3 = a2
+        while a3 < best:
+            a5 = a3
+            while a5 < best:
+                m = a5
+                while m < need:
+                    m *= 7
+                if m < best and fast_length(m, cap):
+                    best = m
+                a5 *= 5
+            a3 *= 3
+        a2 *= 2
     return best
 
 
@@ -402,86 +275,14 @@ def _t4(client, n, n1, n2, cdtype):
     return _upload(np.concatenate([lo, hi]), cdtype, client)
 
 
-def strided_mode():
-    """NUMR_WEBGPU_FFT_STRIDED (fast kernel), for A/B timings: ``split`` (default) runs strided rows
-    of a length within the cap but too long for 4 rows a workgroup (rfft2's columns of
-    4096) as a four-step of short tiled steps (two coalesced passes); ``one`` keeps one
-    pass whose column loads are a stride apart."""
-    v = _env("NUMR_WEBGPU_FFT_STRIDED", "split")
-    return v if v in ("one", "split") else "split"
-
-
-def tw_mode():
-    """NUMR_WEBGPU_FFT_TW (fast kernel), for A/B timings: ``table`` loads every stage
-    twiddle from the float64-rounded table; ``pow`` loads w, w^2, w^4 and multiplies
-    out the rest of a radix-4 / 8 butterfly's (fewer loads, about one rounding more)."""
-    v = _env("NUMR_WEBGPU_FFT_TW", "table")
-    return v if v in ("table", "pow") else "table"
-
-
-def fast_shape():
-    """(elements per thread, threads per workgroup to aim at) of the fast kernel:
-    NUMR_WEBGPU_FFT_EPT (8: one radix-8 butterfly a thread per stage; 16: two) and
-    NUMR_WEBGPU_FFT_WGT (256), for A/B timings."""
-    def num(k, d, lo, hi):
-        try:
-            v = int(_env(k, d))
-        except ValueError:
-            v = d
-        return 1 << (max(lo, min(v, hi)).bit_length() - 1)
-    return num("NUMR_WEBGPU_FFT_EPT", 8, 2, 64), num("NUMR_WEBGPU_FFT_WGT", 256, 32, 1024)
-
-
-def code_mode():
-    """NUMR_WEBGPU_FFT_CODE (fast kernel), for A/B timings: ``flat`` generates the
-    butterflies as straight-line code on named values; ``array`` as function-scope arrays
-    passed by pointer to butterfly functions."""
-    v = _env("NUMR_WEBGPU_FFT_CODE", "array")
-    return v if v in ("flat", "array") else "array"
-
-
-def post_mode():
-    """NUMR_WEBGPU_FFT_POST (fast kernel), for A/B timings: ``fused`` (default) applies the real
-    transform's post-processing (rfft / ihfft of even n) in the row kernel's last phase
-    and the inverse's pre-processing (irfft / hfft of even n) in its first loads;
-    ``pass`` runs each as its own pass (HalfSpec) over a scratch copy."""
-    v = _env("NUMR_WEBGPU_FFT_POST", "fused")
-    return v if v in ("fused", "pass") else "fused"
-
-
-def _switch_key():
-    s = getattr(_LOCAL, "snap", None)
-    k = None if s is None else s.get(" key")
-    if k is None:
-        k = (deep_enabled(), wg_fit(), cols_mode(), kernel_mode(), fast_pad(), split_mode(),
-             strided_mode(), tw_mode(), fast_shape())
-        if s is not None:
-            s[" key"] = k
-    return k
-
-
-def _memo(key, fn):
-    """fn(), kept in the switch snapshot of the call in progress (switch-derived values
-    asked for several times a call)."""
-    s = getattr(_LOCAL, "snap", None)
-    if s is None:
-        return fn()
-    v = s.get(key)
-    if v is None:
-        v = s[key] = fn()
-    return v
-
-
-def _fast_switches():
-    return _memo(" fast", lambda: (cols_mode(), tw_mode() == "pow", code_mode() == "flat",
-                                   _env("NUMR_WEBGPU_FFT_DIAG") == "io"))
+def _pow2_floor(v):
+    return 1 << (v.bit_length() - 1)
 
 
 def plan(client, n, cdtype, inverse):
-    # the env switches are part of the key: an A/B run in one process gets both plans
-    head = _memo((" plan", id(client), cdtype),
-                 lambda: (shared_cap_env(cdtype, Caps.of(client)), _switch_key()))
-    key = ("plan", n, cdtype, inverse) + head
+    # the tuning epoch is part of the key: plans built under other knob values (an A/B
+    # run in one process, a test's override) are never reused
+    key = ("plan", n, cdtype, inverse, epoch())
     return _cached(client, key, lambda: Plan(client, n, cdtype, inverse))
 
 
@@ -489,39 +290,18 @@ class Plan:
     def __init__(self, client, n, cdtype, inverse):
         self.client, self.n, self.cdtype, self.inverse = client, n, cdtype, inverse
         self._kernels = {}
-        caps = Caps.of(client)
         radices, rest = factor(n)
         self.radices = radices
-        cap = shared_cap_env(cdtype, caps)
+        self.cap = cap = shared_cap(client, cdtype)
         if rest == 1:
             self.tw = table(client, n, cdtype)
-            if n <= cap and len(radices) <= 16:
+            if n == 1:
+                # FastSpec has no stage for a length-1 row: one radix-1 Stockham pass, the
+                # scaled copy through the loads / stores of every row mode
+                self.method, self.radices = "stockham", [1]
+            elif n <= cap:
                 self.method = "shared"
-                # the loop kernel (length 1 under KERNEL=fast too) holds two buffers of
-                # its cap: never the fast kernel's larger cap (64 KiB on NVIDIA: beyond
-                # the adapter's workgroup storage, a pipeline that never completes)
-                self.cap = cap if (kernel_mode() == "fast" and n > 1) else \
-                    min(cap, shared_cap(cdtype, caps))
-                # about one radix-8 butterfly per thread per stage, several short rows per
-                # workgroup (rpw rows of tpr threads)
-                self.wg = caps.wg_size(256)
-                self.tpr = min(self.wg, 1 << max(-(-n // 8) - 1, 0).bit_length())
-                rpw = self.wg // self.tpr
-                while rpw * n > self.cap:
-                    rpw //= 2
-                self.rpw = max(rpw, 1)
-                if wg_fit():
-                    # no idle threads: a 1024-point row (128 threads) got a 256-thread
-                    # workgroup, half of it waiting at every barrier and holding slots
-                    # that another workgroup's row could use
-                    self.wg = max(self.tpr * self.rpw, 1)
-                self.fast = kernel_mode() == "fast" and n > 1
-                if self.fast:
-                    self._fast_params(caps, cdtype)
-                codes = [0, 0]
-                for s, r in enumerate(radices):
-                    codes[s // 8] |= r << (4 * (s % 8))
-                self.codes = codes
+                self._fast_params(Caps.of(client), cdtype)
             elif four_split(n, cap):
                 # four-step: n = n1 * n2, both within workgroup memory: n2 columns of
                 # length n1, twiddle, n1 rows of length n2 (two dispatches, not log8 n);
@@ -548,14 +328,16 @@ class Plan:
             self.inv = plan(client, m, cdtype, True)
 
     def _fast_params(self, caps, cdtype):
-        # n / 8 threads a row (one radix-8 butterfly each), rows per workgroup up to 256
-        # threads; rpw_t (tiled sides: strided rows that are neighbouring columns) >= 4
-        # rows where workgroup memory allows, so a warp's loads cover 32-byte sectors
-        n = self.n
+        # FFT_EPT elements a thread (8: one radix-8 butterfly each), rows per workgroup up
+        # to FFT_WGT threads; rpw_t (tiled sides: strided rows that are neighbouring
+        # columns) >= 4 rows where workgroup memory allows, so a warp's loads cover
+        # 32-byte sectors
+        n, client = self.n, self.client
         item = 8 if cdtype == "complex64" else 16
-        pad = fast_pad()
+        self.pad = pad = tuned("FFT_PAD", client)
+        ept = _pow2_floor(tuned("FFT_EPT", client))
+        wgt = _pow2_floor(tuned("FFT_WGT", client))
         self.frad = fast_radices(self.radices)
-        ept, wgt = fast_shape()
         t = 1
         while t * ept < n:
             t *= 2
@@ -578,10 +360,13 @@ class Plan:
         stored value multiplied by ``scale``."""
         if rows == 0:
             return
-        if (self.method == "shared" and self.fast and self.frpw_t < 4
-                and (src.se != 1 or dst.se != 1) and strided_mode() == "split"
+        if (self.method == "shared" and self.frpw_t < 4
+                and (src.se != 1 or dst.se != 1)
                 and src.mode in ("c", "r") and src.length == self.n
                 and dst.mode == "c" and dst.length == self.n):
+            # strided rows too long for 4 a workgroup (rfft2's columns of 4096): a
+            # four-step of short tiled steps, two coalesced passes instead of one whose
+            # column loads are a stride apart
             fs = self._strided_plan()
             if fs is not None:
                 return fs._fourstep(src, dst, rows, inner, scale)
@@ -606,42 +391,24 @@ class Plan:
             self._fs = fs
         return fs
 
-    def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None):
-        client = self.client
-        if self.fast:
-            return self._fast(src, dst, rows, inner, scale, t4, mid)
-        tile = self.rpw > 1 and cols_mode() != "strided"
-        key = (src.mode, dst.mode, t4 is not None, mid is not None, tile and src.se != 1,
-               tile and dst.se != 1, loads_batched())
-        k = self._kernels.get(key)
-        if k is None:
-            k = self._kernels[key] = client.kernel(SharedSpec(
-                self.cdtype, self.inverse, src.mode, dst.mode, self.cap, self.wg, *key[2:]))
-        groups = (max(1, min(-(-rows // self.rpw), client.max_groups)), 1, 1)
-        extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
-        if mid is not None:
-            extra.update(mid=mid, in_sm=src.sm, out_sm=dst.sm)
-        k.launch(groups, x=src.buf, y=dst.buf, tw=self.tw, n=self.n,
-                 nst=len(self.radices), codes0=self.codes[0], codes1=self.codes[1],
-                 rpw=self.rpw, tpr=self.tpr, **extra, **io_words(src, dst, rows, inner, self.cdtype, scale))
-
-    def _fast(self, src, dst, rows, inner, scale, t4, mid, post=None, pre=None):
+    def _shared(self, src, dst, rows, inner, scale, t4=None, mid=None, post=None, pre=None):
         """FastSpec over ``rows`` rows; ``post`` / ``pre``: the length-2n table, to fuse
         the real transform's post-processing (dst then takes n + 1 outputs a row) or the
         inverse real transform's pre-processing (src: the half spectrum)."""
         client = self.client
-        cols, twp, flat, io = _fast_switches()
-        strided = cols != "strided" and (src.se != 1 or dst.se != 1)
+        strided = src.se != 1 or dst.se != 1
         rpw = self.frpw_t if strided else self.frpw
-        tile = rpw > 1 and cols != "strided"
-        key = ("fast", src.mode, dst.mode, t4 is not None, mid is not None,
-               tile and src.se != 1, tile and dst.se != 1, post is not None,
-               twp, pre is not None, flat, io, rpw)
+        # tiled sides: a workgroup's rows (neighbouring columns) are loaded / stored
+        # row-fastest, so a warp touches neighbouring addresses
+        tile = rpw > 1
+        key = (src.mode, dst.mode, t4 is not None, mid is not None, tile and src.se != 1,
+               tile and dst.se != 1, post is not None, pre is not None, rpw)
         k = self._kernels.get(key)
         if k is None:
             k = self._kernels[key] = client.kernel(FastSpec(
                 self.cdtype, self.inverse, src.mode, dst.mode, self.n, self.frad,
-                self.ftpr, rpw, fast_pad(), *key[3:12]))
+                self.ftpr, rpw, self.pad, tw4=key[2], three=key[3], tld=key[4],
+                tst=key[5], post=key[6], pre=key[7]))
         groups = (max(1, min(-(-rows // rpw), client.max_groups)), 1, 1)
         extra = {} if t4 is None else {"t4": t4[0], "t4b": t4[1]}
         if post is not None or pre is not None:
@@ -660,11 +427,8 @@ class Plan:
                 or dst.mode != "c" or dst.length != self.n):
             return self._stockham(src, dst, rows, inner, scale)
         n, n1, n2 = self.n, self.n1, self.n2
-        p1 = self.p1
-        if p1.method != "shared" or (p1.fast and p1.frpw_t < 4 and strided_mode() == "split"
-                                     and cols_mode() == "tile"):
-            # nested: a column step of its own four-step (with STRIDED=split and
-            # COLS=tile, columns too long for 4 a workgroup: every pass tiled)
+        if self.p1.method != "shared":
+            # nested: a column step of its own four-step
             return self._nested(src, dst, rows, inner, scale)
         y = scratch(self.client, rows * n, self.cdtype)
         self.p1._shared(Side(src.buf, src.mode, src.so, src.si, n2 * src.se, n1, src.se),
@@ -718,7 +482,7 @@ class Plan:
         a = scratch(client, rows * m, cd)
         b = scratch(client, rows * m, cd)
         lay = (inner * m, m, 1)   # plain (rows, m): the chirp kernels split rows as src does
-        sa, sb = Side(a, "c", *lay, m), Side(b, "c", *lay, m)
+        sa = Side(a, "c", *lay, m)
         k = client.kernel(ChirpSpec(cd, self.inverse, src.mode, "c"))
         k.launch(workgroups(rows * m, client), x=src.buf, y=a, w=self.chirp, n=n, count=m,
                  **io_words(src, sa, rows, inner, cd, 1.0))

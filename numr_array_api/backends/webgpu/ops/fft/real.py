@@ -9,7 +9,8 @@ beyond one storage binding run in slabs of rows.
 Kinds: c2c (fft, ifft), r2c (rfft, ihfft: the conjugate of rfft is the +i transform) and
 c2r (irfft, hfft: hfft(a) = irfft(conj a) is the -i real-output transform of a's Hermitian
 extension). Even lengths of r2c / c2r use the half-length complex trick: the real row read
-as n/2 complex pairs, one length-n/2 complex transform and one twiddle pass (HalfSpec);
+as n/2 complex pairs, one length-n/2 complex transform and one twiddle pass (fused into
+the workgroup-memory kernel where n/2 fits one: FastSpec post / pre; else HalfSpec);
 odd lengths run the length-n complex transform of the real row (r2c) or of the Hermitian
 extension (c2r), documented in docs/webgpu.md. ``n`` pads with zeros (a load past the
 row's length reads 0) or truncates (the load stops early); the norm's scale is applied by
@@ -23,7 +24,7 @@ import math
 from ....._core import dtypes as dt
 from ...codegen.render import collapse, workgroups
 from ...storage import WgpuStorage
-from .plan import Side, check_fits, io_words, plan, post_mode, scratch, table
+from .plan import Side, check_fits, io_words, plan, scratch, table
 from .specs import HalfSpec
 
 __all__ = ["one_d", "n_d"]
@@ -229,10 +230,9 @@ class _Job:
                 src = _pairs(src_buf, so, si, se, in_len, rows, inner, "ld") or \
                     Side(src_buf, "rp", so, si, se, in_len)
                 p = plan(client, h, cd, inverse)
-                if post_mode() == "fused" and p.method == "shared" and p.fast:
+                if p.method == "shared":
                     # one kernel: the half-length transform stays in workgroup memory
-                    p._fast(src, dst, rows, inner, scale, None, None,
-                            post=table(client, n, cd))
+                    p._shared(src, dst, rows, inner, scale, post=table(client, n, cd))
                     return
                 z = _scratch_side(client, rows, inner, h, cd)
                 p.run(src, z, rows, inner, 1.0)
@@ -247,10 +247,10 @@ class _Job:
             h = n // 2
             src = Side(src_buf, "c", so, si, se, in_len)
             p = plan(client, h, cd, inverse)
-            if post_mode() == "fused" and p.method == "shared" and p.fast:
+            if p.method == "shared":
                 dst = _pairs(out, oso, osi, ose, out_len, rows, inner, "st") or \
                     Side(out, "rp", oso, osi, ose, out_len)
-                p._fast(src, dst, rows, inner, scale, None, None, pre=table(client, n, cd))
+                p._shared(src, dst, rows, inner, scale, pre=table(client, n, cd))
                 return
             z = _scratch_side(client, rows, inner, h, cd)
             k = client.kernel(HalfSpec(cd, inverse, False))

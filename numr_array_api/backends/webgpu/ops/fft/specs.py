@@ -1,16 +1,18 @@
 """The FFT kernel specs (one frozen spec per variant; see wgsl.py for the row model).
 
 StockhamSpec  one radix-r Stockham autosort stage over global memory: each thread computes
-              one butterfly of one row (twiddle, length-r DFT, scatter to autosorted place)
-SharedSpec    whole transforms of length <= ``cap`` in workgroup memory (one or several rows
-              per workgroup): rows are loaded, every stage (radices as words) runs there,
-              one dispatch; optionally the four-step twiddle on load and three-way row splits
+              one butterfly of one row (twiddle, length-r DFT, scatter to autosorted place);
+              radix 1 is the scaled copy of length-1 rows (stockham.wgsl)
+FastSpec      whole transforms of one length in workgroup memory, one dispatch, the stages
+              unrolled (one or several rows per workgroup); optionally the four-step
+              twiddle on load, three-way row splits, tiled (row-fastest) sides and the real
+              transforms' twiddle pass fused in
 ChirpSpec     Bluestein's chirp multiplications: x * w (zero-padded to m) before, and
-              w * z after the convolution, scaled
+              w * z after the convolution, scaled (chirp.wgsl)
 PointMulSpec  z *= B, the precomputed FFT of Bluestein's chirp filter
 HalfSpec      the half-length complex trick of real transforms: ``post`` turns the FFT of
               x[2j] + i x[2j+1] into the half spectrum; ``pre`` builds that packed spectrum
-              from a half spectrum before an inverse transform
+              from a half spectrum before an inverse transform (half.wgsl)
 FreqSpec      fftfreq / rfftfreq
 """
 
@@ -23,11 +25,10 @@ from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from . import wgsl as W
 
-__all__ = ["StockhamSpec", "SharedSpec", "FastSpec", "fast_pitch", "ChirpSpec", "PointMulSpec", "HalfSpec",
-           "FreqSpec", "variants", "WG", "shared_cap"]
+__all__ = ["StockhamSpec", "FastSpec", "fast_pitch", "ChirpSpec", "PointMulSpec", "HalfSpec",
+           "FreqSpec", "variants", "WG"]
 
 WG = 256
-UNROLL = 8   # loads in flight per thread in SharedSpec (ub); <= 8 rows' elements a thread
 
 
 def _need(cdtype):
@@ -41,40 +42,7 @@ def _io_layout(spec, caps, extra_words, extra_bufs=()):
     return Layout(bufs, list(extra_words) + W.IO_WORDS, caps)
 
 
-_STOCKHAM = Template("""${layout}
-${helpers}
-${io}
-${bfly}
-@compute @workgroup_size(${wg})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  let nb = ${nb};
-  let p = ${p};
-  let total = nb * ${rows};
-  for (var t = g.x; t < total; t += nw.x * ${wg}u) {
-    var i: u32;
-    var row: u32;
-    if (${order} == 0u) {
-      i = t % nb;
-      row = t / nb;
-    } else {
-      // inner rows fastest: neighbouring threads touch neighbouring addresses
-      let b = t % ${inner};
-      let q = t / ${inner};
-      i = q % nb;
-      row = (q / nb) * ${inner} + b;
-    }
-    let ib = rowbase_in(row);
-    let ob = rowbase_out(row);
-    let k = i % p;
-    let e = k * ${tws};
-    var u: array<${C}, 8>;
-${loads}
-    bfly${r}(&u);
-    let j = (i - k) * ${r}u + k;
-${stores}
-  }
-}
-""", "fft_stockham")
+_STOCKHAM = Template.file(__package__, "stockham.wgsl")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,196 +76,7 @@ class StockhamSpec(KernelSpec):
                                 loads=loads, stores=stores)
 
 
-def shared_cap(cdtype, caps):
-    """Largest power-of-two length SharedSpec takes on ``caps`` (two row buffers in
-    workgroup memory)."""
-    item = 8 if cdtype == "complex64" else 16
-    cap = 1
-    while 2 * (2 * cap) * item <= caps.workgroup_storage and cap < 4096:
-        cap *= 2
-    return cap
-
-
-_SHARED = Template("""${layout}
-${helpers}
-${io}
-${bflys}
-var<workgroup> s: array<${C}, ${cap2}>;
-
-fn radix_of(st: u32) -> u32 {
-  var w = ${codes0};
-  if (st >= 8u) { w = ${codes1}; }
-  return (w >> ((st & 7u) * 4u)) & 15u;
-}
-
-@compute @workgroup_size(${wg})
-fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nw: vec3<u32>) {
-  let n = ${n};
-  let nst = ${nst};
-  // ${rpw} rows per workgroup (short rows), ${tpr} threads each; barriers stay in uniform
-  // control flow, only the global loads / stores of rows past the end are skipped
-  let tpr = ${tpr};
-  let sub = l.x / tpr;
-  let lx = l.x % tpr;
-  let sb = sub * n;
-  for (var row0 = wid.x * ${rpw}; row0 < ${rows}; row0 += nw.x * ${rpw}) {
-    let row = row0 + sub;
-    let live = row < ${rows} && sub < ${rpw};
-    let ib = rowbase_in(row);
-    let ob = rowbase_out(row);
-${loads}
-    workgroupBarrier();
-    var p = 1u;
-    for (var stg = 0u; stg < nst; stg++) {
-      let r = radix_of(stg);
-      let src = (stg & 1u) * ${cap}u + sb;
-      let dst = ((stg + 1u) & 1u) * ${cap}u + sb;
-      let nb = n / r;
-      let tws = nb / p;
-      // one fully unrolled stage function per radix: the butterfly stays in registers
-      if (sub < ${rpw}) {
-        switch r {
-${cases}
-          default: {}
-        }
-      }
-      p *= r;
-      workgroupBarrier();
-    }
-    let res = (nst & 1u) * ${cap}u + sb;
-${stores}
-    workgroupBarrier();
-  }
-}
-""", "fft_shared")
-
-
-def _stage_fn(r, C):
-    """One radix-r butterfly of a workgroup-memory stage (Stockham: read i + t nb, write
-    j + t p)."""
-    body = [f"fn stage{r}(src: u32, dst: u32, i: u32, p: u32, nb: u32, tws: u32) {{",
-            "  let k = i % p;", "  let e = k * tws;", f"  var u: array<{C}, 8>;",
-            "  u[0] = s[src + i];"]
-    body += [f"  u[{t}] = cmul(s[src + i + {t}u * nb], twid({t}u * e));" for t in range(1, r)]
-    body += [f"  bfly{r}(&u);", f"  let j = (i - k) * {r}u + k;"]
-    body += [f"  s[dst + j + {t}u * p] = u[{t}];" for t in range(r)]
-    return "\n".join(body) + "\n}\n"
-
-
-@dataclasses.dataclass(frozen=True)
-class SharedSpec(KernelSpec):
-    cdtype: str
-    inverse: bool
-    ld: str
-    st: str
-    cap: int
-    wg: int
-    tw4: bool = False   # the four-step twiddle W_N^(k1 j2) on load (table t4, see plan.py)
-    three: bool = False  # rows split in three (wgsl.io): the four-step's sub-rows
-    # tiled global loads / stores: the workgroup's rpw rows move together, element i of
-    # every row before element i + 1 (row fastest), so a warp touches rpw neighbouring
-    # addresses when the rows are neighbouring columns (the four-step's strided sides)
-    # instead of 32 elements one stride apart (one 32-byte sector per 8-byte element)
-    tld: bool = False
-    tst: bool = False
-    # batched loads: each thread issues UNROLL global loads (indices clamped into the row,
-    # results past its end discarded) before it writes any to workgroup memory, instead of
-    # a load -> wait -> store loop: memory-level parallelism for a latency-bound kernel
-    ub: bool = False
-
-    def needs(self):
-        return _need(self.cdtype)
-
-    def layout(self, caps):
-        C, _, _ = W.types(self.cdtype)
-        bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
-        words = ["n", "nst", "codes0", "codes1", "rpw", "tpr"] + (["t4b"] if self.tw4 else [])
-        if self.three:
-            words += ["mid", "in_sm", "out_sm"]
-        return _io_layout(self, caps, words, bufs)
-
-    def render(self, caps):
-        C, R, suf = W.types(self.cdtype)
-        lay = self.layout(caps)
-        tok = lay.tokens()
-        bflys = "".join(W.bfly(r, C, R, suf, self.inverse) for r in W.RADICES)
-        load = "ld(${ib}, ${i})"
-        if self.tw4:
-            # W_N^e = W_N^(e mod B) * W_N^(B (e / B)): two short tables, both from float64
-            conj = "vec2(w.x, -w.y)" if self.inverse else "w"
-            bflys += (f"fn tw4f(e: u32) -> {C} {{\n"
-                      f"  let b = {lay.word('t4b')};\n"
-                      f"  let w = cmul(t4[{lay.word('t4_off')} + e % b], "
-                      f"t4[{lay.word('t4_off')} + b + e / b]);\n"
-                      f"  return {conj};\n}}\n")
-            k1 = (f"((${{row}} / {lay.word('inner')}) % {lay.word('mid')})" if self.three
-                  else f"(${{row}} % {lay.word('inner')})")
-            load = f"cmul(ld(${{ib}}, ${{i}}), tw4f({k1} * ${{i}}))"
-        bflys += "".join(_stage_fn(r, C) for r in W.RADICES)
-        cases = "\n".join(
-            f"          case {r}u: {{ for (var i = lx; i < nb; i += tpr) "
-            f"{{ stage{r}(src, dst, i, p, nb, tws); }} }}" for r in W.RADICES)
-        def at(ib, i, row):
-            return Template(load, "fft_shared_load").render({"ib": ib, "i": i, "row": row})
-        rpw, rows = lay.word("rpw"), lay.word("rows")
-        tiled = (f"    for (var f = l.x; f < {rpw} * n; f += {self.wg}u) {{\n"
-                 f"      let tsub = f % {rpw};\n      let ti = f / {rpw};\n"
-                 f"      let trow = row0 + tsub;\n      if (trow < {rows}) {{ ")
-        U = UNROLL
-        if self.tld and self.ub:
-            body = [f"    for (var fb = l.x; fb < {rpw} * n; fb += {U * self.wg}u) {{"]
-            for q in range(U):
-                body += [f"      let f{q} = fb + {q * self.wg}u;",
-                         f"      let ts{q} = f{q} % {rpw};",
-                         f"      let ti{q} = min(f{q} / {rpw}, n - 1u);",
-                         f"      let tr{q} = min(row0 + ts{q}, {rows} - 1u);",
-                         f"      let v{q} = {at(f'rowbase_in(tr{q})', f'ti{q}', f'tr{q}')};"]
-            body += [f"      if (f{q} < {rpw} * n && row0 + ts{q} < {rows}) "
-                     f"{{ s[ts{q} * n + ti{q}] = v{q}; }}" for q in range(U)]
-            loads = "\n".join(body + ["    }"])
-        elif self.tld:
-            loads = tiled + (f"s[tsub * n + ti] = {at('rowbase_in(trow)', 'ti', 'trow')}; "
-                             "}\n    }")
-        elif self.ub:
-            body = ["    if (live) {", f"      for (var i0 = lx; i0 < n; i0 += {U}u * tpr) {{"]
-            for q in range(U):
-                body += [f"        let j{q} = i0 + {q}u * tpr;",
-                         f"        let v{q} = {at('ib', f'min(j{q}, n - 1u)', 'row')};"]
-            body += [f"        if (j{q} < n) {{ s[sb + j{q}] = v{q}; }}" for q in range(U)]
-            loads = "\n".join(body + ["      }", "    }"])
-        else:
-            loads = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
-                     f"s[sb + i] = {at('ib', 'i', 'row')}; }}\n    }}")
-        if self.tst:
-            stores = tiled + (f"st(rowbase_out(trow), ti, s[(nst & 1u) * {self.cap}u + "
-                              "tsub * n + ti]); }\n    }")
-        else:
-            stores = ("    if (live) {\n      for (var i = lx; i < n; i += tpr) { "
-                      "st(ob, i, s[res + i]); }\n    }")
-        return _SHARED.render(
-            tok, helpers=Template(W.complex_helpers(C, R, suf, self.inverse)).render(tok),
-            io=Template(W.io(C, R, self.ld, self.st, self.three)).render(tok), bflys=bflys,
-            cases=cases, C=C, cap=self.cap, cap2=2 * self.cap, wg=self.wg, loads=loads,
-            stores=stores)
-
-
-_CHIRP = Template("""${layout}
-${helpers}
-${io}
-@compute @workgroup_size(${wg})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  let count = ${count};
-  let total = count * ${rows};
-  for (var t = g.x; t < total; t += nw.x * ${wg}u) {
-    let j = t % count;
-    let row = t / count;
-    var v = ${C}(0.0, 0.0);
-    if (j < ${n}) { v = cmul(ld(rowbase_in(row), j), chirp(j)); }
-    st(rowbase_out(row), j, v);
-  }
-}
-""", "fft_chirp")
+_CHIRP = Template.file(__package__, "chirp.wgsl")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -363,22 +142,7 @@ class PointMulSpec(KernelSpec):
         return _POINTMUL.render(self.layout(caps).tokens(), C=C, bval=bval, wg=WG)
 
 
-_HALF = Template("""${layout}
-${helpers}
-${io}
-@compute @workgroup_size(${wg})
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  let h = ${h};
-  let count = ${count};
-  let total = count * ${rows};
-  for (var t = g.x; t < total; t += nw.x * ${wg}u) {
-    let k = t % count;
-    let row = t / count;
-    let ib = rowbase_in(row);
-${body}
-  }
-}
-""", "fft_half")
+_HALF = Template.file(__package__, "half.wgsl")
 
 # post: X[k] = E + W O, E = (Z[k] + conj Z[h-k]) / 2, O = (Z[k] - conj Z[h-k]) / (2i)
 _POST = """    let zk = ld(ib, k % h);
@@ -471,43 +235,29 @@ def variants():
     out = []
     for cd in ("complex64", "complex128"):
         for inv in (False, True):
-            for r in W.RADICES:
+            for r in (1,) + W.RADICES:
                 out.append(StockhamSpec(cd, r, inv))
             for ld in W.LOADS:
                 out.append(StockhamSpec(cd, 8, inv, ld, "c"))
-                out.append(SharedSpec(cd, inv, ld, "c", 1024, 256))
                 out.append(ChirpSpec(cd, inv, ld, "c"))
             for st in W.STORES:
                 out.append(StockhamSpec(cd, 4, inv, "c", st))
-                out.append(SharedSpec(cd, inv, "c", st, 1024, 64))
                 out.append(ChirpSpec(cd, inv, "c", st))
-            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True))
-            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True))
-            out.append(SharedSpec(cd, inv, "r", "c", 2048, 256, False, True))
-            out.append(SharedSpec(cd, inv, "c", "c", 2048, 128, False, True, True, True))
-            out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False))
-            out.append(SharedSpec(cd, inv, "c", "c", 1024, 256, True, True, False, True))
-            out.append(SharedSpec(cd, inv, "c", "rp", 1024, 32, True, False, True, True))
-            for ld in W.LOADS:
-                out.append(SharedSpec(cd, inv, ld, "c", 1024, 128, False, False, False,
-                                      False, True))
-            out.append(SharedSpec(cd, inv, "c", "c", 2048, 256, True, True, True, True, True))
-            out.append(SharedSpec(cd, inv, "r", "c", 1024, 64, False, True, True, False, True))
+            # the length-1 rows of the real transforms (n = 1, 2)
+            out.append(StockhamSpec(cd, 1, inv, "h", "re"))
+            out.append(StockhamSpec(cd, 1, inv, "rp", "rp"))
             # FastSpec: lone stage, every radix, tiled sides, four-step twiddles, the
-            # fused real post-processing, the 4096-point (512-thread) rows of NVIDIA
+            # fused real post- / pre-processing, the 4096-point (512-thread) rows of NVIDIA
             out.append(FastSpec(cd, inv, "c", "c", 8, (8,), 1, 32))
-            out.append(FastSpec(cd, inv, "r", "c", 4, (4,), 1, 16, 3, False, False, True))
+            out.append(FastSpec(cd, inv, "r", "c", 4, (4,), 1, 16, 3, tld=True))
             out.append(FastSpec(cd, inv, "c", "c", 1680, (8, 2, 3, 5, 7), 256, 1))
-            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, 3, True, True, True,
-                                True))
-            out.append(FastSpec(cd, inv, "rp", "c", 512, (8, 8, 8), 64, 4, 0, False, False,
-                                False, True, True))
+            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, 3, tw4=True, three=True,
+                                tld=True, tst=True))
+            out.append(FastSpec(cd, inv, "rp", "c", 512, (8, 8, 8), 64, 4, 0, tst=True,
+                                post=True))
             out.append(FastSpec(cd, inv, "h", "re", 96, (8, 4, 3), 16, 4, 2))
-            out.append(FastSpec(cd, inv, "c", "rp", 256, (8, 8, 4), 32, 8, 3, False, False,
-                                False, False, False, True, True))
-            out.append(FastSpec(cd, inv, "c", "c", 512, (8, 8, 8), 64, 4, flat=True,
-                                twp=True, tld=True))
-            out.append(FastSpec(cd, inv, "c", "c", 64, (8, 8), 8, 8, io_only=True))
+            out.append(FastSpec(cd, inv, "c", "rp", 256, (8, 8, 4), 32, 8, 3, pre=True))
+            out.append(FastSpec(cd, inv, "c", "c", 512, (8, 8, 8), 64, 4, tld=True))
             if cd == "complex64":
                 out.append(FastSpec(cd, inv, "c", "c", 4096, (8, 8, 8, 8), 512, 1))
             out.append(PointMulSpec(cd, inv))
@@ -535,7 +285,7 @@ class FastSpec(KernelSpec):
     one writes its outputs straight to it (coalesced: element i + t nb of the row by item
     i). ``tpr`` threads per row, ``rpw`` rows per workgroup; ``tld`` / ``tst``: the first /
     last stage's items run row-fastest (the rows are neighbouring columns: a warp then
-    touches neighbouring addresses). Same launch words as SharedSpec."""
+    touches neighbouring addresses)."""
 
     cdtype: str
     inverse: bool
@@ -554,18 +304,9 @@ class FastSpec(KernelSpec):
     # transform Z of the packed real row of 2n stays in workgroup memory and the n + 1
     # outputs X[k] = E + W_2n^k O are stored (twiddles: table tw2 of length 2n)
     post: bool = False
-    # twiddles of radix 4 / 8 stages: w, w^2 (w^4) from the table, the others as their
-    # products (3 loads for radix 8 instead of 7; about one rounding more)
-    twp: bool = False
     # the inverse real transform's pre-processing (HalfSpec pre) fused into the first
     # stage's loads: Z[k] from X[k] and X[n - k] of the half spectrum (table tw2, 2n)
     pre: bool = False
-    # straight-line code on named values (wgsl.flat_bfly) instead of function arrays
-    # passed by pointer to butterfly functions
-    flat: bool = False
-    # diagnostics only (NUMR_WEBGPU_FFT_DIAG=io): the first stage's loads stored back
-    # in place, no butterflies (a copy through the same loads / stores: the I/O ceiling)
-    io_only: bool = False
 
     def needs(self):
         return _need(self.cdtype)
@@ -574,6 +315,8 @@ class FastSpec(KernelSpec):
         C, _, _ = W.types(self.cdtype)
         bufs = [Buf("tw", C)] + ([Buf("t4", C)] if self.tw4 else [])
         bufs += [Buf("tw2", C)] if (self.post or self.pre) else []
+        # nst, codes0 / 1, rpw, tpr: never set (0), the parameter block of the radix-word
+        # kernel this one replaced, so the shaders and their pipelines stay as they were
         words = ["n", "nst", "codes0", "codes1", "rpw", "tpr"] + (["t4b"] if self.tw4 else [])
         if self.three:
             words += ["mid", "in_sm", "out_sm"]
@@ -589,12 +332,7 @@ class FastSpec(KernelSpec):
         S = len(rad)
         pitch = fast_pitch(n, self.pad, RP)
         rows = lay.word("rows")
-        fns = "" if self.flat else "".join(W.fast_bfly(r, C, suf, self.inverse)
-                                           for r in sorted(set(rad)))
-        flat = self.flat or self.io_only
-
-        def U(g, t):   # the value of butterfly g's element t (input, then output)
-            return f"y{g}_{t}" if flat else f"u{g}[{t}]"
+        fns = "".join(W.fast_bfly(r, C, suf, self.inverse) for r in sorted(set(rad)))
         ph = (f"fn ph(x: u32) -> u32 {{ return x + (x >> {self.pad}u); }}\n" if self.pad
               else "fn ph(x: u32) -> u32 { return x; }\n")
         fns += ph
@@ -624,10 +362,6 @@ class FastSpec(KernelSpec):
         def sidx(sub, x):
             return f"{sub} * {pitch}u + ph({x})"
 
-        if self.io_only:
-            rad = rad[:1]
-            S = 1
-            direct_last = True
         p = 1
         for s_, r in enumerate(rad):
             nb = n // r
@@ -648,8 +382,7 @@ class FastSpec(KernelSpec):
                     B(f"    let i{g} = f{g} % {nb}u;")
                 B(f"    let ok{g} = f{g} < {items}u;")
                 B(f"    let row{g} = row0 + sub{g};")
-                if not flat:
-                    B(f"    var u{g}: array<{C}, 8>;")
+                B(f"    var u{g}: array<{C}, 8>;")
                 if s_ == 0:
                     B(f"    let rc{g} = min(row{g}, {rows} - 1u);")
                     B(f"    let ib{g} = rowbase_in(rc{g});")
@@ -662,49 +395,23 @@ class FastSpec(KernelSpec):
                         v = f"ld{'pre' if self.pre else ''}(ib{g}, {idx})"
                         if self.tw4:
                             v = f"cmul({v}, tw4f(k1{g} * ({idx})))"
-                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
+                        B(f"    u{g}[{t}] = {v};")
                 else:
                     B(f"    let e{g} = (i{g} % {p}u) * {tws}u;")
                     base = f"sub{g} * {pitch}u"
-                    if self.twp and r in (4, 8):
-                        B(f"    let w1{g} = twid(e{g});")
-                        B(f"    let w2{g} = twid(2u * e{g});")
-                        B(f"    let w3{g} = cmul(w1{g}, w2{g});")
-                        if r == 8:
-                            B(f"    let w4{g} = twid(4u * e{g});")
-                            B(f"    let w5{g} = cmul(w1{g}, w4{g});")
-                            B(f"    let w6{g} = cmul(w2{g}, w4{g});")
-                            B(f"    let w7{g} = cmul(w3{g}, w4{g});")
                     for t in range(r):
                         v = f"s[{base} + ph(i{g} + {t * nb}u)]"
                         if t:
-                            w = (f"w{t}{g}" if self.twp and r in (4, 8)
-                                 else f"twid({t}u * e{g})")
-                            v = f"cmul({v}, {w})"
-                        B(f"    let a{g}_{t} = {v};" if flat else f"    u{g}[{t}] = {v};")
-                if self.io_only:
-                    B("    " + " ".join(f"let y{g}_{t} = a{g}_{t};" for t in range(r)))
-                elif flat:
-                    for line in W.flat_bfly(r, [f"a{g}_{t}" for t in range(r)], f"y{g}_",
-                                            C, suf, self.inverse):
-                        B("    " + line)
-                else:
-                    B(f"    bfly{r}(&u{g});")
-            if self.io_only:
+                            v = f"cmul({v}, twid({t}u * e{g}))"
+                        B(f"    u{g}[{t}] = {v};")
+                B(f"    bfly{r}(&u{g});")
+            if last and direct_last:
                 for q in range(Q):
                     g = f"s{s_}q{q}"
                     B(f"    if (ok{g} && row{g} < {rows}) {{")
                     B(f"      let ob = rowbase_out(row{g});")
                     for t in range(r):
-                        B(f"      st(ob, i{g} + {t * nb}u, y{g}_{t});")
-                    B("    }")
-            elif last and direct_last:
-                for q in range(Q):
-                    g = f"s{s_}q{q}"
-                    B(f"    if (ok{g} && row{g} < {rows}) {{")
-                    B(f"      let ob = rowbase_out(row{g});")
-                    for t in range(r):
-                        B(f"      st(ob, i{g} + {t * p}u, {U(g, t)});")
+                        B(f"      st(ob, i{g} + {t * p}u, u{g}[{t}]);")
                     B("    }")
             else:
                 B("    workgroupBarrier();")
@@ -713,7 +420,7 @@ class FastSpec(KernelSpec):
                     B(f"    if (ok{g}) {{")
                     B(f"      let j = (i{g} - i{g} % {p}u) * {r}u + i{g} % {p}u;")
                     for t in range(r):
-                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = {U(g, t)};")
+                        B(f"      s[{sidx(f'sub{g}', f'j + {t * p}u')}] = u{g}[{t}];")
                     B("    }")
                 B("    workgroupBarrier();")
             p *= r

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from ....._core import dtypes as dt
+from .....tuning.registry import get as tuned
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WType
@@ -25,6 +27,12 @@ from .scalar import prelude
 
 WG = 64
 NMAX = 32
+
+
+def tiny_n(client, dtype):
+    """The largest n of the one-invocation stacked solve (BatchTinySpec) for ``dtype``:
+    the warp and segment ranges start or end there."""
+    return tuned("BTINY_N_F32" if dtype is dt.float32 else "BTINY_N", client)
 
 
 def rows_per_matrix(n):

@@ -1,5 +1,5 @@
-"""The linalg backend methods on the GPU: factorisations (factor.py) and the rest from
-existing GPU ops (simple.py).
+"""The linalg backend methods on the GPU: factorisations (batched.py for stacks of small
+matrices, cholesky.py, lu.py, qr.py) and the rest from existing GPU ops (simple.py).
 
 A failed factorisation (singular matrix for solve / inv, not positive definite for
 cholesky) is detected on the device: the kernels or a bit into one status word, read once
@@ -10,15 +10,17 @@ The error is the cpu backend's: InvalidArgument naming the argument, LAPACK's re
 from __future__ import annotations
 
 import math
-import os
 
 from ....._core import dtypes as dt
 from ....._core.errors import InvalidArgument
 from ....._core.shapes import broadcast_shapes
-from ...runtime.switches import switch as _switch
 from ...storage import new_output
-from . import factor
+from . import batched, warp
+from .cholesky import cholesky
+from .dispatch import status_word
+from .lu import lu, lu_diag, lu_solve
 from .plan import planned
+from .qr import form_q, qr
 from .simple import SimpleLinalgMixin
 
 
@@ -39,18 +41,14 @@ def _status_set(st):
 
 def _status(st):
     """The status word (0: every matrix went through)."""
-    if _switch("LINALG_STATUS") == "skip":
-        # measurements only (benchmarks/linalg_variants.py): the call without its status
-        # read, to see how much of a small stack's time the read is; errors go unreported
-        return 0
     return int(st.to_numpy()[0])
 
 
 def _wrong_subgroup(client, v):
     """Whether a warp kernel found another subgroup size than it was compiled for (then
     the path is off for the client and the caller reruns the call)."""
-    if v & factor.WRONG_SUBGROUP:
-        factor.warp_disable(client)
+    if v & batched.WRONG_SUBGROUP:
+        warp.disable(client)
         return True
     return False
 
@@ -59,8 +57,8 @@ def _recorded(key, inputs, job, sw):
     """``job()`` -> (result, status word), replayed from its recipe when the call repeats
     (runtime/recipes.py): the status read stays outside, after the recorded work, and
     submits it with the read's copy (one submit a call: the job's few dispatches bind
-    enough bytes to trigger an early submit otherwise). ``sw``: the batch switches the
-    route was decided on (factor.batch_route), part of the recipe's key."""
+    enough bytes to trigger an early submit otherwise). ``sw``: the tuning epoch the
+    route was decided in (batched.batch_route), part of the recipe's key."""
     client = inputs[0].client
     with client.recorder.held():
         return client.recipes.call(("linalg", sw) + key, inputs, job)
@@ -89,16 +87,16 @@ class LinalgMixin(SimpleLinalgMixin):
         n = a.shape[-1]
         if a.size == 0:
             return new_output(a.shape, dtype, client)
-        sw, nmax, sg = factor.batch_route(client, "chol", a.dtype, n)
+        sw, nmax, sg = batched.batch_route(client, "chol", a.dtype, n)
         if nmax or sg:
             B = _prod(a.shape[:-2])
 
             def job():
                 a3 = a.reshape((B, n, n))
                 out = new_output((B, n, n), a.dtype, client)
-                st = factor.status_word(client)
+                st = status_word(client)
                 for sl in _chunks(B, n * n * a.itemsize, client):
-                    factor.batch_cholesky(a3[sl], out[sl], st, nmax, upper, sg)
+                    batched.batch_cholesky(a3[sl], out[sl], st, nmax, upper, sg)
                 return out, st
 
             out, st = _recorded(("bchol", upper, nmax, sg), (a,), job, sw)
@@ -112,9 +110,9 @@ class LinalgMixin(SimpleLinalgMixin):
 
         def run(a3):
             w = a3.copy()
-            st = factor.status_word(client)
+            st = status_word(client)
             for sl in _chunks(B, n * n * a.itemsize, client):
-                factor.cholesky(self, w[sl], st)
+                cholesky(self, w[sl], st)
             low = self.tri(w, 0, False)
             if upper:
                 if low.dtype.kind == "c":
@@ -132,11 +130,11 @@ class LinalgMixin(SimpleLinalgMixin):
         permute on the way (returned flag ``permuted``; ``_lu_solve_into`` then skips it)."""
         client = w.client
         ipiv = new_output((B, n), dt.int32, client)
-        st = factor.status_word(client)
+        st = status_word(client)
         per = n * max(n, 0 if x is None else x.shape[2]) * w.itemsize
         permuted = x is not None
         for sl in _chunks(B, per, client):
-            done = factor.lu(self, w[sl], ipiv[sl], st, None if x is None else x[sl])
+            done = lu(self, w[sl], ipiv[sl], st, None if x is None else x[sl])
             permuted = permuted and done
         if x is None:
             return ipiv, st
@@ -145,15 +143,15 @@ class LinalgMixin(SimpleLinalgMixin):
     def _lu_fused(self, w, x, B, n, k, ident):
         client = w.client
         ipiv = new_output((B, n), dt.int32, client)
-        st = factor.status_word(client)
+        st = status_word(client)
         for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
-            factor.lu_solve_small(w[sl], ipiv[sl], x[sl], st, ident)
+            batched.lu_solve_small(w[sl], ipiv[sl], x[sl], st, ident)
         return ipiv, st
 
     def _lu_solve_into(self, w, ipiv, x, B, n, k, permuted=False):
         client = w.client
         for sl in _chunks(B, max(n * n, n * k) * w.itemsize, client):
-            factor.lu_solve(self, w[sl], ipiv[sl], x[sl], permuted)
+            lu_solve(self, w[sl], ipiv[sl], x[sl], permuted)
 
     def linalg_solve(self, a, b, vector):
         dtype = a.dtype
@@ -170,7 +168,7 @@ class LinalgMixin(SimpleLinalgMixin):
             r = new_output(b.shape, dtype, client)
             return r.squeeze(r.ndim - 1) if vector else r
         B = _prod(batch)
-        sw, nmax, sg = factor.batch_route(client, "solve", a.dtype, n, k)
+        sw, nmax, sg = batched.batch_route(client, "solve", a.dtype, n, k)
         if nmax or sg:
             def job():
                 x = new_output((B, n, k), a.dtype, client)
@@ -186,7 +184,7 @@ class LinalgMixin(SimpleLinalgMixin):
             return r.squeeze(r.ndim - 1) if vector else r
         def run(a3, b3):
             w, x = a3.copy(), b3.copy()
-            if factor.small_path(w):
+            if batched.small_path(w):
                 _, st = self._lu_fused(w, x, B, n, k, False)
             else:
                 ipiv, st, perm = self._lu(w, B, n, x)
@@ -194,7 +192,7 @@ class LinalgMixin(SimpleLinalgMixin):
             return x, st
 
         a3, b3 = a.reshape((B, n, n)), b.reshape((B, n, k))
-        if factor.small_path(a3):  # one dispatch after the copies: a recipe, no plan copies
+        if batched.small_path(a3):  # one dispatch after the copies: a recipe, no plan copies
             x, st = _recorded(("solve",), (a3, b3), lambda: run(a3, b3), sw)
         else:
             x, st = planned("solve", run, a3, b3)
@@ -212,7 +210,7 @@ class LinalgMixin(SimpleLinalgMixin):
         if a.size == 0:
             return new_output(a.shape, dtype, client)
         B = _prod(a.shape[:-2])
-        sw, nmax, sg = factor.batch_route(client, "solve", a.dtype, n, n)
+        sw, nmax, sg = batched.batch_route(client, "solve", a.dtype, n, n)
         if nmax or sg:
             def job():
                 x = new_output((B, n, n), a.dtype, client)
@@ -227,7 +225,7 @@ class LinalgMixin(SimpleLinalgMixin):
             return self._back(x.reshape(a.shape), dtype)
         def run(a3):
             w = a3.copy()
-            if factor.small_path(w):
+            if batched.small_path(w):
                 x = new_output((B, n, n), a.dtype, client)
                 _, st = self._lu_fused(w, x, B, n, n, True)
             else:
@@ -238,7 +236,7 @@ class LinalgMixin(SimpleLinalgMixin):
             return x, st
 
         a3 = a.reshape((B, n, n))
-        if factor.small_path(a3):
+        if batched.small_path(a3):
             x, st = _recorded(("inv",), (a3,), lambda: run(a3), sw)
         else:
             x, st = planned("inv", run, a3)
@@ -252,9 +250,9 @@ class LinalgMixin(SimpleLinalgMixin):
         client = x.client
         a3 = a.reshape((B, n, n))
         b3 = None if b is None else b.reshape((B, n, k))
-        st = factor.status_word(client)
+        st = status_word(client)
         for sl in _chunks(B, max(n * n, n * k) * x.itemsize, client):
-            factor.batch_solve(a3[sl], None if b3 is None else b3[sl], x[sl], st, nmax, sg)
+            batched.batch_solve(a3[sl], None if b3 is None else b3[sl], x[sl], st, nmax, sg)
         return st
 
     def _lu_only(self, a):
@@ -271,7 +269,7 @@ class LinalgMixin(SimpleLinalgMixin):
             return self.full(batch, 1, dtype, self.device_of(a)) if n == 0 else \
                 new_output(batch, dtype, a.client)
         w, ipiv = self._lu_only(a)
-        return self._back(factor.lu_diag(w, ipiv, False).reshape(batch), dtype)
+        return self._back(lu_diag(w, ipiv, False).reshape(batch), dtype)
 
     def linalg_slogdet(self, a):
         dtype = a.dtype
@@ -285,7 +283,7 @@ class LinalgMixin(SimpleLinalgMixin):
                 return self.full(batch, 1, dtype, dev), self.full(batch, 0, real, dev)
             return new_output(batch, dtype, a.client), new_output(batch, real, a.client)
         w, ipiv = self._lu_only(a)
-        sign = factor.lu_diag(w, ipiv, True).reshape(batch)
+        sign = lu_diag(w, ipiv, True).reshape(batch)
         diag = w._view((w.shape[0], n), (w.strides[0], w.strides[1] + w.strides[2]))
         mag = self.unary_kernel("abs")(diag)
         logabs = self.reduce("sum", self.unary_kernel("log")(mag), (1,), False)
@@ -310,20 +308,20 @@ class LinalgMixin(SimpleLinalgMixin):
         def run(a3):
             w = a3.copy()
             tau = new_output((B, kmin), a.dtype, client)
-            small = factor.small_path(w)
+            small = batched.small_path(w)
             if small:
                 q = new_output((B, m, qc), a.dtype, client)  # written by the fused kernel
             else:
                 q = self.eye(m, qc, 0, a.dtype, dev).broadcast_to((B, m, qc)).copy()
             for sl in _chunks(B, max(m * n, m * qc) * a.itemsize, client):
                 if small:
-                    factor.qr_small(w[sl], tau[sl], q[sl])
+                    batched.qr_small(w[sl], tau[sl], q[sl])
                 else:
-                    factor.form_q(self, factor.qr(self, w[sl], tau[sl]), q[sl])
+                    form_q(self, qr(self, w[sl], tau[sl]), q[sl])
             return q, self.tri(w[:, :qc, :], 0, True)
 
         a3 = a.reshape((B, m, n))
-        if factor.small_path(a3):
+        if batched.small_path(a3):
             q, r = run(a3)
         else:
             q, r = planned(f"qr{qc}", run, a3)

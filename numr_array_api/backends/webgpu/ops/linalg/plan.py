@@ -11,16 +11,17 @@ replay the recorded dispatches (four native calls each). The plan's outputs are 
 into fresh arrays (the next replay overwrites them).
 
 A plan pins every buffer its dispatches touch: at most ``PLAN_MAX`` plans are kept (least
-recently used dropped), and matrices larger than ``PLAN_BYTES`` are never planned.
-``NUMR_WEBGPU_LINALG_PLAN=0`` turns plans off (every call records afresh).
+recently used dropped), and matrices larger than ``PLAN_BYTES`` are never planned. The
+knob LINALG_PLAN off turns plans off (every call records afresh); a plan is keyed on the
+tuning epoch, so a process comparing variants replays each under its own.
 """
 
 from __future__ import annotations
 
 import collections
-import os
 
 from ....._core.errors import BackendLimitation
+from .....tuning.registry import epoch, get as tuned
 from ...runtime.concurrency import LOCK
 from ...runtime import caches as _caches
 from ...runtime.graph import CapturedGraph
@@ -31,19 +32,14 @@ _PLANS: "collections.OrderedDict" = collections.OrderedDict()
 _UNPLANNABLE: set = set()
 
 
-def _variant():
-    return tuple(sorted((k, v) for k, v in os.environ.items()
-                        if k.startswith("NUMR_WEBGPU_")))
-
-
 def planned(name, fn, *inputs):
     """``fn(*inputs)`` -> tuple of storages, through a cached plan: ``inputs`` contiguous
     storages of one client; returns fresh copies of the outputs."""
     client = inputs[0].client
     nbytes = sum(x.nbytes for x in inputs)
-    if os.environ.get("NUMR_WEBGPU_LINALG_PLAN", "1") == "0" or nbytes > PLAN_BYTES:
+    if not tuned("LINALG_PLAN", client) or nbytes > PLAN_BYTES:
         return fn(*inputs)
-    key = (name, id(client), tuple((x.shape, x.dtype.name) for x in inputs), _variant())
+    key = (name, id(client), tuple((x.shape, x.dtype.name) for x in inputs), epoch())
     with LOCK:
         g = _PLANS.get(key)
         if g is not None and g.client is client:

@@ -19,36 +19,18 @@ import dataclasses
 
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
-from ...codegen.template import Template
 from ...codegen.types import WTYPES, WType, wtype
 from ...storage import new_output
 from ...wgsl import math_library
 from .scalar import prelude
-
-_POW2 = Template("""${prelude}
-${math}
-${layout}
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  let b = gid.x + gid.y * nw.x * 64u;
-  if (b >= ${nbat}) { return; }
-  let mx = Mx[${Mx_off} + b];
-  var sc = R(1.0);
-  // zero, inf and NaN matrices keep the scale 1; the exponent stays where 2^-e is normal
-  if (mx > R(0.0) && numr_is_finite_${F}(mx)) {
-    let e = clamp(numr_frexp_${F}(mx).exp - 1, ${elo}, ${ehi});
-    sc = numr__pow2_${F}(-e);
-  }
-  Sc[${Sc_off} + b] = of_re(sc);
-}
-""", "linalg_pow2")
+from .wgsl import kernel
 
 
 @dataclasses.dataclass(frozen=True)
 class Pow2Spec(KernelSpec):
     """Per matrix: max |A| (real, Mx) -> Sc = 2^-e with max |A| Sc in [1, 2), in the
-    matrices' element type."""
+    matrices' element type (wgsl/pow2.wgsl: zero, inf and NaN matrices keep the scale 1;
+    the exponent stays where 2^-e is normal)."""
 
     t: WType
 
@@ -63,8 +45,9 @@ class Pow2Spec(KernelSpec):
     def render(self, caps):
         f = self.real
         lo, hi = (-1021, 1022) if f == "f64" else (-125, 126)
-        return _POW2.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                            math=math_library(["frexp"], f), F=f, elo=str(lo), ehi=str(hi))
+        return kernel("pow2.wgsl").render(self.layout(caps).tokens(), prelude=prelude(self.t),
+                                          math=math_library(["frexp"], f), F=f, elo=str(lo),
+                                          ehi=str(hi))
 
     def needs(self):
         return ("f64", "int64") if self.real == "f64" else ()

@@ -10,127 +10,35 @@ partials there at every column (a storage barrier each): 16 rows a thread cost i
 458 / 825 us a 512-row panel (float32 / float64), more than the wide panel (H100,
 benchmarks/gpu/runs/2026-11-27-19.sh, 2026-11-27).
 
-The arithmetic is the wide kernel's (qr_wide.REFLECT / PARTIALS: geqr2's conventions,
-scaled sums), so R, tau and the reflectors come out as there; the panel is stored once,
-at the end.
+The arithmetic is the wide kernel's (wgsl/qr_reflect.wgsl, wgsl/qr_partials.wgsl:
+geqr2's conventions, scaled sums), so R, tau and the reflectors come out as there; the
+panel is stored once, at the end.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from .....tuning.registry import get as tuned
 from ...codegen.spec import KernelSpec
-from ...codegen.template import Template
 from ...codegen.types import WType
-from ...runtime.switches import switch_int as _env_int
-from .qr_wide import (HELPERS, NCAP, NS, PARTIALS, PW, REFLECT, panel_layout, reciprocals,
-                      scaling_tokens, trusted)
+from .qr_wide import NCAP, PW, panel_layout, panel_tokens
 from .scalar import prelude
+from .wgsl import kernel
 
-LOOP_MAX = 128   # see loop_max() (H100, benchmarks/gpu/runs/2026-11-27-20.sh: qr 512 float32
-                 # 3.10x -> 2.75x)
-LOOP_NS = 16     # see loop_spec()
-# float32 panels of up to 512 rows looped on 32 slices (H100, benchmarks/gpu/runs/2026-11-27-33.sh:
-# qr 512 float32 3.50x -> 2.46x of cuSOLVER, 2048 2.20x -> 2.12x); wider elements keep
-# 128 rows on 16 (float64 512: 7.3 -> 8.4 ms looped from 512 rows, 7.6 from 256: 16-32
-# doubles a thread on 512-1024 invocations crowd the register file)
-LOOP_MAX_F32 = 512
-LOOP_NS_F32 = 32
-
-_LOOP = Template("""${prelude}
-${layout}
-var<workgroup> xv: array<T, ${rows2}>;  // column d after step d: halves by the parity of d
-var<workgroup> ps: array<T, ${wg}>;
-var<workgroup> psc: array<R, ${ns}>;
-var<workgroup> cw: array<T, ${ncap}>;   // conj(tau) w_c of the reflector of column q
-var<workgroup> hv: array<T, 3>;         // x0 - beta, beta, house
-var<workgroup> pt: array<T, ${pw}>;     // the partials of column d: sums, then the scale
-var<workgroup> dg: array<T, ${ncap}>;   // row d after step d
-""" + HELPERS + """
-@compute @workgroup_size(${wg})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
-  let b = wid.y;
-  if (b >= ${nbat}) { return; }
-  let blk = 0u;
-  let r0 = 0u;
-  let m = ${m};
-  let nc = ${nc};
-  let lane = tid % ${ncap}u;
-  let sl = tid / ${ncap}u;
-  let base = ${A_off} + b * ${a_bs};
-  let rs = ${a_rs};
-  let cs = ${a_cs};
-  var regs: array<T, ${rpt}>;
-  for (var t = 0u; t < ${rpt}u; t++) {
-    let i = sl + ${ns}u * t;
-    var p = zero();
-    if (i < m && lane < nc) { p = A[base + i * rs + lane * cs]; }
-    regs[t] = p;
-  }
-  for (var d = 0u; d <= nc; d++) {
-    var q = 0u;
-    if (d > 0u) { q = d - 1u; }
-    let xq = (q % 2u) * ${rows}u;
-    let xo = (d % 2u) * ${rows}u;
-    var house = false;
-    var piv = one();
-    var rpiv = R(0.0);
-    if (d > 0u) {
-      // ---- the reflector of column q from step q's partials and diagonal row
-      if (tid < ${ncap}u) {
-        let alpha = dg[q];
-        let pqc = dg[tid];
-        let s = re(pt[${ncap}u]);
-        let yc = pt[tid];
-        let yq = pt[q];
-""" + REFLECT + """      }
-      workgroupBarrier();
-      piv = hv[0];
-      house = re(hv[2]) != R(0.0);
-${rpiv}
-    }
-    // ---- applied to the rows (d = 0: rows only read); column q becomes v and beta
-    for (var t = 0u; t < ${rpt}u; t++) {
-      let i = sl + ${ns}u * t;
-      if (i < m && lane < nc) {
-        var p = regs[t];
-        if (d > 0u && i >= q) {
-          var v = one();
-          if (i > q) {
-            v = xv[xq + i];
-            if (house) { v = ${quot}; }
-          }
-          if (lane == q) {
-            if (i == q) { p = hv[1]; } else if (house) { p = v; }
-          } else if (lane > q) {
-            p -= mul(v, cw[lane]);
-          }
-        }
-        if (lane == d) { xv[xo + i] = p; }
-        if (i == d && lane >= d) { dg[lane] = p; }
-        regs[t] = p;
-      }
-    }
-    if (d >= nc) { break; }
-    workgroupBarrier();
-    // ---- partials of column d
-""" + PARTIALS.replace("XD(t)", "xv[xo + sl + ${ns}u * t]") + """      pt[tid] = yc;
-      if (tid == 0u) { pt[${ncap}u] = of_re(s); }
-    }
-    workgroupBarrier();
-  }
-  for (var t = 0u; t < ${rpt}u; t++) {
-    let i = sl + ${ns}u * t;
-    if (i < m && lane < nc) { A[base + i * rs + lane * cs] = regs[t]; }
-  }
-}
-""", "linalg_qr_loop")
+# Panels of at most QR_LOOP_MAX rows (128; H100, benchmarks/gpu/runs/2026-11-27-20.sh: qr
+# 512 float32 3.10x -> 2.75x) take the looped kernel on QR_LOOP_NS row slices (16); float32
+# panels of up to 512 rows on 32 slices (QR_LOOP_MAX_F32, QR_LOOP_NS_F32; H100,
+# benchmarks/gpu/runs/2026-11-27-33.sh: qr 512 float32 3.50x -> 2.46x of cuSOLVER, 2048
+# 2.20x -> 2.12x); wider elements keep 128 rows on 16 (float64 512: 7.3 -> 8.4 ms looped
+# from 512 rows, 7.6 from 256: 16-32 doubles a thread on 512-1024 invocations crowd the
+# register file)
 
 
 @dataclasses.dataclass(frozen=True)
 class QrLoopSpec(KernelSpec):
     """Every column of a Householder QR panel of at most ns * rpt rows, one workgroup
-    per matrix (bound as the wide panel: qr_wide.WidePanel)."""
+    per matrix (bound as the wide panel: qr_wide.WidePanel; wgsl/qr_loop.wgsl)."""
 
     t: WType
     rpt: int = 4
@@ -140,18 +48,17 @@ class QrLoopSpec(KernelSpec):
     # keeps nc <= NCAP, rows i < ns rpt, xv halves of ns rpt); loops counted by constants
     # or the uniform nc; global indices stay in the bound views (i < m, lane < nc, b < nbat)
     trusted: bool = False
-    recip: bool = True   # as QrWideSpec.recip
     looped = True
 
     def layout(self, caps):
         return panel_layout(self.t, caps)
 
     def render(self, caps):
-        sc = scaling_tokens(self.t, self.recip)
-        sc["quot"] = sc["quot"].replace("VQ", "v")
-        return _LOOP.render(self.layout(caps).tokens(), prelude=prelude(self.t),
-                            rows=self.rows, rows2=2 * self.rows, wg=self.ns * NCAP,
-                            ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt, **sc)
+        tk = self.layout(caps).tokens()
+        return kernel("qr_loop.wgsl").render(
+            tk, panel_tokens(self.t, tk, self.ns, self.rpt, f"xv[xo + sl + {self.ns}u * t]"),
+            prelude=prelude(self.t), rows=self.rows, rows2=2 * self.rows,
+            wg=self.ns * NCAP, ns=self.ns, ncap=NCAP, pw=PW, rpt=self.rpt)
 
     @property
     def rows(self):
@@ -161,20 +68,21 @@ class QrLoopSpec(KernelSpec):
         return ("f64",) if self.t.need == "shader-f64" else ()
 
 
-def loop_max(t):
+def loop_max(client, t):
     """Panels of at most this many rows of WType ``t`` take the looped kernel, one
-    dispatch a panel (NUMR_WEBGPU_QR_LOOP_MAX; 0: none; at most 64 rows a thread)."""
-    return _env_int("QR_LOOP_MAX", LOOP_MAX_F32 if t.val == "f32" else LOOP_MAX, 0, 32 * 64)
+    dispatch a panel (QR_LOOP_MAX_F32 for float32, else QR_LOOP_MAX; 0: none; at most 64
+    rows a thread)."""
+    return tuned("QR_LOOP_MAX_F32" if t.val == "f32" else "QR_LOOP_MAX", client)
 
 
-def loop_spec(t, m):
-    """The looped panel's spec for panels of m rows: LOOP_NS row slices
-    (NUMR_WEBGPU_QR_LOOP_NS, 8 .. 32) and the fewest rows a thread."""
-    ns = _env_int("QR_LOOP_NS", LOOP_NS_F32 if t.val == "f32" else LOOP_NS, NS, 32)
+def loop_spec(client, t, m):
+    """The looped panel's spec for panels of m rows: QR_LOOP_NS(_F32) row slices and the
+    fewest rows a thread."""
+    ns = tuned("QR_LOOP_NS_F32" if t.val == "f32" else "QR_LOOP_NS", client)
     rpt = 4
     while ns * rpt < m and rpt < 64:
         rpt *= 2
-    return QrLoopSpec(t, rpt, ns, trusted(), reciprocals())
+    return QrLoopSpec(t, rpt, ns, tuned("LINALG_TRUSTED", client))
 
 
 def variants():

@@ -29,17 +29,17 @@ from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WType
 from .scalar import prelude
-from .specs import _PIVOT_WG_SUBGROUP, _PIVOT_WG_TREE, shuffles
+from .panel_specs import PIVOT_WG_SUBGROUP, PIVOT_WG_TREE, shuffles
 
 NONE = "0xffffffffu"
 
 
-def _gepp(W, rpt, wg, sg, final, db=False):
+def _gepp(W, rpt, wg, sg, final):
     """Partial pivoting on rows held in registers a{q}_{c} (row tid + q * wg, valid where
-    ok{q}; row number g{q}), the first kmax columns, unrolled. ``db``: the workgroup
-    arrays of step j are set j % 2, so no barrier closes a step (a step's writes come
-    after the next step's first barrier, by which every invocation has finished reading
-    the previous step's set)."""
+    ok{q}; row number g{q}), the first kmax columns, unrolled. The workgroup arrays of
+    step j are set j % 2, so no barrier closes a step (a step's writes come after the
+    next step's first barrier, by which every invocation has finished reading the
+    previous step's set): two barriers a column, not three."""
     import re
     out = []
     for j in range(W):
@@ -50,9 +50,9 @@ def _gepp(W, rpt, wg, sg, final, db=False):
         for q in range(rpt):
             o.append(f"    if (ok{q} && tid + {q * wg}u >= {j}u) {{ let v = cabs1(a{q}_{j}); "
                      f"if (v > best) {{ best = v; bi = tid + {q * wg}u; }} }}")
-        # the workgroup's pivot search of LULeafSpec / LUPanelSpec: the largest, the
+        # the workgroup's pivot search of LULeafSpec: the largest, the
         # first row on ties (subgroup shuffles, or a tree)
-        o.append((_PIVOT_WG_SUBGROUP if sg else _PIVOT_WG_TREE).replace("${wg}", str(wg)))
+        o.append((PIVOT_WG_SUBGROUP if sg else PIVOT_WG_TREE).replace("${wg}", str(wg)))
         for q in range(rpt):
             row = ", ".join(f"a{q}_{c}" for c in range(W))
             o.append(f"    if (tid + {q * wg}u == p) {{ prow = array<T, {W}>({row}); pg = g{q}; }}")
@@ -81,13 +81,10 @@ def _gepp(W, rpt, wg, sg, final, db=False):
             for c in range(j + 1, W):
                 o.append(f"      a{q}_{c} = a{q}_{c} - mul(l, prow[{c}]);")
             o.append("    }")
-        if not db:
-            o.append("    workgroupBarrier();")
         o.append("  }")
         step = "\n".join(o)
-        if db:
-            step = re.sub(r"\b(rv|ri|prow|jrow|pg|jg)\b", lambda mt: f"{mt.group(1)}{j % 2}",
-                          step)
+        step = re.sub(r"\b(rv|ri|prow|jrow|pg|jg)\b", lambda mt: f"{mt.group(1)}{j % 2}",
+                      step)
         out.append(step)
     return "\n".join(out)
 
@@ -106,16 +103,12 @@ class TsluSpec(KernelSpec):
     rpt: int
     final: bool
     sg: bool = False
-    db: bool = True  # double-buffered step arrays: two barriers a column, not three
-    # final round: the interchanges by an unrolled register recurrence (no serial
-    # dictionary walk over private arrays in invocation 0); forced by ``trusted``
-    preg: bool = False
     # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks):
     # every index is structural: A / Cv / Ci / Lu / ipiv through the caller's words
     # (rows gated by < m / < nrow, columns by constants < W and < nc), the candidate
     # rows read back through sel clamped to m - 1 (their values come from data flow),
     # workgroup arrays by constants, tid + s < wg (tree), sid / s < nsg <= wg, private
-    # arrays none (preg); every loop is counted by W * W, wg, the subgroup size or nsg
+    # arrays none; every loop is counted by W * W, wg, the subgroup size or nsg
     trusted: bool = False
     # (not final) one block holds the whole leaf (nblk == 1): its partial pivoting is the
     # leaf's, so it writes Lu / ipiv / the status bit itself and no final round runs
@@ -146,9 +139,8 @@ class TsluSpec(KernelSpec):
         pre = prelude(self.t) + ("\n" + shuffles(self.t) if sg else "")
         nblk, m, nc = tk["nblk"], tk["m"], tk["nc"]
         rows = rpt * wg
-        sets = ("0", "1") if self.db else ("",)
         head = [pre, tk["layout"]]
-        for x in sets:
+        for x in ("0", "1"):
             head += [f"var<workgroup> rv{x}: array<R, {wg}>;",
                      f"var<workgroup> ri{x}: array<u32, {wg}>;",
                      f"var<workgroup> prow{x}: array<T, {W}>;",
@@ -203,7 +195,7 @@ class TsluSpec(KernelSpec):
             body.append(f"  let nvalid = min({rows}u, {m} - r0);")
         body.append(f"  let kmax = min(nvalid, min({nc}, {W}u));")
         solo = self.solo and not self.final
-        body.append(_gepp(W, rpt, wg, sg, self.final or solo, self.db))
+        body.append(_gepp(W, rpt, wg, sg, self.final or solo))
         # the picked rows (local rows 0 .. kmax - 1 now) and their row numbers
         for q in range(rpt):
             body.append(f"  if (tid + {q * wg}u < kmax) {{ sel[tid + {q * wg}u] = g{q}; }}")
@@ -217,43 +209,21 @@ class TsluSpec(KernelSpec):
                     body.append(f"    Lu[{lb} + (tid + {q * wg}u) * {W}u + {c}u] = a{q}_{c};")
                 body.append("  }")
             # the pivot rows as LAPACK interchanges: row i <-> the current place of sel[i]
-            if self.preg or self.trusted or solo:
-                # sel[i] has not been picked before step i, so it moved only if it sat at
-                # place k < i when step k swapped place k with p_k (p_k holds sel[k]):
-                # p_i = sel[i] pushed through k = 0 .. i - 1 (x == k -> x = p_k), unrolled
-                o = ["  if (tid == 0u) {"]
-                o += [f"    var p{i} = 0u;" for i in range(W)]
-                for i in range(W):
-                    o.append(f"    if ({i}u < kmax) {{")
-                    o.append(f"      var x = sel[{i}];")
-                    for k in range(i):
-                        o.append(f"      x = select(x, p{k}, x == {k}u);")
-                    o.append(f"      p{i} = x;")
-                    o.append(f"      ipiv[{pb} + {i}u] = i32({tk['pbase']} + x);")
-                    o.append("    }")
-                o.append("  }")
-                body += o
-            else:
-                body.append(f"""  if (tid == 0u) {{
-    var dor: array<u32, {2 * W}>;
-    var dpo: array<u32, {2 * W}>;
-    var nd = 0u;
-    for (var i = 0u; i < kmax; i++) {{
-      let gi = sel[i];
-      var p = gi;
-      var eg = {NONE};
-      for (var e = 0u; e < nd; e++) {{ if (dor[e] == gi) {{ p = dpo[e]; eg = e; }} }}
-      var oi = i;
-      var eo = {NONE};
-      for (var e = 0u; e < nd; e++) {{ if (dpo[e] == i && dor[e] != gi) {{ oi = dor[e]; eo = e; }} }}
-      // place i takes gi, place p takes what was at i
-      if (eg == {NONE}) {{ dor[nd] = gi; dpo[nd] = i; nd++; }} else {{ dpo[eg] = i; }}
-      if (p != i) {{
-        if (eo == {NONE}) {{ dor[nd] = oi; dpo[nd] = p; nd++; }} else {{ dpo[eo] = p; }}
-      }}
-      ipiv[{pb} + i] = i32({tk['pbase']} + p);
-    }}
-  }}""")
+            # sel[i] has not been picked before step i, so it moved only if it sat at
+            # place k < i when step k swapped place k with p_k (p_k holds sel[k]):
+            # p_i = sel[i] pushed through k = 0 .. i - 1 (x == k -> x = p_k), unrolled
+            o = ["  if (tid == 0u) {"]
+            o += [f"    var p{i} = 0u;" for i in range(W)]
+            for i in range(W):
+                o.append(f"    if ({i}u < kmax) {{")
+                o.append(f"      var x = sel[{i}];")
+                for k in range(i):
+                    o.append(f"      x = select(x, p{k}, x == {k}u);")
+                o.append(f"      p{i} = x;")
+                o.append(f"      ipiv[{pb} + {i}u] = i32({tk['pbase']} + x);")
+                o.append("    }")
+            o.append("  }")
+            body += o
         else:
             cb = f"{tk['Cv_off']} + gid * {W * W}u"
             ib = f"{tk['Ci_off']} + gid * {W}u"
@@ -340,13 +310,10 @@ def variants():
     for d in (dt.float32, dt.float64, dt.complex64, dt.complex128):
         t = WTYPES[d]
         for W in (16, 32):
-            out += [TsluSpec(t, W, 256, r, f, sg, db) for r in (1, 4) for f in (False, True)
-                    for sg in (False, True) for db in (False, True)]
+            out += [TsluSpec(t, W, 256, r, f, sg, tr) for r in (1, 4) for f in (False, True)
+                    for sg in (False, True) for tr in (False, True)]
             out += [TsluSpec(t, W, 128, 1, False, sg) for sg in (False, True)]
-            out += [TsluSpec(t, W, 256, r, f, sg, True, f, True) for r in (1, 4)
-                    for f in (False, True) for sg in (False, True)]
-            out += [TsluSpec(t, W, 256, 1, True, sg, True, True) for sg in (False, True)]
-            out += [TsluSpec(t, W, 256, r, False, sg, True, True, tr, True) for r in (1, 2, 4)
+            out += [TsluSpec(t, W, 256, r, False, sg, tr, True) for r in (1, 2, 4)
                     for sg in (False, True) for tr in (False, True)]
             out += [TsluApplySpec(t, W), TsluApplySpec(t, W, trusted=True)]
     return out

@@ -31,15 +31,14 @@ from __future__ import annotations
 import dataclasses
 
 from ....._core import dtypes as dt
+from .....tuning.registry import get as tuned
 from ...codegen.caps import Caps
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.types import WTYPES, WType
 from ...codegen.wgmem import spec_fits
-from ...runtime.adapters import is_cpu
-from ...runtime.switches import switch as _env
 from . import warp_seg
-from .batch_rows import load_row, stack_layout
+from .batch_rows import load_row, stack_layout, tiny_n
 from .scalar import prelude
 
 WRONG_SUBGROUP = 2   # status bit: the subgroup size was not the compiled one
@@ -93,15 +92,12 @@ def _pivot(t, j, cand_expr):
             f"  bad = bad || mk{j} == 0u;"]
 
 
-def _masked(cond, assigns, sel, pre=(), indent="  "):
+def _masked(cond, assigns, pre=(), indent="  "):
     """Lines assigning ``var = expr`` for the (var, expr) pairs in lanes where ``cond``
-    holds (``pre``: let-lines the expressions read): as selects (``sel``: straight-line
-    code the compiler may interleave across columns) or inside an if."""
-    if sel:
-        return [indent + p for p in pre] + \
-            [f"{indent}{v} = select({v}, {e}, {cond});" for v, e in assigns]
-    return [f"{indent}if ({cond}) {{"] + [indent + "  " + p for p in pre] + \
-        [f"{indent}  {v} = {e};" for v, e in assigns] + [indent + "}"]
+    holds (``pre``: let-lines the expressions read), as selects: straight-line code the
+    compiler may interleave across columns."""
+    return [indent + p for p in pre] + \
+        [f"{indent}{v} = select({v}, {e}, {cond});" for v, e in assigns]
 
 
 def _head(tk, sg, wg, w=0, stage=0):
@@ -140,9 +136,9 @@ class _WarpNeeds:
 
 @dataclasses.dataclass(frozen=True)
 class WarpSolveSpec(_WarpNeeds, KernelSpec):
-    """x = A^-1 B for n x n matrices (n <= sg), k right-hand sides, a subgroup a matrix;
-    ``ident``: B is the identity (inv, never read); ``gj`` (with ident, k = n): in-place
-    Gauss-Jordan inversion instead of elimination on [A | I] and back substitution."""
+    """x = A^-1 B for n x n matrices (n <= sg), k right-hand sides, a subgroup a matrix
+    (elimination with partial pivoting, then back substitution); ``ident``: B is the
+    identity (inv, k = n, never read), inverted in place by Gauss-Jordan."""
 
     t: WType
     n: int
@@ -150,8 +146,6 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
     ident: bool
     sg: int
     wg: int
-    gj: bool = False
-    sel: bool = True   # masked updates as selects (False: inside ifs)
     w: int = 0         # lanes a matrix (warp_seg.py) when below sg; 0: sg
     # segments only: A (and X where k = n) through a workgroup tile (warp_seg.stage_in)
     stage: bool = False
@@ -202,7 +196,7 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         return f"  if (r == 0u && bad{live}) {{ atomicOr(&st[0], 1u); }}"
 
     def render(self, caps):
-        if self.gj:
+        if self.ident:
             return self._render_gj(caps)
         tk = self.layout(caps).tokens()
         n, k, sg = self.n, self.k, self.sg
@@ -213,9 +207,9 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
         L += [f"  var x{c} = zero();" for c in range(k)]
         if self._staged:
             L += warp_seg.stage_in(tk, sg, self.w, n)
-            L += load_row(tk, 0, k, self.ident)
+            L += load_row(tk, 0, k, False)
         else:
-            L += load_row(tk, n, k, self.ident)
+            L += load_row(tk, n, k, False)
         L.append("  var bad = false;")
         for j in range(n):
             L += self._pivot(j, f"pos == {none}u")
@@ -230,15 +224,14 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
                          [(f"a{j}", "l")] + [(f"a{c}", f"a{c} - mul(l, q{j}_{c})")
                                               for c in range(j + 1, n)]
                          + [(f"x{c}", f"x{c} - mul(l, y{j}_{c})") for c in range(k)],
-                         self.sel, [f"let l = dv(a{j}, q{j}_{j});"], "    ")
+                         [f"let l = dv(a{j}, q{j}_{j});"], "    ")
             L.append("  }")
         for s in reversed(range(n)):
-            L += _masked(f"pos == {s}u", [(f"x{c}", f"dv(x{c}, a{s})") for c in range(k)],
-                         self.sel)
+            L += _masked(f"pos == {s}u", [(f"x{c}", f"dv(x{c}, a{s})") for c in range(k)])
             if s:
                 L += [f"  let z{s}_{c} = shf(x{c}, {self._src(s)});" for c in range(k)]
                 L += _masked(f"pos < {s}u", [(f"x{c}", f"x{c} - mul(a{s}, z{s}_{c})")
-                                             for c in range(k)], self.sel)
+                                             for c in range(k)])
         L += self._store(tk, [f"{c}u" for c in range(k)], [f"x{c}" for c in range(k)],
                          self._staged and k == n)
         L.append(self._report())
@@ -271,18 +264,9 @@ class WarpSolveSpec(_WarpNeeds, KernelSpec):
             L += [f"    let s{c} = mul(q{j}_{c}, ip);" for c in range(n) if c != j]
             L.append(f"    let l = a{j};")
             L.append(f"    let pv = r == p{j};")
-            if self.sel:
-                L += [f"    a{c} = select(a{c} - mul(l, s{c}), s{c}, pv);"
-                      for c in range(n) if c != j]
-                L.append(f"    a{j} = select(-mul(l, ip), ip, pv);")
-            else:
-                L.append("    if (pv) {")
-                L += [f"      a{c} = s{c};" for c in range(n) if c != j]
-                L.append(f"      a{j} = ip;")
-                L.append("    } else {")
-                L += [f"      a{c} = a{c} - mul(l, s{c});" for c in range(n) if c != j]
-                L.append(f"      a{j} = -mul(l, ip);")
-                L.append("    }")
+            L += [f"    a{c} = select(a{c} - mul(l, s{c}), s{c}, pv);"
+                  for c in range(n) if c != j]
+            L.append(f"    a{j} = select(-mul(l, ip), ip, pv);")
             L.append("  }")
         L += self._store(tk, [f"p{c}" for c in range(n)], [f"a{c}" for c in range(n)],
                          self._staged)
@@ -300,7 +284,6 @@ class WarpCholSpec(_WarpNeeds, KernelSpec):
     n: int
     sg: int
     wg: int
-    sel: bool = True   # masked updates as selects (False: inside ifs)
     # the matrix goes through workgroup memory on the way in and out: lane l moves
     # column l of every row (consecutive addresses across the subgroup) where lane r
     # reading its own row r touches n lines a load (H100, benchmarks/gpu/runs/2026-11-27-30.sh:
@@ -337,21 +320,17 @@ class WarpCholSpec(_WarpNeeds, KernelSpec):
                 L.append(f"  var a{c} = zero();")
                 L.append(f"  if (act && {c}u <= r) {{ a{c} = A[ab + {c}u * {tk['a_cs']}]; }}")
         for j in range(n):
-            if self.sel:
-                L.append(f"  {{ let d = re(a{j}); bad = bad || (r == {j}u && !(d > R(0.0))); "
-                         f"a{j} = select(a{j}, of_re(sqrt(d)), r == {j}u); }}")
-            else:
-                L.append(f"  if (r == {j}u) {{ let d = re(a{j}); if (!(d > R(0.0))) "
-                         f"{{ bad = true; }} a{j} = of_re(sqrt(d)); }}")
+            L.append(f"  {{ let d = re(a{j}); bad = bad || (r == {j}u && !(d > R(0.0))); "
+                     f"a{j} = select(a{j}, of_re(sqrt(d)), r == {j}u); }}")
             if j == n - 1:
                 break   # no row below the last
             L.append(f"  let d{j} = shf(a{j}, {j}u);")
-            L += _masked(f"r > {j}u && act", [(f"a{j}", f"a{j} / d{j}")], self.sel)
+            L += _masked(f"r > {j}u && act", [(f"a{j}", f"a{j} / d{j}")])
             for c in range(j + 1, n):
                 L.append(f"  let v{j}_{c} = shf(a{j}, {c}u);")
             for c in range(j + 1, n):
-                L += _masked(f"r >= {c}u && act", [(f"a{c}", f"a{c} - mul(a{j}, cj(v{j}_{c}))")],
-                             self.sel)
+                L += _masked(f"r >= {c}u && act",
+                             [(f"a{c}", f"a{c} - mul(a{j}, cj(v{j}_{c}))")])
         if self.stage:
             # out: row r into the tile, then lane l writes column l of every row (L) or
             # row l conjugated as column l (L^H)
@@ -459,11 +438,11 @@ def _probe(client):
 
 
 def subgroup_size(client):
-    """The fixed subgroup size S the warp kernels are compiled for, or 0 (path off).
-    NUMR_WEBGPU_BWARP_S overrides it (a test hook: a wrong S shows the rerun)."""
-    force = _env("BWARP_S", "")
+    """The fixed subgroup size S the warp kernels are compiled for, or 0 (path off):
+    BWARP_S where set (a wrong S shows the rerun), else the adapter's, probed once."""
+    force = tuned("BWARP_S", client)
     if force:
-        return int(force)
+        return force
     s = getattr(client, "_bwarp_sg", None)
     if s is None:
         s = 0
@@ -493,7 +472,7 @@ def reset(client):
 
 
 def _usable(client, dtype):
-    if _env("BWARP", "1") == "0" or getattr(client, "_bwarp_off", False):
+    if not tuned("BWARP", client) or getattr(client, "_bwarp_off", False):
         return 0
     if dtype not in (dt.float32, dt.float64):
         return 0
@@ -506,31 +485,29 @@ def _usable(client, dtype):
 
 def solve_range(client, dtype):
     """(lo, hi, S): the n of (n, n) solve / inv systems the warp kernels take (lo > hi:
-    none). Defaults: from one past the one-invocation kernel's limit (BTINY_N: 16 for
-    float32, 8 for float64) to min(S, 32); NUMR_WEBGPU_BWARP_MIN / _MAX move them
-    (within 1 .. min(S, 32)). Systems with k >= n right-hand sides (inv) start at
-    NUMR_WEBGPU_BWARP_INV_MIN (default 2) unless BWARP_MIN is set (``solve_sg``)."""
+    none): BWARP_MIN (0: one past the one-invocation kernel's limit, BTINY_N(_F32)) to
+    BWARP_MAX, within 1 .. min(S, 32). Systems with k >= n right-hand sides (inv) start
+    at BWARP_INV_MIN while BWARP_MIN is 0 (``solve_sg``)."""
     s = _usable(client, dtype)
     if not s:
         return 1, 0, 0
-    tiny = int(_env("BTINY_N", "16" if dtype is dt.float32 else "8"))
-    lo = max(1, int(_env("BWARP_MIN", str(tiny + 1))))
-    hi = min(s, NMAX, int(_env("BWARP_MAX", str(NMAX))))
+    lo = tuned("BWARP_MIN", client) or tiny_n(client, dtype) + 1
+    hi = min(s, NMAX, tuned("BWARP_MAX", client))
     return lo, hi, s
 
 
 def chol_range(client, dtype):
-    """(lo, hi, S) for cholesky: defaults 2 .. min(S, 32); NUMR_WEBGPU_BWARP_CHOL_MIN /
-    _CHOL_MAX move them. H100, 2026-11-26 (docs/benchmarks.md, "Stacks of small systems:
-    one matrix per subgroup"; best of 5 calls with the status read): float32 10000 x 32x32
-    0.539 ms against 0.481 for BatchCholSpec (float32 stopped at 16 then), float64 0.501
-    against 0.554; benchmarks/gpu/runs/2026-11-27-30.sh, with the staged loads and stores (_stage):
-    float32 0.389 ms against BatchCholSpec's 0.427, kernel 240 -> 114 us."""
+    """(lo, hi, S) for cholesky: BWARP_CHOL_MIN .. BWARP_CHOL_MAX (2 .. 32), at most S.
+    H100, 2026-11-26 (docs/benchmarks.md, "Stacks of small systems: one matrix per
+    subgroup"; best of 5 calls with the status read): float32 10000 x 32x32 0.539 ms
+    against 0.481 for BatchCholSpec (float32 stopped at 16 then), float64 0.501 against
+    0.554; benchmarks/gpu/runs/2026-11-27-30.sh, with the staged loads and stores
+    (_stage): float32 0.389 ms against BatchCholSpec's 0.427, kernel 240 -> 114 us."""
     s = _usable(client, dtype)
     if not s:
         return 1, 0, 0
-    lo = max(1, int(_env("BWARP_CHOL_MIN", "2")))
-    hi = min(s, NMAX, int(_env("BWARP_CHOL_MAX", str(NMAX))))
+    lo = tuned("BWARP_CHOL_MIN", client)
+    hi = min(s, NMAX, tuned("BWARP_CHOL_MAX", client))
     return lo, hi, s
 
 
@@ -540,15 +517,14 @@ def solve_sg(client, dtype, n, k):
     if not (1 <= n <= NMAX and 1 <= k <= KMAX):
         return 0
     lo, hi, s = solve_range(client, dtype)
-    if k >= n:
+    if k >= n and not tuned("BWARP_MIN", client):
         # as many right-hand sides as rows (inv): the one-invocation kernel holds 2 n^2
-        # values in one thread's registers; H100 (benchmarks/gpu/runs/2026-11-27-06.sh), numr / CuPy
-        # with the status read: inv 100000 x 8x8 float32 2.86x -> 1.5-2.1x, float64 1.47x -> 1.2x,
-        # 10000 x 16x16 float32 6.37x -> 1.63x (solve with one right-hand side: no gain)
-        if not _env("BWARP_MIN", "").strip():   # (an explicit BWARP_MIN rules)
-            lo = min(lo, max(2, int(_env("BWARP_INV_MIN", "2"))))
-    gpu = not is_cpu(client.info)
-    if s and (lo <= n <= hi or warp_seg.seg_width(dtype, n, s, False, gpu)):
+        # values in one thread's registers; H100 (benchmarks/gpu/runs/2026-11-27-06.sh),
+        # numr / CuPy with the status read: inv 100000 x 8x8 float32 2.86x -> 1.5-2.1x,
+        # float64 1.47x -> 1.2x, 10000 x 16x16 float32 6.37x -> 1.63x (solve with one
+        # right-hand side: no gain)
+        lo = min(lo, tuned("BWARP_INV_MIN", client))
+    if s and (lo <= n <= hi or warp_seg.seg_width(client, dtype, n, s)):
         return s
     return 0
 
@@ -556,8 +532,7 @@ def solve_sg(client, dtype, n, k):
 def solve_width(client, dtype, n, s):
     """Lanes a matrix for (n, n) systems that solve_sg gave to subgroups of s: a segment
     (warp_seg.py) where that path takes n, else the whole subgroup."""
-    lo, hi, _ = solve_range(client, dtype)
-    return warp_seg.seg_width(dtype, n, s, lo <= n <= hi, not is_cpu(client.info)) or s
+    return warp_seg.seg_width(client, dtype, n, s) or s
 
 
 def chol_sg(client, dtype, n):
@@ -568,14 +543,9 @@ def chol_sg(client, dtype, n):
 
 
 def _wg(client, s):
-    """Invocations a workgroup: NUMR_WEBGPU_BWARP_WG (default 128), at least S."""
-    want = int(_env("BWARP_WG", "128"))
+    """Invocations a workgroup: BWARP_WG, at least S."""
+    want = tuned("BWARP_WG", client)
     return max(s, Caps.of(client).wg_size(max(want, s)))
-
-
-def _sel():
-    """NUMR_WEBGPU_BWARP_SEL=0: the masked updates inside ifs instead of selects."""
-    return _env("BWARP_SEL", "1") != "0"
 
 
 def _grid(client, nwg):
@@ -585,18 +555,16 @@ def _grid(client, nwg):
 
 
 def solve(t, a, b, x, status, s):
-    """x (B, n, k) <- a^-1 b (b None: a^-1) for the (B, n, n) view ``a``, one dispatch."""
+    """x (B, n, k) <- a^-1 b (b None: a^-1, by Gauss-Jordan) for the (B, n, n) view ``a``,
+    one dispatch."""
     client = x.client
     B, n, k = x.shape
     wg = _wg(client, s)
     bv = a if b is None else b
     LAUNCHES["inv" if b is None else "solve"] += 1
-    # inv: Gauss-Jordan (NUMR_WEBGPU_BWARP_INV=gj, default) or elimination on [A | I]
-    # with back substitution (=lu)
-    gj = b is None and _env("BWARP_INV", "gj") != "lu"
     w = solve_width(client, x.dtype, n, s)
     LAUNCHES["seg"] += w < s
-    spec = WarpSolveSpec(t, n, k, b is None, s, wg, gj, _sel(), w if w < s else 0)
+    spec = WarpSolveSpec(t, n, k, b is None, s, wg, w if w < s else 0)
     if w < s and _solve_stage(client, n, k):
         spec = _fitting(client, dataclasses.replace(spec, stage=True)) or spec
     wg = spec.wg
@@ -610,31 +578,25 @@ def solve(t, a, b, x, status, s):
 
 def _stage(client, dtype, n):
     """Whether the warp Cholesky of n x n matrices stages them through workgroup memory:
-    NUMR_WEBGPU_BWARP_STAGE=0 / 1, else float32 on GPUs from STAGE_MIN rows. H100,
-    benchmarks/gpu/runs/2026-11-27-30.sh (kernel times, 10000 matrices): float32 32 x 32 240 -> 114 us,
-    16 x 16 0.189 -> 0.162 ms a call; float64 32 x 32 took 439 us staged, no better than the
-    direct loads' whole call (0.48-0.65 ms against 0.59-0.63): not by default. CPU
-    adapters: no coalescing to gain (their caches hold a matrix's rows)."""
-    v = _env("BWARP_STAGE", "")
-    if v in ("0", "1"):
-        return v == "1"
-    return dtype is dt.float32 and n >= STAGE_MIN and not is_cpu(client.info)
-
-
-STAGE_MIN = 16
+    float32 from BWARP_STAGE_MIN rows (0: never; CPU adapters: never, their caches hold
+    a matrix's rows). H100, benchmarks/gpu/runs/2026-11-27-30.sh (kernel times, 10000
+    matrices): float32 32 x 32 240 -> 114 us, 16 x 16 0.189 -> 0.162 ms a call; float64
+    32 x 32 took 439 us staged, no better than the direct loads' whole call (0.48-0.65 ms
+    against 0.59-0.63): not staged."""
+    m = tuned("BWARP_STAGE_MIN", client)
+    return dtype is dt.float32 and bool(m) and n >= m
 
 
 def _solve_stage(client, n, k):
-    """Whether solve / inv on segments stage A (and X of inv) through workgroup memory
-    (warp_seg.stage_in): NUMR_WEBGPU_BWARP_SSTAGE=0 / 1, else inv (k = n) from 5 rows on
-    GPUs. H100, benchmarks/gpu/runs/2026-11-28-01.sh (kernel times direct -> staged): inv 100000 x 8x8
-    float32 39.0 -> 34.0 us, float64 74.1 -> 62.8, 10000 x 16x16 float32 36.6 -> 20.5; inv 4 x 4
-    11.0 -> 11.9 and solve with one right-hand side no better (float32 24.7 -> 24.4, float64
-    53.1 -> 61.1): its X is no tile. CPU adapters: their caches hold a matrix's rows."""
-    v = _env("BWARP_SSTAGE", "")
-    if v in ("0", "1"):
-        return v == "1"
-    return k == n >= 5 and not is_cpu(client.info)
+    """Whether solve / inv on segments stage A (and X where k = n) through workgroup
+    memory (warp_seg.stage_in): k = n from BWARP_SSTAGE_MIN rows (0: never; CPU adapters:
+    never). H100, benchmarks/gpu/runs/2026-11-28-01.sh (kernel times direct -> staged):
+    inv 100000 x 8x8 float32 39.0 -> 34.0 us, float64 74.1 -> 62.8, 10000 x 16x16 float32
+    36.6 -> 20.5; inv 4 x 4 11.0 -> 11.9 and solve with one right-hand side no better
+    (float32 24.7 -> 24.4, float64 53.1 -> 61.1): its X is no tile."""
+    m = tuned("BWARP_SSTAGE_MIN", client)
+    return k == n and bool(m) and n >= m
+
 
 _FITS = {}
 
@@ -657,7 +619,7 @@ def _fitting(client, spec):
 def cholesky(t, a, out, status, upper, s):
     client = out.client
     B, n, _ = out.shape
-    spec = WarpCholSpec(t, n, s, _wg(client, s), _sel())
+    spec = WarpCholSpec(t, n, s, _wg(client, s))
     if _stage(client, out.dtype, n):
         spec = _fitting(client, dataclasses.replace(spec, stage=True)) or spec
     wg = spec.wg
@@ -675,18 +637,15 @@ def variants():
         t = WTYPES[d]
         for s, wg in ((8, 64), (16, 128), (32, 128)):
             for n in sorted({2, 3, s // 2 + 1, s}):
-                for sel in (True, False):
-                    out += [WarpSolveSpec(t, n, 1, False, s, wg, False, sel),
-                            WarpSolveSpec(t, n, n, True, s, wg, False, sel),
-                            WarpSolveSpec(t, n, n, True, s, wg, True, sel),
-                            WarpSolveSpec(t, n, 3, False, s, wg, False, sel),
-                            WarpCholSpec(t, n, s, wg, sel),
-                            WarpCholSpec(t, n, s, wg, sel, True)]
+                out += [WarpSolveSpec(t, n, 1, False, s, wg),
+                        WarpSolveSpec(t, n, n, True, s, wg),
+                        WarpSolveSpec(t, n, 3, False, s, wg),
+                        WarpCholSpec(t, n, s, wg),
+                        WarpCholSpec(t, n, s, wg, True)]
             for n in (1, 2, 3, 4, 5, 8, 9):   # segments (warp_seg.py)
                 w = warp_seg.width(n)
                 if w < s:
-                    out += [WarpSolveSpec(t, n, k, ident, s, wg, gj, True, w, stage)
-                            for k, ident, gj in ((1, False, False), (3, False, False),
-                                                 (n, True, False), (n, True, True))
+                    out += [WarpSolveSpec(t, n, k, ident, s, wg, w, stage)
+                            for k, ident in ((1, False), (3, False), (n, False), (n, True))
                             for stage in (False, True)]
     return out

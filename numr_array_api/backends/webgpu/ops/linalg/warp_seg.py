@@ -16,8 +16,8 @@ both pick the same rows.
 
 from __future__ import annotations
 
-from ....._core import dtypes as dt
-from ...runtime.switches import switch as _env
+from .....tuning.registry import get as tuned
+from .batch_rows import tiny_n
 
 
 def width(n):
@@ -27,24 +27,20 @@ def width(n):
     return w
 
 
-def seg_width(dtype, n, s, full, gpu=True):
+def seg_width(client, dtype, n, s):
     """The segment width for (n, n) systems on subgroups of s, or 0 where the segmented
-    path does not take n. ``full``: the unsegmented warp range takes n (then w < s only with
-    NUMR_WEBGPU_BWARP_SEG=all). On by default on GPUs (H100, benchmarks/gpu/runs/2026-11-27-29.sh: the
-    kernel of solve 100000 x 8x8 float32 38 -> 25 us against BatchTinySpec, inv 58 -> 38 us
-    against a subgroup a matrix), off on CPU adapters (``gpu`` False; lavapipe: slower than
-    the one-invocation kernel everywhere); NUMR_WEBGPU_BWARP_SEG=0 / 1 decides either way.
-    _SEG_MIN / _SEG_MAX (default 2 .. BTINY_N, the one-invocation kernel's sizes) move its
-    range."""
-    mode = _env("BWARP_SEG", "1" if gpu else "0")
+    path does not take n: BWARP_SEG_MIN <= n <= BWARP_SEG_MAX (0: BTINY_N(_F32), the
+    one-invocation kernel's sizes) while BWARP_SEG holds. On GPUs by default (H100,
+    benchmarks/gpu/runs/2026-11-27-29.sh: the kernel of solve 100000 x 8x8 float32
+    38 -> 25 us against BatchTinySpec, inv 58 -> 38 us against a subgroup a matrix); off
+    on CPU adapters (their table; lavapipe: slower than the one-invocation kernel
+    everywhere)."""
     w = width(n)
-    if mode == "0" or w > s:
+    if not tuned("BWARP_SEG", client) or w > s:
         return 0
-    tiny = _env("BTINY_N", "16" if dtype is dt.float32 else "8")
-    lo, hi = int(_env("BWARP_SEG_MIN", "2")), int(_env("BWARP_SEG_MAX", tiny))
-    if lo <= n <= hi or (full and mode == "all"):
-        return w
-    return 0
+    lo = tuned("BWARP_SEG_MIN", client)
+    hi = tuned("BWARP_SEG_MAX", client) or tiny_n(client, dtype)
+    return w if lo <= n <= hi else 0
 
 
 def head(tk, sg, per, w):

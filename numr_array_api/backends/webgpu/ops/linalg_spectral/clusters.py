@@ -11,7 +11,7 @@ members (H100: 4.7 s of eigh 2048 float32, where cuSOLVER takes 26 ms).
 
 So one small read after the eigenvalues (ClusterSpec: the longest loose and tight chain
 of every matrix) decides the mode:
-- ``serial``: the longest loose chain has at most SERIAL_MAX members: as before.
+- ``serial``: the longest loose chain has at most EIGH_SERIAL_MAX (a knob) members.
 - ``parallel``: only tight chains (eigenvalues within TIGHT unit roundoffs of ||T||: near
   degenerate, where independent vectors need not span the eigenspace well) stay serial;
   every other vector is its own workgroup's, and Z then takes NS_STEPS Newton-Schulz
@@ -25,53 +25,23 @@ of every matrix) decides the mode:
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import numpy as np
 
+from ....._core import dtypes as dt
 from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
-from ...codegen.types import WType, wtype
+from ...codegen.types import WTYPES, WType, wtype
 from ...storage import new_output
-from ..linalg.factor import gemm_acc
+from .....tuning.registry import get as tuned
+from ..linalg.blas import gemm_acc
 from ..matmul import gemm
-from .tridiag_specs import _needs, _pre, loose_tol, tight_tol
+from .trd_common import needs, prelude
+from .trd_vectors import loose_tol, tight_tol
 
-SERIAL_MAX = 12   # the longest loose chain the serial mode takes (NUMR_WEBGPU_EIGH_SERIAL_MAX)
 NS_STEPS = 3      # Newton-Schulz steps of the parallel mode
 
-
-_CLUSTERS = Template("""${pre}
-${layout}
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let b = gid.x;
-  let n = ${n};
-  if (b >= ${nbat}) { return; }
-  let mb = ${MU_off} + b * n;
-  let ob = ${BLK_off} + b * 2u * n;
-  let tn = SC[${SC_off} + b * 2u + 1u];
-  let lt = ${loose};
-  let tt = ${tight};
-  var cl = 1u;
-  var ct = 1u;
-  var ml = 1u;
-  var mt = 1u;
-  for (var s = 1u; s < n; s++) {
-    let bp = BLK[ob + 2u * s];
-    let same = bp < n && bp == BLK[ob + 2u * s - 2u];
-    let g = MU[mb + s] - MU[mb + s - 1u];
-    cl = select(1u, cl + 1u, same && g <= lt);
-    ct = select(1u, ct + 1u, same && g <= tt);
-    ml = max(ml, cl);
-    mt = max(mt, ct);
-  }
-  CS[${CS_off} + 2u * b] = ml;
-  CS[${CS_off} + 2u * b + 1u] = mt;
-}
-""", "trd_clusters")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,30 +55,22 @@ class ClusterSpec(KernelSpec):
                       ["n", "nbat"], caps)
 
     def render(self, caps):
-        return _CLUSTERS.render(self.layout(caps).tokens(), pre=_pre(self.t),
-                                loose=loose_tol(), tight=tight_tol())
+        return Template.file(__package__, "trd_clusters.wgsl").render(
+            self.layout(caps).tokens(), pre=prelude(self.t), loose=loose_tol(),
+            tight=tight_tol())
 
     def needs(self):
-        return _needs(self.t)
+        return needs(self.t)
 
 
 def cluster_sizes(client, mu, sc, blk):
     """(B, 2) uint32 on the device: each matrix's longest loose and tight chain."""
-    from ....._core import dtypes as dt
     t = wtype(mu.dtype, client, "linalg.eigh")
     B, n = mu.shape
     cs = new_output((B, 2), dt.uint32, client)
     client.kernel(ClusterSpec(t)).launch((-(-B // 64), 1, 1), MU=mu, SC=sc, BLK=blk, CS=cs,
                                          n=n, nbat=B)
     return cs
-
-
-def serial_max() -> int:
-    v = os.environ.get("NUMR_WEBGPU_EIGH_SERIAL_MAX", "").strip()
-    try:
-        return int(v) if v else SERIAL_MAX
-    except ValueError:
-        return SERIAL_MAX
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,7 +84,7 @@ def plan(cs, serial=False) -> Plan:
     """The mode from ClusterSpec's sizes (the path's extra small read); ``serial``: that
     mode whatever the sizes."""
     m = cs.to_numpy().reshape(-1, 2).max(axis=0) if cs.size else np.array([1, 1])
-    par = int(m[0]) > serial_max() and not serial
+    par = int(m[0]) > tuned("EIGH_SERIAL_MAX", cs.client) and not serial
     return Plan(par, int(m[1] if par else m[0]), NS_STEPS if par else 0)
 
 
@@ -142,3 +104,7 @@ def orthonormalise(be, z, steps):
         gemm_acc(client, t, z, h, out)
         z = out
     return z
+
+
+def variants():
+    return [ClusterSpec(WTYPES[d]) for d in (dt.float32, dt.float64)]

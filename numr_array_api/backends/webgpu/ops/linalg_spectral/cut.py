@@ -11,20 +11,6 @@ from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WTYPES, WType
 
-_CUT = Template("""${layout}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
-  let K = ${K};
-  for (var b = g.x; b < ${nb}; b += nw.x * 64u) {
-    let sb = ${S_off} + b * K;
-    var mx = S[sb];
-    for (var j = 1u; j < K; j++) { mx = max(mx, S[sb + j]); }
-    let cut = mx * RT[${RT_off} + b];
-${body}
-  }
-}
-""", "sv_cut")
-
 
 @dataclasses.dataclass(frozen=True)
 class CutSpec(KernelSpec):
@@ -53,7 +39,7 @@ class CutSpec(KernelSpec):
       let s = S[sb + j];
       O[{o} + b * K + j] = select({zero}, {one} / s, s > cut);
     }}"""
-        return _CUT.render(lay.tokens(), body=body)
+        return Template.file(__package__, "sv_cut.wgsl").render(lay.tokens(), body=body)
 
     @property
     def label(self):

@@ -1,20 +1,20 @@
-"""eigh / eigvalsh, svd / svdvals, pinv, matrix_rank on the GPU (real and complex inputs).
+"""eigh / eigvalsh, svd / svdvals, eig / eigvals, pinv, matrix_rank on the GPU (real and
+complex inputs).
 
 float16 is computed in float32 and cast back (as the cpu backend does); float64 and
-complex128 need the adapter's shader-f64. eig / eigvals are not here: they stay host round
-trips (docs/webgpu.md, "Host round trips").
+complex128 need the adapter's shader-f64.
 """
 
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
 from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation, InvalidArgument
+from .....tuning.registry import get as tuned
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
@@ -23,8 +23,10 @@ from ..matmul import gemm
 from .conj import ConjPairSpec
 from .cut import CutSpec
 from . import small, svd_aug, tridiag
-from .spec import (UNROLL, EigSpec, EighSpec, FinishSpec, RoundSpec, SvdSpec, pick_cap,
-                   wg_size)
+from .eig_spec import EigSpec
+from .jacobi_common import UNROLL
+from .rounds import FinishSpec, RoundSpec
+from .spec import EighSpec, SvdSpec, pick_cap, wg_size
 
 _MAX_GROUPS = 65535
 _SCRATCH_SLOTS = 1024     # workgroups (each with its own scratch slot) for cap-0 kernels
@@ -39,13 +41,12 @@ def _work_dtype(dtype):
     return dt.float32 if dtype is dt.float16 else dtype
 
 
-F32_IN_F64 = None   # tests set True / False; None: NUMR_WEBGPU_SPECTRAL_F32 (default "f64")
 _WIDER = {dt.float16: dt.float64, dt.float32: dt.float64, dt.complex64: dt.complex128}
 
 
 def _wider(dtype, client, keeps_cap=None):
     """The dtype eigh / svd compute a 32-bit (or float16) input in: its 64-bit counterpart
-    where the adapter grants shader-f64 (NUMR_WEBGPU_SPECTRAL_F32=f64, the default), else
+    where the adapter grants shader-f64 (the SPECTRAL_F32 knob, "f64" by default), else
     None (computed in 32 bits). Jacobi's float32 vectors are orthogonal to about
     sqrt(M) eps (its convergence threshold); computed in float64 and rounded once they are
     to about eps, as LAPACK's float32 solvers are, which scikit-learn's float32 tests
@@ -57,10 +58,7 @@ def _wider(dtype, client, keeps_cap=None):
     wide = _WIDER.get(dtype)
     if wide is None:
         return None
-    on = F32_IN_F64
-    if on is None:
-        on = os.environ.get("NUMR_WEBGPU_SPECTRAL_F32", "f64").strip().lower() != "f32"
-    if not (on and Caps.of(client).f64):
+    if not (tuned("SPECTRAL_F32", client) == "f64" and Caps.of(client).f64):
         return None
     return wide if keeps_cap is None or keeps_cap(wide) else None
 
@@ -164,9 +162,6 @@ def _eigh_tridiag(be, a, vectors):
     input dtype (float16 in float32); None when the vectors fail its check."""
     batch, n = tuple(a.shape[:-2]), a.shape[-1]
     wdt = _work_dtype(a.dtype)
-    if a.dtype is not dt.float64 and tridiag.widen() and Caps.of(a.client).f64 and \
-            Caps.of(a.client).int64:
-        wdt = dt.float64
     x = _flat(a, wdt)
     nb = x.shape[0]
     step = tridiag.batch_step(a.client, n, wdt.itemsize, vectors)
@@ -294,7 +289,6 @@ def _eigh_rounds(be, a, vectors, t, maxsw):
     - lambda_min (the estimates are within 1e-3 ||A||, so B stays semidefinite with room,
     and ||B|| <= 2.125 ||A||_2)."""
     batch, n = tuple(a.shape[:-2]), a.shape[-1]
-    nb = _prod(batch)
     wdt = _work_dtype(a.dtype)
     x = _flat(a, wdt)
     rt = _real(wdt)

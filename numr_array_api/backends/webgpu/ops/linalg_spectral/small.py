@@ -9,24 +9,21 @@ two (eigh) barriers per round, several matrices per workgroup, in the input's dt
 (float32 Jacobi stays within the library's c n eps tolerances). small_spec.py has the why
 of the kernels.
 
-Taken for stacks of at least MIN_BATCH matrices (NUMR_WEBGPU_SMALL_SPECTRAL_MIN) of real
-float16 / float32 / float64; NUMR_WEBGPU_SMALL_SPECTRAL=0 restores the old path (A/B
-timing), NUMR_WEBGPU_SMALL_SPECTRAL_F32=f64 computes float32 stacks in float64 here,
-NUMR_WEBGPU_SMALL_SPECTRAL_WG sets the invocations per workgroup (svd 64, eigh EIGH_WG),
-NUMR_WEBGPU_SMALL_SPECTRAL_TRUSTED=0 compiles the kernels with wgpu's runtime checks,
-NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2 forces single / double column buffers (_config).
-float64 eigh with vectors of large stacks in the 32 bucket is preconditioned by the float32
-kernel (small_prep.py; NUMR_WEBGPU_SMALL_SPECTRAL_PRE).
+Taken for stacks of at least SMALL_SPECTRAL_MIN matrices (a knob) of real float16 /
+float32 / float64. Knobs: SMALL_SPECTRAL_EIGH_WG / SMALL_SPECTRAL_SVD_WG, the invocations
+per workgroup; SMALL_SPECTRAL_NBUF, single / double column buffers (_config). float64 eigh
+with vectors of large stacks in the 32 bucket is preconditioned by the float32 kernel
+(small_prep.py; knobs SMALL_SPECTRAL_PRE, SMALL_SPECTRAL_PRE_MIN).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from ...runtime.adapters import is_cpu
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
+from .....tuning.registry import get as tuned
 from ...codegen.caps import Caps
 from ...codegen.types import WTYPES, wtype
 from ...storage import new_output
@@ -34,76 +31,47 @@ from . import small_prep
 from .small_spec import (BUCKETS, SmallEighSpec, SmallSvdSpec, bucket, wg_bytes_eigh,
                          wg_bytes_svd)
 
-MIN_BATCH = 16
 CALLS = {"eigh": 0, "svd": 0, "eigh_pre": 0}    # tests read these: proof the kernels ran
 _MAX_GROUPS = 65535
 _MAXSW = {dt.float32: 30, dt.float64: 40}
 
 
-def _env(name, default):
-    return os.environ.get("NUMR_WEBGPU_SMALL_SPECTRAL" + name, default).strip().lower()
-
-
-def _min_batch():
-    try:
-        return int(_env("_MIN", str(MIN_BATCH)))
-    except ValueError:
-        return MIN_BATCH
-
-
-def _wg(default):
-    try:
-        return max(1, int(_env("_WG", str(default))))
-    except ValueError:
-        return default
-
-
-def _trusted():
-    # wgpu's index clamps and loop counters cost the GEMM's inner loop 46 % on an H100
-    # (pipelines.py); these kernels are nearly all workgroup and register traffic
-    return _env("_TRUSTED", "1") != "0"
-
-
 def _work(a):
     """The dtype the kernels compute a real input in, or None (not real floating)."""
     d = a.dtype
-    if d is dt.float16:
+    if d in (dt.float16, dt.float32):
         return dt.float32
-    if d is dt.float32:
-        f64 = _env("_F32", "f32") == "f64" and Caps.of(a.client).f64
-        return dt.float64 if f64 else dt.float32
     if d is dt.float64:
         return dt.float64 if Caps.of(a.client).f64 else None
     return None
 
 
 DOUBLE_MAX = 20 << 10   # bytes per matrix up to which its columns are double-buffered
-EIGH_WG = 32            # eigh's invocations per workgroup (svd: 64), and eigh single-buffered:
+# eigh: 32 invocations per workgroup (SMALL_SPECTRAL_EIGH_WG; svd 64) and single-buffered:
 # H100 (benchmarks/gpu/runs/2026-11-27-16.sh, 2026-11-27; linalg_variants, numr / CuPy) eigh
 # 10000 x 32x32 float32 1.25 -> 0.67, float64 2.54 -> 1.22, 100000 x 8x8 float64 0.40 -> 0.24:
 # the barrier saved by a second buffer cost more in matrices in flight (and two matrices of a
 # workgroup wait on each other's sweeps); svd 10000 x 32x32 float64 unchanged (0.72)
 
 
-def _config(caps, nbytes, single=False):
+def _config(caps, nbytes, force, single=False):
     """Column buffers per matrix (2: one barrier fewer per round) that fit workgroup memory
     (``nbytes(per, nbuf)``), None where not even one matrix fits. Double buffers only up to
     DOUBLE_MAX a matrix: beyond (float64 svd of 32 columns with vectors: 33 KiB) they would
-    leave an H100 SM (228 KiB) 6 matrices in flight. NUMR_WEBGPU_SMALL_SPECTRAL_NBUF=1 / 2
-    forces one choice where it fits."""
-    force = _env("_NBUF", "")
-    order = (1,) if force == "1" or (single and force != "2") else \
-        (2,) if force == "2" else (2, 1)
+    leave an H100 SM (228 KiB) 6 matrices in flight. ``force`` (the SMALL_SPECTRAL_NBUF
+    knob) 1 / 2 forces one choice where it fits, 0 picks."""
+    order = (1,) if force == 1 or (single and force != 2) else \
+        (2,) if force == 2 else (2, 1)
     for nbuf in order:
         b = nbytes(1, nbuf)
-        if b <= caps.workgroup_storage and (nbuf == 1 or force == "2" or b <= DOUBLE_MAX):
+        if b <= caps.workgroup_storage and (nbuf == 1 or force == 2 or b <= DOUBLE_MAX):
             return nbuf
     return None
 
 
-def _per(caps, cap, nbytes, nbuf, wg=64):
+def _per(caps, cap, nbytes, nbuf, wg):
     per = 1
-    while 2 * per * cap <= min(_wg(wg), caps.invocations):
+    while 2 * per * cap <= min(wg, caps.invocations):
         per *= 2
     while per > 1 and nbytes(per, nbuf) > caps.workgroup_storage:
         per //= 2      # whole subgroups: a partial one idles lanes
@@ -118,29 +86,29 @@ def _batch(a):
 
 
 def _on(a):
-    if _env("", "1") in ("0", "off", "old", "false"):
-        return False
-    if 0 in a.shape or _batch(a) < _min_batch():
+    if 0 in a.shape or _batch(a) < tuned("SMALL_SPECTRAL_MIN", a.client):
         return False
     return _work(a) is not None
 
 
-def eigh_fit(caps, t, cap, vectors):
+def eigh_fit(caps, t, cap, vectors, client=None):
+    """The SmallEighSpec of bucket ``cap`` on ``caps`` (the knobs of ``client``'s adapter),
+    None where not even one matrix fits workgroup memory."""
     nbytes = (lambda p, b: wg_bytes_eigh(t.itemsize, cap, p, b))
-    nbuf = _config(caps, nbytes, single=True)
+    nbuf = _config(caps, nbytes, tuned("SMALL_SPECTRAL_NBUF", client), single=True)
     if nbuf is None:
         return None
-    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf, EIGH_WG), nbuf, vectors,
-                         _trusted())
+    wg = tuned("SMALL_SPECTRAL_EIGH_WG", client)
+    return SmallEighSpec(t, cap, _per(caps, cap, nbytes, nbuf, wg), nbuf, vectors)
 
 
-def _svd_fit(caps, t, capr, capc, vectors):
+def _svd_fit(caps, t, capr, capc, vectors, client=None):
     nbytes = (lambda p, b: wg_bytes_svd(t.itemsize, capr, capc, p, b, vectors))
-    nbuf = _config(caps, nbytes)
+    nbuf = _config(caps, nbytes, tuned("SMALL_SPECTRAL_NBUF", client))
     if nbuf is None:
         return None
-    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf), nbuf, vectors,
-                        _trusted())
+    wg = tuned("SMALL_SPECTRAL_SVD_WG", client)
+    return SmallSvdSpec(t, capr, capc, _per(caps, capc, nbytes, nbuf, wg), nbuf, vectors)
 
 
 def eigh_spec(a, vectors):
@@ -150,7 +118,7 @@ def eigh_spec(a, vectors):
     cap = bucket(max(a.shape[-1], 2))
     if not cap:
         return None
-    return eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors)
+    return eigh_fit(Caps.of(a.client), wtype(_work(a)), cap, vectors, a.client)
 
 
 def svd_spec(a, vectors, full_matrices):
@@ -164,7 +132,7 @@ def svd_spec(a, vectors, full_matrices):
     capr, capc = bucket(max(M, N)), bucket(max(min(M, N), 2))
     if not capr or not capc:
         return None
-    return _svd_fit(Caps.of(a.client), wtype(_work(a)), capr, capc, vectors)
+    return _svd_fit(Caps.of(a.client), wtype(_work(a)), capr, capc, vectors, a.client)
 
 
 def _launch_plan(client, what, nb, per, per_bytes, loops_per_group):
@@ -236,14 +204,14 @@ def _eigh_prep(be, x, spec):
     nb, n, _ = x.shape
     x32 = new_output((nb, n, n), dt.float32, client)
     q32 = new_output((nb, n, n), dt.float32, client)
-    cast = client.kernel(small_prep.ScaleCastSpec(_trusted()))
+    cast = client.kernel(small_prep.ScaleCastSpec())
     for b0, b1, wgs in _launch_plan(client, "eigh", nb, 1, n * n * 8, 4 * n * n + 200):
         cast.launch((wgs, 1, 1), A=x[b0:b1], X32=x32[b0:b1], n=n, nb=b1 - b0)
-    spec32 = eigh_fit(Caps.of(client), WTYPES[dt.float32], spec.cap, True)
+    spec32 = eigh_fit(Caps.of(client), WTYPES[dt.float32], spec.cap, True, client)
     launch_eigh(client, spec32, x32, new_output((nb, n), dt.float32, client), q32)
     ap = new_output((nb, n, n), dt.float64, client)
     q = new_output((nb, n, n), dt.float64, client)
-    k = client.kernel(small_prep.PrepSpec(_trusted()))
+    k = client.kernel(small_prep.PrepSpec())
     for b0, b1, wgs in _launch_plan(client, "eigh", nb, 1, n * n * 8, 5 * n + 8):
         k.launch((wgs, 1, 1), Q32=q32[b0:b1], A=x[b0:b1], AP=ap[b0:b1], QO=q[b0:b1], n=n,
                  nb=b1 - b0)
@@ -327,7 +295,7 @@ def variants(caps=None):
         from ...codegen.caps import LAVAPIPE, NVIDIA
         return list(dict.fromkeys(variants(LAVAPIPE) + variants(NVIDIA)))
     pre = eigh_fit(caps, WTYPES[dt.float64], small_prep.CAP, True)
-    out = [small_prep.PrepSpec(_trusted()), small_prep.ScaleCastSpec(_trusted())]
+    out = [small_prep.PrepSpec(), small_prep.ScaleCastSpec()]
     if pre is not None:
         out.append(dataclasses.replace(pre, vinit=True))
     for d in (dt.float32, dt.float64):

@@ -14,7 +14,7 @@ from ...codegen.layout import Buf, Layout
 from ...codegen.spec import KernelSpec
 from ...codegen.template import Template
 from ...codegen.types import WType
-from .spec import _consts, _lit
+from .jacobi_common import consts, lit
 
 _PKG = __package__
 BUCKETS = (4, 8, 16, 32)
@@ -45,9 +45,9 @@ def circle(cap: int):
 
 
 def _consts_small(t: WType) -> dict:
-    k = _consts(t)
+    k = consts(t)
     T = k["T"]
-    k["onehalf"] = _lit(T, 1.5)
+    k["onehalf"] = lit(T, 1.5)
     return k
 
 
@@ -130,14 +130,17 @@ class SmallEighSpec(KernelSpec):
     per: int          # matrices per workgroup
     nbuf: int         # 1 or 2 buffers of published columns
     vectors: bool
-    # trusted (compiled without wgpu's runtime checks, KernelSpec.runtime_checks): every
-    # workgroup index is structural (slot t < cap, matrix mi < per, register rows < cap,
-    # pairs < cap / 2, ranks < n <= cap); global reads and writes sit under `live`
-    # (b < nb, t < n) and i < n; loops are counted by the grid, maxsw, cap, n or 40
-    trusted: bool = False
     # (vectors) the eigenvector rows start from VI's rows instead of I's: V = VI V'
     # (small_prep.py's preconditioner)
     vinit: bool = False
+
+    # compiled without wgpu's runtime checks (KernelSpec.runtime_checks: its index clamps
+    # and loop counters cost the GEMM's inner loop 46 % on an H100, pipelines.py, and these
+    # kernels are nearly all workgroup and register traffic): every workgroup index is
+    # structural (slot t < cap, matrix mi < per, register rows < cap, pairs < cap / 2,
+    # ranks < n <= cap); global reads and writes sit under `live` (b < nb, t < n) and
+    # i < n; loops are counted by the grid, maxsw, cap, n or 40
+    trusted = True
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -192,7 +195,7 @@ class SmallEighSpec(KernelSpec):
         floor = (2.0 ** -23) ** 2 if T == "f32" else (2.0 ** -52) ** 2
         wg = c * self.per
         return Template.file(_PKG, "small_eigh.wgsl").render(
-            lay.tokens(), k, cap=c, per=self.per, half=c // 2, floor=_lit(T, floor),
+            lay.tokens(), k, cap=c, per=self.per, half=c // 2, floor=lit(T, floor),
             pow2=_pow2(k, "CAP"), tangent=_tangent(k, "apq", " " * 12),
             src=_u32s(src), dst=_u32s(dst), bsize=self.nbuf * self.per * c * (c + 1),
             check="\n".join(check),
@@ -216,10 +219,12 @@ class SmallSvdSpec(KernelSpec):
     per: int
     nbuf: int
     vectors: bool     # write P, Q (through output strides) and complete P's basis
-    # trusted (as SmallEighSpec): slots t, partners pt < capc (C <= capc, capc even), rows
-    # < capr, ranks < C; global accesses under `live` (b < nb, t < C) and i < R, j < C;
-    # loops counted by the grid, maxsw, C, the round count or two completion attempts
-    trusted: bool = False
+
+    # compiled without wgpu's runtime checks (as SmallEighSpec): slots t, partners pt < capc
+    # (C <= capc, capc even), rows < capr, ranks < C; global accesses under `live` (b < nb,
+    # t < C) and i < R, j < C; loops counted by the grid, maxsw, C, the round count or two
+    # completion attempts
+    trusted = True
 
     def needs(self):
         return ("f64",) if self.t.val == "f64" else ()
@@ -264,7 +269,7 @@ class SmallSvdSpec(KernelSpec):
         return Template.file(_PKG, "small_svd.wgsl").render(
             lay.tokens(), k, capr=cr, capc=cc, per=self.per, pow2=_pow2(k, "CAPC"),
             tangent=_tangent(k, "ga", " " * 10),
-            colw=cr + (cc if vec else 0) + 1, floor=_lit(T, floor), tiny=_lit(T, tiny),
+            colw=cr + (cc if vec else 0) + 1, floor=lit(T, floor), tiny=lit(T, tiny),
             bsize=self.nbuf * self.per * cc * (cr + (cc if vec else 0) + 1),
             wg=cc * self.per, par=self.nbuf - 1, decl="\n".join(decl),
             load="\n".join(load), scale="\n".join(scale), store="\n".join(store),
@@ -287,7 +292,7 @@ class SmallSvdSpec(KernelSpec):
                  "            for (var j = 0u; j < k; j++) {\n" +
                  "\n".join(f"              u{i} += {P.format(i=i)} * {P.format(i=i)};"
                            for i in rr) + "\n            }\n"
-                 f"            var bv: {T} = {_lit(T, 4.0)};\n            var bi = 0u;\n" +
+                 f"            var bv: {T} = {lit(T, 4.0)};\n            var bi = 0u;\n" +
                  "\n".join(f"            if ({i}u < R && u{i} < bv) {{ bv = u{i}; bi = {i}u; }}"
                            for i in rr) + "\n" +
                  "\n".join(f"            u{i} = select({z}, {one}, bi == {i}u);" for i in rr))
@@ -324,7 +329,7 @@ class SmallSvdSpec(KernelSpec):
 {gs_pass}
           var nq: {T} = {z};
 {nq}
-          if (att != 0u || nq >= {_lit(T, 0.25)}) {{
+          if (att != 0u || nq >= {lit(T, 0.25)}) {{
             let rn = {one} / sqrt(nq);
 {scl}
             break;

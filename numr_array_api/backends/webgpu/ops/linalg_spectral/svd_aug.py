@@ -25,38 +25,27 @@ with M != N keep the Jacobi path.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from ....._core import dtypes as dt
+from .....tuning.registry import epoch, get as tuned
 from ...kernels.fill import full
 from ..matmul import gemm
 from . import tridiag
 
-AUG_MIN = 64    # min(M, N) from which svd takes this path (NUMR_WEBGPU_SVD_AUG_MIN; H100:
-                # 10000 x 32x32 took 160 ms here, 51 ms on the Jacobi path)
 CHECK_TOL = 8.0  # vectors pass when every check is <= CHECK_TOL 2 N eps
 
 CALLS = {"svd": 0, "fallback": 0}   # tests read these
 
 
-def _min_k():
-    v = os.environ.get("NUMR_WEBGPU_SVD_AUG_MIN", "").strip()
-    try:
-        return int(v) if v else AUG_MIN
-    except ValueError:
-        return AUG_MIN
-
-
 def applies(a, vectors, full_matrices):
-    """Whether svd / svdvals of ``a`` take this path."""
-    if os.environ.get("NUMR_WEBGPU_SVD", "").strip().lower() == "jacobi":
-        return False
+    """Whether svd / svdvals of ``a`` take this path (from min(M, N) = the SVD_AUG_MIN
+    knob)."""
     if 0 in a.shape:
         return False
     M, N = a.shape[-2:]
-    if min(M, N) < max(2, _min_k()) or (vectors and full_matrices and M != N):
+    if min(M, N) < max(2, tuned("SVD_AUG_MIN", a.client)) or \
+            (vectors and full_matrices and M != N):
         return False
     wdt = dt.float32 if a.dtype is dt.float16 else a.dtype
     n = 2 * min(M, N)   # tall input is reduced to its square R factor first
@@ -115,7 +104,7 @@ def _solve(be, x, vectors):
     """s (B, C) descending, or (U, s, V) (U, V: (B, C, C)) of the square (B, C, C) stack."""
     client = x.client
     CALLS["svd"] += 1
-    key = ("svd_aug", vectors, tridiag.chain_key(), tridiag.sturm_variant())
+    key = ("svd_aug", vectors, epoch())
     if not vectors:
         return client.recipes.call(key, (x,), lambda: _job(be, x, False))
     u, s, v, dev = client.recipes.call(key, (x,), lambda: _job(be, x, True))
@@ -141,7 +130,7 @@ def _augmented(be, x):
 def _job(be, x, vectors):
     """Every dispatch of one call, no host transfer (replayable as a recipe)."""
     client = x.client
-    C = R = x.shape[-1]
+    R = x.shape[-1]
     d, e, tau, ref, sc = tridiag.normalised_tridiagonal(be, _augmented(be, x))
     if not vectors:
         w = tridiag.unscale(be, tridiag.eigenvalues(client, d, e), sc)

@@ -5,11 +5,11 @@
    this column's update by the panel, with partials of the reflector's norm; TrdSymv2Spec:
    the reflector from those partials, the symmetric matrix-vector product with the
    trailing matrix and the panel's dot products), every NB columns the trailing rank-2 NB
-   update A22 -= V W^T + W V^T by the tiled GEMM. No host reads. NUMR_WEBGPU_EIGH_TRD=step:
-   the first version (TrdStepSpec, one workgroup per matrix per column, + TrdSymvSpec).
-2. Eigenvalues of T by bisection with Sturm counts (BisectSpec, one invocation per
-   eigenvalue); eigenvectors by inverse iteration (InvIterSpec; clusters of close
-   eigenvalues re-orthogonalised by modified Gram-Schmidt).
+   update A22 -= V W^T + W V^T by the tiled GEMM. No host reads (trd_chain.py).
+2. Eigenvalues of T by multisection with Sturm counts (BisectSpec, a workgroup per
+   eigenvalue: trd_values.py); eigenvectors by inverse iteration (InvIterSpec: trd_vectors.py;
+   clusters of close eigenvalues re-orthogonalised by modified Gram-Schmidt, or in
+   parallel and then Newton-Schulz: clusters.py).
 3. V = Q Z through the block reflectors (T from LarftSpec) and the GEMM.
 4. The vectors are checked on the device (max |Z^T Z - I|, one small read); a failure
    returns None and the caller takes the Jacobi path.
@@ -20,7 +20,6 @@ Real float32 / float64 (float16 computed in float32), computed in the input dtyp
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
@@ -30,107 +29,26 @@ from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.fill import full
 from ...storage import new_output
-from ..linalg.factor import gemm_acc, gemm_sub, grid
+from ..linalg.blas import gemm_acc, gemm_sub
+from ..linalg.dispatch import grid
 from ..linalg.pow2 import pow2_normalise
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
+from .....tuning.registry import epoch, get as tuned
 from ..matmul import gemm
 from .clusters import Plan, cluster_sizes, orthonormalise, plan
-from .tridiag_specs import (MSECT_ROUNDS, NB, SYMV_RPW, UPD_RPW, BisectSpec, GatherSpec,
-                            InvIterSpec, BlockBisectSpec, RankSpec, TrdStepSpec, TrdSymvSpec,
-                            TrdSymv2Spec, TrdUpdSpec)
+from .trd_chain import NB, UPD_RPW, TrdSymv2Spec, TrdUpdSpec
+from .trd_values import MSECT_ROUNDS, BisectSpec, BlockBisectSpec, RankSpec
+from .trd_vectors import INV_ITERS, GatherSpec, InvIterSpec
 
-TRIDIAG_MIN = 65     # n from which real eigh / eigvalsh take this path
-                     # (NUMR_WEBGPU_EIGH_TRIDIAG_MIN; NUMR_WEBGPU_EIGH=jacobi: never)
-BT_NB = 128          # columns of one block reflector in the back-transformation
-                     # (NUMR_WEBGPU_EIGH_BT_NB; a multiple of the panel NB)
-MSECT_WG = 64        # multisection points a round on GPUs (NUMR_WEBGPU_EIGH_MSECT_WG; 256
-                     # and 128 were slower on an H100: eigh 2048 float64 90 / 80 ms vs 75)
-STURM_PF = True      # Sturm loads a step ahead (NUMR_WEBGPU_EIGH_STURM_PF; H100 2026-11-27:
-                     # eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5, every case ahead)
-SHARED_BG = True     # one bind group for the column chain (NUMR_WEBGPU_EIGH_SHARED_BG)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
 CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
 
 
-def widen():
-    """float16 / float32 computed in float64 (NUMR_WEBGPU_EIGH_TRIDIAG_F32=f64; default f32:
-    errors of the float32 path are ~0.1-1 n eps, where the Jacobi path widens to float64 by
-    default for LAPACK-like ~eps orthogonality, mixin._wider)."""
-    return os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_F32", "f32").strip().lower() == "f64"
-
-
-def trd_variant():
-    """NUMR_WEBGPU_EIGH_TRD: "wide" (default; TrdUpdSpec + TrdSymv2Spec, every dispatch over
-    many workgroups) or "step" (TrdStepSpec, one workgroup per matrix, + TrdSymvSpec)."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_TRD", "").strip().lower()
-    return "step" if v == "step" else "wide"
-
-
-def trusted():
-    """The wide tridiagonalisation's kernels compiled without wgpu's runtime checks (their
-    indices are structural); NUMR_WEBGPU_EIGH_TRUSTED=0 builds them checked."""
-    # on by default: H100 (benchmarks/gpu/runs/2026-11-26-34.sh, 2026-11-26) eigvalsh 2048 float32
-    # 43.0 -> 37.2 ms, eigh 73.7 -> 70.4 ms
-    return os.environ.get("NUMR_WEBGPU_EIGH_TRUSTED", "1").strip() != "0"
-
-
-def symv_rpw():
-    """Rows a TrdSymv2Spec row workgroup (NUMR_WEBGPU_EIGH_SYMV_RPW 1, 2 or 4; default
-    SYMV_RPW): 256 / rpw invocations a row."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_SYMV_RPW", "").strip()
-    return int(v) if v in ("1", "2", "4") else SYMV_RPW
-
-
-def one_ws():
-    """NUMR_WEBGPU_EIGH_ONE_WS 0 / 1 (default 1): the chain's arrays in one buffer."""
-    return os.environ.get("NUMR_WEBGPU_EIGH_ONE_WS", "").strip() != "0"
-
-
-def chain_key():
-    """The switches that pick the tridiagonalisation's kernels (a recipe key's part)."""
-    return trd_variant(), trusted(), shared_chain(), symv_rpw(), one_ws()
-
-
-def sturm_variant():
-    """(points a multisection round or None for the adapter's default, loads a step ahead)
-    of the bisection kernels: NUMR_WEBGPU_EIGH_MSECT_WG (64, 128 or 256) and
-    NUMR_WEBGPU_EIGH_STURM_PF (0 / 1)."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_MSECT_WG", "").strip()
-    pf = os.environ.get("NUMR_WEBGPU_EIGH_STURM_PF", "").strip()
-    return (int(v) if v in ("64", "128", "256") else None,
-            STURM_PF if pf not in ("0", "1") else pf == "1")
-
-
-def shared_chain():
-    """Whether the column chain's two kernels share one bind group (tridiag_specs.CHAIN_BUFS;
-    NUMR_WEBGPU_EIGH_SHARED_BG 0 / 1, default SHARED_BG)."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_SHARED_BG", "").strip()
-    return SHARED_BG if v not in ("0", "1") else v == "1"
-
-
-def _msect_args(client):
-    """BisectSpec's / BlockBisectSpec's (mw, pf): MSECT_WG points on GPUs, 64 on CPU
-    adapters (each point an invocation on the host's cores) unless the switch says."""
-    mw, pf = sturm_variant()
-    if mw is None:
-        mw = 64 if is_cpu(client.info) else MSECT_WG
-    return mw, pf
-
-
-def threshold():
-    v = os.environ.get("NUMR_WEBGPU_EIGH_TRIDIAG_MIN", "").strip()
-    try:
-        return int(v) if v else TRIDIAG_MIN
-    except ValueError:
-        return TRIDIAG_MIN
-
-
 def applies(a):
-    """Whether eigh / eigvalsh of ``a`` take the tridiagonal path."""
-    if os.environ.get("NUMR_WEBGPU_EIGH", "").strip().lower() == "jacobi":
-        return False
-    if 0 in a.shape or a.shape[-1] < max(2, threshold()):
+    """Whether eigh / eigvalsh of ``a`` take the tridiagonal path (from n = the
+    EIGH_TRIDIAG_MIN knob)."""
+    if 0 in a.shape or a.shape[-1] < max(2, tuned("EIGH_TRIDIAG_MIN", a.client)):
         return False
     return solvable(a.client, a.dtype, a.shape[-1])
 
@@ -150,12 +68,6 @@ def solvable(client, dtype, n):
         if n * (it + 8) > 65000:
             return False
     return True
-
-
-def _step_wg(client):
-    if is_cpu(client.info):
-        return 256
-    return Caps.of(client).wg_size(1024)
 
 
 def _cdiv(a, b):
@@ -185,42 +97,35 @@ def unscale(be, w, sc):
 
 
 def tridiagonalize(be, a):
-    if trd_variant() == "step":
-        return _tridiagonalize_step(be, a)
-    return _tridiagonalize_wide(be, a)
-
-
-def _tridiagonalize_wide(be, a):
-    """tridiagonalize through TrdUpdSpec + TrdSymv2Spec (tridiag_specs.py): per column two
-    dispatches over many workgroups, every NB columns the GEMM update."""
+    """Blocked Householder tridiagonalisation of the contiguous (B, n, n) stack ``a``
+    (overwritten) through TrdUpdSpec + TrdSymv2Spec (trd_chain.py): per column two
+    dispatches over many workgroups, every NB columns the GEMM update. Returns d (B, n),
+    e (B, n; e[:, n-1] unused), tau (B, n) and the reflectors REF (B, n, n): column j holds
+    v_j (zeros above row j + 1, 1 at j + 1)."""
     client = a.client
     t = wtype(a.dtype, client, "linalg.eigh")
     B, n, _ = a.shape
     nx, yt, ref, p, dot, wk, d, e, tau = _chain_arrays(B, n, a.dtype, client)
-    tr = trusted()
-    sh = shared_chain()
-    srpw = symv_rpw()
-    upd = client.kernel(TrdUpdSpec(t, tr, sh))
-    symv = client.kernel(TrdSymv2Spec(t, tr, sh, srpw))
-    ubufs = dict(A=a, PV=p, DOT=dot, TAU=tau, NX=nx, YT=yt, D=d, WK=wk)
-    sbufs = dict(A=a, YT=yt, NX=nx, REF=ref, PV=p, DOT=dot, WK=wk, E=e, TAU=tau)
-    if sh:
-        ubufs = sbufs = dict(ubufs, **sbufs)
+    srpw = tuned("EIGH_SYMV_RPW", client)
+    upd = client.kernel(TrdUpdSpec(t))
+    symv = client.kernel(TrdSymv2Spec(t, srpw))
+    # one bind group layout (trd_chain.CHAIN_BUFS): both kernels bind every buffer
+    bufs = dict(A=a, PV=p, DOT=dot, TAU=tau, NX=nx, YT=yt, D=d, WK=wk, REF=ref, E=e)
     for k in range(0, n, NB):
         nbk = min(NB, n - k)
         for jj in range(nbk):
             j = k + jj
             nwu = _cdiv(n - j, UPD_RPW)
             upd.launch((nwu, B, 1), n=n, nbat=B, j=j, jj=jj, fin=0,
-                       nrbp=_cdiv(n - j, srpw), **ubufs)
+                       nrbp=_cdiv(n - j, srpw), **bufs)
             if j + 1 < n:
                 nrb = _cdiv(n - j - 1, srpw)
                 symv.launch((nrb + 2 * jj, B, 1), n=n, nbat=B, j=j, jj=jj, nrb=nrb, nwu=nwu,
-                            **sbufs)
+                            **bufs)
         if k + NB < n:
             j = k + NB
             upd.launch((_cdiv(n - j, UPD_RPW), B, 1), n=n, nbat=B, j=j, jj=NB, fin=1,
-                       nrbp=_cdiv(n - j, srpw), **ubufs)
+                       nrbp=_cdiv(n - j, srpw), **bufs)
             gemm_acc(client, t, nx[:, j:, :], yt[:, :, j:], a[:, j:, j:])
     return d, e, tau, ref
 
@@ -240,12 +145,9 @@ def _chain_arrays(B, n, dtype, client):
     """NX, YT, REF, PV, DOT, WK, D, E, TAU as views of one zeroed buffer (each array's
     (B, ...) block contiguous): the chain's dispatches then bind A and that one buffer,
     and wgpu tracks and fences two buffers a dispatch instead of ten (its per-dispatch host
-    work at the submit grows with the buffers bound; NUMR_WEBGPU_EIGH_ONE_WS=0: separate
-    buffers, as before; also with separate layouts, NUMR_WEBGPU_EIGH_SHARED_BG=0, whose
-    read-only bindings may not alias writable ones, and where the workspace would not
-    fit one storage binding)."""
-    if not (one_ws() and shared_chain()) or \
-            B * chain_words(n) * dtype.itemsize > client.max_binding - 256:
+    work at the submit grows with the buffers bound); separate buffers where the workspace
+    would not fit one storage binding."""
+    if B * chain_words(n) * dtype.itemsize > client.max_binding - 256:
         return tuple(full((B,) + sh, 0, dtype, client) for _, sh in _chain_shapes(n))
     ws = full((B * chain_words(n),), 0, dtype, client)
     out, o = [], 0
@@ -256,47 +158,12 @@ def _chain_arrays(B, n, dtype, client):
     return tuple(out)
 
 
-def _tridiagonalize_step(be, a):
-    """Blocked Householder tridiagonalisation of the contiguous (B, n, n) stack ``a``
-    (overwritten). Returns d (B, n), e (B, n; e[:, n-1] unused), tau (B, n) and the
-    reflectors REF (B, n, n): column j holds v_j (zeros above row j + 1, 1 at j + 1)."""
-    client = a.client
-    t = wtype(a.dtype, client, "linalg.eigh")
-    B, n, _ = a.shape
-    dtp = a.dtype
-    nx = new_output((B, n, 2 * NB), dtp, client)
-    yt = new_output((B, 2 * NB, n), dtp, client)
-    ref = new_output((B, n, n), dtp, client)
-    p = full((B, n), 0, dtp, client)
-    dot = full((B, 2 * NB), 0, dtp, client)
-    d = new_output((B, n), dtp, client)
-    e = full((B, n), 0, dtp, client)
-    tau = full((B, n), 0, dtp, client)
-    step = client.kernel(TrdStepSpec(t, _step_wg(client)))
-    symv = client.kernel(TrdSymvSpec(t))
-    bufs = dict(A=a, PV=p, DOT=dot, NX=nx, YT=yt, REF=ref, D=d, E=e, TAU=tau)
-    sbufs = dict(A=a, YT=yt, PV=p, DOT=dot)
-    for k in range(0, n, NB):
-        nbk = min(NB, n - k)
-        for jj in range(nbk):
-            j = k + jj
-            step.launch((1, B, 1), n=n, nbat=B, j=j, jj=jj, fin=0, **bufs)
-            if j + 1 < n:
-                nrb = _cdiv(n - j - 1, SYMV_RPW)
-                symv.launch((nrb + 2 * NB, B, 1), n=n, nbat=B, j=j, jj=jj, nrb=nrb, **sbufs)
-        if k + NB < n:
-            step.launch((1, B, 1), n=n, nbat=B, j=k + NB, jj=NB, fin=1, **bufs)
-            c0 = k + NB
-            gemm_acc(client, t, nx[:, c0:, :], yt[:, :, c0:], a[:, c0:, c0:])
-    return d, e, tau, ref
-
-
 def eigenvalues(client, d, e):
     t = wtype(d.dtype, client, "linalg.eigh")
     B, n = d.shape
     w = new_output((B, n), d.dtype, client)
-    client.kernel(BisectSpec(t, *_msect_args(client))).launch((n, B, 1), D=d, E=e, W=w, n=n,
-                                                             nbat=B)
+    mw = tuned("EIGH_MSECT_WG", client)
+    client.kernel(BisectSpec(t, mw)).launch((n, B, 1), D=d, E=e, W=w, n=n, nbat=B)
     return w
 
 
@@ -306,7 +173,6 @@ def _cluster_round(client, n):
     per-member loop count (factor, solves, normalisations, Gram-Schmidt) allows."""
     if not is_cpu(client.info):
         return n
-    from .tridiag_specs import INV_ITERS
     per = 8 * n + (INV_ITERS + 1) * n * (1 + 2 * _cdiv(n, 64)) + 2 * n
     return max(1, 40000 // per)
 
@@ -320,7 +186,7 @@ def eigen_setup(client, d, e):
     mu = full((B, n), 0, d.dtype, client)
     sc = full((B, 2), 1, d.dtype, client)
     blk = full((B, n, 2), n, dt.uint32, client)
-    client.kernel(BlockBisectSpec(t, *_msect_args(client))).launch(
+    client.kernel(BlockBisectSpec(t, tuned("EIGH_MSECT_WG", client))).launch(
         (n, B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, n=n, nbat=B)
     g = (_cdiv(n, 64), B, 1)
     w = new_output((B, n), d.dtype, client)
@@ -361,36 +227,23 @@ def serial_vectors(be, d, e):
     return w, eigen_vectors(be, d, e, mu, sc, blk, slot, pl)
 
 
-def bt_larft():
-    """NUMR_WEBGPU_EIGH_BT_LARFT: "batch" (default: the T of every block reflector in one
-    LarftSpec dispatch, a workgroup each, before the products) or "each" (one dispatch per
-    block between the products, as before: each ~280 us of one workgroup on an H100)."""
-    v = os.environ.get("NUMR_WEBGPU_EIGH_BT_LARFT", "").strip().lower()
-    return "each" if v == "each" else "batch"
-
-
 def back_transform(be, ref, tau, z):
-    """z <- Q z, Q = H_0 H_1 ... H_{n-2}, block reflectors of NB columns (last first)."""
+    """z <- Q z, Q = H_0 H_1 ... H_{n-2}, block reflectors of EIGH_BT_NB (a knob) columns
+    (last first), the T of every block in one LarftSpec dispatch before the products (one
+    dispatch per block between them took ~280 us of one workgroup each on an H100)."""
     client = z.client
     t = wtype(z.dtype, client, "linalg.eigh")
-    B, n, _ = z.shape
+    n = z.shape[1]
     larft = client.kernel(LarftSpec(t))
-    bnb = min(LARFT_KB_MAX, max(1, int(os.environ.get("NUMR_WEBGPU_EIGH_BT_NB") or BT_NB)))
+    bnb = min(LARFT_KB_MAX, tuned("EIGH_BT_NB", client))
     starts = list(range(0, n - 1, bnb))
-    if bt_larft() == "batch":
-        tms = _block_ts(be, larft, t, ref, tau, starts, bnb)
+    tms = _block_ts(be, larft, t, ref, tau, starts, bnb)
     for i in reversed(range(len(starts))):
         k = starts[i]
         kb = min(bnb, n - 1 - k)
         v = ref[:, k + 1:, k:k + kb]
         vh = v.permute((0, 2, 1))
-        if bt_larft() == "batch":
-            tm = tms[:, i, :kb, :kb]
-        else:
-            g = gemm(vh, v)
-            tm = new_output((B, kb, kb), z.dtype, client)
-            tv = tau[:, k:k + kb]
-            larft.launch((B, 1, 1), G=g, tau=tv, Tm=tm, kb=kb, nbat=B, tau_bs=tv.strides[0])
+        tm = tms[:, i, :kb, :kb]
         c = z[:, k + 1:, :]
         gemm_sub(be, v, gemm(tm, gemm(vh, c)), c)
     return z
@@ -440,13 +293,13 @@ def _job_setup(be, x):
     return (d, e, tau, ref, sc) + eigen_setup(x.client, d, e)
 
 
-def _job_vectors(be, d, e, tau, ref, sc, mu, tsc, blk, w, slot, pl, check):
+def _job_vectors(be, d, e, tau, ref, sc, mu, tsc, blk, w, slot, pl):
     """eigh after the cluster read (the second recipe of a call)."""
     z = eigen_vectors(be, d, e, mu, tsc, blk, slot, pl)
     w = unscale(be, w, sc)
-    dev = _orth_dev(be, z) if check else None
+    dev = _orth_dev(be, z)
     v = back_transform(be, ref, tau, z)
-    return (w, v, dev) if check else (w, v)
+    return w, v, dev
 
 
 def batch_step(client, n, itemsize, vectors):
@@ -465,8 +318,7 @@ def eigh(be, x, vectors):
     B, n, _ = x.shape
     # the same call again replays its recorded dispatches (runtime/recipes.py): the ~2 n
     # launches of the tridiagonalisation cost no Python planning then
-    key = ("eigh_tridiag", os.environ.get("NUMR_WEBGPU_EIGH_BT_NB", ""), chain_key(),
-           bt_larft(), sturm_variant())
+    key = ("eigh_tridiag", epoch())
     if not vectors:
         return client.recipes.call(key + ("values",), (x,), lambda: _job_values(be, x))
     CALLS["vectors"] += 1
@@ -474,12 +326,7 @@ def eigh(be, x, vectors):
     pl = plan(parts[-1])                        # the cluster read (clusters.py)
     CALLS["parallel"] += int(pl.parallel)
     args = parts[:-1]
-    if os.environ.get("NUMR_WEBGPU_EIGH_CHECK", "1").strip() == "0":
-        # measurements only (benchmarks/gpu/eigh_tridiag_probe.py): no check, no read
-        return client.recipes.call(key + ("nocheck", pl), args,
-                                   lambda: _job_vectors(be, *args, pl, False))
-    w, v, dev = client.recipes.call(key + (pl,), args,
-                                    lambda: _job_vectors(be, *args, pl, True))
+    w, v, dev = client.recipes.call(key + (pl,), args, lambda: _job_vectors(be, *args, pl))
     dev = dev.to_numpy().astype(np.float64)      # the path's status read
     eps = float(np.finfo(x.dtype.np).eps)
     bad = ~(dev <= ORTH_TOL * n * eps)           # NaN fails too

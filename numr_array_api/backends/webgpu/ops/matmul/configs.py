@@ -3,19 +3,19 @@
 A workgroup of WG_X x WG_Y threads computes a (WG_Y * tm) x (WG_X * tn) tile of C, each
 thread a tm x tn register block; K advances ``bk`` at a time through workgroup tiles
 (``vec``: float32 shared tiles as vec4 rows, so each thread reads its block in tm/4 + tn/4
-vector loads per k). The built-in choice below is what was measured; a tuned table per adapter
-(written by tune.py, read from the cache folder or ``NUMR_WEBGPU_GEMM_TABLE=<file.json>``)
+vector loads per k). The built-in choice below is what was measured; the adapter's tuning
+table (numr_array_api.tuning.tables, its "gemm" section: shipped, or written by tune.py)
 maps "dtype:bucket" to a config name and replaces it for those buckets.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
-import os
 
-__all__ = ["TileConfig", "CONFIGS", "choose", "bucket"]
+from .....tuning import tables as _tables
+from .....tuning.registry import epoch as _tuning_epoch
+
+__all__ = ["TileConfig", "CONFIGS", "choose", "bucket", "table_for"]
 
 WG_X = WG_Y = 16
 
@@ -96,63 +96,31 @@ def bucket(M: int, N: int, K: int) -> str:
     return f"m{lg(M)}n{lg(N)}k{lg(K)}"
 
 
-def table_path(adapter: str) -> str:
-    """The tuned table of ``adapter`` (see tune.py): NUMR_WEBGPU_GEMM_TABLE when set (a
-    file; ``off``: none), else <cache>/numr/webgpu-gemm-<adapter>.json, <cache> being
-    NUMR_CACHE_DIR, XDG_CACHE_HOME or ~/.cache."""
-    env = os.environ.get("NUMR_WEBGPU_GEMM_TABLE", "").strip()
-    if env:
-        return "" if env.lower() == "off" else env
-    base = (os.environ.get("NUMR_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-            or os.path.join(os.path.expanduser("~"), ".cache"))
-    slug = "".join(c if c.isalnum() else "-" for c in adapter.lower()).strip("-") or "default"
-    return os.path.join(base, "numr", f"webgpu-gemm-{slug}.json")
-
-
-@functools.lru_cache(maxsize=None)
-def _table(adapter: str = ""):
-    path = table_path(adapter)
-    if not path:
-        return {}
-    try:
-        with open(path) as f:
-            raw = json.load(f)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(raw, dict):
-        return {}
-    entries = raw.get("choices", raw)
-    return {k: CONFIGS[v] for k, v in entries.items()
-            if isinstance(v, str) and v in CONFIGS}
-
-
-def reload_tables():
-    """Forget the tables read so far (after tune.py wrote one)."""
-    global EPOCH
-    EPOCH += 1
-    _table.cache_clear()
+def table_for(client) -> dict:
+    """The tuned choices of ``client``'s adapter, "dtype:bucket" -> TileConfig (cached on
+    the client until a knob or a table changes)."""
+    got = client.__dict__.get("_numr_gemm_table")
+    e = _tuning_epoch()
+    if got is None or got[0] != e:
+        entries = _tables.gemm_for(client)
+        got = client._numr_gemm_table = (e, {k: CONFIGS[v] for k, v in entries.items()
+                                             if v in CONFIGS})
+    return got[1]
 
 
 _FORCED: dict = {}
-EPOCH = 0  # bumped by force(): GEMM launch plans key on it
+EPOCH = 0  # bumped by force(): GEMM launch plans key on it (and on the tuning epoch)
 
 
 def force(name: str, cfg_name):
-    """Benchmarks: pin dtype ``name``'s configuration to ``cfg_name`` (None: unpin). Also
-    ``NUMR_WEBGPU_GEMM_CFG=float32=db8x8k8,float64=db8x8k8`` at import."""
+    """Benchmarks and tests: pin dtype ``name``'s configuration to ``cfg_name`` (None:
+    unpin)."""
     global EPOCH
     EPOCH += 1
     if cfg_name is None:
         _FORCED.pop(name, None)
     else:
         _FORCED[name] = CONFIGS[cfg_name]
-
-
-for _item in os.environ.get("NUMR_WEBGPU_GEMM_CFG", "").split(","):
-    if "=" in _item:
-        _k, _v = (x.strip() for x in _item.split("=", 1))
-        if _v in CONFIGS:
-            _FORCED[_k] = CONFIGS[_v]
 
 
 def _allowed(cfg: TileConfig, val: str, name: str, wgs: int) -> bool:
@@ -162,15 +130,15 @@ def _allowed(cfg: TileConfig, val: str, name: str, wgs: int) -> bool:
 
 
 def choose(val: str, name: str, M: int, N: int, K: int,
-           workgroup_storage: int = 16384, adapter: str = "") -> TileConfig:
+           workgroup_storage: int = 16384, table: dict | None = None) -> TileConfig:
     """The tile configuration for accumulator WGSL type ``val`` of dtype ``name`` on an
     adapter with ``workgroup_storage`` bytes of workgroup memory: pinned (force), else the
-    adapter's tuned table (tune.py), else the built-in choice."""
+    adapter's tuned ``table`` (``table_for``), else the built-in choice."""
     vec_ok = val == "f32" and name == "float32"  # float16 computes in f32 but loads halves
     forced = _FORCED.get(name)
     if forced is not None and _allowed(forced, val, name, workgroup_storage):
         return forced
-    tuned = _table(adapter).get(f"{name}:{bucket(M, N, K)}")
+    tuned = table.get(f"{name}:{bucket(M, N, K)}") if table else None
     if tuned is not None and _allowed(tuned, val, name, workgroup_storage):
         return tuned
     if name in DB_NAMES:

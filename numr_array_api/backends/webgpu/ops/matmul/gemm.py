@@ -9,29 +9,18 @@ K panels whose partial products accumulate into C (the epilogue applies on the l
 
 from __future__ import annotations
 
-import os
-
 from ....._core.shapes import broadcast_shapes
 from ...codegen.caps import Caps
 from ...codegen.types import wtype
 from ...kernels.launch_plan import MAX_PLANS, LaunchPlan, eligible
 from ...kernels.nary import joint_collapse
 from ...primitives.slabs import MAX_BOX_ELEMS
-from ...runtime.adapters import is_cpu
-from ...runtime.switches import switch
 from ...storage import new_output
 from . import configs
-from .configs import choose
+from .configs import choose, table_for
 from .spec import WIDE, DotSpec, GemmSpec, PieceSumSpec
 from ...runtime import caches as _caches
-
-
-def adapter_key(client):
-    """Adapter name and backend: the tuned tables' key (configs.table_path)."""
-    key = client.__dict__.get("_numr_gemm_key")
-    if key is None:
-        key = client._numr_gemm_key = f"{client.info.get('name')} {client.info.get('backend')}"
-    return key
+from .....tuning.registry import epoch as _tuning_epoch, get as tuned
 
 
 def _fits(*views):
@@ -42,25 +31,20 @@ def _epi_views(epilogue):
     return () if epilogue is None else epilogue.views()
 
 
+def _style(t, client):
+    """The db kernels' code style (spec.py GemmSpec.style): "u" the K loop unrolled, "uf"
+    also explicit fma(); the GEMM_STYLE knob, "auto": "uf" for float32 operands, "u" for
+    the others (H100, benchmarks/gpu/runs/2026-11-26-27.sh: float32 4096^3 compiled without
+    checks 31.2 TFLOP/s "u", 33.2 "uf"; "u" was +19% over the K loop)."""
+    style = tuned("GEMM_STYLE", client)
+    if style != "auto":
+        return style
+    return "uf" if t.name == "float32" else "u"
+
+
 # Launch plans (kernels/launch_plan.py) of products that took one dispatch into a fresh
 # output: a repeated product of the same shapes / strides / alignment skips the layers
 # below (a small matmul's cost is mostly host time)
-_VSTORE = os.environ.get("NUMR_WEBGPU_GEMM_VSTORE", "1") != "0"  # vec4 stores of C (db)
-# db kernels' code style (spec.py GemmSpec.style): "u" unrolled K loop, "f" explicit fma;
-# set with configs.force(...) around it in benchmarks (plans key on configs.EPOCH)
-# (None: "uf" for float32 operands, "u" for the others; H100, benchmarks/gpu/runs/2026-11-26-27.sh:
-# float32 4096^3 compiled without checks 31.2 TFLOP/s "u", 33.2 "uf"; "u" was +19% over the
-# loop)
-STYLE = os.environ.get("NUMR_WEBGPU_GEMM_STYLE", "").strip() or None
-# db kernels compiled without wgpu's runtime checks (spec.py GemmSpec.trusted): H100,
-# float32 4096^3 0.52-0.54 -> 0.61 of cuBLAS, 16384 x 64 @ 64 x 16384 0.73 -> 0.86
-TRUSTED = os.environ.get("NUMR_WEBGPU_GEMM_TRUSTED", "1").strip() != "0"
-
-
-def _style(t):
-    if STYLE is not None:
-        return STYLE
-    return "uf" if t.name == "float32" else "u"
 _PLANS = {}
 _NO_PLAN = object()
 _record = None
@@ -78,8 +62,7 @@ def gemm(a, b, epilogue=None):
         return _gemm(a, b, epilogue)
     sig = (a.client.index, a.dtype, a.shape, a.strides, a.offset // a.dtype.itemsize % 8,
            b.shape, b.strides, b.offset // b.dtype.itemsize % 8, configs.EPOCH,
-           os.environ.get(_SPLITK_ENV), os.environ.get("NUMR_WEBGPU_SPLITK_DEPTH"))
-    # (raw lookups: one dict lookup each on the hot path)
+           _tuning_epoch())
     plan = _PLANS.get(sig, _NO_PLAN)
     if plan is not _NO_PLAN:
         if plan is not None:
@@ -164,17 +147,6 @@ def _as_2d(x):
     return x.__class__(x.block, x.offset, x.shape[-2:], x.strides[-2:], x.dtype, x.client)
 
 
-SPLIT_K_MIN = 256      # K below this: one workgroup per tile has little to gain (H100,
-# qr 2048 with its batch-of-one V^H V / Y C products: 2048 -> 1024 took float32 2.70x ->
-# 2.20x and float64 4.12x -> 3.09x of cuSOLVER; benchmarks/gpu/runs/2026-11-27-33.sh, with pieces of
-# 64: 1024 -> 256 took qr float64 512 / 2048 / 4096 3.50x / 3.06x / 3.34x -> 3.20x / 2.66x /
-# 3.16x)
-SPLIT_K_DEPTH = 64     # the least K each piece keeps (was 256)
-SPLIT_K_PIECES = 64    # at most (64 x 16384 @ 16384 x 64, H100: 256 pieces of 64 took
-# 0.071 ms against 64 pieces' 0.046: the partials' sum outgrew what the pieces saved)
-SPLIT_K_GROUPS = 512   # workgroups wanted in flight (an H100 holds ~2 per SM x 132)
-
-
 def _split_k(client, t, a, b, epilogue):
     """How many K pieces a 2-D GEMM with few output tiles and a long K is cut into (1: none).
 
@@ -189,29 +161,16 @@ def _split_k(client, t, a, b, epilogue):
         return 1
     M, K = a.shape
     N = b.shape[-1]
-    if K < _split_k_min():
+    if K < tuned("SPLITK_MIN", client):
         return 1
     cfg = choose(t.val, t.name, M, N, K, Caps.of(client).workgroup_storage,
-                 adapter_key(client))
+                 table_for(client))
     tiles = -(-M // cfg.bm) * -(-N // cfg.bn)
-    pieces = min(K // _split_k_depth(), -(-SPLIT_K_GROUPS // tiles), SPLIT_K_PIECES)
+    pieces = min(K // tuned("SPLITK_DEPTH", client),
+                 -(-tuned("SPLITK_GROUPS", client) // tiles), tuned("SPLITK_PIECES", client))
     if pieces < 4:
         return 1
     return pieces
-
-
-_SPLITK_ENV = "NUMR_WEBGPU_SPLITK_MIN"
-
-
-def _split_k_min():
-    env = os.environ.get(_SPLITK_ENV, "").strip()   # (benchmarks: read per call)
-    return int(env) if env else SPLIT_K_MIN
-
-
-def _split_k_depth():
-    """NUMR_WEBGPU_SPLITK_DEPTH: the least K a piece keeps (16 .. 4096)."""
-    env = os.environ.get("NUMR_WEBGPU_SPLITK_DEPTH", "").strip()
-    return min(4096, max(16, int(env))) if env.isdigit() else SPLIT_K_DEPTH
 
 
 def _gemm_split_k(client, t, out_t, wide, a, b, pieces):
@@ -270,7 +229,7 @@ def _launch(client, t, out_t, ab, bb, out, epilogue, accumulate):
     M = ab.shape[-2]
     N = bb.shape[-1]
     cfg = choose(t.val, t.name, M, N, ab.shape[-1], Caps.of(client).workgroup_storage,
-                 adapter_key(client))
+                 table_for(client))
     rows, cols = client.max_groups * cfg.bm, client.max_groups * cfg.bn
     if M > rows or N > cols:
         if epilogue is not None and out.ndim > 2:
@@ -297,24 +256,17 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
     nb = 1
     for n in batch:
         nb *= n
-    if t.name == "float16" and not accumulate and epilogue is None:
-        from . import coop
-        cc = coop.select(client)[0] if coop.mode() != "off" else None
-        if cc is not None and coop.eligible(ab, bb, out, K, N, M, sa, sb, cc, accumulate,
-                                            epilogue):
-            coop.launch(client, ab, bb, out, bshape, sa, sb, cc)
-            if _record is not None:
-                _record.append(None)  # not planned
-                _record.append(None)
-            return
     vload = cfg.db and _vec_aligned(ab, bb, K, N, sa, sb)
-    vstore = cfg.db and _VSTORE and N % 4 == 0 and out.strides[-1] == 1 and \
+    vstore = cfg.db and N % 4 == 0 and out.strides[-1] == 1 and \
         out.strides[-2] % 4 == 0 and (not batch or out.strides[-3] % 4 == 0) and \
         out.binding()[3] % 4 == 0
+    # db kernels without an epilogue compile without wgpu's runtime checks (GemmSpec.trusted;
+    # H100, benchmarks/gemm_variants.py: float32 4096^3 0.52-0.54 -> 0.61 of cuBLAS,
+    # 16384 x 64 @ 64 x 16384 0.73 -> 0.86)
     spec = GemmSpec(t, out_t, len(bshape), cfg,
                     None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
-                    _style(t) if cfg.db else "", TRUSTED and cfg.db and epilogue is None,
-                    epilogue is not None and _epi_loop(client))
+                    _style(t, client) if cfg.db else "", cfg.db and epilogue is None,
+                    epilogue is not None and tuned("GEMM_EPI_LOOP", client))
     k = client.kernel(spec)
     words = []
     for d in range(len(bshape)):
@@ -331,15 +283,6 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
     if _record is not None:
         _record.append((k, dict(args), grid, out))
     k.launch(grid, **args)
-
-
-def _epi_loop(client):
-    """Whether epilogue stores run as one loop (GemmSpec.epi_loop): by default on CPU
-    adapters, where each process compiles (LLVM) its kernels and an unrolled erf / tanh
-    epilogue took minutes to compile; GPUs keep the unrolled stores they were timed with.
-    NUMR_WEBGPU_GEMM_EPI_LOOP=0 / 1 forces either."""
-    v = switch("GEMM_EPI_LOOP")
-    return is_cpu(client.info) if v is None else v.strip() != "0"
 
 
 def _vec_aligned(a, b, K, N, sa, sb):

@@ -93,21 +93,6 @@ ${stores}
 """, "gemm")
 
 
-def _tile_origin(style: str, bm: int, bn: int) -> str:
-    """WGSL for row0 / col0, the workgroup's output tile. Style "s<G>" (e.g. "us8")
-    rasterises tiles in groups of G tile rows, column after column inside a group, so the
-    workgroups in flight together share G panels of A and few panels of B in L2 (row after
-    row, a wave of workgroups streams every panel of B). The grid is exactly (column tiles,
-    row tiles, batch) (gemm.py ``_launch_grid``), which makes the map a bijection."""
-    if "s" not in style:
-        return f"  let row0 = wg.y * {bm}u; let col0 = wg.x * {bn}u;"
-    digits = "".join(ch for ch in style.split("s", 1)[1] if ch.isdigit())
-    g = int(digits) if digits else 8
-    return f"""  let lin = wg.y * nw.x + wg.x; let per = {g}u * nw.x;
-  let g0 = (lin / per) * {g}u; let gs = min(nw.y - g0, {g}u); let rr = lin % per;
-  let row0 = (g0 + rr % gs) * {bm}u; let col0 = (rr / gs) * {bn}u;"""
-
-
 def rolled_stores(V, n, vals, index, c_rs, acc, vec4=None):
     """The stores of an epilogue GEMM as one loop over the thread's ``n`` outputs, so the
     epilogue (with its inlined math library) is compiled once, not once a register.
@@ -144,7 +129,7 @@ class GemmSpec(KernelSpec):
     accumulate: bool = False
     vload: bool = False   # db kernels: A and B bound as vec4 arrays (aligned, contiguous)
     vstore: bool = False  # db kernels: C bound as a vec4 array (aligned rows, N % 4 == 0)
-    style: str = ""       # db kernels: "u" the K loop unrolled in WGSL, "f" explicit fma()
+    style: str = ""       # db kernels: "u" the K loop unrolled in WGSL, "uf" also fma()
     trusted: bool = False  # compiled without wgpu's index clamps and loop counters
     # the epilogue's stores as one loop (one call site) rather than one copy per register:
     # an activation with erf / tanh inlined tm * tn times takes LLVM (lavapipe) minutes
@@ -302,30 +287,9 @@ class GemmSpec(KernelSpec):
         if t.name == "float16" and self.vload:
             helpers.add("f16_to_f32")
         lines_ld, lines_st, regs = [], [], []
-        # style "m": A chunks are 4 rows at one k (scalar loads, lanes along k), stored as
-        # one vec4 (no per-component stores into the transposed tile)
-        m_mode = "m" in self.style and not t.packed
         for i in range(-(-ca // nthr)):
             regs.append(f"    var ra{i} = {z4};")
             guard = f"tid + {i * nthr}u < {ca}u" if (i + 1) * nthr > ca else "true"
-            if m_mode:
-                def ael(idx):
-                    return f"A[({idx}) >> 2u][({idx}) & 3u]" if self.vload else f"A[{idx}]"
-                fetch = "".join(
-                    f"if (gm + {q}u < M && gk < K) {{ ra{i}[{q}] = "
-                    f"{ael(f'o.x + (gm + {q}u) * {a_rs} + gk * {a_cs}')}; }} "
-                    for q in range(4))
-                lines_ld.append(f"""        if ({guard}) {{
-          let e = tid + {i * nthr}u;
-          let gm = row0 + (e / {bk}u) * 4u; let gk = k1 + e % {bk}u;
-          ra{i} = {z4};
-          {fetch}
-        }}""")
-                lines_st.append(f"""        if ({guard}) {{
-          let e = tid + {i * nthr}u;
-          As[ab + (e % {bk}u) * {sa}u + e / {bk}u] = ra{i};
-        }}""")
-                continue
             if self.vload:
                 fetch = (f"if (gm < M && gk < K) {{ ra{i} = "
                          f"{vl('A', f'(o.x + gm * {a_rs} + gk) >> 2u')}; }}")
@@ -419,20 +383,11 @@ class GemmSpec(KernelSpec):
                     f"let c = col0 + (jj / 4u) * {4 * WG_X}u + (jj % 4u) + lx * 4u;"],
                     c_rs, acc)
         nl = "\n"
-        tiles = _tile_origin(self.style, bm, bn)
-        # diagnostics (wrong results; benchmarks/gemm_variants.py only): "C" the FMAs on
-        # the first K tile alone (no global traffic in the loop), "L" the tile traffic alone
+        tiles = f"  let row0 = wg.y * {bm}u; let col0 = wg.x * {bn}u;"
         loop_ld, loop_st = nl.join(lines_ld), nl.join(lines_st)
-        if "C" in self.style:
-            loop_ld = loop_st = ""
-        if "u" in self.style:   # unrolled: kk a constant in each copy
-            k_loop = nl.join(f"        {{ let kk = {kk}u;\n" + nl.join(inner) + "\n        }"
-                             for kk in range(bk))
-        else:
-            k_loop = (f"        for (var kk = 0u; kk < {bk}u; kk++) {{\n" + nl.join(inner)
-                      + "\n        }")
-        if "L" in self.style:
-            k_loop = f"        c0_0 += As[ab + ly] * Bs[bb + lx];"
+        # unrolled: kk a constant in each copy
+        k_loop = nl.join(f"        {{ let kk = {kk}u;\n" + nl.join(inner) + "\n        }"
+                         for kk in range(bk))
         src = f"""{render_helpers(helpers, caps.int64)}
 {lay.decl()}
 {F16X4 if t.name == "float16" and self.vload else ""}
@@ -618,13 +573,13 @@ def variants():
         for cfg in CONFIGS.values():
             if cfg.db:
                 if t.name in DB_NAMES and db_fits(cfg, t.val, 32768):
-                    for vload in (False, True):
-                        out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload, vload))
-                    if cfg.name == "db8x8k8":
-                        for style in ("u", "uf", "f", "um", "m"):
-                            out.append(GemmSpec(t, out_t, 1, cfg, None, False, True, True,
-                                                style))
-                    out.append(GemmSpec(t, out_t, 2, cfg, None, True, False, True))
+                    # gemm.py's styles (GEMM_STYLE: "uf" for float32, "u" for the others)
+                    for style in ("u", "uf"):
+                        for vload in (False, True):
+                            out.append(GemmSpec(t, out_t, 1, cfg, None, False, vload, vload,
+                                                style, True))
+                    out.append(GemmSpec(t, out_t, 2, cfg, None, True, False, True,
+                                        "uf" if t.name == "float32" else "u", True))
                 continue
             if cfg.vec and not vec_ok:
                 continue

@@ -1,5 +1,6 @@
 """The GEMM autotuner: per (dtype, shape bucket) the fastest tile configuration on this
-adapter, cached on disk (configs.table_path), read back by configs.choose.
+adapter, written to the "gemm" section of its tuning table (numr_array_api.tuning.tables),
+read back by configs.choose.
 
     python -m numr_array_api.backends.webgpu.ops.matmul.tune [--quick]
 
@@ -12,12 +13,11 @@ re-tuned. Nothing is tuned implicitly: a program gets the built-in choice until 
 
 from __future__ import annotations
 
-import json
-import os
-import time
 
 import numpy as np
 
+from .....tuning import tables
+from .....tuning.tune import best_time
 from . import configs
 
 SHAPES = [(4096, 4096, 4096), (2048, 2048, 2048), (1024, 1024, 1024), (512, 512, 512),
@@ -35,24 +35,13 @@ def candidates(client, dtype):
     return [n for n, c in configs.CONFIGS.items() if configs._allowed(c, val, dtype, wgs)]
 
 
-def _time(fn, sync, repeats):
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        sync()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
-def tune(client=None, shapes=None, dtypes=DTYPES, repeats=3, write=True, log=print):
-    """Time the candidates; returns {"dtype:bucket": config name}; writes (merges into) the
-    adapter's table when ``write``."""
+def tune(client=None, shapes=None, dtypes=DTYPES, repeats=3, write=True, log=print,
+         path=None):
+    """Time the candidates; returns {"dtype:bucket": config name}; merges them into the
+    adapter's tuning table (``path``: that file instead) when ``write``."""
     from ....._core import dtypes as dt
     from ...transfer import from_numpy
-    from .gemm import adapter_key, gemm
+    from .gemm import gemm
     if client is None:
         import numr_array_api.webgpu as xp
         client = xp.asarray([0.0])._data.client
@@ -75,7 +64,7 @@ def tune(client=None, shapes=None, dtypes=DTYPES, repeats=3, write=True, log=pri
                 for name in candidates(client, dtype):
                     configs.force(dtype, name)
                     try:
-                        t = _time(lambda: gemm(ga, gb), client.synchronize, repeats)
+                        t = best_time(lambda: gemm(ga, gb), client.synchronize, repeats)
                         got = gemm(ga, gb).to_numpy()[rows].astype(np.float64)
                     except Exception as exc:  # noqa: BLE001 - a candidate that fails: skipped
                         log(f"[tune] {dtype} {M}x{K}x{N} {name}: {type(exc).__name__}")
@@ -92,25 +81,12 @@ def tune(client=None, shapes=None, dtypes=DTYPES, repeats=3, write=True, log=pri
                     log(f"[tune] {dtype} {M}x{K}x{N} -> {best[1]} "
                         f"({2 * M * N * K / best[0] / 1e12:.2f} TFLOP/s)")
     finally:
-        configs._FORCED.clear()
-        configs._FORCED.update(saved)
-        configs.reload_tables()
+        for dtype in dtypes:
+            configs.force(dtype, saved[dtype].name if dtype in saved else None)
     if write and found:
-        path = configs.table_path(adapter_key(client))
-        if path:
-            old = {}
-            try:
-                with open(path) as f:
-                    old = json.load(f).get("choices", {})
-            except (OSError, ValueError, AttributeError):
-                old = {}
-            old.update(found)
-            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            with open(path, "w") as f:
-                json.dump({"adapter": adapter_key(client), "choices": old}, f, indent=1,
-                          sort_keys=True)
-            configs.reload_tables()
-            log(f"[tune] wrote {len(found)} choices to {path}")
+        written = tables.write(tables.describe(client), gemm=found, path=path)
+        if written:
+            log(f"[tune] wrote {len(found)} choices to {written}")
     return found
 
 

@@ -37,53 +37,17 @@ from . import table as T
 from .spec import ReduceSpec, types_of, vec_width
 from ...runtime import caches as _caches
 from ...runtime.progress import paced
+from .....tuning.registry import epoch as _tuning_epoch, get as tuned
 
 ITER = 256              # loop trips per thread and pass
 MIN_ITER = 16           # col mapping: below this, more chunks only add partials
 TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 
-# Row-mapping tuning (``NUMR_WEBGPU_REDUCE="u4,s2,g2048,i16,w1"``; benchmarks compare
-# variants in one process through ``configure``):
-#   u  16-byte loads per thread and trip on contiguous rows, each into its own state
-#   s  element loads per thread and trip elsewhere (strided rows, partial-state passes)
-#   g  workgroups wanted in flight for big reductions (chunks per row)
-#   i  fewest 16-byte loads per thread and chunk (below, more chunks only add partials)
-#   w  1: 16-byte loads for 1-, 2- and 8-byte dtypes too (else 4-byte dtypes only)
-#   b  largest workgroup (a power of two, 32..1024; the adapter's limits still apply)
-#   x  1: the chunks of a contiguous row interleave (grid-stride) instead of being runs
-#   f  submit the batch right after a reduction reading at least this many MiB (0: never),
-#      so the GPU starts on it while the host records what follows (the recorder would
-#      otherwise hold it until a read-back, a synchronize or its dispatch threshold); off
-#      since the recorder's own threshold went to 1 GiB (submit.py): a submit per call made
-#      the host the limit (H100: sum 0.81 of CuPy with f32, 0.84 without)
-#   r  row length a whole-array float sum / max / ... of a big contiguous array is reduced
-#      through (as (n / r, r) rows, then the row results; mixin.py ``_row_split``); 0: none
-DEFAULT_CONFIG = "u4,s4,g2048,i16,w1,b256,x0,f0,r8192"
-CFG = {}
-EPOCH = 0   # bumped by configure(): replayed recipes (mixin.py) key on it
-
-
-def configure(text=None):
-    """Set the row-mapping tuning from ``text`` (the format above; keys left out keep
-    their default) or from NUMR_WEBGPU_REDUCE; clears the plan cache."""
-    import os
-    if text is None:
-        text = os.environ.get("NUMR_WEBGPU_REDUCE", "")
-    cfg = {}
-    for part in (DEFAULT_CONFIG + "," + text).split(","):
-        part = part.strip()
-        if part:
-            if part[0] not in "usgiwbxfr" or not part[1:].isdigit():
-                raise ValueError(f"NUMR_WEBGPU_REDUCE: bad entry '{part}' (want e.g. u4)")
-            cfg[part[0]] = int(part[1:])
-    global EPOCH
-    EPOCH += 1
-    CFG.clear()
-    CFG.update(cfg)
-    _PLANS.clear()
-    _JOBS.clear()
-    _RUNS.clear()
-    return dict(CFG)
+# The row mapping's tuning is the reduction family's knobs (numr_array_api.tuning, per
+# adapter): REDUCE_UNROLL / REDUCE_STRIDED_UNROLL loads per thread and trip, REDUCE_GROUPS
+# workgroups wanted in flight, REDUCE_MIN_LOADS, REDUCE_WG, REDUCE_ROW_SPLIT (mixin.py).
+# A job reads them when created; the caches below are dropped when a knob changes.
+_seen_epoch = [None]
 
 
 def _dims_words(shape, strides):
@@ -111,7 +75,7 @@ class _Job:
     """What stays fixed over the launches of one reduction (cached per key)."""
 
     __slots__ = ("op", "acc", "caps", "types", "names", "fields", "dtypes", "arg", "dv",
-                 "client", "key", "max_wg")
+                 "client", "key", "max_wg", "unroll", "sunroll", "groups", "min_loads")
 
     def __init__(self, op, acc, client, src_dtype, dv):
         self.op = op
@@ -130,15 +94,25 @@ class _Job:
         state = sum(16 if ty == "vec2<f64>" else 8 if ty in ("f64", "i64", "u64", "vec2<f32>")
                     else 4 for _, ty in self.fields)
         self.max_wg = 256
-        while self.max_wg < CFG["b"] and 2 * self.max_wg * state * 2 <= \
+        while self.max_wg < tuned("REDUCE_WG", client) and 2 * self.max_wg * state * 2 <= \
                 self.caps.workgroup_storage:
             self.max_wg *= 2
+        self.unroll = tuned("REDUCE_UNROLL", client)
+        self.sunroll = tuned("REDUCE_STRIDED_UNROLL", client)
+        self.groups = tuned("REDUCE_GROUPS", client)
+        self.min_loads = tuned("REDUCE_MIN_LOADS", client)
 
 
 _JOBS = {}
 
 
 def _job(op, acc, client, src_dtype, dv):
+    e = _tuning_epoch()
+    if _seen_epoch[0] != e:   # a knob changed: plans made with the old values go
+        _seen_epoch[0] = e
+        _PLANS.clear()
+        _JOBS.clear()
+        _RUNS.clear()
     key = (op, acc, id(client), src_dtype, dv)
     job = _JOBS.get(key)
     if job is None or job.client is not client:
@@ -242,7 +216,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     ro, rr = len(oshape), len(rshape)
     it = WTYPES[src_dtype] if src_dtype is not None else None
     four = it is not None and it.itemsize == 4 and not it.packed
-    ew = vec_width(src_dtype) if it is not None and (four or CFG["w"]) else 0
+    ew = vec_width(src_dtype) if it is not None else 0
     row_contig = rr >= 1 and rstr[-1] == 1
     col_contig = ro >= 1 and ostr[-1] == 1
     if chunks is not None:
@@ -258,13 +232,13 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     if mapping == "row":
         vec = bool(ew) and row_contig and rr == 1 and chunks is None
         units = -(-m // ew) if vec else m
-        unroll = max(1, CFG["u"] if vec else CFG["s"])
+        unroll = max(1, job.unroll if vec else job.sunroll)
         wg = min(_pow2_at_least(units // 8, 32, job.max_wg), caps.wg_size(job.max_wg))
         k = max(1, -(-units // (wg * ITER)))
         if chunks is not None:
             k = chunks
-        elif nout * k < CFG["g"] and units > wg * CFG["i"]:
-            k = max(k, min(-(-CFG["g"] // nout), -(-units // (wg * CFG["i"]))))
+        elif nout * k < job.groups and units > wg * job.min_loads:
+            k = max(k, min(-(-job.groups // nout), -(-units // (wg * job.min_loads))))
         chunk = -(-units // k)
         tiles = 0
         items = nout * k
@@ -285,8 +259,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     if narrow is not None and (nout != 1 or mapping != "row"):
         raise AssertionError("a packed result is written only by a one-output row pass")
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
-                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow,
-                      bool(CFG["x"]) and vec and mapping == "row" and k > 1)
+                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow)
     gx = min(items, caps.max_groups)
     gy = -(-items // gx)
     if gy > caps.max_groups:
@@ -326,7 +299,6 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
 
 _PLANS = {}
 _RUNS = {}
-configure()
 
 
 def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
@@ -394,9 +366,9 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     raise AssertionError("a plan ends with a final or merge pass")
 
 
-def _run_shape(job, op, shape, axes, res, itemsize):
+def _run_shape(job, op, shape, axes, res):
     """What ``run`` derives from a call's signature (cached): kept mask, kept shape, output
-    dtype, output count, reduced count, whether the batch is submitted after it."""
+    dtype, output count, reduced count."""
     nd = len(shape)
     axes = tuple(range(nd)) if axes is None else tuple(sorted(axes))
     kept = tuple(d not in axes for d in range(nd))
@@ -408,8 +380,7 @@ def _run_shape(job, op, shape, axes, res, itemsize):
         # it in place of a separate cast (a fresh output: its word is the pass's alone)
         rdt = res
     m = math.prod(shape[d] for d in axes)
-    heavy = bool(CFG["f"]) and math.prod(shape) * itemsize >= CFG["f"] << 20
-    return axes, kept, kshape, nout, rdt, m, heavy
+    return axes, kept, kshape, nout, rdt, m
 
 
 def run(op, x, axes, acc, dv=0.0, res=None):
@@ -420,11 +391,11 @@ def run(op, x, axes, acc, dv=0.0, res=None):
     key = (job.key, x.shape, axes, res)
     r = _RUNS.get(key)
     if r is None:
-        r = _run_shape(job, op, x.shape, axes, res, x.dtype.itemsize)
+        r = _run_shape(job, op, x.shape, axes, res)
         if len(_RUNS) >= 4096:
             _RUNS.clear()
         _RUNS[key] = r
-    axes, kept, kshape, nout, rdt, m, heavy = r
+    axes, kept, kshape, nout, rdt, m = r
     out = WgpuStorage._new(kshape, rdt, client)
     if nout == 0:
         return out
@@ -436,8 +407,6 @@ def run(op, x, axes, acc, dv=0.0, res=None):
     else:
         with paced(client.recorder) as pace:  # a Ctrl-C abandons at most a box or two
             _run_boxes(job, x, axes, kept, kshape, out, pace.step)
-    if heavy:
-        client.flush()
     return out
 
 

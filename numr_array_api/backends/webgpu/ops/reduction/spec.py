@@ -135,7 +135,6 @@ class ReduceSpec(KernelSpec):
     out: str         # "final" | "merge" | "part"
     unroll: int = 1  # row mapping: loads per thread and trip, each into its own state
     res: object = None  # final: a sub-word dtype the one output is stored as (else R)
-    inter: bool = False  # row vec: chunks interleave (grid-stride) instead of contiguous runs
 
     def needs(self):
         need = set()
@@ -397,16 +396,9 @@ fn wg_reduce(s0: St, l: u32) -> St {{
                 f"  let tl = {w('M')} - h - (q << {lg}u);",
                 f"  let v0 = (a0 + h) >> {lg}u;",
             ]
-            if self.inter:
-                # chunk k: the loads k * wg + l + j * K * wg (every workgroup streams through
-                # the whole row at once)
-                st = f"{w('K')} * {wg}u"
-                lines += [f"  let S = {st};", "  let hi = q;", f"  var u = k * {wg}u + l;"]
-                step = "S"
-            else:
-                lines += [f"  let lo = k * {w('C')};", f"  let hi = min(lo + {w('C')}, q);",
-                          "  var u = lo + l;"]
-                step = f"{wg}u"
+            lines += [f"  let lo = k * {w('C')};", f"  let hi = min(lo + {w('C')}, q);",
+                      "  var u = lo + l;"]
+            step = f"{wg}u"
             lines += [
                 f"  for (; u + {U - 1}u * {step} < hi; u += {U}u * {step}) {{",
                 *[f"    let x{i} = src[v0 + u + {i}u * {step}];" for i in range(U)],
@@ -555,8 +547,7 @@ def variants(caps: Caps | None = None):
                         seen.add(spec)
                         yield spec
             # the tuned row paths: 16-byte loads of any width, several loads per trip
-            spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, "final", 4,
-                              None, bool(vec_width(d)))
+            spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, "final", 4)
             if spec not in seen:
                 seen.add(spec)
                 yield spec

@@ -1,0 +1,11 @@
+  let g = wid.x + wid.y * nw.x;
+  let nblk = ${nblk};
+  if (g >= nblk * ${nbat}) { return; }
+  let b = g / nblk;
+  let blk = g % nblk;
+  let o = ${o};
+  let pbase = ${A_off} + b * ${a_bs};
+  let base = pbase + o * (${a_rs} + ${a_cs});
+  let kb = ${kb};
+  let m2 = ${m2};
+  let db = ${D_off} + b * ${d_bs};

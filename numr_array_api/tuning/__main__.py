@@ -1,0 +1,5 @@
+import sys
+
+from .tune import main
+
+sys.exit(main())
