@@ -110,3 +110,31 @@ print("OK")
         pytest.skip(f"adapter {poor[0]['index']} ({poor[0]['backend']}) grants no device here")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "OK" in r.stdout and "LIMIT" in r.stdout and "shader-f64" in r.stdout
+
+
+def test_no_adapter_says_what_to_install_once(monkeypatch):
+    from numr_array_api._core.errors import BackendUnavailable
+    from numr_array_api.backends.webgpu.ops import device
+    from numr_array_api.backends.webgpu.runtime import adapters
+    monkeypatch.setattr(adapters, "list_adapters", lambda: [])
+    idx, ads, why = device.probe()
+    assert idx is None and ads == []
+    assert "mesa-vulkan-drivers" in why and "unavailable" not in why
+    msg = str(BackendUnavailable("webgpu", why))
+    assert msg.count("unavailable") == 1 and msg.count("no WebGPU adapter") == 1
+
+
+def test_an_opengl_default_adapter_is_named_with_what_it_lacks():
+    import warnings
+
+    from numr_array_api._core import dtypes as dt
+    from numr_array_api.backends.webgpu.ops import device
+    desc = {"backend": "OpenGL", "name": "llvmpipe (LLVM 15.0.6, 256 bits)"}
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        device._warn_fallback(desc, frozenset(dt.ALL_DTYPES) - {dt.float64, dt.int64})
+    (w,) = got
+    assert issubclass(w.category, device.AdapterWarning)
+    msg = str(w.message)
+    assert "OpenGL" in msg and "llvmpipe" in msg and "float64" in msg and "int64" in msg
+    assert "default float is float32" in msg and "mesa-vulkan-drivers" in msg

@@ -8,6 +8,8 @@ clients are created on first use. Without wgpu or an adapter the namespace still
 ``devices()`` is empty and anything touching a device raises BackendUnavailable.
 """
 
+import warnings
+
 from ...._core import dtypes as dt
 from ...._core.device import Device
 from ...._core.errors import BackendLimitation, BackendUnavailable, InvalidArgument
@@ -24,11 +26,33 @@ def probe():
         adapters = api.list_adapters()
         from ..runtime.adapters import select_index
         return select_index(), adapters, None
-    except Exception as exc:  # missing wgpu, no adapter, NUMR_WEBGPU_ADAPTER matching nothing
+    except BackendUnavailable as exc:   # no adapter: its reason once, not the whole message
+        return None, [], exc.reason
+    except ImportError as exc:
+        return None, [], f"wgpu cannot be imported ({exc}): pip install wgpu"
+    except Exception as exc:  # NUMR_WEBGPU_ADAPTER matching nothing, a failing driver
         return None, [], f"{type(exc).__name__}: {exc}"
 
 
 _NATIVE = ("vulkan", "metal", "d3d12")
+
+
+class AdapterWarning(UserWarning):
+    """The default adapter is a fallback (OpenGL) that gives other dtypes than a native one."""
+
+
+def _warn_fallback(desc, native):
+    """Once, at the namespace's construction: the default adapter is not Vulkan / Metal /
+    D3D12 (no native adapter at all), and what that changes for the user."""
+    lacking = [d.name for d in dt.ALL_DTYPES if d not in native]
+    what = (f"it lacks {', '.join(lacking)} (the default float is "
+            f"{'float64' if dt.float64 in native else 'float32'})" if lacking else
+            "it is slower and less tested than a native one")
+    warnings.warn(f"numr_array_api.webgpu: no Vulkan / Metal / D3D12 adapter, using the "
+                  f"{desc['backend']} adapter '{desc['name']}': {what}. Install your GPU's "
+                  "Vulkan driver, or Mesa's (Debian / Ubuntu: apt install "
+                  "mesa-vulkan-drivers) to run on the CPU with every dtype.", AdapterWarning,
+                  stacklevel=2)
 
 
 class DeviceMixin:
@@ -46,6 +70,8 @@ class DeviceMixin:
             self._default = Device("webgpu", 0)
             feats = set()
         self.native_dtypes = frozenset(_native_dtypes(feats))
+        if why is None and adapters[idx]["backend"].lower() not in _NATIVE:
+            _warn_fallback(adapters[idx], self.native_dtypes)
         # per adapter, for __array_namespace_info__().dtypes(device=...)
         self._device_dtypes = {a["index"]: frozenset(_native_dtypes(a)) for a in adapters}
         if why is not None:

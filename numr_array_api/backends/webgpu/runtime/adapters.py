@@ -135,7 +135,10 @@ def select_index(index=None):
     """Resolve which adapter index a client should use."""
     descs = list_adapters()
     if not descs:
-        raise BackendUnavailable("webgpu", "no WebGPU adapter found")
+        raise BackendUnavailable(
+            "webgpu", "no WebGPU adapter found: install your GPU's Vulkan / Metal / D3D12 "
+            "driver, or Mesa's Vulkan drivers to run on the CPU (Debian / Ubuntu: apt install "
+            "mesa-vulkan-drivers)")
     if index is not None:
         adapter(index)
         return index
