@@ -1,5 +1,23 @@
 """WebGPU backend: runtime (adapters, client, pool, batching, graphs), storage, kernels.
 
+api.py          the runtime's internal API, re-exported lazily here (listed below)
+backend.py      WebGPUBackend: the mixins of ops/ composed into the backend object behind
+                ``numr_array_api.webgpu``, its calls under the runtime lock (``create()``)
+storage.py      WgpuStorage: the webgpu payload of an Array (pooled block, offset, shape,
+                strides, dtype, client); views share the block
+transfer.py     host transfers as plain byte copies: ``from_numpy``, ``to_numpy``
+ext_kernels.py  kernels registered in numr_array_api._algorithms.dispatch: the GEMM with
+                fused epilogues (``gemm_epilogue``, ``gemm_epilogue_bwd``) and ``sobol``
+runtime/        adapters, the per-adapter client, buffer pool, pipeline cache, batched
+                submission, graphs, recipes, profiling
+codegen/        WGSL code generation: kernel specs, caps, layouts, templates, dtype storage
+                and conversions, workgroup memory
+kernels/        the kernels the runtime itself needs: the N-ary template, copy, cast, fill
+primitives/     building blocks shared by kernel families: slabs, scan, compaction,
+                gather / scatter, sort keys, radix and row sorts
+ops/            the namespace's backend, one mixin module or subpackage per family
+wgsl/           the WGSL math library the kernels call (pure Python, no wgpu)
+
 The internal API the ``numr_array_api.webgpu`` front-end calls lives in ``api.py`` and is
 re-exported here lazily, so importing a subpackage (e.g. the pure-Python ``wgsl`` math
 library) never requires wgpu:

@@ -1,5 +1,15 @@
 """Building blocks shared by several kernel families.
 
-slabs.py   split work over data larger than one binding / buffer into boxes
-scan.py    the device-wide scan and compaction plans (sorting, sets, masks, cumulative ops)
+slabs.py     split work over data larger than one binding / buffer into boxes
+scan.py      the device-wide scan of the rows of a view (inclusive, exclusive, total):
+             sorting, sets, mask compaction, cumulative ops; its kernel in scan.wgsl
+compact.py   stream compaction: the flat positions of a mask's true elements, and
+             ``data[mask]`` (``select_rows``)
+gather.py    gather / scatter through integer indices, fused with their bounds check
+             (TakeSpec, NUMR_WEBGPU_INDEX_CHECK), at any size
+keys.py      order-preserving unsigned sort keys of every dtype, computed from raw bits
+radix.py     the device-wide sort: a stable LSD radix sort of the rows of a view, moving
+             positions (RadixPlan); short rows go to rowsort.py
+rowsort.py   short rows sorted in workgroup memory by a bitonic network, a workgroup per
+             row (or per few rows); its kernel in rowsort.wgsl
 """

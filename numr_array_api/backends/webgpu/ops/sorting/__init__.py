@@ -1,4 +1,10 @@
-"""Sorting, searching and set functions on the GPU: see mixin.py."""
+"""Sorting, searching and set functions on the GPU.
+
+mixin.py    SortingMixin: sort / argsort / searchsorted / nonzero / diff / unique / isin,
+            ordered through primitives/keys.py, sorted by primitives/radix.py
+kernels.py  the small kernels around the radix sort: gathers by position, index outputs,
+            the set functions' boundary flags / counts / inverse, searchsorted and isin
+"""
 
 from .mixin import SortingMixin
 

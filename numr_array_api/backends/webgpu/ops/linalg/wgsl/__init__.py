@@ -1,4 +1,5 @@
-"""WGSL sources of the linalg kernel specs (the ``*_specs.py`` modules beside this folder).
+"""WGSL sources of the linalg kernels: the specs of the ``*_specs.py`` modules beside this
+folder and of the kernel families there (chol_regs, qr_wide, qr_loop, pow2, scalar).
 
 A kernel is a whole file (``kernel``). A fragment (a pivot search, a column norm, the rows
 below a Cholesky block) is spliced into a kernel's ``${token}`` that stands on a line of its
