@@ -487,7 +487,9 @@ def tuning_page():
                 continue
             legal = ", ".join(f"`{c!r}`" for c in k.choices)
             if k.lo is not None or k.hi is not None:
-                legal = (legal + "; " if legal else "") + f"[{k.lo}, {k.hi}]"
+                rng = (f"{k.lo} to {k.hi}" if k.lo is not None and k.hi is not None else
+                       f"at least {k.lo}" if k.lo is not None else f"at most {k.hi}")
+                legal = (legal + "; " if legal else "") + rng
             rows.append([f"`{k.name}`", k.type.__name__, f"`{k.default!r}`", legal or "-",
                          _cell(k.doc)])
         if rows:
