@@ -491,7 +491,7 @@ def tuning_page():
                        f"at least {k.lo}" if k.lo is not None else f"at most {k.hi}")
                 legal = (legal + "; " if legal else "") + rng
             rows.append([f"`{k.name}`", k.type.__name__, f"`{k.default!r}`", legal or "-",
-                         _cell(k.doc)])
+                         _cell(k.doc) + (f" (also `{k.env}`)" if k.env else "")])
         if rows:
             out += [f"## {fam}", "", _md_table(rows, ["knob", "type", "default", "tried / legal",
                                                      "what it does"]), ""]

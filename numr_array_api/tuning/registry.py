@@ -46,6 +46,7 @@ class Knob:
     lo: float | None = None
     hi: float | None = None
     tunable: bool = True
+    env: str = ""   # a user-facing variable (_core/environment.py) that also sets it
 
     def __post_init__(self):
         if self.type not in _TYPES:
@@ -96,12 +97,14 @@ _env_overrides: dict[str, Any] | None = None
 def declare(*items: Knob) -> None:
     """Add knobs to the registry (each family's module under ``tuning.knobs`` calls this at
     import)."""
+    global _env_overrides
     with _lock:
         for k in items:
             if k.name in _KNOBS and _KNOBS[k.name] != k:
                 raise ValueError(f"knob {k.name} declared twice")
             _KNOBS[k.name] = k
         _changed()
+        _env_overrides = None   # a knob declared later may have its own variable
 
 
 def knobs(family: str | None = None) -> dict[str, Knob]:
@@ -132,9 +135,19 @@ def parse_assignments(text: str, source: str) -> dict[str, Any]:
 
 
 def _env() -> dict[str, Any]:
+    """The environment's values: a knob's own user-facing variable, then NUMR_TUNING."""
     global _env_overrides
     if _env_overrides is None:
-        _env_overrides = parse_assignments(environment.get("NUMR_TUNING"), "NUMR_TUNING")
+        vals = {}
+        for k in _KNOBS.values():
+            text = environment.get(k.env) if k.env else ""
+            if text:
+                try:
+                    vals[k.name] = k.coerce(text)
+                except InvalidArgument as exc:
+                    raise InvalidArgument(k.env, str(exc)) from None
+        vals.update(parse_assignments(environment.get("NUMR_TUNING"), "NUMR_TUNING"))
+        _env_overrides = vals
     return _env_overrides
 
 

@@ -1,12 +1,11 @@
-"""The repository speaks of the library: no work sessions, call scripts or engineers in the
-package, the docs, the tests or the benchmarks (a measured figure names its benchmark and
-stored result instead)."""
+"""The repository speaks of the library, not of how it was made: a measured figure names
+its benchmark and stored result (the package, the docs, the tests, the benchmarks)."""
 
 import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PATTERN = re.compile(r"session [0-9]|\bcall [0-9]|second engineer", re.IGNORECASE)
+PATTERN = re.compile(r"\bse(ss)ion [0-9]|\bcall [0-9]|second\s+engineer", re.IGNORECASE)
 SUFFIXES = {".py", ".md", ".wgsl", ".sh", ".txt", ".toml", ".json", ".cfg", ".rst"}
 
 
@@ -18,6 +17,6 @@ def test_no_work_history_in_the_repository():
                   and "_build" not in p.parts and "_generated" not in p.parts]
     for p in paths:
         for i, line in enumerate(p.read_text(errors="replace").splitlines(), 1):
-            if PATTERN.search(line) and p != pathlib.Path(__file__).resolve():
+            if PATTERN.search(line):
                 bad.append(f"{p.relative_to(ROOT)}:{i}: {line.strip()[:100]}")
     assert not bad, "\n".join(bad[:40])

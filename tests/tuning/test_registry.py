@@ -176,3 +176,30 @@ def test_the_docs_name_only_declared_variables():
                     not n.startswith("NUMR_TEST_"):
                 bad.add(f"{p.relative_to(PKG.parent)}: {n}")
     assert not bad, sorted(bad)
+
+
+def test_a_knobs_own_variable_sets_it_below_numr_tuning(monkeypatch):
+    try:
+        monkeypatch.setenv("NUMR_WEBGPU_SUBMIT_BYTES", "0")
+        environment.reload("NUMR_WEBGPU_SUBMIT_BYTES")
+        registry.changed()
+        assert tuning.get("SUBMIT_BYTES") == 0
+        cpu = FakeClient("llvmpipe", type_="CPU")
+        monkeypatch.setenv("NUMR_WEBGPU_SUBMIT_BYTES", "4096")
+        environment.reload("NUMR_WEBGPU_SUBMIT_BYTES")
+        registry.changed()
+        assert tuning.get("SUBMIT_BYTES", cpu) == 4096   # above the CPU adapters' table
+        monkeypatch.setenv("NUMR_TUNING", "SUBMIT_BYTES=8192")
+        environment.reload("NUMR_TUNING")
+        registry.changed()
+        assert tuning.get("SUBMIT_BYTES") == 8192
+        monkeypatch.setenv("NUMR_TUNING", "")
+        monkeypatch.setenv("NUMR_WEBGPU_SUBMIT_BYTES", "lots")
+        environment.reload()
+        registry.changed()
+        with pytest.raises(InvalidArgument, match="NUMR_WEBGPU_SUBMIT_BYTES"):
+            tuning.get("SUBMIT_BYTES")
+    finally:
+        monkeypatch.undo()
+        environment.reload()
+        registry.changed()

@@ -186,7 +186,7 @@ def test_choose_respects_workgroup_memory():
 def test_launch_plan_repeats_products_exactly(pinned):
     """A repeated product of one signature takes its launch plan: same results, operands at
     other offsets (same alignment) and fresh outputs each time; pinning a configuration
-    retires the plans (configs.EPOCH)."""
+    retires the plans (it changes the tuning epoch)."""
     rng = np.random.default_rng(6)
     buf = rng.standard_normal(8 * 40 * 24 + 64).astype(np.float32)
     b = rng.standard_normal((24, 33)).astype(np.float32)

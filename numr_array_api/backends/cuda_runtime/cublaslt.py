@@ -17,6 +17,7 @@ comment on each group.
 """
 
 import ctypes
+import functools
 import glob
 import os
 import threading
@@ -245,9 +246,11 @@ def epilogue_for(activation, has_bias, dtype_char):
 _DATA_TYPES = {"e": CUDA_R_16F, "f": CUDA_R_32F, "d": CUDA_R_64F}
 
 
+@functools.lru_cache(maxsize=None)
 def _cupy_uses_tf32():
     """Whether CuPy's float32 matmul runs on TF32 (CUPY_TF32=1; off by default): cuBLASLt's
-    float32 compute type follows it so the fused and unfused results agree."""
+    float32 compute type follows it so the fused and unfused results agree. Read once, as
+    every numr setting is."""
     return environment.external("CUPY_TF32", "0").strip() not in ("", "0")
 
 

@@ -9,8 +9,8 @@ declare(
     Knob("BATCH", int, 128, "dispatches the webgpu recorder batches before it submits",
          FAMILY, choices=(32, 64, 128, 256, 512), lo=1),
     Knob("SUBMIT_BYTES", int, 1 << 30, "bytes bound by unsubmitted dispatches at which a "
-         "GPU is given the batch early (0: never; NUMR_WEBGPU_SUBMIT_BYTES overrides)",
-         FAMILY, choices=(256 << 20, 1 << 30, 4 << 30), lo=0),
+         "GPU is given the batch early (0: never)", FAMILY,
+         choices=(256 << 20, 1 << 30, 4 << 30), lo=0, env="NUMR_WEBGPU_SUBMIT_BYTES"),
     Knob("SUBMIT_FIRST", int, 64 << 20, "the first early-submit threshold after the host "
          "waited (doubles at each early submit up to SUBMIT_BYTES)", FAMILY,
          choices=(16 << 20, 64 << 20, 256 << 20), lo=1),

@@ -19,7 +19,6 @@ import wgpu
 from wgpu.backends.wgpu_native._api import libf as _libf
 from wgpu.backends.wgpu_native._ffi import ffi as _ffi, lib as _lib
 
-from ...._core import environment
 from ....tuning.registry import epoch as _tuning_epoch, get as tuned
 from .adapters import is_cpu
 from .concurrency import deferred_interrupts
@@ -106,8 +105,7 @@ class Recorder:
         self.threshold = max(1, self._threshold or tuned("BATCH", client))
         # replays are submitted in chunks so a GPU starts while the host records
         self.replay_chunk = tuned("REPLAY_CHUNK", client)
-        env = environment.get("NUMR_WEBGPU_SUBMIT_BYTES")
-        sb = int(env) if env else tuned("SUBMIT_BYTES", client)
+        sb = tuned("SUBMIT_BYTES", client)
         self.submit_bytes = sb if sb > 0 else 1 << 62
         # the early-submit threshold is min(ramp, submit_bytes); ramp restarts at
         # ramp_first after each wait of the host (``idle``)

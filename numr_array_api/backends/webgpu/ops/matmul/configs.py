@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from .....tuning import tables as _tables
+from .....tuning import registry as _registry
 from .....tuning.registry import epoch as _tuning_epoch
 
 __all__ = ["TileConfig", "CONFIGS", "choose", "bucket", "table_for"]
@@ -109,18 +110,16 @@ def table_for(client) -> dict:
 
 
 _FORCED: dict = {}
-EPOCH = 0  # bumped by force(): GEMM launch plans key on it (and on the tuning epoch)
 
 
 def force(name: str, cfg_name):
     """Benchmarks and tests: pin dtype ``name``'s configuration to ``cfg_name`` (None:
-    unpin)."""
-    global EPOCH
-    EPOCH += 1
+    unpin). Changes the tuning epoch, which GEMM launch plans key on."""
     if cfg_name is None:
         _FORCED.pop(name, None)
     else:
         _FORCED[name] = CONFIGS[cfg_name]
+    _registry.changed()
 
 
 def _allowed(cfg: TileConfig, val: str, name: str, wgs: int) -> bool:

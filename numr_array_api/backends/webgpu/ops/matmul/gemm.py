@@ -16,7 +16,6 @@ from ...kernels.launch_plan import MAX_PLANS, LaunchPlan, eligible
 from ...kernels.nary import joint_collapse
 from ...primitives.slabs import MAX_BOX_ELEMS
 from ...storage import new_output
-from . import configs
 from .configs import choose, table_for
 from .spec import WIDE, DotSpec, GemmSpec, PieceSumSpec
 from ...runtime import caches as _caches
@@ -61,8 +60,7 @@ def gemm(a, b, epilogue=None):
     if epilogue is not None:
         return _gemm(a, b, epilogue)
     sig = (a.client.index, a.dtype, a.shape, a.strides, a.offset // a.dtype.itemsize % 8,
-           b.shape, b.strides, b.offset // b.dtype.itemsize % 8, configs.EPOCH,
-           _tuning_epoch())
+           b.shape, b.strides, b.offset // b.dtype.itemsize % 8, _tuning_epoch())
     plan = _PLANS.get(sig, _NO_PLAN)
     if plan is not _NO_PLAN:
         if plan is not None:
