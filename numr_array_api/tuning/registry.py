@@ -8,8 +8,9 @@ later sources winning:
     command wrote for it (or NUMR_TUNING_TABLE) < NUMR_TUNING < force() / override()
 
 Values are resolved into one dict per adapter on first use and after every change, so a
-lookup on a hot path is two dict reads. ``epoch()`` changes with every change; caches whose
-entries depend on knob values (plans, recipes) put it in their keys.
+lookup on a hot path is two dict reads. ``epoch()`` names the state the values come from
+(it changes with every change, and comes back with the state); caches whose entries depend
+on knob values (plans, recipes) put it in their keys.
 
 Overrides are process-wide (they are for benchmarks comparing variants and for tests), not
 per thread: a thread that overrides while another runs kernels changes both.
@@ -90,6 +91,9 @@ _KNOBS: dict[str, Knob] = {}
 _forced: dict[str, Any] = {}
 _stack: list[dict[str, Any]] = []
 _epoch = [0]
+_generation = [0]                        # tables or environment re-read, knobs declared, GEMM pins
+_epochs: dict[tuple, int] = {}           # override state -> its epoch
+_last_epoch = [0]
 _views: dict[Any, dict[str, Any]] = {}   # adapter descriptor key (or None) -> resolved values
 _env_overrides: dict[str, Any] | None = None
 
@@ -103,6 +107,7 @@ def declare(*items: Knob) -> None:
             if k.name in _KNOBS and _KNOBS[k.name] != k:
                 raise ValueError(f"knob {k.name} declared twice")
             _KNOBS[k.name] = k
+        _generation[0] += 1
         _changed()
         _env_overrides = None   # a knob declared later may have its own variable
 
@@ -152,7 +157,18 @@ def _env() -> dict[str, Any]:
 
 
 def _changed() -> None:
-    _epoch[0] += 1
+    # the epoch names the state (forced values and override layers), so a block that ends
+    # returns the caches to what they held before it and a process alternating two variants
+    # (the tune command, A/B benchmarks) replays each variant's plans instead of re-recording
+    state = (_generation[0], tuple(sorted(_forced.items())),
+             tuple(tuple(sorted(layer.items())) for layer in _stack))
+    e = _epochs.get(state)
+    if e is None:
+        if len(_epochs) >= 4096:    # forgotten states get fresh numbers: a miss, never a mix-up
+            _epochs.clear()
+        _last_epoch[0] += 1
+        e = _epochs[state] = _last_epoch[0]
+    _epoch[0] = e
     _views.clear()
 
 
@@ -161,6 +177,7 @@ def changed() -> None:
     global _env_overrides
     with _lock:
         _env_overrides = None
+        _generation[0] += 1
         _changed()
 
 
@@ -207,7 +224,8 @@ def get(name: str, client=None) -> Any:
 
 
 def epoch() -> int:
-    """Changes whenever any knob value may have changed."""
+    """Changes whenever any knob value may have changed; the same override state (the same
+    forced values and override blocks since the tables were read) has the same epoch."""
     return _epoch[0]
 
 

@@ -59,7 +59,12 @@ def test_override_nests_restores_and_changes_the_epoch(knob):
         with tuning.override(TEST_BLOCK=16, TEST_MODE="safe"):
             assert tuning.get("TEST_BLOCK") == 16 and tuning.get("TEST_MODE") == "safe"
         assert tuning.get("TEST_BLOCK") == 64 and tuning.get("TEST_MODE") == "fast"
-    assert tuning.get("TEST_BLOCK") == 32 and tuning.epoch() not in (e0, e1)
+    # the state before the block comes back, and its epoch with it (its caches stay valid)
+    assert tuning.get("TEST_BLOCK") == 32 and tuning.epoch() == e0
+    with tuning.override(TEST_BLOCK=64):
+        assert tuning.epoch() == e1
+    with tuning.override(TEST_BLOCK=16):
+        assert tuning.epoch() not in (e0, e1)
     tuning.force(TEST_BLOCK=16)
     assert tuning.get("TEST_BLOCK") == 16
     with tuning.override(TEST_BLOCK=64):   # an override wins over force

@@ -25,7 +25,7 @@ declare(
     Knob("MAP_SPIN_US", int, 2000, "microseconds a host wait for the GPU polls before it "
          "sleeps (benchmarks/gather.py on an H100, 2026-11-26: a synchronising take of 16M "
          "indices 862 us with 2000, 992 us with 300: the sleeps after the spin overshoot); "
-         "0 on CPU adapters (tables/cpu-runtime.json)", FAMILY,
+         "0 on CPU adapters (tables/cpu.json)", FAMILY,
          choices=(0, 300, 2000, 5000), lo=0),
     Knob("WG_STORAGE", int, 0, "bytes of workgroup memory kernels are planned for (and the "
          "pipeline cache enforces) when below the adapter's limit; 16384 (WebGPU's minimum) "
