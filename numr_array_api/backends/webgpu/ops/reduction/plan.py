@@ -46,8 +46,7 @@ TARGET_THREADS = 1 << 17  # col mapping: 2 vec4 loads each keep ~4 MB in flight
 # The row mapping's tuning is the reduction family's knobs (numr_array_api.tuning, per
 # adapter): REDUCE_UNROLL / REDUCE_STRIDED_UNROLL loads per thread and trip, REDUCE_GROUPS
 # workgroups wanted in flight, REDUCE_MIN_LOADS, REDUCE_WG, REDUCE_ROW_SPLIT (mixin.py).
-# A job reads them when created; the caches below are dropped when a knob changes.
-_seen_epoch = [None]
+# A job reads them when created; the caches below key on the tuning epoch.
 
 
 def _dims_words(shape, strides):
@@ -89,7 +88,7 @@ class _Job:
         self.dtypes = tuple(T.VAL_DTYPE[ty] for _, ty in self.fields)
         self.arg = T.row(op).uses_index
         self.dv = _f32_pair(float(dv))
-        self.key = (op, acc, id(client), src_dtype, self.dv)
+        self.key = (op, acc, id(client), src_dtype, self.dv, _tuning_epoch())
         # row workgroups: the config's size, within workgroup memory for one state each
         state = sum(16 if ty == "vec2<f64>" else 8 if ty in ("f64", "i64", "u64", "vec2<f32>")
                     else 4 for _, ty in self.fields)
@@ -107,13 +106,8 @@ _JOBS = {}
 
 
 def _job(op, acc, client, src_dtype, dv):
-    e = _tuning_epoch()
-    if _seen_epoch[0] != e:   # a knob changed: plans made with the old values go
-        _seen_epoch[0] = e
-        _PLANS.clear()
-        _JOBS.clear()
-        _RUNS.clear()
-    key = (op, acc, id(client), src_dtype, dv)
+    # the epoch in the keys: plans made with other knob values stay for when they return
+    key = (op, acc, id(client), src_dtype, dv, _tuning_epoch())
     job = _JOBS.get(key)
     if job is None or job.client is not client:
         if len(_JOBS) >= 1024:
