@@ -3,14 +3,14 @@
 numr rows of both in one table (a refactor's no-regression check).
 
     python benchmarks/compare_trees.py --old OLD_TREE --new NEW_TREE [--rounds 2]
-        [--json out.json] -- benchmarks/webgpu_linalg.py --only cholesky
+        [--json out.json] -- benchmarks/suite/linalg.py --only cholesky
 
 Each round runs the script once per tree (old, new; then new, old: the order alternates so
 a slow phase of a shared machine affects both columns alike) in a fresh process whose
 ``PYTHONPATH`` starts with that tree, with ``--json`` appended. The numr time of each row
-is the best over the rounds. Scripts understood: sweep.py (rows with "backend" and
-"seconds"), webgpu_linalg.py / webgpu_sort.py / webgpu_linalg_spectral.py (rows with a
-"numr" or "numr-webgpu" time), webgpu_fft.py ("cases" with "numr_ms"). Nothing here asserts
+is the best over the rounds. Scripts understood: suite/namespace.py (rows with "backend" and
+"seconds"), suite/linalg.py / suite/sort.py / suite/spectral.py (rows with a
+"numr" or "numr-webgpu" time), suite/fft.py ("cases" with "numr_ms"). Nothing here asserts
 a timing: the table is read by a person, noise included.
 """
 
@@ -48,7 +48,7 @@ def _rows(data):
         v = row.get("numr", row.get("numr-webgpu"))
         if not isinstance(v, (int, float)):
             continue
-        scale = 1e-3 if "numr" in row else 1.0   # webgpu_linalg.py records milliseconds
+        scale = 1e-3 if "numr" in row else 1.0   # suite/linalg.py records milliseconds
         key = " ".join(f"{row[k]}" for k in row
                        if not isinstance(row[k], float) and row[k] not in (None, "")
                        and not any(p in k for p in _PEERS) and "numr" not in k)

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Draw a sweep (benchmarks/sweep.py --json) as numr's throughput relative to CuPy per case.
+"""Draw a sweep (benchmarks/suite/namespace.py --json) as numr's throughput relative to CuPy per case.
 
     python benchmarks/plot.py sweep.json [--out docs/img/sweep.png] [--size large]
 
 One horizontal bar per (case, numr backend): CuPy's time / numr's time, so 1.0 is CuPy's
 throughput and more is faster; cases grouped by family, the acceptance rows (``target`` in
-benchmarks/sweep.py) marked with a star, a line at 0.8. Without CuPy in the run, numr's
+benchmarks/suite/namespace.py) marked with a star, a line at 0.8. Without CuPy in the run, numr's
 effective GB/s is drawn instead. Needs matplotlib (the ``bench`` extra).
 """
 

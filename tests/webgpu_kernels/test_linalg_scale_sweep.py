@@ -4,7 +4,7 @@ factorisations, the tridiagonal eigensolver, the augmented svd).
 
 Why: NVIDIA's compiler reassociates products with scale factors, and kernels that were exact on
 lavapipe gave NaN at float32 1e20 and a backward error of 0.5 at 1e-20 on the H100 (the wide QR
-panel; benchmarks/gpu/qr_scale_diag.py, 2026-11-26). Each function's result on s * A is
+panel, 2026-11-26). Each function's result on s * A is
 compared with NumPy's in float64 on the same input, relative to the size of that result, so a
 kernel whose squares overflow or flush to zero fails here whatever the adapter."""
 

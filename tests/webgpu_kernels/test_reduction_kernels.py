@@ -193,7 +193,7 @@ def test_row_knobs_reach_the_plans(wgpu_xp):
 
 def test_namespace_custom_kernel_checks_its_lists(wgpu_xp):
     """numr_array_api.webgpu.custom_kernel validated its lists with the namespace's ``all``
-    (xp.all) instead of the builtin, so every call failed (benchmarks/reduce_variants.py's
+    (xp.all) instead of the builtin, so every call failed (the reduction variants compared in one process's
     bandwidth probes use it)."""
     xp = wgpu_xp
     src = """@group(0) @binding(0) var<storage, read> a: array<f32>;

@@ -54,7 +54,7 @@ def selected_mode():
 # Rule table for "auto": (activation, has bias) requests that go to cuBLASLt when it can
 # serve them. Initial guess (cuBLASLt's epilogue saves the whole elementwise pass; its
 # fast bias / relu / gelu epilogues are the common Hopper ones); to be revised from
-# benchmarks/ext.py on the target GPU.
+# benchmarks/suite/ext.py on the target GPU.
 AUTO_CUBLASLT = frozenset({("none", True), ("relu", True), ("gelu", True)})
 
 

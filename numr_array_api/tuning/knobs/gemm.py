@@ -18,7 +18,7 @@ declare(
     # H100, qr 2048 (batch-of-one V^H V / Y C products): a minimum of 2048 -> 1024 took
     # float32 2.70x -> 2.20x and float64 4.12x -> 3.09x of cuSOLVER; with pieces of 64,
     # 1024 -> 256 took qr float64 512 / 2048 / 4096 3.50x / 3.06x / 3.34x -> 3.20x / 2.66x /
-    # 3.16x (benchmarks/gpu/runs/2026-11-27-33.sh)
+    # 3.16x (2026-11-27)
     Knob("SPLITK_MIN", int, 256, "least K for which a product with few output tiles is cut "
          "into K pieces (split-K)", FAMILY, choices=(128, 256, 512, 1024, 2048), lo=1),
     Knob("SPLITK_DEPTH", int, 64, "least K each split-K piece keeps", FAMILY,

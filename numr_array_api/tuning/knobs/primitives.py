@@ -6,7 +6,7 @@ from ..registry import Knob, declare
 FAMILY = "primitives"
 
 declare(
-    # 8 was the fastest take of 16M int64 indices on the H100 (benchmarks/gather.py,
+    # 8 was the fastest take of 16M int64 indices on the H100 (benchmarks/suite/gather.py,
     # 2026-11-26: 710 us; 4: 746, 1: 773)
     Knob("GATHER_EPT", int, 8, "result elements per thread of a gather", FAMILY,
          choices=(1, 2, 4, 8, 16), lo=1, hi=16),

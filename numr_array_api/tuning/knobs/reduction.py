@@ -5,7 +5,7 @@ from ..registry import Knob, declare
 
 FAMILY = "reduction"
 
-# benchmarks/results/reduce-variants-h100-2026-11-26.log (benchmarks/reduce_variants.py):
+# benchmarks/results/reduce-variants-h100-2026-11-26.log (the reduction variants compared in one process):
 # 4 or 8 loads a trip best on the H100; a 1024-thread workgroup slower
 declare(
     Knob("REDUCE_UNROLL", int, 4, "16-byte loads per thread and trip on contiguous rows, "
@@ -20,7 +20,7 @@ declare(
          "limits and workgroup memory still apply)", FAMILY, choices=(256, 512, 1024),
          lo=32, hi=1024),
     # as rows, then the row results: the row mapping read at 0.80 of CuPy's bandwidth where
-    # the whole-array chunking reached 0.67 (H100, 256 MiB float32, benchmarks/sweep.py)
+    # the whole-array chunking reached 0.67 (H100, 256 MiB float32, benchmarks/suite/namespace.py)
     Knob("REDUCE_ROW_SPLIT", int, 8192, "row length a whole-array float sum / max / min / "
          "mean of a big contiguous array is reduced through (0: no split)", FAMILY,
          choices=(0, 2048, 4096, 8192, 16384), lo=0),

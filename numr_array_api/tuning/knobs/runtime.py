@@ -23,7 +23,7 @@ declare(
 # except MAP_SPIN_US (at every host wait) and KERNEL_CACHE_SIZE (at every compile)
 declare(
     Knob("MAP_SPIN_US", int, 2000, "microseconds a host wait for the GPU polls before it "
-         "sleeps (benchmarks/gather.py on an H100, 2026-11-26: a synchronising take of 16M "
+         "sleeps (benchmarks/suite/gather.py on an H100, 2026-11-26: a synchronising take of 16M "
          "indices 862 us with 2000, 992 us with 300: the sleeps after the spin overshoot); "
          "0 on CPU adapters (tables/cpu.json)", FAMILY,
          choices=(0, 300, 2000, 5000), lo=0),

@@ -30,7 +30,7 @@ declare(
          FAMILY, choices=(1, 2, 4)),
     Knob("EIGH_MSECT_WG", int, 64,
          "points of one multisection round of the tridiagonal eigenvalues (a workgroup "
-         "each; H100, benchmarks/gpu/runs/2026-11-27-55.sh: 128 and 256 took eigh 2048 "
+         "each; H100, 2026-11-27: 128 and 256 took eigh 2048 "
          "float64 80 / 90 ms against 75)",
          FAMILY, choices=(64, 128, 256)),
     Knob("EIGH_BT_NB", int, 128,
@@ -44,7 +44,7 @@ declare(
     # ---- stacks of small matrices
     Knob("SMALL_SPECTRAL_EIGH_WG", int, 32,
          "invocations of one workgroup of the small-matrix eigh kernel (H100, "
-         "benchmarks/gpu/runs/2026-11-27-16.sh: 32 against 64 took eigh 10000 x 32x32 "
+         "2026-11-27: 32 against 64 took eigh 10000 x 32x32 "
          "float32 1.25 -> 0.67 ms)",
          FAMILY, choices=(16, 32, 64, 128), lo=1),
     Knob("SMALL_SPECTRAL_SVD_WG", int, 64,
@@ -56,7 +56,7 @@ declare(
          FAMILY, choices=(0, 1, 2), lo=0, hi=2),
     Knob("SMALL_SPECTRAL_PRE", bool, True,
          "float64 eigh with vectors of 17..32-row stacks preconditioned by the float32 "
-         "kernel (H100, benchmarks/gpu/runs/2026-11-27-50.sh: 10000 x 32x32 6.9 -> 4.8 ms)",
+         "kernel (H100, 2026-11-27: 10000 x 32x32 6.9 -> 4.8 ms)",
          FAMILY, choices=(True, False)),
     Knob("SMALL_SPECTRAL_PRE_MIN", int, 4096,
          "matrices from which the float32 preconditioner runs (H100: 1000 x 32x32 took "

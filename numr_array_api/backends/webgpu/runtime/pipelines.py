@@ -11,7 +11,7 @@ by construction (the tiled GEMM, the Cholesky panel, the tournament LU and TrsmT
 eigh's wide tridiagonalisation: each spec's ``trusted`` field says why; global accesses
 stay under the device's robust buffer access). H100: the clamps and counters held the
 GEMM's inner loop to 54 % of the FMA peak with no memory traffic at all
-(benchmarks/gemm_variants.py, run by benchmarks/gpu/runs/2026-11-26-26.sh, 2026-11-26).
+(the GEMM configurations compared in one process, 2026-11-26).
 Kernel families reach them through ``client.kernel(spec)`` (codegen/spec.py), which caches
 per spec so the hot path neither renders nor hashes source text.
 

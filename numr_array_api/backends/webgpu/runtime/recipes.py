@@ -29,8 +29,8 @@ same buffers a thousand times: eigh's tridiagonalisation has two sets for ~2 n s
 issues the steps' native calls in one loop (``Recorder.replay``: pipeline, bind group,
 immediates, dispatch), the buffers marked pending once a replay. The per-step Python of the
 general recorder path (a bind-group lookup over every binding and per-buffer bookkeeping,
-~8 us a step on an H100's host) was what bounded such loops (benchmarks/gpu/trd_host.py,
-run by benchmarks/gpu/runs/2026-11-27-44.sh, 2026-11-27).
+~8 us a step on an H100's host) was what bounded such loops (a host-side profile of eigh's tridiagonal
+reduction, 2026-11-27).
 """
 
 import weakref

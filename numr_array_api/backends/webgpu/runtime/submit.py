@@ -33,7 +33,7 @@ from .progress import Progress
 # ~20 us, a new pass): at 64 MiB a queued 256 MiB sum submitted every call and the host,
 # not the GPU, set its pace (0.80 of CuPy's throughput); at 1 GiB it reached 0.84,
 # max(axis=1) 0.80 -> 0.88, var(axis=0) 2.07 -> 2.85, batched fft 0.38 -> 0.51 of cuFFT's
-# (benchmarks/gpu/submit_ab.py, interleaved in one process). A fixed large threshold
+# (H100, 2026-11-26, both thresholds interleaved in one process). A fixed large threshold
 # delays the GPU's start after the host waited, though (ten queued sums: 0.66): the
 # threshold starts at SUBMIT_FIRST whenever the host has waited for the queue (a
 # read-back, synchronize) and doubles at each early submit up to the maximum, so the GPU

@@ -19,7 +19,7 @@ from .chol_regs import regs_spec
 from .dispatch import factor_launch, grid
 from .specs import CholPanelSpec
 
-# H100 2026-11-26 (benchmarks/gpu/runs/2026-11-26-15.sh): 4096 float32 15.1 -> 11.2 ms, float64
+# H100 2026-11-26 (2026-11-26): 4096 float32 15.1 -> 11.2 ms, float64
 # 20.0 -> 15.1 ms with 512 panel threads and 2 update pieces (from 256 and 4); 512 / 2048
 # faster too (CHOL_WG, CHOL_SPLIT)
 
@@ -49,7 +49,7 @@ def _chol_nb(t, client):
 def _chol_panel(client, t, nb):
     """The panel spec of a step: CholRegsSpec where it fits (CHOL_WG invocations, CHOL_TR
     rows of A21 a workgroup), else CholPanelSpec (CHOL_PANEL_WG invocations, its rows
-    below the block in tiles where they fit). H100, benchmarks/gpu/runs/2026-11-27-20.sh:
+    below the block in tiles where they fit). H100, 2026-11-27:
     the register panel took the panel 80 -> 28 us (float32, 64 columns), cholesky 512
     2.96x -> 1.91x CuPy."""
     caps = Caps.of(client)

@@ -147,11 +147,11 @@ def _lu_leaf(client, t, a, piv, status, base, leaf):
 
 
 # Leaves of more than LU_TSLU rows take tournament pivoting over many workgroups (H100,
-# benchmarks/gpu/runs/2026-11-26-32.sh: 16, i.e. every leaf, against 512: solve 512 float32
+# 2026-11-26: 16, i.e. every leaf, against 512: solve 512 float32
 # 6.64 -> 3.70x CuPy, 2048 3.60 -> 3.02x, 4096 2.73 -> 2.49x; inv 4096 2.70 -> 2.49x).
 # Their kernels without wgpu's runtime checks (LINALG_TRUSTED: their indices are
 # structural, see the specs' runtime_checks) and one-block leaves up to LU_TSLU_SOLO rows
-# (H100, benchmarks/gpu/runs/2026-11-26-36.sh, with TrsmTileSpec trusted and making its
+# (H100, 2026-11-26, with TrsmTileSpec trusted and making its
 # identity itself: solve 512 float32 3.43 -> 2.26x CuPy, 2048 2.99 -> 2.25x, solve 4096
 # float64 3.33 -> 2.27x, inv 2048 float64 3.83 -> 2.52x, inv 4096 float32 2.45 -> 2.03x)
 

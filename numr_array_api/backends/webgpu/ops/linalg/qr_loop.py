@@ -8,7 +8,7 @@ row, the column itself) pass through workgroup memory between barriers. The earl
 looped form of the wide kernel reloaded the block from global memory and exchanged the
 partials there at every column (a storage barrier each): 16 rows a thread cost it
 458 / 825 us a 512-row panel (float32 / float64), more than the wide panel (H100,
-benchmarks/gpu/runs/2026-11-27-19.sh, 2026-11-27).
+2026-11-27).
 
 The arithmetic is the wide kernel's (wgsl/qr_reflect.wgsl, wgsl/qr_partials.wgsl:
 geqr2's conventions, scaled sums), so R, tau and the reflectors come out as there; the
@@ -26,10 +26,10 @@ from .qr_wide import NCAP, PW, panel_layout, panel_tokens
 from .scalar import prelude
 from .wgsl import kernel
 
-# Panels of at most QR_LOOP_MAX rows (128; H100, benchmarks/gpu/runs/2026-11-27-20.sh: qr
+# Panels of at most QR_LOOP_MAX rows (128; H100, 2026-11-27: qr
 # 512 float32 3.10x -> 2.75x) take the looped kernel on QR_LOOP_NS row slices (16); float32
 # panels of up to 512 rows on 32 slices (QR_LOOP_MAX_F32, QR_LOOP_NS_F32; H100,
-# benchmarks/gpu/runs/2026-11-27-33.sh: qr 512 float32 3.50x -> 2.46x of cuSOLVER, 2048
+# 2026-11-27: qr 512 float32 3.50x -> 2.46x of cuSOLVER, 2048
 # 2.20x -> 2.12x); wider elements keep 128 rows on 16 (float64 512: 7.3 -> 8.4 ms looped
 # from 512 rows, 7.6 from 256: 16-32 doubles a thread on 512-1024 invocations crowd the
 # register file)

@@ -46,10 +46,10 @@ NCAP = 32        # widest panel (lanes of a 32-invocation slice: one a column)
 NS = 8           # row slices of a 256-invocation workgroup
 PW = NCAP + 1    # a block's partials: NCAP sums, then its scale
 # rows per invocation (QR_WIDE_RPT; a block: NS * rpt rows): H100,
-# benchmarks/gpu/runs/2026-11-26-40.sh: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16,
+# 2026-11-26: qr 4096 float32 100 ms at 4, 102 at 8, 112 at 16,
 # 145 at 32. Panel rows from which the wide panel is taken (QR_WIDE_MIN, 256): float64
 # every panel above the looped ones' 128 rows (QR_WIDE_MIN_F64, 129; H100,
-# benchmarks/gpu/runs/2026-11-28-12.sh: qr 512 float64 5.70 / 5.75 ms against 6.05 / 6.01
+# 2026-11-28: qr 512 float64 5.70 / 5.75 ms against 6.05 / 6.01
 # with the 160-224-row panels on FactorSpec; 1024 -2 %, 2048 -0.5 %)
 NBLK_CAP = 256   # row blocks beyond which taller blocks are taken (up to 64 rows a thread):
                  # every workgroup reads every block's partials, nblk^2 PW values a dispatch
@@ -58,7 +58,7 @@ CALLS = {"panels": 0}   # tests read it: panels factored by this kernel
 
 # 1 / s where the reciprocal is taken (|s| normal: finite), else 0: then sc / scr divide.
 # A thread scales many values by one s: a multiply each instead of a division (a long
-# instruction sequence in float64 on NVIDIA; H100, benchmarks/gpu/runs/2026-11-27-32.sh:
+# instruction sequence in float64 on NVIDIA; H100, 2026-11-27:
 # qr 512 float64 8.54 -> 7.98 ms, 2048 and float32 within 1 %)
 HELPERS = """fn rq(s: R) -> R { ${rq_body} }
 fn sc(x: T, s: R, is: R) -> T { if (is != R(0.0)) { return x * is; } return x / s; }

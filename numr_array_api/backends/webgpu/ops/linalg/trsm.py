@@ -46,7 +46,7 @@ def trsm(client, t, tri, x, lower, unit, conj, vec_axis, ident=0):
         raise ValueError("trsm: ident needs the tile kernel and x in its own buffer")
     grid_t = grid(B * -(-nv // 16), client)
     # TrsmTileSpec without wgpu's runtime checks (its n clamped to 64 in the kernel; H100,
-    # benchmarks/gpu/runs/2026-11-26-36.sh, with the tournament LU's trusted kernels and
+    # 2026-11-26, with the tournament LU's trusted kernels and
     # the identity made in the kernel)
     tr = tuned("LINALG_TRUSTED", client)
     if tri.block is x.block:

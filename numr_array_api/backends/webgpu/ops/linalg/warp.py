@@ -286,7 +286,7 @@ class WarpCholSpec(_WarpNeeds, KernelSpec):
     wg: int
     # the matrix goes through workgroup memory on the way in and out: lane l moves
     # column l of every row (consecutive addresses across the subgroup) where lane r
-    # reading its own row r touches n lines a load (H100, benchmarks/gpu/runs/2026-11-27-30.sh:
+    # reading its own row r touches n lines a load (H100, 2026-11-27:
     # see chol_stage)
     stage: bool = False
 
@@ -498,10 +498,10 @@ def solve_range(client, dtype):
 
 def chol_range(client, dtype):
     """(lo, hi, S) for cholesky: BWARP_CHOL_MIN .. BWARP_CHOL_MAX (2 .. 32), at most S.
-    H100, 2026-11-26 (docs/benchmarks.md, "Stacks of small systems: one matrix per
-    subgroup"; best of 5 calls with the status read): float32 10000 x 32x32 0.539 ms
+    H100, 2026-11-26 (stacks of small systems, one matrix per subgroup; best of 5 calls
+    with the status read): float32 10000 x 32x32 0.539 ms
     against 0.481 for BatchCholSpec (float32 stopped at 16 then), float64 0.501 against
-    0.554; benchmarks/gpu/runs/2026-11-27-30.sh, with the staged loads and stores
+    0.554; 2026-11-27, with the staged loads and stores
     (_stage): float32 0.389 ms against BatchCholSpec's 0.427, kernel 240 -> 114 us."""
     s = _usable(client, dtype)
     if not s:
@@ -519,7 +519,7 @@ def solve_sg(client, dtype, n, k):
     lo, hi, s = solve_range(client, dtype)
     if k >= n and not tuned("BWARP_MIN", client):
         # as many right-hand sides as rows (inv): the one-invocation kernel holds 2 n^2
-        # values in one thread's registers; H100 (benchmarks/gpu/runs/2026-11-27-06.sh),
+        # values in one thread's registers; H100 (2026-11-27),
         # numr / CuPy with the status read: inv 100000 x 8x8 float32 2.86x -> 1.5-2.1x,
         # float64 1.47x -> 1.2x, 10000 x 16x16 float32 6.37x -> 1.63x (solve with one
         # right-hand side: no gain)
@@ -579,7 +579,7 @@ def solve(t, a, b, x, status, s):
 def _stage(client, dtype, n):
     """Whether the warp Cholesky of n x n matrices stages them through workgroup memory:
     float32 from BWARP_STAGE_MIN rows (0: never; CPU adapters: never, their caches hold
-    a matrix's rows). H100, benchmarks/gpu/runs/2026-11-27-30.sh (kernel times, 10000
+    a matrix's rows). H100, 2026-11-27 (kernel times, 10000
     matrices): float32 32 x 32 240 -> 114 us, 16 x 16 0.189 -> 0.162 ms a call; float64
     32 x 32 took 439 us staged, no better than the direct loads' whole call (0.48-0.65 ms
     against 0.59-0.63): not staged."""
@@ -590,7 +590,7 @@ def _stage(client, dtype, n):
 def _solve_stage(client, n, k):
     """Whether solve / inv on segments stage A (and X where k = n) through workgroup
     memory (warp_seg.stage_in): k = n from BWARP_SSTAGE_MIN rows (0: never; CPU adapters:
-    never). H100, benchmarks/gpu/runs/2026-11-28-01.sh (kernel times direct -> staged):
+    never). H100, 2026-11-28 (kernel times direct -> staged):
     inv 100000 x 8x8 float32 39.0 -> 34.0 us, float64 74.1 -> 62.8, 10000 x 16x16 float32
     36.6 -> 20.5; inv 4 x 4 11.0 -> 11.9 and solve with one right-hand side no better
     (float32 24.7 -> 24.4, float64 53.1 -> 61.1): its X is no tile."""

@@ -31,7 +31,7 @@ def seg_width(client, dtype, n, s):
     """The segment width for (n, n) systems on subgroups of s, or 0 where the segmented
     path does not take n: BWARP_SEG_MIN <= n <= BWARP_SEG_MAX (0: BTINY_N(_F32), the
     one-invocation kernel's sizes) while BWARP_SEG holds. On GPUs by default (H100,
-    benchmarks/gpu/runs/2026-11-27-29.sh: the kernel of solve 100000 x 8x8 float32
+    2026-11-27: the kernel of solve 100000 x 8x8 float32
     38 -> 25 us against BatchTinySpec, inv 58 -> 38 us against a subgroup a matrix); off
     on CPU adapters (their table; lavapipe: slower than the one-invocation kernel
     everywhere)."""

@@ -48,7 +48,7 @@ def _work(a):
 
 DOUBLE_MAX = 20 << 10   # bytes per matrix up to which its columns are double-buffered
 # eigh: 32 invocations per workgroup (SMALL_SPECTRAL_EIGH_WG; svd 64) and single-buffered:
-# H100 (benchmarks/gpu/runs/2026-11-27-16.sh, 2026-11-27; linalg_variants, numr / CuPy) eigh
+# H100 (2026-11-27, numr / CuPy) eigh
 # 10000 x 32x32 float32 1.25 -> 0.67, float64 2.54 -> 1.22, 100000 x 8x8 float64 0.40 -> 0.24:
 # the barrier saved by a second buffer cost more in matrices in flight (and two matrices of a
 # workgroup wait on each other's sweeps); svd 10000 x 32x32 float64 unchanged (0.72)

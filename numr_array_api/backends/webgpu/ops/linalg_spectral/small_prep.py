@@ -16,7 +16,7 @@ converges quadratically: 2 float64 sweeps. So:
 
 Eigenvalues are those of Q^T A Q, a similarity to rounding. A cluster of close eigenvalues
 is not separated by Q32 (its block still takes the full sweeps): never slower than the
-plain path by more than steps 1-2. H100, 10000 x 32x32 (benchmarks/gpu/runs/2026-11-27-50.sh,
+plain path by more than steps 1-2. H100, 10000 x 32x32 (2026-11-27,
 2026-11-27): 6.9 -> 4.8 ms (CuPy 5.5); the same steps through the generic batched GEMMs
 (seven, 271 us each) and elementwise ops were slower than the plain kernel.
 

@@ -21,7 +21,7 @@ ceil((n - j - 1) / rpw) <= n). Each dispatch reads only what the previous ones w
 The chain runs two small dependent dispatches a column, so a kernel's time is its
 critical path, not its arithmetic (these kernels replaced ones whose global loads came
 after the barriers of reductions they did not depend on, one element a step; H100 eigh
-512 float64 14.2 / 12.6 ms against 15.1 / 13.3: benchmarks/gpu/runs/2026-11-28-08.sh, 2026-11-28).
+512 float64 14.2 / 12.6 ms against 15.1 / 13.3: 2026-11-28).
 So:
   - every load a workgroup needs is issued at the top, before any barrier, so their
     latencies overlap;
@@ -89,7 +89,7 @@ class TrdUpdSpec(KernelSpec):
     # are structural (tid < 256, lane < NB, slot < 8, q < NB); every loop is counted by
     # constants or uniforms (nrbp, q); global indices come from the uniforms n, j, jj
     # within the bound buffers (robust buffer access beyond that). H100
-    # (benchmarks/gpu/runs/2026-11-26-34.sh, 2026-11-26): eigvalsh 2048 float32 43.0 ->
+    # (2026-11-26): eigvalsh 2048 float32 43.0 ->
     # 37.2 ms, eigh 73.7 -> 70.4 ms against the checked build
     trusted = True
 

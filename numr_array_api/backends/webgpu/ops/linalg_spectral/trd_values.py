@@ -8,7 +8,7 @@ RankSpec        (trd_rank.wgsl) each slot's rank among all slots' eigenvalues: t
                 of the eigenvalues and of their vectors.
 Shared fragments: trd_sturm.wgsl (the Sturm count of T - x I, the next row's d and e loaded
 a step ahead so their loads overlap the division chain: H100 2026-11-27,
-benchmarks/gpu/runs/2026-11-27-56.sh, eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5),
+2026-11-27, eigh 512 float64 15.0 / 14.2 ms against 15.8 / 14.5),
 trd_msect.wgsl (a multisection round: each invocation one Sturm count, log2(W + 1) bits a
 round instead of bisection's 1), trd_norms.wgsl (scale, Gershgorin norm, pivmin, split).
 """

@@ -141,7 +141,7 @@ def choose(val: str, name: str, M: int, N: int, K: int,
     if tuned is not None and _allowed(tuned, val, name, workgroup_storage):
         return tuned
     if name in DB_NAMES:
-        # measured on the H100 (2026-11-26, benchmarks/gemm_variants.py): db8x8k8 (style
+        # measured on the H100 (2026-11-26, the GEMM configurations compared in one process): db8x8k8 (style
         # "u") 24.7 TFLOP/s at 4096^3 f32 against 20.7 for 8x8k8v, 10.2 against 5.0 TFLOP/s
         # at 2048^3 f64, 18.1 against 10.5 at 4096^3 f16; db4x4k16 0.17 ms against 0.22
         # for 1000 products of 64 x 64

@@ -33,7 +33,7 @@ def _epi_views(epilogue):
 def _style(t, client):
     """The db kernels' code style (spec.py GemmSpec.style): "u" the K loop unrolled, "uf"
     also explicit fma(); the GEMM_STYLE knob, "auto": "uf" for float32 operands, "u" for
-    the others (H100, benchmarks/gpu/runs/2026-11-26-27.sh: float32 4096^3 compiled without
+    the others (H100, 2026-11-26: float32 4096^3 compiled without
     checks 31.2 TFLOP/s "u", 33.2 "uf"; "u" was +19% over the K loop)."""
     style = tuned("GEMM_STYLE", client)
     if style != "auto":
@@ -259,7 +259,7 @@ def _launch_grid(client, t, out_t, ab, bb, out, epilogue, accumulate, cfg):
         out.strides[-2] % 4 == 0 and (not batch or out.strides[-3] % 4 == 0) and \
         out.binding()[3] % 4 == 0
     # db kernels without an epilogue compile without wgpu's runtime checks (GemmSpec.trusted;
-    # H100, benchmarks/gemm_variants.py: float32 4096^3 0.52-0.54 -> 0.61 of cuBLAS,
+    # H100, the GEMM configurations compared in one process: float32 4096^3 0.52-0.54 -> 0.61 of cuBLAS,
     # 16384 x 64 @ 64 x 16384 0.73 -> 0.86)
     spec = GemmSpec(t, out_t, len(bshape), cfg,
                     None if epilogue is None else epilogue.spec, accumulate, vload, vstore,
