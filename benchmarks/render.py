@@ -76,7 +76,8 @@ def _rows(results) -> list[dict] | None:
     return None
 
 
-def _namespace(data: dict, stem: str, img_dir: pathlib.Path | None) -> list[str]:
+def _namespace(data: dict, stem: str, img_dir: pathlib.Path | None,
+               level: int = 5) -> list[str]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import plot
     out = []
@@ -87,7 +88,7 @@ def _namespace(data: dict, stem: str, img_dir: pathlib.Path | None) -> list[str]
             vals, vs_cupy = plot.ratios(subset, size)
             if not vals:
                 continue
-            out += [f"##### {fam}, {size} arrays", ""]
+            out += ["#" * level + f" {fam}, {size} arrays", ""]
             if img_dir is not None and _draw(plot, {"meta": data.get("meta", {}),
                                                     "results": subset},
                                              img_dir / f"{stem}-{fam}-{size}.png", size):
@@ -182,6 +183,17 @@ def page(results_dir: pathlib.Path = RESULTS, img_dir: pathlib.Path | None = Non
             else:
                 tail = "\n".join((fam.get("output") or "").splitlines()[-40:])
                 out += ["```text", tail, "```", ""]
+    legacy = {f: d for f, d in loaded.items() if "families" not in d and
+              isinstance(d.get("results"), list) and d["results"] and
+              "family" in d["results"][0]}
+    if legacy:
+        out += ["## Earlier runs of the namespace family", "",
+                "Before the runner: `benchmarks/suite/namespace.py` alone, one file per run.", ""]
+    for f, d in sorted(legacy.items()):
+        m = d.get("meta") or {}
+        out += [f"### {f.stem}", "", f"{str(m.get('date', '?'))[:16]}; {_devices(m)}; "
+                f"`benchmarks/results/{f.name}`.", ""]
+        out += _namespace(d, f.stem, img_dir, level=4)
     out += ["## History", "", "Every stored file, oldest first (the commit is the measured "
             "tree's where the file records it, else the commit that stored the file).", ""]
     rows = []

@@ -4,7 +4,7 @@ Build (from the repository root; the ``docs`` extra installs Sphinx and MyST):
 
     python -m sphinx -W --keep-going -b html docs docs/_build/html
 
-The Markdown pages (docs/*.md) are read through MyST. The API reference, the conformance
+The Markdown pages (docs/*.md) are read through MyST; the theme is pydata-sphinx-theme. The API reference, the conformance
 tables and the benchmark plots are generated at the start of every build into
 docs/_generated/ (docs/_ext/numr_docs.py) from the installed package, the docstrings and
 the files under conformance/results/ and benchmarks/; nothing there is edited by hand.
@@ -36,7 +36,9 @@ extensions = [
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "tools", "_ext", "Thumbs.db", ".DS_Store"]
+# _generated/benchmarks.md is a part of benchmarks.md (included there), not a page
+exclude_patterns = ["_build", "tools", "_ext", "Thumbs.db", ".DS_Store",
+                    "_generated/benchmarks.md"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -48,8 +50,17 @@ napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
 
-html_theme = "alabaster"
+html_theme = "pydata_sphinx_theme"
 html_title = "numr-array-api"
 html_static_path = []
-html_theme_options = {"description": "Array API namespaces over CPU, CUDA and WebGPU",
-                      "page_width": "1100px", "sidebar_width": "250px"}
+html_theme_options = {
+    # the sections of docs/index.md's toctree, in the top bar
+    "header_links_before_dropdown": 6,
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version", "theme-version"],
+}
+html_sidebars = {"index": []}  # the landing page: no left sidebar

@@ -8,8 +8,12 @@
 - ``conformance.md``: the official suite's results (conformance/results/*.json) as tables.
 - ``consumers.md``: scikit-learn's and SciPy's suites on numr
   (conformance/results/consumers-<backend>.md, when recorded).
-- ``benchmark-plots.md``: benchmarks/sweep.py's JSON files committed under
-  benchmarks/results/, drawn with benchmarks/plot.py (as tables without matplotlib).
+- ``host-reads.md``, ``host-fallbacks.md``: the webgpu functions that read back to the host
+  (HostReadWarning) or can run on it (HostFallbackWarning), read from the code
+  (numr_array_api/backends/webgpu); docs/webgpu.md and docs/host-conversion.md include them.
+- ``environment.md``, ``tuning.md``: the environment variables and the tuning knobs.
+- ``benchmarks.md``: the benchmark suite's stored results (benchmarks/results/), drawn by
+  benchmarks/render.py and benchmarks/plot.py (tables only without matplotlib).
 
 ``public`` (numr_array_api._api._docstrings.public) decides what is public, for this
 generator and for the tests that check every public function appears
@@ -356,101 +360,41 @@ def _demote(text):
     return "\n".join(lines)
 
 
-# ---- benchmark plots ---------------------------------------------------------------------
+# ---- benchmarks ----------------------------------------------------------------------------
 
-def benchmark_page(outdir):
-    files = sorted(glob.glob(str(ROOT / "benchmarks/results/*.json")))
-    out = ["# Benchmark plots", "",
-           "`benchmarks/sweep.py --json benchmarks/results/<machine>.json` measures every "
-           "family of the namespace next to its peers; each JSON committed under "
-           "`benchmarks/results/` is drawn here by `benchmarks/plot.py` when these pages are "
-           "built (one plot per family and size; without matplotlib, the `bench` / `docs` "
-           "extra, only the tables). The bars are numr's throughput relative to CuPy in the "
-           "same run (CuPy's time / numr's time: 1.0 is CuPy's speed, more is faster; a "
-           "star marks the acceptance rows, the dashed line is 0.8). The measured "
-           "figures with their machines and commands are in [Benchmarks](../benchmarks.md).",
-           ""]
-    if not files:
-        out += ["No sweep JSON is committed yet (`benchmarks/results/*.json`); the tables on "
-                "the [Benchmarks](../benchmarks.md) page are the measured figures.", ""]
-        return "\n".join(out)
+def benchmarks_page(outdir):
+    """benchmarks/render.py's page: the newest full run per adapter, plots, history."""
     import sys
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    import plot
-    try:
-        import matplotlib  # noqa: F401
-        have_mpl = True
-    except ImportError:
-        have_mpl = False
-    for f in files:
-        stem = pathlib.Path(f).stem
-        data = json.loads(pathlib.Path(f).read_text())
-        meta = data.get("meta", {})
-        results = data.get("results", [])
-        out += [f"## {stem}", "", f"Measured {meta.get('date', '?')}; devices: "
-                + _cell("; ".join(f"{k}: {v}" for k, v in meta.get("devices", {}).items())
-                        or "?") + f" (`benchmarks/results/{pathlib.Path(f).name}`).", ""]
-        families = sorted({r.get("family", "?") for r in results})
-        for fam in families:
-            subset = [r for r in results if r.get("family") == fam]
-            out += [f"### {fam}", ""]
-            for size in ("large", "small"):
-                vals, vs_cupy = plot.ratios(subset, size)
-                if not vals:
-                    continue
-                what = "CuPy time / numr time" if vs_cupy else "GB/s (no CuPy in the run)"
-                if have_mpl:
-                    img = outdir / "img" / f"{stem}-{fam}-{size}.png"
-                    _plot(plot, {"meta": meta, "results": subset}, img, size)
-                    out += [f"![{stem}: {fam}, {size} arrays](img/{img.name})", ""]
-                backends = sorted({b for v in vals.values() for b in v})
-                rows = [[("\\* " if t else "") + case] +
-                        [f"{vals[(fm, case, t)][b]:.2f}" if b in vals[(fm, case, t)] else "-"
-                         for b in backends]
-                        for fm, case, t in sorted(vals, key=lambda k: k[1])]
-                out += [f"{size} arrays, {what}:", "",
-                        _md_table(rows, ["case"] + backends), ""]
-    return "\n".join(out)
-
-
-def _plot(plot, data, img, size):
-    """Draw ``data`` with benchmarks/plot.py into ``img`` unless an up-to-date image of the
-    same data is there (the build stays fast when nothing changed)."""
-    import hashlib
-    import tempfile
-    img.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, sort_keys=True)
-    stamp = img.with_suffix(".sha1")
-    digest = hashlib.sha1((text + size).encode()).hexdigest()
-    if img.exists() and stamp.exists() and stamp.read_text() == digest:
-        return
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
-        tmp.write(text)
-    try:
-        import contextlib
-        import io
-        with contextlib.redirect_stdout(io.StringIO()):
-            plot.main([tmp.name, "--out", str(img), "--size", size])
-    finally:
-        pathlib.Path(tmp.name).unlink()
-    stamp.write_text(digest)
+    import render
+    return render.page(img_dir=outdir / "img")
 
 
 # ---- pages not yet in the table of contents ----------------------------------------------
 
 def more_page(srcdir):
-    """A toctree of the Markdown pages that index.md does not list, so that a page added
-    without a place in the contents still builds without a warning and can be found;
-    index.md should list it in its section."""
-    listed, inside = set(), False
-    for line in (srcdir / "index.md").read_text().splitlines():
-        if line.startswith("```{toctree}"):
-            inside = True
-        elif line.startswith("```"):
-            inside = False
-        elif inside and line.strip() and not line.startswith(":"):
-            listed.add(line.strip())
-    pages = sorted(str(p.relative_to(srcdir).with_suffix("")) for p in srcdir.rglob("*.md")
+    """A toctree of the Markdown pages that no toctree lists (index.md and the section pages
+    it lists), so that a page added without a place in the contents still builds without a
+    warning and can be found; a section page should list it."""
+    import posixpath
+    listed = set()
+    for page in srcdir.rglob("*.md"):
+        rel = page.relative_to(srcdir)
+        if rel.parts[0].startswith(("_", "tools")):
+            continue
+        base = posixpath.dirname(rel.as_posix())
+        inside = False
+        for line in page.read_text().splitlines():
+            if line.startswith("```{toctree}"):
+                inside = True
+            elif line.startswith("```"):
+                inside = False
+            elif inside and line.strip() and not line.startswith(":"):
+                entry = line.strip()
+                if entry.endswith(">") and "<" in entry:  # "title <target>"
+                    entry = entry[entry.rindex("<") + 1:-1]
+                listed.add(posixpath.normpath(posixpath.join(base, entry)))
+    pages = sorted(p.relative_to(srcdir).with_suffix("").as_posix() for p in srcdir.rglob("*.md")
                    if not p.relative_to(srcdir).parts[0].startswith(("_", "tools")))
     extra = [p for p in pages if p not in listed and p != "index"]
     out = ["# Other pages", ""]
@@ -510,6 +454,132 @@ def tuning_page():
     return "\n".join(out)
 
 
+
+# ---- host reads and host round trips of the webgpu namespace ----------------------------
+
+WEBGPU = ROOT / "numr_array_api" / "backends" / "webgpu"
+# what a user calls, for each name the code passes to warn_host_read (ops/indexing.py);
+# a name missing here makes the build warn, so the page is completed with the code
+HOST_READ_CALLS = {
+    "boolean-mask indexing": "`x[mask]` (a boolean-array key, alone or mixed with other keys)",
+    "nonzero": "`nonzero(x)`",
+    "unique": "`unique_all`, `unique_counts`, `unique_inverse`, `unique_values`",
+    "repeat (array repeats)": "`repeat(x, repeats)` with an array of repeats (an int "
+                              "`repeats` reads nothing)",
+}
+# the public functions behind each reduction backend method with a host path
+REDUCTION_CALLS = {
+    "reduce": "`sum`, `prod`, `max`, `min`, `mean`, `all`, `any`",
+    "var": "`var`, `std`",
+    "argmax": "`argmax`", "argmin": "`argmin`", "count_nonzero": "`count_nonzero`",
+}
+
+
+def _calls(func_name):
+    """(file, enclosing function, literal arguments) of every call of ``func_name`` in the
+    webgpu backend's sources, read with ast (nothing is imported or run)."""
+    import ast
+    found = []
+    for path in sorted(WEBGPU.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        stack = [(tree, None)]
+        while stack:
+            node, owner = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                owner = node.name
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(
+                    node.func, "attr", None)) == func_name):
+                args = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+                found.append((path.relative_to(ROOT).as_posix(), owner, args, node.lineno))
+            stack += [(c, owner) for c in ast.iter_child_nodes(node)]
+    return sorted(found, key=lambda f: (f[0], f[3]))
+
+
+def _literal(path, name):
+    """The value of the module-level assignment ``name = <literal>`` in ``path``."""
+    import ast
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name
+                                                 for t in node.targets):
+            return node.value
+    raise LookupError(f"{name} not found in {path}")
+
+
+def host_reads_page(warn=print):
+    """The webgpu functions that read data back to the host to size their output
+    (HostReadWarning): every call of warn_host_read in numr_array_api/backends/webgpu."""
+    rows = []
+    for file, owner, args, _ in _calls("warn_host_read"):
+        if owner == "warn_host_read" or not args or args[0] is None:
+            continue
+        name, what = args[0], (args[1] if len(args) > 1 else None) or "-"
+        call = HOST_READ_CALLS.get(name)
+        if call is None:
+            warn(f"numr_docs: warn_host_read({name!r}) in {file} has no entry in "
+                 "HOST_READ_CALLS (docs/_ext/numr_docs.py): say which public call it is")
+            call = f"`{name}`"
+        where = f"`{file}` (`{owner}`)"
+        same = next((r for r in rows if r[0] == call and r[1] == what), None)
+        if same is None:
+            rows.append([call, what, where])
+        elif where not in same[2]:
+            same[2] += ", " + where
+    if not rows:
+        return "No webgpu function reads back to the host to size its output.\n"
+    return _md_table(rows, ["call", "what is read to the host (once per call)",
+                            "where (warns HostReadWarning)"])
+
+
+def host_fallbacks_page(warn=print):
+    """The webgpu functions that can run on the host (HostFallbackWarning): the names in
+    FALLBACK_METHODS, the reductions' feature fallbacks and elementwise functions without a
+    WGSL recipe, each read from the code."""
+    import ast
+    out = []
+    methods = ast.literal_eval(_literal(WEBGPU / "ops" / "host_fallback.py", "FALLBACK_METHODS"))
+    out += ["- Functions without a GPU kernel (`FALLBACK_METHODS` in "
+            "`numr_array_api/backends/webgpu/ops/host_fallback.py`): "
+            + (", ".join(f"`{m}`" for m in methods) if methods else "**none**") + ".", ""]
+    comp = _literal(WEBGPU / "ops" / "reduction" / "mixin.py", "_HOST")
+    names = ast.literal_eval(comp.generators[0].iter)
+    calls = []
+    for n in names:
+        if n not in REDUCTION_CALLS:
+            warn(f"numr_docs: reduction host path {n!r} has no entry in REDUCTION_CALLS "
+                 "(docs/_ext/numr_docs.py)")
+        calls.append(REDUCTION_CALLS.get(n, f"`{n}`"))
+    needs = []
+    try:
+        from numr_array_api.backends.webgpu.codegen.types import WTYPES
+        need = {}
+        for d, t in WTYPES.items():
+            if t.need:
+                need.setdefault(t.need, []).append(d.name)
+        needs = [f"{', '.join(v)} without `{k}`" + (" (float64 and complex128 also need "
+                 "`shader-int64`: NaN tests read the bits)" if k == "shader-f64" else "")
+                 for k, v in sorted(need.items(), key=lambda kv: kv[0], reverse=True)]
+    except Exception as e:  # wgpu missing where the pages are built
+        needs = [f"(not computed here: {type(e).__name__})"]
+    out += ["- Reductions, only on an adapter that lacks a feature the dtype needs ("
+            + "; ".join(needs) + "): " + ", ".join(calls)
+            + " (`numr_array_api/backends/webgpu/ops/reduction/mixin.py`, `_HOST`). On an "
+            "adapter with the features (lavapipe and the NVIDIA H100 / H200 have them; "
+            "`capabilities()` lists an adapter's) they run on the GPU.", ""]
+    try:
+        from numr_array_api._core import dtypes as dt
+        from numr_array_api.backends.webgpu.ops import elementwise as E
+        missing = [f"`{name}` ({d.name})" for table, arity in ((E.UNARY, 1), (E.BINARY, 2))
+                   for name, (kinds, _) in table.items() for d in dt.ALL_DTYPES
+                   if d.kind in kinds and E.recipe(name, arity, d, dt.float64) is None]
+        out += ["- Elementwise functions without a WGSL recipe for a dtype "
+                "(`numr_array_api/backends/webgpu/ops/elementwise.py`, checked for every "
+                "function and dtype of the tables when these pages are built): "
+                + (", ".join(missing) if missing else "**none**") + ".", ""]
+    except Exception as e:
+        out += [f"- Elementwise functions: not computed here ({type(e).__name__}).", ""]
+    return "\n".join(out)
+
+
 # ---- Sphinx hook -------------------------------------------------------------------------
 
 def generate(app, config):
@@ -525,7 +595,11 @@ def generate(app, config):
     _write(out / "consumers.md", consumers_page())
     _write(out / "tuning.md", tuning_page())
     _write(out / "environment.md", environment_page())
-    _write(out / "benchmark-plots.md", benchmark_page(out))
+    from sphinx.util import logging
+    log = logging.getLogger("numr_docs").warning
+    _write(out / "host-reads.md", host_reads_page(log))
+    _write(out / "host-fallbacks.md", host_fallbacks_page(log))
+    _write(out / "benchmarks.md", benchmarks_page(out))
     _write(out / "more.md", more_page(pathlib.Path(app.srcdir)))
 
 

@@ -134,10 +134,12 @@ def _source(fn, fname, guarded, scope):
             f"        raise _nb_translate(e, _nb_name, _nb_backend) from e\n"), names
 
 
-def wrap_function(ctx, fname, fn, guarded):
+def wrap_function(ctx, fname, fn, guarded, backend=None):
     """``fn`` behind the boundary (see the module docstring); ``ctx`` None: errors only
-    (functions taking arrays of any library, numr_array_api.ext)."""
-    backend = ctx.be.name if ctx is not None else "numr"
+    (functions taking arrays of any library, numr_array_api.ext), in the errors of
+    ``backend`` (a lazy namespace's runtime extras, wrapped before its backend exists)."""
+    if backend is None:
+        backend = ctx.be.name if ctx is not None else "numr"
     scope = {"_nb_fn": fn, "_nb_numr": NumrError, "_nb_builtins": _BUILTINS,
              "_nb_bools": _BOOLS, "_nb_bad_flag": bad_flag,
              "_nb_translate": from_builtin, "_nb_name": fname, "_nb_backend": backend}

@@ -3,9 +3,16 @@
 Every namespace runs the same front-end (numr_array_api._api); the backend supplies
 payload handling and kernels. The context created here is what the front-end functions
 close over, so a call reaches its kernel with no per-call lookups.
+
+A device namespace builds itself on first use (``populate_lazily``): creating its backend
+loads the GPU library and probes the devices, which would otherwise make every
+``import numr_array_api.webgpu`` pay for them (most of a second), also in programs that
+only import it in passing.
 """
 
+import math
 import sys
+import threading
 import types
 
 from . import dtypes as dt
@@ -16,7 +23,8 @@ from .errors import InvalidArgument, InvalidType
 from .promotion import TABLE, lookup
 from .semantics import strict
 
-__all__ = ["Context", "populate", "name_by_attribute"]
+__all__ = ["Context", "populate", "populate_lazily", "plain_attributes",
+           "name_by_attribute"]
 
 API_VERSION = "2025.12"
 
@@ -146,8 +154,21 @@ class Context:
         return require_kind(x, kinds, fname, argname)
 
 
-def populate(module_globals, be):
-    """Fill a namespace module's globals with the complete array API."""
+def plain_attributes():
+    """The namespace attributes that need no backend: the dtypes, the standard's constants
+    (the same values as _api/constants.py) and the version. A lazy namespace holds them from
+    import on, as plain module attributes."""
+    ns = {d.name: d for d in dt.STANDARD_DTYPES}
+    ns.update({"float16": dt.float16, "bool": dt.bool_, "__array_api_version__": API_VERSION,
+               "e": math.e, "pi": math.pi, "inf": math.inf, "nan": math.nan,
+               "newaxis": None})
+    return ns
+
+
+def populate(module_globals, be, submodules=None):
+    """Fill a namespace module's globals with the complete array API. ``submodules``:
+    existing module objects to fill as ``linalg`` / ``fft`` (populate_lazily's, which
+    may already be imported or held) instead of new ones."""
     from .. import _api
 
     name = module_globals["__name__"]
@@ -167,12 +188,8 @@ def populate(module_globals, be):
     for sub in ("__linalg__", "__fft__"):
         ns[sub] = dict(ns[sub])
         wrap_namespace(ctx, ns[sub], fast, memo)
-    for d in dt.STANDARD_DTYPES:
-        ns[d.name] = d
-    ns["float16"] = dt.float16
-    ns["bool"] = dt.bool_
+    ns.update(plain_attributes())
     ns["Array"] = ctx.PublicArray
-    ns["__array_api_version__"] = API_VERSION
     ns["_ctx"] = ctx
     ns["_backend"] = be
     subs = {sub: ns.pop(f"__{sub}__") for sub in ("linalg", "fft")}
@@ -181,8 +198,7 @@ def populate(module_globals, be):
     name_by_attribute(ns, name)
     describe(ns, "")
     for sub, sub_ns in subs.items():
-        m = types.ModuleType(f"{name}.{sub}")
-        m.__doc__ = f"The standard's ``{sub}`` extension in {name}."
+        m = (submodules or {}).get(sub) or _submodule(name, sub)
         m.__dict__.update(sub_ns)
         name_by_attribute(m.__dict__, m.__name__)
         describe(m.__dict__, f"{sub}.")
@@ -192,6 +208,76 @@ def populate(module_globals, be):
     _describe_info(ns["__array_namespace_info__"], name)
     module_globals.update(ns)
     return ctx
+
+
+def _submodule(name, sub):
+    m = types.ModuleType(f"{name}.{sub}")
+    m.__doc__ = f"The standard's ``{sub}`` extension in {name}."
+    return m
+
+
+def populate_lazily(module_globals, make_backend, finish=None):
+    """Make a namespace module build itself on first use; returns ``ensure()``, which
+    builds it (once) and returns its Context.
+
+    Until then the module holds only ``plain_attributes()`` and its own definitions; the
+    first access to any other attribute (PEP 562 ``__getattr__``: a function, ``_ctx``,
+    ``dir()``, ``from ... import *``, ``linalg.solve``) calls ``make_backend()``,
+    ``populate`` and ``finish(ctx)``, under a lock: threads arriving meanwhile wait for
+    that one build. Afterwards the module is what an eager ``populate`` would have made
+    (the hooks are removed), so pickling by name and ``__module__`` are unchanged.
+    """
+    name = module_globals["__name__"]
+    module_globals.update(plain_attributes())
+    lock = threading.RLock()  # re-entered only by the building thread (see ensure)
+    state = {"ctx": None, "builder": None}
+    subs = {}
+
+    def ensure():
+        ctx = state["ctx"]
+        if ctx is not None:
+            return ctx
+        with lock:
+            if state["ctx"] is None:
+                if state["builder"] == threading.get_ident():
+                    return None  # the build itself looked for a name not there yet
+                state["builder"] = threading.get_ident()
+                try:
+                    ctx = populate(module_globals, make_backend(), subs)
+                    if finish is not None:
+                        finish(ctx)
+                    for g in [module_globals] + [m.__dict__ for m in subs.values()]:
+                        g.pop("__getattr__", None)
+                        g.pop("__dir__", None)
+                    state["ctx"] = ctx
+                finally:
+                    state["builder"] = None
+        return state["ctx"]
+
+    def hooks(g, mod_name):
+        def __getattr__(attr):
+            # other dunders (``__wrapped__``, ``__path__`` probes) are never built names;
+            # ``__all__`` builds, then is absent: ``import *`` takes the built __dict__
+            if (attr.startswith("__") and attr.endswith("__")
+                    and attr not in ("__all__", "__array_namespace_info__")) \
+                    or ensure() is None or attr not in g:
+                raise AttributeError(f"module {mod_name!r} has no attribute {attr!r}")
+            return g[attr]
+
+        def __dir__():
+            ensure()
+            return sorted(g)
+
+        g["__getattr__"] = __getattr__
+        g["__dir__"] = __dir__
+
+    for sub in ("linalg", "fft"):
+        m = subs[sub] = _submodule(name, sub)
+        hooks(m.__dict__, m.__name__)
+        sys.modules[m.__name__] = m
+        module_globals[sub] = m
+    hooks(module_globals, name)
+    return ensure
 
 
 def describe(ns, prefix):

@@ -2,26 +2,35 @@
 on numr's CUDA runtime (compute + copy stream per device, bounded free-list allocator over
 the stream-ordered pool, CUDA graph capture, custom kernels). See docs/cuda.md.
 
-Importing never fails: without CuPy, a driver or a device, ``__array_namespace_info__()
-.devices()`` is empty and creating an array raises BackendUnavailable saying why.
+Importing never fails and imports no CuPy: the namespace is built on first use (any
+function, ``_ctx``, ``dir()``), under a lock; the dtypes and constants are there from
+import on. Without CuPy, a driver or a device, ``__array_namespace_info__().devices()`` is
+empty and creating an array raises BackendUnavailable saying why.
 """
 
-from .._core.namespace import populate as _populate
-from ..backends.ndlike.cuda import CUDABackend as _CUDABackend
+from .._core.namespace import populate_lazily as _populate_lazily
 
-_populate(globals(), _CUDABackend())
 
-from . import runtime  # noqa: E402
+def _create_backend():
+    from ..backends.ndlike.cuda import CUDABackend
+    return CUDABackend()
+
+
+_ensure = _populate_lazily(globals(), _create_backend)
+
+# the submodule first: ``from . import runtime`` alone would look for the attribute, which
+# builds the namespace
 from .runtime import (capture_graph, copy_from_device_pipelined, custom_kernel,  # noqa: E402
                       empty_cache, memory_stats, preload, raw_handle, set_memory_limit,
                       synchronize, warmup_sobol)
+from . import runtime  # noqa: E402
 from .._core.boundary import wrap_function as _wrap_function  # noqa: E402
 
 # the runtime extras behind the same boundary as the standard functions (numr errors only)
 for _name in ("capture_graph", "copy_from_device_pipelined", "custom_kernel", "empty_cache",
               "memory_stats", "preload", "raw_handle", "set_memory_limit", "synchronize",
               "warmup_sobol"):
-    globals()[_name] = _wrap_function(_ctx, _name, globals()[_name], False)
+    globals()[_name] = _wrap_function(None, _name, globals()[_name], False, "cuda")
     setattr(runtime, _name, globals()[_name])  # their __module__: one object in both places
 del _name
 

@@ -1,31 +1,47 @@
 """numr's webgpu namespace: the complete array API (2025.12) on WebGPU buffers (wgpu-py).
 
-Devices are the WebGPU adapters (``webgpu:0``, ...). Elementwise functions and creation
-run as WGSL kernels; functions without a GPU kernel yet run on the host and warn once
-(HostFallbackWarning; docs/webgpu.md lists them). Runtime extras: synchronize,
+Devices are the WebGPU adapters (``webgpu:0``, ...). Every function runs as WGSL kernels
+on the adapter; the few whose output size or value depends on the data (``x[mask]``,
+``nonzero``, the ``unique_*`` family, ...) read a count or a value back to the host first
+and warn HostReadWarning (docs/webgpu.md lists them). Runtime extras: synchronize,
 memory_stats, empty_cache, set_memory_limit, capture_graph, custom_kernel, raw_handle,
 capabilities.
+
+Importing loads neither wgpu nor the backend and probes no adapter: the namespace is built
+on first use (any function, ``_ctx``, ``dir()``), under a lock. The dtypes and constants
+are there from import on. Without wgpu or an adapter, ``__array_namespace_info__()
+.devices()`` is empty and creating an array raises BackendUnavailable saying why.
 """
 
 import builtins as _builtins
 
 from .._core import errors as _errors
 from .._core.boundary import wrap_function as _wrap_function
-from .._core.namespace import populate as _populate
-from ..backends.webgpu.backend import create as _create_backend
-from ..backends.webgpu.ops.host_fallback import HostFallbackWarning, HostReadWarning
-from ..backends.webgpu.runtime import caches as _caches
-
-_populate(globals(), _create_backend())
+from .._core.namespace import populate_lazily as _populate_lazily
 
 
-def _clear_namespace_caches():
-    # the backend's cached scalar operands and item()'s recent read-backs hold buffers
-    _backend._scalar_cache.clear()
-    _backend._mirrors.clear()
+def _create_backend():
+    from ..backends.webgpu.backend import create
+    return create()
 
 
-_caches.register("webgpu namespace scalars and item() read-backs", _clear_namespace_caches)
+def _finish(ctx):
+    from ..backends.webgpu.ext_kernels import register
+    from ..backends.webgpu.ops.host_fallback import HostFallbackWarning, HostReadWarning
+    from ..backends.webgpu.runtime import caches
+    globals().update(HostFallbackWarning=HostFallbackWarning, HostReadWarning=HostReadWarning)
+    be = ctx.be
+
+    def clear_namespace_caches():
+        # the backend's cached scalar operands and item()'s recent read-backs hold buffers
+        be._scalar_cache.clear()
+        be._mirrors.clear()
+
+    caches.register("webgpu namespace scalars and item() read-backs", clear_namespace_caches)
+    register(__name__)
+
+
+_ensure = _populate_lazily(globals(), _create_backend, _finish)
 
 
 def _runtime():
@@ -34,7 +50,8 @@ def _runtime():
 
 
 def _client(device):
-    return _backend._client(_ctx.resolve_device(device))
+    ctx = _ensure()
+    return ctx.be._client(ctx.resolve_device(device))
 
 
 def synchronize(device=None):
@@ -92,13 +109,14 @@ def capture_graph(fn, *example_inputs, device=None):
     output buffers (copy a result that must outlive the next replay). See
     docs/webgpu-runtime.md.
     """
-    A = _ctx.ArrayT
+    ctx = _ensure()
+    A = ctx.ArrayT
     if device is None:
-        device = next((_backend.device_of(x._data) for x in example_inputs
+        device = next((ctx.be.device_of(x._data) for x in example_inputs
                        if x.__class__ is A), None)
 
     def on_storages(*storages):
-        out = fn(*(_ctx.wrap(s) for s in storages))
+        out = fn(*(ctx.wrap(s) for s in storages))
         if isinstance(out, (tuple, list)):
             return tuple(o._data for o in out)
         return out._data
@@ -120,19 +138,21 @@ class ArrayGraph:
         return self.graph.num_dispatches
 
     def __call__(self, *inputs):
-        A = _ctx.ArrayT
+        ctx = _ensure()
+        A = ctx.ArrayT
         out = self.graph.replay(*(x._data if x.__class__ is A else x for x in inputs))
         if isinstance(out, tuple):
-            return tuple(_ctx.wrap(o) for o in out)
-        return _ctx.wrap(out)
+            return tuple(ctx.wrap(o) for o in out)
+        return ctx.wrap(out)
 
 
 def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=None,
                   overrides=None, device=None):
     """Run user WGSL on storages (see backends/webgpu/runtime/custom.py)."""
+    storage = _ensure().be.payload_type
     for argname, seq in (("inputs", inputs), ("outputs", outputs)):
         if not isinstance(seq, (list, tuple)) or not _builtins.all(  # (``all`` is xp.all)
-                isinstance(s, _backend.payload_type) for s in seq):
+                isinstance(s, storage) for s in seq):
             raise _errors.InvalidType(f"custom_kernel: '{argname}' must be a list of webgpu "
                                       f"storages (x._data), got {seq!r}")
     for argname, v in (("wgsl_source", wgsl_source), ("entry_point", entry_point)):
@@ -142,10 +162,8 @@ def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=
     return _runtime().custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups,
                                     params, overrides, client=_client(device))
 
-from ..backends.webgpu.ext_kernels import register as _reg_ext; _reg_ext(__name__); del _reg_ext  # noqa: E402,E702
-
 # the runtime extras behind the same boundary as the standard functions (numr errors only)
 for _name in ("synchronize", "memory_stats", "empty_cache", "set_memory_limit", "capabilities",
               "raw_handle", "capture_graph", "custom_kernel"):
-    globals()[_name] = _wrap_function(_ctx, _name, globals()[_name], False)
+    globals()[_name] = _wrap_function(None, _name, globals()[_name], False, "webgpu")
 del _name
