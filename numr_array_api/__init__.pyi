@@ -6,6 +6,7 @@ from numr_array_api._core.config import (
     set_host_conversion as set_host_conversion,
 )
 from numr_array_api._core.device import Device as Device
+from numr_array_api._core.progress import progress as progress, show_progress as show_progress
 from numr_array_api._core.semantics import (
     get_semantics as get_semantics,
     semantics as semantics,
@@ -14,4 +15,5 @@ from numr_array_api._core.semantics import (
 
 __version__: str
 __all__ = ["Array", "Device", "errors", "set_host_conversion", "get_host_conversion",
-           "host_conversion", "set_semantics", "get_semantics", "semantics"]
+           "host_conversion", "set_semantics", "get_semantics", "semantics", "show_progress",
+           "progress"]

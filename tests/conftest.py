@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, settings
 if hasattr(signal, "SIGUSR1") and sys.__stderr__ is not None:
     faulthandler.register(signal.SIGUSR1, file=sys.__stderr__, all_threads=True)
 
-from _support import SLOW, requested_backends  # noqa: E402  (NUMR_TEST_SLOW=1)
+from _support import SLOW, requested_backends, unavailable  # noqa: E402  (NUMR_TEST_SLOW=1)
 _SLOW_REASON = "slow: runs with NUMR_TEST_SLOW=1 (the NVIDIA acceptance runs)"
 
 _HC = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -298,3 +298,43 @@ def pytest_runtest_makereport(item, call):
         rep.outcome = "skipped"
         rep.longrepr = (str(item.path), item.location[1] or 0,
                         f"Skipped: device lacks {', '.join(missing)}: {excs[0]}")
+
+
+_FAKE = {}
+
+
+@pytest.fixture
+def webgpu_two_devices(monkeypatch):
+    """(webgpu namespace, device 0, device 1): the second adapter when there is one, else a
+    second wgpu device opened on adapter 0 and registered as ``webgpu:1`` (a real, separate
+    wgpu device: its buffers cannot be bound with the first one's, like another adapter's).
+    CI's lavapipe lists one adapter (its OpenGL twin is not listed), so the tests of several
+    devices run there on this second device."""
+    try:
+        import numr_array_api.webgpu as xp
+        devs = xp.__array_namespace_info__().devices()
+    except Exception as e:  # noqa: BLE001
+        unavailable("webgpu", f"{type(e).__name__}: {e}")
+    if not devs:
+        unavailable("webgpu", "no WebGPU adapter")
+    if len(devs) > 1:
+        return xp, devs[0], devs[1]
+    from numr_array_api._core.device import Device
+    from numr_array_api.backends.webgpu.runtime import client as client_mod
+    # the backend itself, not the locking proxy the namespace holds (monkeypatch restores
+    # attributes on a plain object)
+    be = vars(xp._backend).get("_backend", xp._backend)
+    d0 = devs[0]
+    # one fake per process: numr's caches key on the client's index (one client per index
+    # for a process's life), so a fresh fake under a reused index would meet the last
+    # one's cached plans and buffers
+    fake = _FAKE.get(d0.index)
+    if fake is None or fake.index != len(be._all_devices):
+        fake = _FAKE[d0.index] = client_mod.WgpuClient(d0.index)
+        fake.index = len(be._all_devices)
+    d1 = Device("webgpu", fake.index)
+    monkeypatch.setattr(be, "_all_devices", be._all_devices + (d1,))
+    monkeypatch.setattr(be, "_devices", tuple(devs) + (d1,))
+    monkeypatch.setitem(be._clients, fake.index, fake)
+    monkeypatch.setitem(client_mod._clients, fake.index, fake)
+    return xp, d0, d1

@@ -99,7 +99,10 @@ def render(kind, name, trusted, same, supported, single_device=True, size_guard=
     raises DeviceMismatch (``bound['dev']``: the backend's device_of). ``size_guard``: two
     arrays whose broadcast could exceed ``bound['MAX_ELEMENTS']`` take the slow path, which
     refuses it (for a wrapped module that computes sizes in wrapping integers: CuPy)."""
+    import textwrap
+
     from .._core.dtypes import bool_
+    from .._core.errors import NumrError
     from .._core.generated import compile_source
     template = {"unary": _UNARY, "binary": _BINARY}[kind]
     # a backend without native scalars gets its 0-d operand from ``bound['sop']``
@@ -114,9 +117,15 @@ def render(kind, name, trusted, same, supported, single_device=True, size_guard=
                              (" and x1._data.size * x2._data.size <= MAX_ELEMENTS"
                               if size_guard else ""))
     bound["B"] = bool_
+    # the slow path's numr errors leave with their tracebacks cut (as at the boundary)
+    head, body = source.strip("\n").split("\n", 1)
+    source = (head + "\n    try:\n" + textwrap.indent(body, "    ") +
+              "\n    except NumrError as e:\n        raise e.with_traceback(None)\n")
+    bound["NumrError"] = NumrError
     code = _CACHE.get(source)
     if code is None:
-        code = _CACHE[source] = compile_source(source, f"{kind} fast path", name)
+        code = _CACHE[source] = compile_source(source, f"{kind} fast path", name,
+                                               public=f"numr_array_api.{name}")
     scope = dict(bound)
     exec(code, scope)
     fn = scope[name]

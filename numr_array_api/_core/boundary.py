@@ -127,9 +127,13 @@ def _source(fn, fname, guarded, scope):
                 cond += f" and {p.name} is not None"
             check += (f"    if {cond}:\n        raise _nb_bad_flag(_nb_name, {p.name!r}, "
                       f"{p.name}, {none_ok})\n")
-    return (f"def call({', '.join(head)}):\n{check}    try:\n"
+    # a numr error is raised again from here with its traceback cut: the user's traceback
+    # ends in this frame, named after the public function, not in numr's internals
+    defname = fname.rsplit(".", 1)[-1]
+    defname = defname if defname.isidentifier() and not defname.startswith("_nb") else "call"
+    return (f"def {defname}({', '.join(head)}):\n{check}    try:\n"
             f"        return _nb_fn({', '.join(args)})\n"
-            f"    except _nb_numr:\n        raise\n"
+            f"    except _nb_numr as e:\n        raise e.with_traceback(None)\n"
             f"    except _nb_builtins as e:\n"
             f"        raise _nb_translate(e, _nb_name, _nb_backend) from e\n"), names
 
@@ -147,16 +151,18 @@ def wrap_function(ctx, fname, fn, guarded, backend=None):
     if src is not None:
         if guarded:
             scope["_nb_check"] = device_checker(ctx, fname, names)
-        exec(compile_source(src, "boundary", fname), scope)
-        call = scope["call"]
+        exec(compile_source(src, "boundary", fname, public=f"numr_array_api.{backend}.{fname}"),
+             scope)
+        call = next(v for k, v in scope.items()
+                    if not k.startswith(("_nb", "__")) and inspect.isfunction(v))
     else:  # *args: broadcast_arrays(*arrays), meshgrid(*arrays, indexing=...)
         def call(*args, **kwargs):
             if guarded:
                 device_checker(ctx, fname, ("arrays",) + tuple(kwargs))(args, *kwargs.values())
             try:
                 return fn(*args, **kwargs)
-            except NumrError:
-                raise
+            except NumrError as e:
+                raise e.with_traceback(None)
             except _BUILTINS as e:
                 raise from_builtin(e, fname, backend) from e
     functools.update_wrapper(call, fn)

@@ -33,6 +33,8 @@ VARIABLES = {v.name: v for v in (
              "or raise (numr_array_api.set_host_conversion)", "all"),
     Variable("NUMR_SEMANTICS", "compatible", "compatible (NumPy 2's answers where the standard "
              "leaves a choice) or strict (numr_array_api.set_semantics)", "all"),
+    Variable("NUMR_PROGRESS", "", "1: a progress bar (tqdm) for waits on a device that last "
+             "half a second (numr_array_api.show_progress)", "all"),
     Variable("NUMR_CACHE_DIR", "", "folder of numr's on-disk caches (tuned tables); default "
              "$XDG_CACHE_HOME/numr or ~/.cache/numr", "all"),
     Variable("NUMR_TUNING", "", "tuning overrides, 'NAME=value,NAME=value' (names: "
@@ -49,8 +51,9 @@ VARIABLES = {v.name: v for v in (
              "keeps for reuse", "cuda"),
     Variable("NUMR_CUDA_POOL_RELEASE_THRESHOLD_MB", "", "bytes (MiB) the CUDA memory pool "
              "keeps reserved after synchronisation", "cuda"),
-    Variable("NUMR_WEBGPU_ADAPTER", "", "which WebGPU adapter is webgpu:0 (index, or a "
-             "substring of its name / backend, e.g. 'vulkan', 'H200')", "webgpu"),
+    Variable("NUMR_WEBGPU_ADAPTER", "", "the adapter of the default webgpu device (index, or "
+             "a substring of 'name (backend)', e.g. 'vulkan', 'H200'; a choice naming OpenGL "
+             "also lists the OpenGL twins of native adapters)", "webgpu"),
     Variable("NUMR_WEBGPU_POWER_PREFERENCE", "high-performance", "adapter preference when "
              "several match: high-performance or low-power", "webgpu"),
     Variable("NUMR_WEBGPU_MEMORY_BYTES", "", "cap on the bytes webgpu arrays may hold "

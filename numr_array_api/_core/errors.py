@@ -148,3 +148,11 @@ def from_builtin(exc, fname, backend=None):
         Exception.__init__(err, msg)
         return err
     return exc
+
+
+# users meet these as numr_array_api.errors.X (where they are documented and pickled from),
+# not under this private module
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and issubclass(_cls, NumrError):
+        _cls.__module__ = "numr_array_api.errors"
+del _cls

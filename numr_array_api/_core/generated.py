@@ -15,10 +15,12 @@ import linecache
 __all__ = ["compile_source"]
 
 
-def compile_source(source, what, name):
-    """The code object of ``source`` ('exec' mode), registered with linecache."""
+def compile_source(source, what, name, public=None):
+    """The code object of ``source`` ('exec' mode), registered with linecache. ``public``:
+    the public function the source is the entry of (``numr_array_api.webgpu.reshape``),
+    which then names its frames in tracebacks, where a user's error ends."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:10]
-    filename = f"<numr {what}: {name} {digest}>"
+    filename = f"<{public} {digest}>" if public else f"<numr {what}: {name} {digest}>"
     code = compile(source, filename, "exec")
     # mtime None: linecache.checkcache never drops an entry it cannot stat
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

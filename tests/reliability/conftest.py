@@ -61,39 +61,3 @@ def run_python(code, *args, timeout, env=None):
     e.update(env or {})
     return subprocess.run([sys.executable, "-c", code, *map(str, args)], env=e,
                           capture_output=True, text=True, timeout=timeout)
-
-
-_FAKE = {}
-
-
-@pytest.fixture
-def webgpu_two_devices(monkeypatch):
-    """(webgpu namespace, device 0, device 1): the second adapter when there is one, else a
-    second wgpu device opened on adapter 0 and registered as ``webgpu:1`` (a real, separate
-    wgpu device: its buffers cannot be bound with the first one's, like another adapter's)."""
-    try:
-        import numr_array_api.webgpu as xp
-        devs = xp.__array_namespace_info__().devices()
-    except Exception as e:  # noqa: BLE001
-        unavailable("webgpu", f"{type(e).__name__}: {e}")
-    if not devs:
-        unavailable("webgpu", "no WebGPU adapter")
-    if len(devs) > 1:
-        return xp, devs[0], devs[1]
-    from numr_array_api._core.device import Device
-    from numr_array_api.backends.webgpu.runtime import client as client_mod
-    be = xp._backend
-    d0 = devs[0]
-    # one fake per process: numr's caches key on the client's index (one client per index
-    # for a process's life), so a fresh fake under a reused index would meet the last
-    # one's cached plans and buffers
-    fake = _FAKE.get(d0.index)
-    if fake is None or fake.index != len(be._all_devices):
-        fake = _FAKE[d0.index] = client_mod.WgpuClient(d0.index)
-        fake.index = len(be._all_devices)
-    d1 = Device("webgpu", fake.index)
-    monkeypatch.setattr(be, "_all_devices", be._all_devices + (d1,))
-    monkeypatch.setattr(be, "_devices", tuple(devs) + (d1,))
-    monkeypatch.setitem(be._clients, fake.index, fake)
-    monkeypatch.setitem(client_mod._clients, fake.index, fake)
-    return xp, d0, d1

@@ -220,10 +220,9 @@ def test_no_adapter_subprocess():
     assert "OK" in r.stdout
 
 
-def test_second_adapter_scalars_and_transfers(wx):
-    devs = wx.__array_namespace_info__().devices()
-    if len(devs) < 2:
-        pytest.skip("one adapter")
+def test_second_adapter_scalars_and_transfers(wx, webgpu_two_devices):
+    _, d0, d1 = webgpu_two_devices
+    devs = (d0, d1)
     try:
         x = wx.asarray([1.0, 2.0], device=devs[1], dtype=wx.float32)
     except BackendUnavailable as exc:  # e.g. an OpenGL adapter without a headless context

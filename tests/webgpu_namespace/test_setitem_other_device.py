@@ -7,11 +7,10 @@ import pytest
 
 
 @pytest.fixture
-def dev1(wx):
-    devs = wx.__array_namespace_info__().devices()
-    if len(devs) < 2:
-        pytest.skip("one WebGPU adapter only")
-    return devs[1]
+def dev1(wx, webgpu_two_devices):
+    xp, _, d1 = webgpu_two_devices
+    assert xp is wx
+    return d1
 
 
 @pytest.mark.parametrize("n", [1, 3, 33])

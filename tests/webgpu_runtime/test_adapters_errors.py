@@ -74,11 +74,19 @@ for attempt in range(2):
     assert r.stdout.count("LOST DeviceLost") == 2, r.stdout + r.stderr[-2000:]
 
 
+_POOR = ("import json, numr_array_api.backends.webgpu as W; print('POOR', json.dumps("
+         "[f\"{a['name']} ({a['backend']})\" for a in W.list_adapters() if 'shader-f64' not in "
+         "a['features'] and 'shader-int64' not in a['features']]))")
+
+
 def test_adapter_without_64bit_features(W):
-    """On an adapter lacking shader-f64 / shader-int64 (e.g. the OpenGL one next to lavapipe),
-    every dtype still round-trips (raw word copies) and 64-bit casts raise BackendLimitation."""
-    poor = [a for a in W.list_adapters()
-            if "shader-f64" not in a["features"] and "shader-int64" not in a["features"]]
+    """On an adapter lacking shader-f64 / shader-int64 (e.g. the OpenGL one next to lavapipe,
+    listed when NUMR_WEBGPU_ADAPTER asks for OpenGL), every dtype still round-trips (raw word
+    copies) and 64-bit casts raise BackendLimitation."""
+    import json
+    r = run_py(_POOR, {"NUMR_WEBGPU_ADAPTER": "opengl"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    poor = json.loads(r.stdout.split("POOR ", 1)[1])
     if not poor:
         pytest.skip("every adapter here has shader-f64 and shader-int64")
     code = """
@@ -105,9 +113,9 @@ except BackendLimitation as e:
     print("LIMIT", e)
 print("OK")
 """
-    r = run_py(code, {"NUMR_WEBGPU_ADAPTER": str(poor[0]["index"])})
+    r = run_py(code, {"NUMR_WEBGPU_ADAPTER": poor[0]})
     if r.returncode and "grants no device" in r.stderr:  # e.g. headless OpenGL on NVIDIA
-        pytest.skip(f"adapter {poor[0]['index']} ({poor[0]['backend']}) grants no device here")
+        pytest.skip(f"adapter {poor[0]} grants no device here")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "OK" in r.stdout and "LIMIT" in r.stdout and "shader-f64" in r.stdout
 
@@ -138,3 +146,39 @@ def test_an_opengl_default_adapter_is_named_with_what_it_lacks():
     msg = str(w.message)
     assert "OpenGL" in msg and "llvmpipe" in msg and "float64" in msg and "int64" in msg
     assert "default float is float32" in msg and "mesa-vulkan-drivers" in msg
+
+
+class _Adapter:
+    def __init__(self, device, backend):
+        self.info = {"device": device, "backend_type": backend}
+
+
+def test_an_opengl_twin_of_a_native_adapter_is_not_listed(monkeypatch):
+    """One device is one webgpu device: the OpenGL adapter of hardware a Vulkan adapter
+    drives (llvmpipe on a Mesa desktop, NVIDIA's GL beside its Vulkan) is left out, an
+    OpenGL-only device stays, and NUMR_WEBGPU_ADAPTER=opengl lists the twin again."""
+    from numr_array_api._core import environment
+    from numr_array_api.backends.webgpu.runtime import adapters
+    found = [_Adapter("llvmpipe (LLVM 15)", "Vulkan"), _Adapter("llvmpipe (LLVM 15)", "OpenGL"),
+             _Adapter("Some GPU", "OpenGL"), _Adapter("NVIDIA H200", "Vulkan"),
+             _Adapter("NVIDIA H200", "OpenGL")]
+    monkeypatch.delenv("NUMR_WEBGPU_ADAPTER", raising=False)
+    environment.reload("NUMR_WEBGPU_ADAPTER")
+    kept = adapters._without_shadowed(found)
+    assert [(a.info["device"], a.info["backend_type"]) for a in kept] == [
+        ("llvmpipe (LLVM 15)", "Vulkan"), ("Some GPU", "OpenGL"), ("NVIDIA H200", "Vulkan")]
+    monkeypatch.setenv("NUMR_WEBGPU_ADAPTER", "OpenGL")
+    environment.reload("NUMR_WEBGPU_ADAPTER")
+    try:
+        assert adapters._without_shadowed(found) == found
+    finally:
+        monkeypatch.delenv("NUMR_WEBGPU_ADAPTER")
+        environment.reload("NUMR_WEBGPU_ADAPTER")
+
+
+def test_opengl_is_chosen_by_name_when_asked():
+    r = run_py(_SHOW, {"NUMR_WEBGPU_ADAPTER": "opengl"})
+    if r.returncode and ("matches no adapter" in r.stderr or "grants no device" in r.stderr):
+        pytest.skip("no OpenGL adapter here that grants a device")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "OpenGL" in r.stdout and "SEL" in r.stdout, r.stdout

@@ -1,6 +1,9 @@
 """Per-device clients: a compute stream every numr kernel runs on, a copy stream for
 device-to-host copies that overlap compute (numr's ``copy_from_device_pipelined``)."""
 
+import time
+
+from ..._core.progress import waiting
 from .memory import DeviceAllocator
 
 __all__ = ["DeviceClient", "PendingCopy"]
@@ -37,6 +40,16 @@ class DeviceClient:
                 self.compute.use()
 
     def synchronize(self):
+        bar = waiting("numr cuda: GPU work", unit="s")
+        if bar is not None:
+            # a stream tells only whether it is done: the bar shows the time waited
+            try:
+                while not self.compute.done:
+                    if bar.due():
+                        bar.tick()
+                    time.sleep(1e-3)
+            finally:
+                bar.close()
         self.compute.synchronize()
         self.copy.synchronize()
 

@@ -70,7 +70,8 @@ class DeviceMixin:
             self._default = Device("webgpu", 0)
             feats = set()
         self.native_dtypes = frozenset(_native_dtypes(feats))
-        if why is None and adapters[idx]["backend"].lower() not in _NATIVE:
+        # an OpenGL default where a native adapter exists was asked for (NUMR_WEBGPU_ADAPTER)
+        if why is None and not any(a["backend"].lower() in _NATIVE for a in adapters):
             _warn_fallback(adapters[idx], self.native_dtypes)
         # per adapter, for __array_namespace_info__().dtypes(device=...)
         self._device_dtypes = {a["index"]: frozenset(_native_dtypes(a)) for a in adapters}

@@ -1,9 +1,15 @@
 """Adapter enumeration and selection.
 
 Selection order for ``index=None``: ``NUMR_WEBGPU_ADAPTER`` (an index or a case-insensitive
-substring of the adapter name), otherwise the best adapter for ``NUMR_WEBGPU_POWER_PREFERENCE``
-(``high-performance`` default, ``low-power``). Native backends (Vulkan, Metal, D3D12) always
-rank above OpenGL, whose compute support is the weakest.
+substring of "name (backend)"), otherwise the best adapter for
+``NUMR_WEBGPU_POWER_PREFERENCE`` (``high-performance`` default, ``low-power``). Native
+backends (Vulkan, Metal, D3D12) always rank above OpenGL, whose compute support is the
+weakest.
+
+An OpenGL adapter that drives a device a native adapter drives too (Mesa's llvmpipe on any
+Linux desktop, NVIDIA's GL driver beside its Vulkan one) is not listed: it would be a second
+``webgpu`` device that is the same hardware with fewer dtypes, and opening it makes drivers
+print errors. ``NUMR_WEBGPU_ADAPTER=opengl`` (or any choice naming OpenGL) lists it again.
 """
 
 import contextlib
@@ -86,18 +92,35 @@ def _raw_adapters():
     with _enum_lock:
         if _adapters is None:
             try:
-                _adapters = enumerate_adapters()
+                found = enumerate_adapters()
             except Exception as exc:  # a missing or broken wgpu-native library
                 raise BackendUnavailable("webgpu", f"adapter enumeration failed: {exc}") \
                     from exc
+            _adapters = _without_shadowed(found)
     return _adapters
+
+
+def _without_shadowed(found):
+    """``found`` less the OpenGL adapters of devices a native adapter drives (unless
+    NUMR_WEBGPU_ADAPTER asks for OpenGL)."""
+    if "gl" in environment.get("NUMR_WEBGPU_ADAPTER").lower():
+        return found
+    infos = [a.info for a in found]
+    native = {_name(i) for i in infos if str(i.get("backend_type", "")).lower()
+              in _NATIVE_BACKENDS}
+    return [a for a, i in zip(found, infos)
+            if not (str(i.get("backend_type", "")).lower() == "opengl" and _name(i) in native)]
+
+
+def _name(info):
+    return info.get("device", "") or info.get("description", "")
 
 
 def _describe(i, a):
     info = a.info
     return {
         "index": i,
-        "name": info.get("device", "") or info.get("description", ""),
+        "name": _name(info),
         "vendor": info.get("vendor", ""),
         "description": info.get("description", ""),
         "backend": info.get("backend_type", ""),
@@ -148,7 +171,7 @@ def select_index(index=None):
             idx = int(choice)
             adapter(idx)
             return idx
-        hits = [d for d in descs if choice.lower() in d["name"].lower()]
+        hits = [d for d in descs if choice.lower() in f"{d['name']} ({d['backend']})".lower()]
         if not hits:
             names = ", ".join(f"{d['index']}: {d['name']} ({d['backend']})" for d in descs)
             raise InvalidArgument("NUMR_WEBGPU_ADAPTER",

@@ -107,6 +107,8 @@ class Mappings:
         t0 = time.perf_counter()
         spin_until = t0 + self.spin_s if self.spin_s else 0.0
         progress = self.progress
+        bar = progress.display() if progress is not None else None
+        seen = 0
         try:
             while m.number not in _outcome:
                 if spin_until:
@@ -123,6 +125,8 @@ class Mappings:
                     break
                 if progress is not None and progress.abandoned:
                     progress.slow_wait(t0)
+                if bar is not None and bar.due():
+                    seen = progress.tick(bar, seen)
                 time.sleep(delay)
                 delay = min(max(2 * delay, 2e-5), _MAX_SLEEP)
         except BaseException as exc:
@@ -131,6 +135,8 @@ class Mappings:
             raise
         finally:
             m.waiting = False
+            if bar is not None:
+                bar.close()
         status, message = _outcome[m.number]
         if status != _SUCCESS:
             self._forget(m)

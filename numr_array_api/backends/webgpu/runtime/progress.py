@@ -24,6 +24,7 @@ import warnings
 
 from wgpu.backends.wgpu_native._ffi import ffi, lib
 
+from ...._core.progress import waiting
 from .concurrency import deferred_interrupts
 # one list for every callback of the runtime: a device poll runs mapping and marker callbacks
 # alike, and whichever wait polled raises what an interrupt left there
@@ -58,18 +59,22 @@ class Progress:
         self.queue = queue
         self.marks = collections.deque()  # tokens not yet seen done, oldest first
         self.abandoned = 0  # the marker after work an interrupt abandoned; 0: none
+        self.weights = {}   # marker -> dispatches before it (while the progress bar is on)
         self.warned = False
         self._info = ffi.new("WGPUQueueWorkDoneCallbackInfo *")
         self._info.mode = lib.WGPUCallbackMode_AllowProcessEvents
         self._info.callback = _on_done
 
-    def mark(self):
+    def mark(self, dispatches=0):
         """A marker after everything submitted so far; its token (tracked once registered:
-        an interrupt between the two leaves nothing to wait for)."""
+        an interrupt between the two leaves nothing to wait for). ``dispatches``: how many
+        the submission it follows holds (the progress bar counts them)."""
         tok = next(_tokens)
         self._info.userdata1 = ffi.cast("void *", tok)
         lib.wgpuQueueOnSubmittedWorkDone(self.queue._internal, self._info[0])
         self.marks.append(tok)
+        if dispatches:
+            self.weights[tok] = dispatches
         return tok
 
     def _poll(self):
@@ -80,13 +85,31 @@ class Progress:
         empty = bool(lib.wgpuDevicePoll(dev, False, ffi.NULL) & 0xFF) if dev else False
         if _interrupts:
             raise _interrupts.pop()
-        marks = self.marks
+        marks, weights = self.marks, self.weights
         while marks and marks[0] in _done:  # the queue runs in order
-            _done.discard(marks.popleft())
+            tok = marks.popleft()
+            _done.discard(tok)
+            weights.pop(tok, None)
         if empty and marks:
             marks.clear()
+            weights.clear()
         if self.abandoned and (not marks or marks[0] > self.abandoned):
             self.abandoned, self.warned = 0, False
+
+    def display(self):
+        """A progress bar for a wait about to start (None while the display is off): ``bar``
+        for ``tick`` below."""
+        return waiting("numr webgpu: GPU work", unit="dispatch")
+
+    def tick(self, bar, seen):
+        """Redraws ``bar`` with the dispatches done since the wait began (every submission
+        is marked with its count while the display is on); returns the most seen queued."""
+        self._poll()
+        weights = self.weights
+        left = sum(weights.get(t, 0) for t in self.marks)
+        seen = max(seen, left)
+        bar.tick(seen - left, seen)
+        return seen
 
     def busy(self):
         """Whether a marked submission has not completed yet."""
@@ -102,18 +125,24 @@ class Progress:
         tok = self.marks[-1] if tok is None else tok
         t0 = time.perf_counter()
         delay = 0.0
+        bar, seen = self.display(), 0
         try:
             while True:
                 self._poll()
                 if not self.marks or self.marks[0] > tok:
                     return
                 self.slow_wait(t0)
+                if bar is not None and bar.due():
+                    seen = self.tick(bar, seen)
                 time.sleep(delay)
                 delay = min(max(2 * delay, 2e-5), _MAX_SLEEP)
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 self.abandon()
             raise
+        finally:
+            if bar is not None:
+                bar.close()
 
     def abandon(self):
         """An interrupt left the work submitted so far to run on without a caller."""

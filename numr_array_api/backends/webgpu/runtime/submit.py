@@ -23,6 +23,7 @@ from ....tuning.registry import epoch as _tuning_epoch, get as tuned
 from .adapters import is_cpu
 from .concurrency import deferred_interrupts
 from .errors import translate
+from ...._core.progress import enabled as _display_on
 from .progress import Progress
 
 # A GPU adapter also submits once the unsubmitted dispatches bind SUBMIT_BYTES (a knob;
@@ -79,6 +80,7 @@ class Recorder:
         self.pending_bytes = 0
         self._last_pipe = self._last_bg = None
         self.dispatches = 0
+        self._marked_at = 0   # self.dispatches at the last submit (the progress bar's counts)
         self.submits = 0
         # self.submits when the host last saw the queue drained (a completed mapping
         # copied after every submission): wait() then has nothing to wait for
@@ -339,8 +341,10 @@ class Recorder:
             finally:
                 self.client.pool.submitted()  # submitted or dropped: nothing pending reads them
             self.submits += 1
-            if self.submit_blocks:
-                self.progress.mark()
+            # marked: the waits' order on a blocking adapter; the bar's count with it on
+            if self.submit_blocks or _display_on():
+                self.progress.mark(self.dispatches - self._marked_at)
+            self._marked_at = self.dispatches
 
     def before_submit(self):
         """On an adapter whose submit blocks while the queue is busy: wait for the queue
