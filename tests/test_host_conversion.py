@@ -79,3 +79,44 @@ def test_device_arrays_follow_policy(xp, backend_name, policy):
 def test_host_transfer_error_is_runtime_error():
     assert issubclass(numr.errors.HostTransferError, RuntimeError)
     assert issubclass(numr.errors.HostTransferError, numr.errors.NumrError)
+
+
+def test_a_device_arrays_host_copy_refuses_writes_that_would_be_lost(xp, backend_name):
+    """np.asarray of a device array is a copy: a write into it never reaches the array, so
+    it is refused (read-only) instead of lost; np.array asks for a copy and may write it.
+    cpu arrays share their memory with NumPy, so writes there do reach the array."""
+    x = xp.asarray([1.0, 2.0])
+    with numr.host_conversion("allow"):
+        host = np.asarray(x)
+        converted = np.asarray(x, dtype=np.float32)
+        fresh = np.array(x)
+    fresh += 1
+    assert fresh.tolist() == [2.0, 3.0]
+    if backend_name == "cpu":
+        host += 1
+        assert float(x[0]) == 2.0
+        return
+    for h in (host, converted):
+        with pytest.raises(ValueError, match="read-only"):
+            h += 1
+    assert [float(x[0]), float(x[1])] == [1.0, 2.0]
+
+
+def test_scipy_output_into_a_device_array_is_never_silently_unwritten(xp, backend_name,
+                                                                         monkeypatch):
+    """SciPy's ndimage writes output= into np.asarray(output): for a device array that is
+    the host copy, so the call fails loudly instead of leaving the array unwritten."""
+    ndi = pytest.importorskip("scipy.ndimage")
+    if backend_name == "cpu":
+        pytest.skip("cpu arrays are NumPy memory: SciPy writes them in place")
+    x = xp.asarray(np.arange(25.0).reshape(5, 5))
+    out = xp.zeros((5, 5))
+    with numr.host_conversion("allow"):
+        try:
+            ndi.gaussian_filter(x, 1.0, output=out)
+        except ValueError as e:
+            assert "read-only" in str(e)
+            return
+    # a SciPy that writes device outputs correctly (a GPU route) must have written them
+    np.testing.assert_allclose(np.asarray(out.to_device("cpu")),
+                               ndi.gaussian_filter(np.arange(25.0).reshape(5, 5), 1.0))
