@@ -134,14 +134,9 @@ class Array:
         if dtype is not None and out.dtype != dtype:
             if copy is False:
                 raise ValueError("a copy is required to convert to the requested dtype")
-            out = out.astype(dtype)
-        elif copy:
+            return out.astype(dtype)
+        if copy:
             return out.copy()
-        if copy is not True and ctx.be.name != "cpu":
-            # a device array's host copy: a write into it (SciPy's output=, a consumer's
-            # in-place update of np.asarray(x)) would never reach the array, so it is refused
-            # (ValueError: read-only) instead of being lost; np.array(x) gives a writable copy
-            out.flags.writeable = False
         return out
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
