@@ -1,0 +1,231 @@
+"""Discrete cosine and sine transforms (types 2 and 3) on any array namespace, through its FFT.
+
+SciPy's DCT / DST have no array API counterpart, so on a device array SciPy computes them
+on the host. Here they are a few namespace calls around one complex FFT of the same length
+(Makhoul's reordering), so the data stays where it is:
+
+    DCT-II   y = 2 Re(w * FFT(v)),  v = x[0::2] followed by x[1::2] reversed,  w_k = e^(-i pi k / 2N)
+    DCT-III  its inverse: V_k = (X_k - i X_(N-k)) conj(w_k) / 2, v = IFFT(V), x from v
+    DST-II   DCT-II of x_n (-1)^n, reversed
+    DST-III  (-1)^k DCT-III of x reversed
+
+with SciPy's normalisations ("backward", "forward", "ortho" and ``orthogonalize``). Types 1
+and 4 are not implemented (the caller is told so).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._core.errors import BackendLimitation, InvalidArgument
+
+__all__ = ["dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn", "supported"]
+
+_NORMS = (None, "backward", "forward", "ortho")
+_INVERSE_NORM = {None: "forward", "backward": "forward", "forward": "backward",
+                 "ortho": "ortho"}
+
+
+def supported(type=2, norm=None, orthogonalize=None) -> bool:
+    """Whether these options are computed here (else SciPy's own code must run)."""
+    if type not in (2, 3) or norm not in _NORMS:
+        return False
+    # the orthogonalized variant under another normalisation is SciPy's alone
+    return not orthogonalize or norm == "ortho"
+
+
+def _check(type, norm, orthogonalize, fname):
+    if norm not in _NORMS:
+        raise InvalidArgument("norm", f"{fname}: must be None, 'backward', 'forward' or "
+                              f"'ortho', got {norm!r}")
+    if type not in (1, 2, 3, 4):
+        raise InvalidArgument("type", f"{fname}: must be 1, 2, 3 or 4, got {type!r}")
+    if not supported(type, norm, orthogonalize):
+        raise BackendLimitation(
+            "numr", f"{fname} of type {type} (norm={norm!r}, orthogonalize={orthogonalize!r})",
+            "numr computes types 2 and 3 (orthogonalize only with norm='ortho'); scipy.fft "
+            "computes the others on a host copy")
+
+
+def _namespace(x):
+    import array_api_compat
+    return array_api_compat.array_namespace(x)
+
+
+def _real_dtype(xp, x):
+    """SciPy's result dtype: float32 stays (float16 computes in it), other reals float64."""
+    dt = x.dtype
+    if dt in (xp.float32, xp.float64):
+        return dt
+    if dt == xp.float16:
+        return xp.float32
+    return xp.float64
+
+
+def _resize(xp, x, n):
+    """``x`` cut or zero-padded to ``n`` along its last axis."""
+    N = x.shape[-1]
+    if n is None or n == N:
+        return x
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise InvalidArgument("n", f"must be a positive int, got {n!r}")
+    if n < N:
+        return x[..., :n]
+    pad = xp.zeros(x.shape[:-1] + (n - N,), dtype=x.dtype, device=x.device)
+    return xp.concat([x, pad], axis=-1)
+
+
+def _angles(xp, N, dtype, device):
+    k = xp.arange(N, dtype=dtype, device=device)
+    return k * (math.pi / (2 * N))
+
+
+def _dct2(xp, x):
+    """SciPy's unnormalised DCT-II over the last axis of a real array."""
+    N = x.shape[-1]
+    v = xp.concat([x[..., ::2], xp.flip(x[..., 1::2], axis=-1)], axis=-1)
+    V = xp.fft.fft(v)
+    a = _angles(xp, N, x.dtype, x.device)
+    # 2 Re((cos a - i sin a) V)
+    return 2 * (xp.cos(a) * xp.real(V) + xp.sin(a) * xp.imag(V))
+
+
+def _dct3(xp, X):
+    """SciPy's unnormalised DCT-III over the last axis (2N times the inverse of DCT-II)."""
+    N = X.shape[-1]
+    zero = xp.zeros(X.shape[:-1] + (1,), dtype=X.dtype, device=X.device)
+    Xs = xp.concat([zero, xp.flip(X[..., 1:], axis=-1)], axis=-1)   # X_(N-k), X_N = 0
+    a = _angles(xp, N, X.dtype, X.device)
+    c, s = xp.cos(a), xp.sin(a)
+    # V = (X - i Xs)(c + i s) / 2, times N: the 2N of DCT-III over ifft's 1/N
+    re = (X * c + Xs * s) * N
+    im = (X * s - Xs * c) * N
+    v = xp.real(xp.fft.ifft(re + 1j * im))
+    h = (N + 1) // 2
+    even, odd = v[..., :h], xp.flip(v[..., h:], axis=-1)
+    if N % 2:
+        odd = xp.concat([odd, zero], axis=-1)
+    out = xp.reshape(xp.stack([even, odd], axis=-1), X.shape[:-1] + (2 * h,))
+    return out[..., :N]
+
+
+def _signs(xp, N, dtype, device):
+    k = xp.arange(N, device=device)
+    return xp.astype(1 - 2 * (k % 2), dtype)
+
+
+def _scaled_first(xp, y, factor, last=False):
+    """``y`` with its first (``last``: last) element along the last axis times ``factor``."""
+    if y.shape[-1] == 1:
+        return y * factor
+    if last:
+        return xp.concat([y[..., :-1], y[..., -1:] * factor], axis=-1)
+    return xp.concat([y[..., :1] * factor, y[..., 1:]], axis=-1)
+
+
+def _type2(xp, x, norm, orth):
+    N = x.shape[-1]
+    y = _dct2(xp, x)
+    if norm == "forward":
+        return y / (2 * N)
+    if norm == "ortho":
+        y = y * math.sqrt(1 / (2 * N))
+        return _scaled_first(xp, y, 1 / math.sqrt(2)) if orth else y
+    return y
+
+
+def _type3(xp, x, norm, orth):
+    N = x.shape[-1]
+    if norm == "ortho":
+        x = x * math.sqrt(1 / (2 * N))
+        return _dct3(xp, _scaled_first(xp, x, math.sqrt(2)) if orth else x)
+    y = _dct3(xp, x)
+    return y / (2 * N) if norm == "forward" else y
+
+
+def _transform(x, kind, type, n, axis, norm, orthogonalize, fname):
+    _check(type, norm, orthogonalize, fname)
+    xp = _namespace(x)
+    orth = (norm == "ortho") if orthogonalize is None else bool(orthogonalize)
+    if xp.isdtype(x.dtype, "complex floating"):
+        return (_transform(xp.real(x), kind, type, n, axis, norm, orthogonalize, fname) +
+                1j * _transform(xp.imag(x), kind, type, n, axis, norm, orthogonalize, fname))
+    if x.ndim == 0:
+        raise InvalidArgument("x", f"{fname}: needs at least one dimension")
+    x = xp.moveaxis(xp.astype(x, _real_dtype(xp, x)), axis, -1)
+    x = _resize(xp, x, n)
+    N = x.shape[-1]
+    if kind == "dct":
+        y = _type2(xp, x, norm, orth) if type == 2 else _type3(xp, x, norm, orth)
+    elif type == 2:     # DST-II: DCT-II of x_n (-1)^n, reversed
+        y = xp.flip(_type2(xp, x * _signs(xp, N, x.dtype, x.device), norm, orth), axis=-1)
+    else:               # DST-III: (-1)^k DCT-III of x reversed
+        y = _signs(xp, N, x.dtype, x.device) * _type3(xp, xp.flip(x, axis=-1), norm, orth)
+    return xp.moveaxis(y, -1, axis)
+
+
+def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+        orthogonalize=None):
+    """scipy.fft.dct on ``x``'s own namespace (its device): types 2 and 3."""
+    return _transform(x, "dct", type, n, axis, norm, orthogonalize, "dct")
+
+
+def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.idct: the DCT of the inverse type with the inverse normalisation."""
+    _check(type, norm, orthogonalize, "idct")
+    return _transform(x, "dct", 5 - type, n, axis, _INVERSE_NORM[norm], orthogonalize, "idct")
+
+
+def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+        orthogonalize=None):
+    """scipy.fft.dst on ``x``'s own namespace (its device): types 2 and 3."""
+    return _transform(x, "dst", type, n, axis, norm, orthogonalize, "dst")
+
+
+def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.idst: the DST of the inverse type with the inverse normalisation."""
+    _check(type, norm, orthogonalize, "idst")
+    return _transform(x, "dst", 5 - type, n, axis, _INVERSE_NORM[norm], orthogonalize, "idst")
+
+
+def _nd(one, x, type, s, axes, norm, orthogonalize):
+    if axes is None:
+        axes = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
+    elif isinstance(axes, int):
+        axes = (axes,)
+    axes = tuple(axes)
+    if s is None:
+        s = (None,) * len(axes)
+    elif isinstance(s, int):
+        s = (s,)
+    if len(s) != len(axes):
+        raise InvalidArgument("s", f"has {len(s)} lengths for {len(axes)} axes")
+    for n, ax in zip(s, axes):
+        x = one(x, type=type, n=n, axis=ax, norm=norm, orthogonalize=orthogonalize)
+    return x
+
+
+def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.dctn: dct over each of ``axes``."""
+    return _nd(dct, x, type, s, axes, norm, orthogonalize)
+
+
+def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+          orthogonalize=None):
+    """scipy.fft.idctn: idct over each of ``axes``."""
+    return _nd(idct, x, type, s, axes, norm, orthogonalize)
+
+
+def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.dstn: dst over each of ``axes``."""
+    return _nd(dst, x, type, s, axes, norm, orthogonalize)
+
+
+def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+          orthogonalize=None):
+    """scipy.fft.idstn: idst over each of ``axes``."""
+    return _nd(idst, x, type, s, axes, norm, orthogonalize)

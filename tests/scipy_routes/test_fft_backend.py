@@ -1,0 +1,109 @@
+"""numr_array_api.scipy.fft: SciPy's DCT / DST (types 2 and 3) computed from the array's own
+FFT, on its device, equal to SciPy's on NumPy, with no host copy (the policy is "raise"
+throughout); scipy.fft's backend protocol routes numr arrays to it and declines the rest."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import numr_array_api as numr
+from numr_array_api.errors import BackendLimitation, InvalidArgument
+
+sf = pytest.importorskip("scipy.fft")
+nf = pytest.importorskip("numr_array_api.scipy.fft")
+
+FUNCS = ("dct", "idct", "dst", "idst")
+NORMS = (None, "backward", "forward", "ortho")
+
+
+@pytest.fixture(autouse=True)
+def _no_host_copies():
+    with numr.host_conversion("raise"):
+        yield
+
+
+def _host(a):
+    return np.asarray(a.to_device("cpu"))
+
+
+def _close(got, ref, dtype):
+    tol = 2e-6 if dtype == np.float32 else 1e-13
+    assert got.dtype == ref.dtype, (got.dtype, ref.dtype)
+    scale = max(1.0, float(np.abs(ref).max())) if ref.size else 1.0
+    np.testing.assert_allclose(got, ref, rtol=0, atol=tol * scale * 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("fname", FUNCS)
+@pytest.mark.parametrize("type_", [2, 3])
+def test_every_norm_and_length_equals_scipy(xp, dtype, fname, type_):
+    if dtype == np.float64 and xp.float64 not in xp.__array_namespace_info__().dtypes().values():
+        pytest.skip("no float64 on this device")
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 3, 7, 8, 33):
+        a = rng.standard_normal((2, n)).astype(dtype)
+        for norm in NORMS:
+            for orth in ((None, True, False) if norm == "ortho" else (None, False)):
+                got = getattr(nf, fname)(xp.asarray(a), type=type_, norm=norm,
+                                         orthogonalize=orth)
+                assert got.device == xp.asarray(a).device
+                _close(_host(got), getattr(sf, fname)(a, type=type_, norm=norm,
+                                                      orthogonalize=orth), dtype)
+
+
+@settings(max_examples=25, deadline=None)
+@given(shape=st.lists(st.integers(1, 9), min_size=1, max_size=3),
+       axis=st.integers(-3, 2), n=st.one_of(st.none(), st.integers(1, 12)),
+       fname=st.sampled_from(FUNCS), type_=st.sampled_from([2, 3]),
+       norm=st.sampled_from(NORMS), seed=st.integers(0, 2**16))
+def test_axis_and_length_like_scipy(xp, shape, axis, n, fname, type_, norm, seed):
+    if not -len(shape) <= axis < len(shape):
+        axis = -1
+    a = np.random.default_rng(seed).standard_normal(shape)
+    got = getattr(nf, fname)(xp.asarray(a), type=type_, n=n, axis=axis, norm=norm)
+    _close(_host(got), getattr(sf, fname)(a, type=type_, n=n, axis=axis, norm=norm),
+           np.float64)
+
+
+@pytest.mark.parametrize("fname", ["dctn", "idctn", "dstn", "idstn"])
+def test_n_dimensional_forms_through_the_backend(xp, fname):
+    a = np.random.default_rng(2).standard_normal((4, 6, 5))
+    with sf.set_backend(nf):
+        for kw in ({}, {"axes": (0, 2), "s": (6, 3), "norm": "ortho"}, {"axes": 1}):
+            got = getattr(sf, fname)(xp.asarray(a), **kw)
+            _close(_host(got), getattr(sf, fname)(a, **kw), np.float64)
+
+
+def test_complex_and_integer_inputs(xp):
+    a = np.random.default_rng(3).standard_normal((3, 8))
+    c = a + 1j * a[::-1]
+    _close(_host(nf.dct(xp.asarray(c))), sf.dct(c), np.float64)
+    i = np.arange(10, dtype=np.int32)
+    _close(_host(nf.dst(xp.asarray(i), type=3)), sf.dst(i, type=3), np.float64)
+
+
+def test_the_standard_transforms_go_to_the_namespace(xp):
+    a = np.random.default_rng(4).standard_normal((4, 6))
+    with sf.set_backend(nf):
+        for name, kw in (("fft", {"n": 8, "axis": 0}), ("rfft2", {}), ("ifftn", {"axes": (1,)}),
+                         ("irfft", {"norm": "ortho"})):
+            got = getattr(sf, name)(xp.asarray(a), **kw)
+            assert got.__array_namespace__() is xp
+            np.testing.assert_allclose(_host(got), getattr(sf, name)(a, **kw), atol=1e-12)
+
+
+def test_what_numr_does_not_compute_is_declined_or_refused(xp):
+    x = xp.asarray(np.arange(8.0))
+    with pytest.raises(BackendLimitation, match="types 2 and 3"):
+        nf.dct(x, type=1)
+    with pytest.raises(BackendLimitation, match="orthogonalize"):
+        nf.dst(x, norm="forward", orthogonalize=True)
+    with pytest.raises(InvalidArgument, match="norm"):
+        nf.dct(x, norm="sideways")
+    assert nf.__ua_function__(sf.dct, (np.arange(8.0),), {}) is NotImplemented
+    assert nf.__ua_function__(sf.dct, (x,), {"type": 4}) is NotImplemented
+    # declined: SciPy's own code runs on a host copy, which the policy governs
+    with sf.set_backend(nf):
+        with numr.host_conversion("allow"):
+            got = sf.dct(x, type=1)
+        np.testing.assert_allclose(np.asarray(got), sf.dct(np.arange(8.0), type=1))
