@@ -1,11 +1,11 @@
 """Adapters as devices, dtype support, and the no-adapter state.
 
 Devices are ``Device("webgpu", i)`` for the adapter indices of ``list_adapters()`` that can
-hold arrays (see ``devices``); the
-default is the runtime's selection (``NUMR_WEBGPU_ADAPTER`` / power preference). The
-namespace is built from the selected adapter's *features* (no device is created at import);
-clients are created on first use. Without wgpu or an adapter the namespace still imports:
-``devices()`` is empty and anything touching a device raises BackendUnavailable.
+hold arrays (see ``devices``); the default is the runtime's selection
+(``NUMR_WEBGPU_ADAPTER`` / power preference). The namespace is built, on its first use (the
+import probes nothing), from the selected adapter's *features*; a wgpu device (a client) is
+created when an array first needs one. Without wgpu or an adapter the namespace still
+imports: ``devices()`` is empty and anything touching a device raises BackendUnavailable.
 """
 
 import warnings
