@@ -48,9 +48,11 @@ FAMILIES: dict[str, tuple[list[str], list[str], bool, bool]] = {
     "overhead": (["--sizes", "100", "--repeats", "2", "--target", "0.002"], [], False, False),
     "ext": (["--quick"], [], False, False),
     "cuda_overhead": (["--calls", "50", "--repeats", "2"], [], False, True),
+    "scaleout": (["--small", "--size", "4MiB", "--ops", "mean,matmul"], ["--time-budget", "120"],
+                 False, False),
 }
 JSON_FLAG = {"namespace", "fft", "sort", "linalg", "spectral", "runtime", "overhead",
-             "cuda_overhead"}
+             "cuda_overhead", "scaleout"}
 VERSIONED = ("numr-array-api", "numpy", "wgpu", "cupy-cuda13x", "cupy-cuda12x", "torch",
              "scipy", "array-api-compat")
 

@@ -1,9 +1,15 @@
-"""Scale-out example: mean, std and a matrix-vector product over arrays larger than a GPU.
+"""Scale-out example: reductions and products over arrays larger than a GPU, on one GPU or many.
 
     python -m numr_array_api.distributed.example --backend cuda            # 2x one GPU's memory
     python -m numr_array_api.distributed.example --backend cuda,webgpu,cupy --size 1x
+    python -m numr_array_api.distributed.example --backend cuda,webgpu,cupy --scaling
     python -m numr_array_api.distributed.example --backend cpu --small     # CI-sized
     python -m numr_array_api.distributed.example --backend webgpu --time-budget 90  # <= 2x
+
+The operations (workloads.py): mean, std, matvec, rowsum, colsum (a reduction along each
+axis) and matmul (partial products moving between workers). ``--scaling`` runs each
+backend twice, on its first device and on all of them (one worker each), with the same
+array, and reports the throughput ratio per operation.
 
 Cubed plans, Dask runs: a local Dask cluster with one worker process per device (each pinned
 to its device, see cluster.py) computes Cubed arrays whose chunks are numr arrays of the
@@ -22,7 +28,6 @@ and end with a table comparing them. Exit status 1 when a verification fails.
 
 import argparse
 import json
-import math
 import os
 import re
 import subprocess
@@ -34,8 +39,7 @@ import numpy as np
 
 from . import chunks as _chunks
 from . import cluster as _cluster
-
-OPS = ("mean", "std", "matvec")
+from .workloads import OPS, run_op
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 
@@ -73,6 +77,9 @@ def parse_args(argv):
                    help="CI size: 16 MiB arrays in 1 MiB chunks, two workers")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--json", default=None, help="also write the results to this file")
+    p.add_argument("--scaling", action="store_true",
+                   help="each backend on its first device, then on all its devices (the same "
+                        "array): the throughput ratio per operation")
     p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
                    help="seconds for each backend's computations: a calibration on a few "
                         "chunks measures the per-chunk time, the array is made smaller than "
@@ -213,7 +220,8 @@ def run_one(args, backend):
                               f"{args.time_budget:.0f} s)")
                         continue
                 t_op = time.perf_counter()
-                r = _run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec)
+                r = run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec,
+                           _compute)
                 last = time.perf_counter() - t_op
                 result["ops"][op] = r
                 result["ok"] &= r["ok"]
@@ -255,53 +263,6 @@ def _calibrate(cx, hashed_uniform, cb, itemsize, args, spec):
     return max(times[2] - 2 * per_chunk, 0.0), per_chunk
 
 
-def _run_op(op, cx, hashed_uniform, reference, n, cb, itemsize, args, spec):
-    progress = not args.no_progress
-    dt = args.dtype
-    rtol = 1e-10 if dt == "float64" else 2e-4
-    if op in ("mean", "std"):
-        x = hashed_uniform((n,), chunks=_chunks.chunk_shape((n,), itemsize, cb), dtype=dt,
-                           spec=spec)
-        f = cx.mean if op == "mean" else cx.std
-        val, secs = _compute(f(x), progress)
-        nbytes = n * itemsize
-        # exact subsample: the same pipeline on the first m elements (a generated array of
-        # its own: values depend only on the flat index, and a slice of x would make Cubed
-        # store x), against NumPy on the same elements
-        m = min(n, max(1, 4 * cb // itemsize), 2**22)
-        head = hashed_uniform((m,), chunks=_chunks.chunk_shape((m,), itemsize, cb), dtype=dt,
-                              spec=spec)
-        sub, _ = _compute(f(head), False)
-        ref = reference(np.arange(m), dtype=dt).astype(np.float64)
-        want = ref.mean() if op == "mean" else ref.std()
-        sub_ok = bool(np.isclose(float(sub), want, rtol=rtol, atol=0))
-        # statistical: U[0, 1) has mean 1/2 and std sqrt(1/12)
-        expect = 0.5 if op == "mean" else math.sqrt(1 / 12)
-        tol = 6 * math.sqrt(1 / 12 / n) + (1e-6 if dt == "float32" else 0)
-        full_ok = abs(float(val) - expect) <= tol
-        check = (f"subsample of {m}: {float(sub):.12g} vs NumPy {want:.12g}; full {float(val):.9g}"
-                 f" vs {expect:.9g} +- {tol:.2g}")
-        ok = sub_ok and full_ok
-    else:
-        cols = min(args.cols, n)
-        rows = max(1, n // cols)
-        cshape = _chunks.chunk_shape((rows, cols), itemsize, cb)
-        a = hashed_uniform((rows, cols), chunks=cshape, seed=1, dtype=dt, spec=spec)
-        v = hashed_uniform((cols,), chunks=(cshape[1],), seed=2, dtype=dt, spec=spec)
-        y, secs = _compute(a @ v, progress)
-        nbytes = rows * cols * itemsize
-        vref = reference(np.arange(cols), seed=2, dtype=dt).astype(np.float64)
-        picks = np.unique(np.linspace(0, rows - 1, num=min(rows, 8)).astype(np.int64))
-        want = np.array([reference(i * cols + np.arange(cols), seed=1, dtype=dt)
-                         .astype(np.float64) @ vref for i in picks])
-        got = y[picks].astype(np.float64)
-        ok = bool(y.shape == (rows,) and np.allclose(got, want, rtol=rtol * 10, atol=0))
-        err = float(np.max(np.abs(got - want) / np.abs(want)))
-        check = f"{len(picks)} rows of {rows} against NumPy, max rel err {err:.2g}"
-    return {"seconds": secs, "bytes": int(nbytes), "gbps": nbytes / secs / 1e9, "ok": ok,
-            "check": check}
-
-
 def _table(results):
     ops = [o for o in OPS if any(o in r.get("ops", {}) for r in results)]
     head = f"{'backend':<8} {'chunks':<34} {'size':>11} " + " ".join(f"{o + ' GB/s':>12}" for o in ops)
@@ -316,32 +277,81 @@ def _table(results):
     return "\n".join(lines)
 
 
+def _child(raw, backend, devices=None):
+    """One backend's run in a fresh process (Cubed binds its chunk namespace at import)."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    extra = ["--devices", devices] if devices is not None else []
+    cmd = [sys.executable, "-m", "numr_array_api.distributed.example",
+           *_without([a for a in raw if a != "--scaling"], "--backend", "--json", "--devices"),
+           "--backend",
+           backend, *extra, "--json", out]
+    print(f"=== {backend}: {' '.join(cmd)}", flush=True)
+    rc = subprocess.call(cmd)
+    try:
+        with open(out) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"backend": backend, "error": f"exit code {rc}, no result", "ok": False}
+    finally:
+        os.unlink(out)
+
+
+def _scaling_devices(args, backend):
+    """(one device, every device) as --devices values: cpu worker counts; GPUs' ordinals
+    (a single GPU is used twice with --small: the code path, not a speed-up)."""
+    if backend == "cpu":
+        return "1", args.devices or "2"
+    devs = ([int(d) for d in args.devices.split(",")] if args.devices
+            else _cluster.available_devices(backend))
+    if not devs:
+        raise SystemExit(f"[{backend}] no device")
+    many = devs if len(devs) > 1 else (devs * 2 if args.small else devs)
+    return str(devs[0]), ",".join(map(str, many))
+
+
+def _scaling_table(results):
+    ops = [o for o in OPS if any(o in r.get("ops", {}) for r in results)]
+    head = f"{'backend':<8} {'workers':>7} {'size':>11} " + " ".join(f"{o + ' GB/s':>12}" for o in ops)
+    lines = [head, "-" * len(head)]
+    by_backend = {}
+    for r in results:
+        by_backend.setdefault(r["backend"], []).append(r)
+        if "error" in r:
+            lines.append(f"{r['backend']:<8} FAILED: {r['error']}")
+            continue
+        cells = " ".join(f"{r['ops'][o]['gbps']:>12.2f}" if o in r["ops"] else f"{'-':>12}"
+                         for o in ops)
+        lines.append(f"{r['backend']:<8} {len(r['workers']):>7} "
+                     f"{_fmt_bytes(r['size_bytes']):>11} {cells}")
+    for b, (one, many) in ((b, rs) for b, rs in by_backend.items() if len(rs) == 2):
+        if "error" in one or "error" in many:
+            continue
+        cells = " ".join(f"{many['ops'][o]['gbps'] / one['ops'][o]['gbps']:>11.2f}x"
+                         if o in one["ops"] and o in many["ops"] else f"{'-':>12}" for o in ops)
+        lines.append(f"{b:<8} {'ratio':>7} {str(len(many['workers'])) + ' / 1':>11} {cells}")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     backends = args.backend.split(",")
-    if len(backends) == 1:
+    raw = sys.argv[1:] if argv is None else list(argv)
+    if args.scaling:
+        results = []
+        for b in backends:
+            for devices in _scaling_devices(args, b):
+                results.append(_child(raw, b, devices))
+        print(_scaling_table(results))
+    elif len(backends) == 1:
         r = run_one(args, backends[0])
         if args.json:
             _dump(args.json, r)
         print(_table([r]))
         return 0 if r["ok"] else 1
-    results = []
-    raw = sys.argv[1:] if argv is None else list(argv)
-    for b in backends:
-        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-            out = f.name
-        cmd = [sys.executable, "-m", "numr_array_api.distributed.example",
-               *_without(raw, "--backend", "--json"), "--backend", b, "--json", out]
-        print(f"=== {b}: {' '.join(cmd)}", flush=True)
-        rc = subprocess.call(cmd)
-        try:
-            with open(out) as f:
-                results.append(json.load(f))
-        except (OSError, ValueError):
-            results.append({"backend": b, "error": f"exit code {rc}, no result", "ok": False})
-        finally:
-            os.unlink(out)
-    print(_table(results))
+    else:
+        results = [_child(raw, b) for b in backends]
+        print(_table(results))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, default=str)

@@ -106,12 +106,28 @@ def test_example_small_cpu(tmp_path):
                    str(out)])
     assert r.returncode == 0, log[-4000:]
     res = json.loads(out.read_text())
-    assert res["ok"] and set(res["ops"]) == {"mean", "std", "matvec"}
+    from numr_array_api.distributed.workloads import OPS
+    assert res["ok"] and set(res["ops"]) == set(OPS)
     assert all(op["ok"] for op in res["ops"].values())
     assert len(res["workers"]) == 2
     assert res["stored_bytes"] < res["size_bytes"] / 4, res["stored_bytes"]
     assert res["size_bytes"] == 16 * 2**20 and res["calibration"]["seconds_per_chunk"] > 0
     assert "skipped_ops" not in res and "size_reduced" not in res
+
+
+def test_example_scaling_runs_one_worker_then_all(tmp_path):
+    """--scaling: the same array on one worker and on every worker (cpu: two), each
+    operation checked against NumPy, and the throughput ratio printed per operation."""
+    out = tmp_path / "r.json"
+    r, log = _run([sys.executable, "-m", "numr_array_api.distributed.example", "--backend",
+                   "cpu", "--small", "--size", "4MiB", "--ops", "colsum,matmul", "--scaling",
+                   "--no-progress", "--json", str(out)])
+    assert r.returncode == 0, log[-4000:]
+    res = json.loads(out.read_text())
+    assert [len(x["workers"]) for x in res] == [1, 2]
+    assert all(x["ok"] and set(x["ops"]) == {"colsum", "matmul"} for x in res)
+    assert res[0]["size_bytes"] == res[1]["size_bytes"] == 4 * 2**20
+    assert "ratio" in r.stdout and "2 / 1" in r.stdout
 
 
 @pytest.mark.webgpu
