@@ -135,7 +135,8 @@ def _source(fn, fname, guarded, scope):
             f"        return _nb_fn({', '.join(args)})\n"
             f"    except _nb_numr as e:\n        raise e.with_traceback(None)\n"
             f"    except _nb_builtins as e:\n"
-            f"        raise _nb_translate(e, _nb_name, _nb_backend) from e\n"), names
+            f"        raise _nb_translate(e, _nb_name, _nb_backend) from e\n"
+            f"_nb_entry = {defname}\n"), names
 
 
 def wrap_function(ctx, fname, fn, guarded, backend=None):
@@ -153,8 +154,7 @@ def wrap_function(ctx, fname, fn, guarded, backend=None):
             scope["_nb_check"] = device_checker(ctx, fname, names)
         exec(compile_source(src, "boundary", fname, public=f"numr_array_api.{backend}.{fname}"),
              scope)
-        call = next(v for k, v in scope.items()
-                    if not k.startswith(("_nb", "__")) and inspect.isfunction(v))
+        call = scope["_nb_entry"]
     else:  # *args: broadcast_arrays(*arrays), meshgrid(*arrays, indexing=...)
         def call(*args, **kwargs):
             if guarded:

@@ -103,7 +103,7 @@ def _raw_adapters():
 def _without_shadowed(found):
     """``found`` less the OpenGL adapters of devices a native adapter drives (unless
     NUMR_WEBGPU_ADAPTER asks for OpenGL)."""
-    if "gl" in environment.get("NUMR_WEBGPU_ADAPTER").lower():
+    if "opengl" in environment.get("NUMR_WEBGPU_ADAPTER").lower():
         return found
     infos = [a.info for a in found]
     native = {_name(i) for i in infos if str(i.get("backend_type", "")).lower()
