@@ -1,5 +1,7 @@
 """Timing shared by the benchmark scripts (imported as a sibling module: scripts run with
-their own folder first on sys.path)."""
+their own folder first on sys.path). Kept apart from numr_array_api.tuning.tune.best_time,
+which measures the same way: a benchmark must run against any tree of the library, including
+those from before the tuning package (benchmarks/compare_trees.py)."""
 
 import time
 
