@@ -49,7 +49,7 @@ FAMILIES: dict[str, tuple[list[str], list[str], bool, bool]] = {
     "ext": (["--quick"], [], False, False),
     "cuda_overhead": (["--calls", "50", "--repeats", "2"], [], False, True),
     "scaleout": (["--small", "--size", "4MiB", "--ops", "mean,matmul"], ["--time-budget", "120"],
-                 False, False),
+                 True, False),
 }
 JSON_FLAG = {"namespace", "fft", "sort", "linalg", "spectral", "runtime", "overhead",
              "cuda_overhead", "scaleout"}

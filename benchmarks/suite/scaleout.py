@@ -4,6 +4,7 @@ all of them, next to CuPy chunks in the same run.
 
     python benchmarks/suite/scaleout.py [--backend cuda,webgpu,cupy] [--size 2x]
                                         [--time-budget 120] [--json out.json] [--small]
+    python benchmarks/suite/scaleout.py --backends numr-cuda,cupy   # the suite's names
 
 The scale-out example (``python -m numr_array_api.distributed.example --scaling``,
 docs/scale-out.md) with the suite's defaults: every GPU backend that has a device here, the
@@ -31,8 +32,15 @@ def _backends():
     return ",".join(found) or "cpu"
 
 
+_SUITE_NAMES = {"numr-cpu": "cpu", "numr-cuda": "cuda", "numr-webgpu": "webgpu", "cupy": "cupy"}
+
+
 def main(argv):
     argv = list(argv)
+    if "--backends" in argv:  # benchmarks/run.py's names; peers without chunks are left out
+        i = argv.index("--backends")
+        names = [_SUITE_NAMES[b] for b in argv[i + 1].split(",") if b in _SUITE_NAMES]
+        argv[i:i + 2] = ["--backend", ",".join(names) or "cpu"]
     if "--backend" not in argv:
         argv += ["--backend", "cpu" if "--small" in argv else _backends()]
     if "--no-progress" not in argv:

@@ -340,8 +340,14 @@ def main(argv=None):
     if args.scaling:
         results = []
         for b in backends:
-            for devices in _scaling_devices(args, b):
-                results.append(_child(raw, b, devices))
+            one, many = _scaling_devices(args, b)
+            first = _child(raw, b, one)
+            results.append(first)
+            # the same array on every device count: the size and chunking that the one-device
+            # run settled on (its time budget may have made the array smaller than --size)
+            same = (["--size", f"{first['size_bytes']}B", "--chunk-bytes",
+                     f"{first['chunk_bytes']}B"] if "size_bytes" in first else [])
+            results.append(_child([*_without(raw, "--size", "--chunk-bytes"), *same], b, many))
         print(_scaling_table(results))
     elif len(backends) == 1:
         r = run_one(args, backends[0])
