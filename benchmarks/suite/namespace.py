@@ -529,6 +529,9 @@ def main(argv=None):
     rng = np.random.default_rng(0)
     results = []
     t0 = time.perf_counter()
+    meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"),
+            "devices": {b.name: b.device for b in backends}, "skipped": skipped,
+            "args": vars(args), "host": platform.node()}
     for fam in args.families.split(","):
         for case in FAMILIES[fam](sizes):
             if case.size not in want:
@@ -536,14 +539,14 @@ def main(argv=None):
             arrays = case.inputs(rng)
             results += run_case(case, backends, arrays, args)
             del arrays
+        if args.json:  # after each family: a run stopped from outside keeps what it measured
+            meta["families_done"] = meta.get("families_done", []) + [fam]
+            with open(args.json, "w") as f:
+                json.dump({"meta": meta, "results": results}, f, indent=1)
+        print(f"[sweep] {fam}: done at {time.perf_counter() - t0:.1f} s", flush=True)
     print_table(results, names)
     print(f"[sweep] {len(results)} measurements in {time.perf_counter() - t0:.1f} s")
     if args.json:
-        meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"),
-                "devices": {b.name: b.device for b in backends}, "skipped": skipped,
-                "args": vars(args), "host": platform.node()}
-        with open(args.json, "w") as f:
-            json.dump({"meta": meta, "results": results}, f, indent=1)
         print(f"[sweep] wrote {args.json}")
     return 0
 

@@ -207,3 +207,15 @@ def test_a_knobs_own_variable_sets_it_below_numr_tuning(monkeypatch):
         monkeypatch.undo()
         environment.reload()
         registry.changed()
+
+
+def test_the_shipped_gpu_table_is_chosen_for_its_adapter_alone():
+    h200 = {"name": "NVIDIA H200", "vendor": "NVIDIA", "backend": "Vulkan",
+            "type": "DiscreteGPU"}
+    chosen = [t["file"] for t in tables._sources(h200) if "file" in t]
+    assert any(f.endswith("nvidia-h200-vulkan.json") for f in chosen), chosen
+    for other in ({**h200, "backend": "OpenGL"}, {**h200, "name": "NVIDIA H100 80GB HBM3"},
+                  {"name": "llvmpipe (LLVM 15.0.6, 256 bits)", "backend": "Vulkan",
+                   "type": "CPU"}):
+        chosen = [t.get("file", "") for t in tables._sources(other)]
+        assert not any(f.endswith("nvidia-h200-vulkan.json") for f in chosen), (other, chosen)

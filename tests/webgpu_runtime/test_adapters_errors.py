@@ -161,12 +161,14 @@ def test_an_opengl_twin_of_a_native_adapter_is_not_listed(monkeypatch):
     from numr_array_api.backends.webgpu.runtime import adapters
     found = [_Adapter("llvmpipe (LLVM 15)", "Vulkan"), _Adapter("llvmpipe (LLVM 15)", "OpenGL"),
              _Adapter("Some GPU", "OpenGL"), _Adapter("NVIDIA H200", "Vulkan"),
-             _Adapter("NVIDIA H200", "OpenGL")]
+             _Adapter("NVIDIA H200", "OpenGL"), _Adapter("NVIDIA H200", "Vulkan"),
+             _Adapter("NVIDIA H200/PCIe/SSE2", "OpenGL"), _Adapter("NVIDIA H2000/PCIe", "OpenGL")]
     monkeypatch.delenv("NUMR_WEBGPU_ADAPTER", raising=False)
     environment.reload("NUMR_WEBGPU_ADAPTER")
     kept = adapters._without_shadowed(found)
     assert [(a.info["device"], a.info["backend_type"]) for a in kept] == [
-        ("llvmpipe (LLVM 15)", "Vulkan"), ("Some GPU", "OpenGL"), ("NVIDIA H200", "Vulkan")]
+        ("llvmpipe (LLVM 15)", "Vulkan"), ("Some GPU", "OpenGL"), ("NVIDIA H200", "Vulkan"),
+        ("NVIDIA H200", "Vulkan"), ("NVIDIA H2000/PCIe", "OpenGL")]
     monkeypatch.setenv("NUMR_WEBGPU_ADAPTER", "OpenGL")
     environment.reload("NUMR_WEBGPU_ADAPTER")
     try:

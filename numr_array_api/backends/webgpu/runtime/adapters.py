@@ -108,8 +108,11 @@ def _without_shadowed(found):
     infos = [a.info for a in found]
     native = {_name(i) for i in infos if str(i.get("backend_type", "")).lower()
               in _NATIVE_BACKENDS}
+    # a GL renderer string may carry the bus and CPU extension after the device's name
+    # (NVIDIA: "NVIDIA H200/PCIe/SSE2" beside the Vulkan adapter "NVIDIA H200")
     return [a for a, i in zip(found, infos)
-            if not (str(i.get("backend_type", "")).lower() == "opengl" and _name(i) in native)]
+            if not (str(i.get("backend_type", "")).lower() == "opengl"
+                    and _name(i).split("/")[0].strip() in native)]
 
 
 def _name(info):
