@@ -106,4 +106,6 @@ def test_what_numr_does_not_compute_is_declined_or_refused(xp):
     with sf.set_backend(nf):
         with numr.host_conversion("allow"):
             got = sf.dct(x, type=1)
-        np.testing.assert_allclose(np.asarray(got), sf.dct(np.arange(8.0), type=1))
+        # a numr array where SciPy runs with SCIPY_ARRAY_API=1, else NumPy's
+        got = got if isinstance(got, np.ndarray) else _host(got)
+        np.testing.assert_allclose(got, sf.dct(np.arange(8.0), type=1))
