@@ -92,6 +92,15 @@ def test_the_standard_transforms_go_to_the_namespace(xp):
             np.testing.assert_allclose(_host(got), getattr(sf, name)(a, **kw), atol=1e-12)
 
 
+def test_lengths_without_axes_take_the_last_axes_as_scipy_does(xp):
+    a = np.random.default_rng(5).standard_normal((3, 5, 6))
+    with sf.set_backend(nf):
+        for name in ("fftn", "rfftn", "ifftn"):
+            got = getattr(sf, name)(xp.asarray(a), s=(4, 4))
+            assert got.__array_namespace__() is xp
+            np.testing.assert_allclose(_host(got), getattr(sf, name)(a, s=(4, 4)), atol=1e-12)
+
+
 def test_what_numr_does_not_compute_is_declined_or_refused(xp):
     x = xp.asarray(np.arange(8.0))
     with pytest.raises(BackendLimitation, match="types 2 and 3"):
