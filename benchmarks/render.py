@@ -53,10 +53,8 @@ def _table(rows: list[dict]) -> list[str]:
     cols = [c for c in cols if any(r.get(c) not in (None, "", {}, []) for r in rows)]
     # numr's own columns survive the cut: a table of peers alone says nothing
     ours = {c for c in cols if re.search(r"numr|_over_|ratio", c)}
-    k = MAX_COLS
-    while k > 1 and sum(1 for i, c in enumerate(cols) if i < k or c in ours) > MAX_COLS:
-        k -= 1
-    cols = [c for i, c in enumerate(cols) if i < k or c in ours]
+    others = [c for c in cols if c not in ours][:max(1, MAX_COLS - len(ours))]
+    cols = [c for c in cols if c in ours or c in others]
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     out += ["| " + " | ".join(_cell(r.get(c, "")) for c in cols) + " |"
             for r in rows[:MAX_ROWS]]

@@ -19,17 +19,3 @@ def best_of(fn, sync, repeats):
         best = min(best, time.perf_counter() - t)
     return best
 
-
-def per_call(fn, sync, calls, batches=3):
-    """Seconds per call with ``calls`` calls queued before one synchronize (the sweep's
-    throughput measure: host work and GPU work overlap), best of ``batches``."""
-    fn()
-    sync()
-    best = float("inf")
-    for _ in range(batches):
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t) / calls)
-    return best

@@ -8,8 +8,9 @@ order, earlier winners pinned): each choice runs every workload once to compile 
 give the default's results (NaN where NaN; float tolerance by dtype); then the choices take
 turns, ``repeats`` synchronised passes each, and each keeps its best. A choice replaces the
 current value only when it is faster by more than ``margin`` (5 %) and again so in a second
-race of the two alone: the table records what beat the portable default, not noise. The table is merged into the adapter's file (tables.write) with the
-date, the commit and the command, and the library reads it on next use.
+race of the two alone: the table records what beat the portable default, not noise. The
+table is merged into the adapter's file (tables.write) with the date, the commit and the
+command, and the library reads it on next use.
 GEMM tile configurations have their own tuner (backends/webgpu/ops/matmul/tune.py), which
 writes the same table's "gemm" section.
 """
