@@ -19,7 +19,7 @@ from . import dtypes as dt
 from .array import Array
 from .device import Device, parse_device
 from .boundary import wrap_namespace
-from .errors import InvalidArgument, InvalidType
+from .errors import InvalidType
 from .promotion import TABLE, lookup
 from .semantics import strict
 

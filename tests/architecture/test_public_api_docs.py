@@ -7,7 +7,6 @@ Public: numr_array_api._api._docstrings.public (the same definition the docs bui
 import inspect
 import sys
 import traceback
-import types
 
 import pytest
 
