@@ -1,4 +1,4 @@
-"""Discrete cosine and sine transforms (types 2 and 3) on any array namespace, through its FFT.
+"""Discrete cosine and sine transforms (types 1 to 4) on any array namespace, through its FFT.
 
 SciPy's DCT / DST have no array API counterpart, so on a device array SciPy computes them
 on the host. Here they are a few namespace calls around one complex FFT of the same length
@@ -8,9 +8,12 @@ on the host. Here they are a few namespace calls around one complex FFT of the s
     DCT-III  its inverse: V_k = (X_k - i X_(N-k)) conj(w_k) / 2, v = IFFT(V), x from v
     DST-II   DCT-II of x_n (-1)^n, reversed
     DST-III  (-1)^k DCT-III of x reversed
+    DCT-I    Re(RFFT(x_0 .. x_(N-1), x_(N-2) .. x_1)), the even extension of length 2N-2
+    DST-I    -Im(FFT(0, x, 0, -x reversed))[1:N+1], the odd extension of length 2N+2
+    DCT-IV   2 Re(e^(-i pi (2k+1) / 4N) FFT_2N(x_n e^(-i pi n / 2N))_k), k < N
+    DST-IV   -2 Im of the same
 
-with SciPy's normalisations ("backward", "forward", "ortho" and ``orthogonalize``). Types 1
-and 4 are not implemented (the caller is told so).
+with SciPy's normalisations ("backward", "forward", "ortho" and ``orthogonalize``).
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ __all__ = ["dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn", "supp
 _NORMS = (None, "backward", "forward", "ortho")
 _INVERSE_NORM = {None: "forward", "backward": "forward", "forward": "backward",
                  "ortho": "ortho"}
+_INVERSE_TYPE = {1: 1, 2: 3, 3: 2, 4: 4}
 
 
 def supported(type=2, norm=None, orthogonalize=None) -> bool:
     """Whether these options are computed here (else SciPy's own code must run)."""
-    if type not in (2, 3) or norm not in _NORMS:
+    if type not in (1, 2, 3, 4) or norm not in _NORMS:
         return False
     # the orthogonalized variant under another normalisation is SciPy's alone
     return not orthogonalize or norm == "ortho"
@@ -43,8 +47,8 @@ def _check(type, norm, orthogonalize, fname):
     if not supported(type, norm, orthogonalize):
         raise BackendLimitation(
             "numr", f"{fname} of type {type} (norm={norm!r}, orthogonalize={orthogonalize!r})",
-            "numr computes types 2 and 3 (orthogonalize only with norm='ortho'); scipy.fft "
-            "computes the others on a host copy")
+            "numr computes orthogonalize only with norm='ortho'; scipy.fft computes the "
+            "others on a host copy")
 
 
 def _namespace(x):
@@ -143,6 +147,52 @@ def _type3(xp, x, norm, orth):
     return y / (2 * N) if norm == "forward" else y
 
 
+def _norm_factor(norm, length):
+    """SciPy's scale of an unnormalised transform whose inverse divides by ``length``."""
+    if norm == "forward":
+        return 1 / length
+    if norm == "ortho":
+        return math.sqrt(1 / length)
+    return 1.0
+
+
+def _type1(xp, x, kind, norm, orth, fname):
+    N = x.shape[-1]
+    if kind == "dct":
+        if N < 2:
+            raise InvalidArgument("x", f"{fname}: the type-1 DCT needs at least 2 points "
+                                       f"along the axis, got {N}")
+        if orth:
+            x = _scaled_first(xp, _scaled_first(xp, x, math.sqrt(2)), math.sqrt(2), last=True)
+        v = xp.concat([x, xp.flip(x[..., 1:N - 1], axis=-1)], axis=-1)
+        y = xp.real(xp.fft.rfft(v))
+        if orth:
+            y = _scaled_first(xp, _scaled_first(xp, y, 1 / math.sqrt(2)), 1 / math.sqrt(2),
+                              last=True)
+        return y * _norm_factor(norm, 2 * (N - 1))
+    zero = xp.zeros(x.shape[:-1] + (1,), dtype=x.dtype, device=x.device)
+    v = xp.concat([zero, x, zero, -xp.flip(x, axis=-1)], axis=-1)
+    y = -xp.imag(xp.fft.rfft(v))[..., 1:N + 1]
+    return y * _norm_factor(norm, 2 * (N + 1))
+
+
+def _type4(xp, x, kind, norm):
+    N = x.shape[-1]
+    ctype = xp.complex64 if x.dtype == xp.float32 else xp.complex128
+    n = xp.arange(N, dtype=x.dtype, device=x.device)
+    a = n * (math.pi / (2 * N))
+    z = xp.astype(x * xp.cos(a), ctype) - 1j * xp.astype(x * xp.sin(a), ctype)
+    Z = xp.fft.fft(z, n=2 * N)[..., :N]
+    b = (2 * n + 1) * (math.pi / (4 * N))
+    c, s = xp.cos(b), xp.sin(b)
+    # e^(-i b) Z = (c Re Z + s Im Z) + i (c Im Z - s Re Z)
+    if kind == "dct":
+        y = 2 * (c * xp.real(Z) + s * xp.imag(Z))
+    else:
+        y = -2 * (c * xp.imag(Z) - s * xp.real(Z))
+    return y * _norm_factor(norm, 2 * N)
+
+
 def _transform(x, kind, type, n, axis, norm, orthogonalize, fname):
     _check(type, norm, orthogonalize, fname)
     xp = _namespace(x)
@@ -155,7 +205,11 @@ def _transform(x, kind, type, n, axis, norm, orthogonalize, fname):
     x = xp.moveaxis(xp.astype(x, _real_dtype(xp, x)), axis, -1)
     x = _resize(xp, x, n)
     N = x.shape[-1]
-    if kind == "dct":
+    if type == 1:
+        y = _type1(xp, x, kind, norm, orth, fname)
+    elif type == 4:
+        y = _type4(xp, x, kind, norm)
+    elif kind == "dct":
         y = _type2(xp, x, norm, orth) if type == 2 else _type3(xp, x, norm, orth)
     elif type == 2:     # DST-II: DCT-II of x_n (-1)^n, reversed
         y = xp.flip(_type2(xp, x * _signs(xp, N, x.dtype, x.device), norm, orth), axis=-1)
@@ -166,7 +220,7 @@ def _transform(x, kind, type, n, axis, norm, orthogonalize, fname):
 
 def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
         orthogonalize=None):
-    """scipy.fft.dct on ``x``'s own namespace (its device): types 2 and 3."""
+    """scipy.fft.dct on ``x``'s own namespace (its device)."""
     return _transform(x, "dct", type, n, axis, norm, orthogonalize, "dct")
 
 
@@ -174,12 +228,13 @@ def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
          orthogonalize=None):
     """scipy.fft.idct: the DCT of the inverse type with the inverse normalisation."""
     _check(type, norm, orthogonalize, "idct")
-    return _transform(x, "dct", 5 - type, n, axis, _INVERSE_NORM[norm], orthogonalize, "idct")
+    return _transform(x, "dct", _INVERSE_TYPE[type], n, axis, _INVERSE_NORM[norm],
+                      orthogonalize, "idct")
 
 
 def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
         orthogonalize=None):
-    """scipy.fft.dst on ``x``'s own namespace (its device): types 2 and 3."""
+    """scipy.fft.dst on ``x``'s own namespace (its device)."""
     return _transform(x, "dst", type, n, axis, norm, orthogonalize, "dst")
 
 
@@ -187,7 +242,8 @@ def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
          orthogonalize=None):
     """scipy.fft.idst: the DST of the inverse type with the inverse normalisation."""
     _check(type, norm, orthogonalize, "idst")
-    return _transform(x, "dst", 5 - type, n, axis, _INVERSE_NORM[norm], orthogonalize, "idst")
+    return _transform(x, "dst", _INVERSE_TYPE[type], n, axis, _INVERSE_NORM[norm],
+                      orthogonalize, "idst")
 
 
 def _nd(one, x, type, s, axes, norm, orthogonalize):
