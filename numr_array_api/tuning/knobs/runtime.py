@@ -25,8 +25,15 @@ declare(
     Knob("MAP_SPIN_US", int, 2000, "microseconds a host wait for the GPU polls before it "
          "sleeps (benchmarks/suite/gather.py on an H100, 2026-11-26: a synchronising take of 16M "
          "indices 862 us with 2000, 992 us with 300: the sleeps after the spin overshoot); "
-         "0 on CPU adapters (tables/cpu.json)", FAMILY,
-         choices=(0, 300, 2000, 5000), lo=0),
+         "1000 on CPU adapters (tables/cpu.json)", FAMILY,
+         choices=(0, 300, 1000, 2000, 5000), lo=0),
+    Knob("MAP_WAIT", str, "spin", "how a host wait polls during its first MAP_SPIN_US: "
+         "spin (poll without pausing), yield (sched_yield between polls: the CPU adapters' "
+         "table, whose work runs on the host's cores; lavapipe, 2 cores: x + 1 and "
+         "synchronize 165 -> 117 us, a 1 MiB sum read 725 -> 650 us against sleeping at "
+         "once) or block (one blocking device poll: returns when the queue is idle, and a "
+         "Ctrl-C waits for that, so no table picks it; for measurements)", FAMILY,
+         choices=("spin", "yield", "block"), tunable=False),
     Knob("WG_STORAGE", int, 0, "bytes of workgroup memory kernels are planned for (and the "
          "pipeline cache enforces) when below the adapter's limit; 16384 (WebGPU's minimum) "
          "shows on a large adapter what a small one gets; 0: the adapter's own", FAMILY,

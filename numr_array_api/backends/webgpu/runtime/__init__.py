@@ -7,15 +7,15 @@ client.py       WgpuClient: one device + queue + pools + caches per adapter per 
 dtypes.py       which numr dtypes kernels compute on for a set of device features (no wgpu)
 allocator.py    the size-class buffer pool: Block, SegmentedBlock (arrays beyond one
                 buffer), deferred reuse of pending buffers, the memory and pool caps, the
-                staging pool for read-backs
+                bounded staging pool for read-backs
 caches.py       the registry of caches holding GPU objects beyond a call (plans, graphs,
                 tables), emptied by ``empty_cache()`` and the memory limit
 pipelines.py    the compute pipeline and shader module cache (least recently used out,
                 trusted modules with fewer runtime checks) and the bind group cache
 submit.py       Recorder: batched submission, one open command encoder + compute pass per
                 batch, the pending-buffer bookkeeping
-mapping.py      buffer mappings (read-backs, fences) started natively, waited on
-                interruptibly
+mapping.py      buffer mappings (read-backs) and queue markers (synchronize) started
+                natively, waited on interruptibly (MAP_WAIT, MAP_SPIN_US)
 progress.py     queue markers and interruptible waits for them, ``paced`` long operations,
                 abandoned work
 concurrency.py  the runtime lock (LockedBackend, ``locked``) and deferred KeyboardInterrupts
@@ -26,5 +26,6 @@ recipes.py      call recipes: an op's dispatches recorded once per call signatur
 custom.py       ``custom_kernel``: user WGSL on storages and its binding convention
 profile.py      GPU time per kernel from timestamp queries (``profile()``,
                 NUMR_WEBGPU_PROFILE)
+native_calls.py counting the calls into wgpu-native (tests, benchmarks/suite/latency.py)
 bench.py        per-op cost of the runtime (``python -m ...webgpu.runtime.bench``)
 """

@@ -411,16 +411,29 @@ class BufferPool:
 
 
 class StagingPool:
-    """Reusable MAP_READ buffers for read-backs (a fresh one costs ~170 us on lavapipe)."""
+    """Reusable MAP_READ buffers for read-backs (a fresh one costs ~170 us on lavapipe),
+    bounded.
+
+    Reads of at most ``SMALL`` bytes (scalars, ``item()``, small arrays) share one size,
+    so every small read reuses the same few buffers, a ring of at most ``RING`` (more
+    exist only while interrupted reads still hold their mappings). Larger reads keep at
+    most ``PER_CLASS`` free buffers of each size class and ``MAX_FREE_BYTES`` in all; a
+    buffer handed back past a bound is destroyed (its read is over: nothing uses it)."""
+
+    SMALL = 4096
+    RING = 4
+    PER_CLASS = 2
+    MAX_FREE_BYTES = 128 << 20
 
     def __init__(self, device):
         self.device = device
         self._free = {}
         self.hits = 0
         self.misses = 0
+        self.destroyed = 0
 
     def take(self, nbytes):
-        size = size_class(nbytes)
+        size = self.SMALL if nbytes <= self.SMALL else size_class(nbytes)
         free = self._free.get(size)
         if free:
             self.hits += 1
@@ -434,17 +447,32 @@ class StagingPool:
         return buf, size
 
     def give(self, buf, size):
-        self._free.setdefault(size, []).append(buf)
+        lst = self._free.setdefault(size, [])
+        keep = self.RING if size == self.SMALL else self.PER_CLASS
+        if len(lst) < keep and (size == self.SMALL
+                                or self.nbytes() + size <= self.MAX_FREE_BYTES):
+            lst.append(buf)
+            return
+        self.destroyed += 1
+        _destroy(buf)
 
     def nbytes(self):
         """Bytes of the free staging buffers (those mapped by a read are not counted)."""
         return sum(size * len(lst) for size, lst in self._free.items())
 
+    def buffers(self):
+        """The free staging buffers (tests: the small-read ring is reused)."""
+        return [b for lst in self._free.values() for b in lst]
+
     def empty(self):
         for lst in self._free.values():
             for b in lst:
-                try:
-                    b.destroy()
-                except Exception:
-                    pass
+                _destroy(b)
             lst.clear()
+
+
+def _destroy(buf):
+    try:
+        buf.destroy()
+    except Exception:
+        pass

@@ -245,11 +245,12 @@ class WgpuClient:
         return tuned("KERNEL_CACHE_SIZE", self)
 
     def _tune_waits(self):
-        """The host waits' spin (MAP_SPIN_US), re-read after any knob changed."""
+        """How host waits poll (MAP_SPIN_US, MAP_WAIT), re-read after any knob changed."""
         e = tuning_epoch()
         if e != self._waits_epoch:
             self._waits_epoch = e
             self.maps.spin_s = tuned("MAP_SPIN_US", self) * 1e-6
+            self.maps.poll_wait = tuned("MAP_WAIT", self)
 
     def launch_indirect(self, pipe, bindings, params, indirect):
         """Like ``launch``, the workgroup counts read by the GPU from ``indirect``: a storage
@@ -368,7 +369,8 @@ class WgpuClient:
         try:
             self.recorder.before_submit()
             with deferred_interrupts():
-                maps.reap()
+                if maps.active:
+                    maps.reap()
                 staging, size = self.staging.take(n)
                 self.recorder.flush(copies=((block.buffer, lo, staging, 0, n),))
                 m = maps.start(staging, size, self.staging.give)
@@ -467,4 +469,5 @@ class WgpuClient:
     def stats(self):
         return {"memory": self.pool.stats(), "pipelines": self.pipelines.stats(),
                 "bind_groups": self.bindgroups.stats(), "submission": self.recorder.stats(),
-                "staging": {"hits": self.staging.hits, "misses": self.staging.misses}}
+                "staging": {"hits": self.staging.hits, "misses": self.staging.misses,
+                            "destroyed": self.staging.destroyed}}

@@ -92,12 +92,6 @@ class Recorder:
         self.ring = None
         self._ring_host = None
         self._ring_used = 0
-        # a tiny buffer to map: waiting on it waits for the whole queue (in-order execution)
-        # created up front: wait() runs inside out-of-memory recovery (empty_cache), where
-        # allocating would fail too
-        self._fence = self.device.create_buffer(
-            size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
-        self._fence_src = self.device.create_buffer(size=256, usage=wgpu.BufferUsage.COPY_SRC)
 
     def retune(self):
         """Read the knobs (runtime family) the recorder runs with: at creation and after
@@ -139,8 +133,8 @@ class Recorder:
         Native handles (``raw_batch``): wgpu-py's encoder, pass and command buffer objects
         cost the host ~18 us a batch (descriptor structs, object bookkeeping, releases in
         __del__; 54 -> 36 us an empty batch on the CI machine), a large share of a small
-        stacked call's ~0.2 ms. Errors still raise: the calls that report them (pass end,
-        finish, copies, submit) go through wgpu-py's error-capturing ``libf``. A profile
+        stacked call's ~0.2 ms. Errors still raise: the calls that report them (encoder
+        finish, submit) go through wgpu-py's error-capturing ``libf``. A profile
         (profile.py) records through wgpu-py's objects."""
         self._last_pipe = self._last_bg = None
         if self.prof is not None:
@@ -391,16 +385,19 @@ class Recorder:
 
     def _flush_raw(self, cp, enc, copies, ring_used):
         """flush's work on native handles (``_open_pass``); every handle is released, also
-        when a call raises."""
+        when a call raises. wgpu defers an encoder's errors (its passes' commands, its
+        copies) to finish, so only finish and submit go through the error-capturing
+        ``libf`` (tests/webgpu_runtime/test_native_batch.py and test_latency_path.py raise
+        both kinds there)."""
         cb = None
         try:
             if cp is not None:
-                _libf.wgpuComputePassEncoderEnd(cp)
+                _lib.wgpuComputePassEncoderEnd(cp)
             if enc is None:
                 enc = self._raw_encoder()
             for src, so, dst, do, n in copies:
-                _libf.wgpuCommandEncoderCopyBufferToBuffer(enc, src._internal, so,
-                                                           dst._internal, do, n)
+                _lib.wgpuCommandEncoderCopyBufferToBuffer(enc, src._internal, so,
+                                                          dst._internal, do, n)
             cb = _libf.wgpuCommandEncoderFinish(enc, self._cb_desc)
             self._ring_upload(ring_used)
             self._cbs[0] = cb
@@ -424,7 +421,11 @@ class Recorder:
         self.drained_at = self.submits
 
     def wait(self):
-        """Submit everything and wait (interruptibly) until the queue is idle."""
+        """Submit everything and wait (interruptibly) until the queue is idle.
+
+        The wait is a queue marker (``Mappings.mark``), not a mapped fence buffer: no copy
+        command and no map / unmap calls, and nothing to submit when no dispatch is
+        recorded (work submitted early is already on the queue)."""
         client = self.client
         maps = client.maps
         if self.cpass is None and self.drained_at == self.submits and not maps.active:
@@ -435,18 +436,13 @@ class Recorder:
         try:
             self.before_submit()
             with deferred_interrupts():
-                maps.reap()
-                if maps.busy(self._fence):  # an interrupted wait's map is still pending
-                    fence, size = client.staging.take(4)
-                    release = client.staging.give
-                else:
-                    fence, size, release = self._fence, 256, _keep
-                self.flush(copies=((self._fence_src, 0, fence, 0, 4),))
-                m = maps.start(fence, size, release)
+                if maps.active:
+                    maps.reap()
+                self.flush()
+                m = maps.mark(self.queue)
             maps.wait(m)
             self.idle()
-            with deferred_interrupts():
-                maps.finish(m, 0)
+            maps.finish(m, 0)   # a marker only forgets itself: no interrupt-unsafe step
         except Exception as exc:
             raise translate(exc, "synchronize") from exc
 
@@ -469,6 +465,3 @@ class _Held:
     def __exit__(self, *exc):
         self.rec.hold -= 1
 
-
-def _keep(buffer, size):
-    """The recorder's own fence stays with it when its mapping ends."""
