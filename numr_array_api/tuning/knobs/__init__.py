@@ -7,7 +7,8 @@ each knob's choices (see ``numr_array_api.tuning.tune``).
 
 from importlib import import_module
 
-FAMILIES = ("runtime", "gemm", "reduction", "primitives", "fft", "linalg", "spectral", "cuda")
+FAMILIES = ("runtime", "gemm", "reduction", "primitives", "sorting", "fft", "linalg", "spectral",
+            "cuda")
 
 for _name in FAMILIES:
     import_module(f"{__name__}.{_name}")

@@ -1,5 +1,9 @@
 """The device-wide sort: a stable LSD radix sort of the rows of a (rows, m) view.
 
+This is the general sort (complex keys, data beyond one binding, every dtype with
+SORT_KEYS off); real keys inside one binding take primitives/radix_keys.py, which moves
+the keys themselves instead of re-reading them through positions.
+
 The sort moves u32 *positions* (``r * m + c``: row r, column c of the view), never the
 data: each pass computes the digit of an element from the source through its key
 (primitives/keys.py), so any dtype (64-bit and complex included, with no optional
@@ -40,6 +44,7 @@ from ..codegen.spec import KernelSpec
 from ..codegen.template import Template
 from ..storage import new_output
 from .keys import KeyType, key_fn, key_type
+from .radix_keys import sort_keys, takes
 from .rowsort import row_capacity, sort_rows
 from .scan import scan
 from ..runtime import caches as _caches
@@ -328,7 +333,8 @@ def spans(n, views, align):
 def sort_positions(src, descending=False):
     """u32 (rows * m,): the positions ``r * m + c`` of the (rows, m) view ``src`` in
     (row, key) order, stable (equal keys keep their column order). Rows that fit
-    workgroup memory sort there (primitives/rowsort.py); longer ones by radix passes;
+    workgroup memory sort there (primitives/rowsort.py); longer ones of real keys by the
+    carried-key passes (primitives/radix_keys.py), others by position radix passes;
     data or positions beyond one storage binding by the slab passes (``record_slabs``)."""
     client = src.client
     rows, m = src.shape
@@ -348,6 +354,8 @@ def sort_positions(src, descending=False):
     if m <= row_capacity(kt, caps):   # short rows: sorted inside workgroup memory
         sort_rows(src, a, descending, caps)
         return a
+    if takes(src):   # real keys: moved themselves, no gather per pass
+        return sort_keys(src, descending, "positions")
     return _plan(client, src.dtype, descending).record(src, a)
 
 

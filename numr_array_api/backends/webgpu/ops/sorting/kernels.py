@@ -176,6 +176,37 @@ class FlagSpec(KernelSpec):
                              wg=WG)
 
 
+_SFLAGS = Template("""${layout}
+${keyfn}
+${less}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let i = g.x + g.y * nw.x * ${wg}u;
+  if (i >= ${n}) { return; }
+  let k = key(${S_off} + i);
+  var f = i == 0u || key_nan(k);
+  if (!f) { f = !key_eq(k, key(${S_off} + i - 1u)); }
+  F[${F_off} + i] = select(0u, 1u, f);
+}
+""", "unique_sorted_flags")
+
+
+@dataclasses.dataclass(frozen=True)
+class SortedFlagSpec(KernelSpec):
+    """FlagSpec on the sorted values themselves (contiguous): neighbours read in order
+    instead of through positions."""
+
+    kt: KeyType
+
+    def layout(self, caps):
+        return Layout([Buf("S", self.kt.raw.arr), Buf("F", "u32", "rw")], ["n"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        return _SFLAGS.render(lay.tokens(), keyfn=key_fn(self.kt, "S"), less=less_fn(self.kt),
+                              wg=WG)
+
+
 _COUNTS = Template("""${layout}
 @compute @workgroup_size(${wg})
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
@@ -311,6 +342,83 @@ class SearchSpec(KernelSpec):
                 (f"_sorter{self.sorter.itemsize}" if self.sorter is not None else ""))
 
 
+_CSEARCH = Template("""${layout}
+${keyfn}
+${vkeyfn}
+${less}
+fn at(p: u32) -> u32 { ${at} }
+fn go(a: array<u32, ${W}>, v: array<u32, ${W}>, right: bool) -> bool {
+  return select(key_less(a, v), !key_less(v, a), right);
+}
+// floor(k * ns / K) without a 64-bit product (k < K, so k * (ns % K) < K^2)
+fn bk(k: u32) -> u32 { return k * (${ns} / ${K}u) + (k * (${ns} % ${K}u)) / ${K}u; }
+var<workgroup> smp: array<array<u32, ${W}>, ${K}>;
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {
+  let blk = wid.x + wid.y * nw.x;
+  if (blk >= ${ng}) { return; }
+  let ns = ${ns};
+  // sample k (1 <= k < K) is the element at b(k) = k * ns / K; sample 0 unused
+  for (var k = lid.x; k < ${K}u; k += ${wg}u) {
+    smp[k] = key(at(bk(k)));
+  }
+  workgroupBarrier();
+  let right = ${right} != 0u;
+  for (var w = blk * ${wg}u + lid.x; w < ${nv}; w += ${ng} * ${wg}u) {
+    let v = vkey(${vat});
+    // c: samples 1..K-1 on the "go right" side (a prefix: they are sorted)
+    var c = 0u;
+    for (var step = ${K}u / 2u; step > 0u; step >>= 1u) {
+      if (c + step < ${K}u && go(smp[c + step], v, right)) { c += step; }
+    }
+    var lo = select(0u, bk(c) + 1u, c > 0u);
+    var hi = select(ns, bk(c + 1u), c + 1u < ${K}u);
+    while (lo < hi) {
+      let mid = lo + (hi - lo) / 2u;
+      if (go(key(at(mid)), v, right)) { lo = mid + 1u; } else { hi = mid; }
+    }
+    ${store}
+  }
+}
+""", "sort_search_cached")
+
+
+@dataclasses.dataclass(frozen=True)
+class CachedSearchSpec(KernelSpec):
+    """searchsorted with the first log2(K) levels of every search in workgroup memory: a
+    workgroup loads K evenly spaced keys of the sorted array once, each needle finds its
+    bracket among them there, then searches only ns / K elements in global memory.
+    Needles by grid stride (``ng`` workgroups), so each workgroup's samples serve many."""
+
+    kt: KeyType
+    wide: bool
+    K: int
+    sorter: object = None
+
+    def layout(self, caps):
+        bufs = [Buf("S", self.kt.raw.arr), Buf("V", self.kt.raw.arr)]
+        if self.sorter is not None:
+            bufs.append(Buf("Q", self.sorter.arr))
+        bufs.append(Buf("D", "vec2<u32>" if self.wide else "u32", "rw"))
+        return Layout(bufs, ["ns", "nv", "ng", "s_st", "q_st", "v_st", "right"], caps)
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        vo, vs = lay.word("V_off"), lay.word("v_st")
+        return _CSEARCH.render(
+            lay.tokens(), keyfn=key_fn(self.kt, "S"),
+            vkeyfn=key_fn(self.kt, "V", "vkey", helpers=False), less=less_fn(self.kt),
+            W=self.kt.words, at=_sorter_at(lay, self.sorter), wg=WG, K=self.K,
+            vat=f"u32(i32({vo}) + i32(w) * bitcast<i32>({vs}))",
+            store=index_store(self.wide, "D", lay.word("D_off") + " + w", "lo"))
+
+    @property
+    def label(self):
+        return (f"searchsorted_cached{self.K}_{self.kt.name}" + ("_wide" if self.wide else "") +
+                (f"_sorter{self.sorter.itemsize}" if self.sorter is not None else ""))
+
+
 def variants():
     from ....._core import dtypes as dt
     from ...primitives.keys import key_type
@@ -320,5 +428,7 @@ def variants():
               dt.complex64, dt.complex128):
         kt = key_type(d)
         out += [FlagSpec(kt), SearchSpec(kt, True, False), SearchSpec(kt, False, True),
-                SearchSpec(kt, False, False, RAW[4]), SearchSpec(kt, False, True, RAW[8])]
+                SearchSpec(kt, False, False, RAW[4]), SearchSpec(kt, False, True, RAW[8]),
+                SortedFlagSpec(kt), CachedSearchSpec(kt, True, 1024),
+                CachedSearchSpec(kt, False, 256, RAW[4]), CachedSearchSpec(kt, True, 512, RAW[8])]
     return out

@@ -1,8 +1,9 @@
 """sort / argsort / searchsorted / nonzero / diff / unique / isin on the GPU.
 
 Everything orders elements through the keys of primitives/keys.py and sorts with the radix
-sort of primitives/radix.py (positions, stable, NaNs last ascending, the exact reverse
-descending). nonzero and unique read one 4-byte count to size their outputs (warned once
+sorts (stable, NaNs last ascending, the exact reverse descending): primitives/radix_keys.py
+for real keys inside one binding (sort, argsort, unique), primitives/radix.py (positions)
+for the rest. nonzero and unique read one 4-byte count to size their outputs (warned once
 like ``x[mask]``); everything else stays on the device.
 """
 
@@ -13,17 +14,20 @@ import math
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
 from ....._core.promotion import TABLE
+from .....tuning.registry import get as tuned
+from ...codegen.caps import Caps
 from ...codegen.render import collapse
 from ...codegen.types import RAW
 from ...kernels.fill import full
 from ...primitives.compact import positions, ranks
 from ...primitives.keys import key_type
 from ...primitives.radix import TILE, check_size, sort_positions, spans
+from ...primitives.radix_keys import sort_keys, takes
 from ...primitives.scan import scan
 from ...storage import new_output
 from ..indexing import warn_host_read
-from .kernels import (WG, CountSpec, FlagSpec, IndexSpec, InverseSpec, SearchSpec, TakeSpec,
-                      WindowTakeSpec)
+from .kernels import (WG, CachedSearchSpec, CountSpec, FlagSpec, IndexSpec, InverseSpec,
+                      SearchSpec, SortedFlagSpec, TakeSpec, WindowTakeSpec)
 
 
 def _groups(units, client):
@@ -81,6 +85,17 @@ def _windows(n, views):
             step = max(1024, (step // 2) // 1024 * 1024)
         yield p0, p0 + step
         p0 += step
+
+
+def _search_cache(kt, ns, client):
+    """Samples of the sorted array a searchsorted workgroup keeps (0: plain binary search):
+    SEARCH_CACHE, halved until they fit workgroup memory, and only where each bracket
+    still holds a few elements."""
+    K = tuned("SEARCH_CACHE", client)
+    ws = Caps.of(client).workgroup_storage
+    while K > 1 and K * kt.words * 4 > ws // 2:
+        K //= 2
+    return K if K > 1 and ns >= 4 * K else 0
 
 
 class SortingMixin:
@@ -148,6 +163,8 @@ class SortingMixin:
             return data.copy()
         if not v2.fits_binding():   # a sparse view: its values, packed, may fit
             v2 = v2.contiguous()
+        if takes(v2):   # the keys' own bits sorted: no gather of the values afterwards
+            return _back(sort_keys(v2, descending, "values"), lshape, m, axis, data.ndim)
         pos = sort_positions(v2, descending)
         return _back(self._take(v2, pos, v2.size), lshape, m, axis, data.ndim)
 
@@ -155,6 +172,12 @@ class SortingMixin:
         v2, lshape, m = _rows(data, axis)
         if v2.size == 0 or m == 1:
             return full(data.shape, 0, self.default_index, data.client)
+        if not v2.fits_binding():
+            v2 = v2.contiguous()
+        wide = self._index_wide()
+        if takes(v2, 8 if wide else 4):   # the columns written by the sort's last kernel
+            idx = sort_keys(v2, descending, "index64" if wide else "index")
+            return _back(idx, lshape, m, axis, data.ndim)
         pos = sort_positions(v2, descending)
         return _back(self._index(pos, 1, m), lshape, m, axis, data.ndim)
 
@@ -179,15 +202,29 @@ class SortingMixin:
             qt = RAW[q.itemsize]
         wide = self._index_wide()
         out = new_output((nv,), self.default_index, client)
-        k = client.kernel(SearchSpec(kt, False, wide, qt))
         args = dict(S=s, ns=ns, s_st=s.strides[0] if ns > 1 else 0, q_st=1,
-                    right=1 if side == "right" else 0, invert=0)
+                    right=1 if side == "right" else 0)
         if q is not None:
             args["Q"] = q
+        K = _search_cache(kt, ns, client)
+        if K:   # the top levels of every search from workgroup memory
+            k = client.kernel(CachedSearchSpec(kt, wide, K, qt))
+            most = min(tuned("SEARCH_GROUPS", client), client.max_groups)
+        else:
+            k = client.kernel(SearchSpec(kt, False, wide, qt))
+            args["invert"] = 0
         for p0, p1 in _windows(nv, (v, out)):
             vw = v[p0:p1]
-            k.launch(_groups(p1 - p0, client), V=vw, D=out[p0:p1], nv=p1 - p0,
-                     units=p1 - p0, v_st=vw.strides[0] if p1 - p0 > 1 else 0, **args)
+            c = p1 - p0
+            if K:
+                ng = min(-(-c // WG), max(most, -(-c // (WG * 4096))))
+                extra = dict(ng=ng)
+                groups = _groups(ng * WG, client)
+            else:
+                extra = dict(units=c)
+                groups = _groups(c, client)
+            k.launch(groups, V=vw, D=out[p0:p1], nv=c,
+                     v_st=vw.strides[0] if c > 1 else 0, **extra, **args)
         return out.reshape(values.shape)
 
     def isin(self, a, b, invert):
@@ -243,16 +280,28 @@ class SortingMixin:
                     new_output(data.shape, self.default_index, client) if inverse else None,
                     e if counts else None)
         f2 = flat.reshape((1, n))
-        pos = sort_positions(f2)
         flags = new_output((n,), dt.uint32, client)
-        client.kernel(FlagSpec(key_type(data.dtype))).launch(
-            _groups(n, client), S=flat, I=pos, F=flags, n=n, s_st=1)
+        kt = key_type(data.dtype)
+        if takes(f2):   # the sorted values themselves: flags and values read in order
+            if index or inverse:   # positions too
+                sv, pos = sort_keys(f2, False, "both")
+            else:
+                sv, pos = sort_keys(f2, False, "values"), None
+            client.kernel(SortedFlagSpec(kt)).launch(_groups(n, client), S=sv, F=flags, n=n)
+        else:
+            sv, pos = None, sort_positions(f2)
+            client.kernel(FlagSpec(kt)).launch(
+                _groups(n, client), S=flat, I=pos, F=flags, n=n, s_st=1)
         rk = scan(flags.reshape((1, n)), "add", dt.uint32, "total").reshape((n + 1,))
         warn_host_read("unique", "the number of unique values")
         K = int(rk[n:n + 1].to_numpy()[0])
         starts = positions(flags, rk, K)
-        first = self._take(pos.reshape((1, n)), starts, K)   # stable: each run's first index
-        values = self._take(f2, first, K)
+        # stable: each run's first element (and its index)
+        first = self._take(pos.reshape((1, n)), starts, K) if pos is not None else None
+        if sv is not None:
+            values = self._take(sv.reshape((1, n)), starts, K)
+        else:
+            values = self._take(f2, first, K)
         idx = self._index(first, 1, 0xFFFFFFFF) if index else None
         cnt = None
         if counts:
