@@ -9,7 +9,10 @@ gather.py    gather / scatter through integer indices, fused with their bounds c
              (TakeSpec, NUMR_WEBGPU_INDEX_CHECK), at any size
 keys.py      order-preserving unsigned sort keys of every dtype, computed from raw bits
 radix.py     the device-wide sort: a stable LSD radix sort of the rows of a view, moving
-             positions (RadixPlan); short rows go to rowsort.py
+             positions (RadixPlan); real keys go to radix_keys.py, short rows to rowsort.py
+radix_keys.py  the key-carrying radix path for real dtypes: raw bits as u32 planes, every
+             pass's histogram from one read, constant-digit passes skipped on the device,
+             subgroup or workgroup-memory ranking (SORT_RANK)
 rowsort.py   short rows sorted in workgroup memory by a bitonic network, a workgroup per
              row (or per few rows); its kernel in rowsort.wgsl
 """
