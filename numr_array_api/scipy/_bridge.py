@@ -8,7 +8,9 @@ their implementations are numr's own kernels (``backends/webgpu/scipy``).
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 
 from .._core.array import Array
 from .._core.errors import BackendLimitation, DeviceMismatch
@@ -100,13 +102,74 @@ def native_function(module, name, backend):
     return getattr(mod, name, None)
 
 
+# Parameters SciPy takes as array-likes (host data: weights, footprints, coefficients) that
+# cupyx.scipy wants as CuPy arrays.
+_ARRAY_PARAMS = frozenset({"weights", "footprint", "structure", "b", "a", "sos", "zi", "x",
+                           "in1", "in2", "h", "window", "input", "mask", "labels", "index",
+                           "coordinates", "matrix", "offset", "kernel", "volume", "ba"})
+
+
+def _to_cupy(args, kwargs, module, name):
+    """NumPy arrays, and array-likes where SciPy takes an array, as CuPy arrays (cupyx.scipy
+    refuses host data; SciPy accepts it)."""
+    import numpy as np
+    import cupy
+    sig = _signature(module, name)
+    bound = None
+    if sig is not None:
+        try:
+            bound = sig.bind_partial(*args, **kwargs)
+        except TypeError:
+            bound = None
+
+    def conv(key, v):
+        if isinstance(v, np.ndarray):
+            return cupy.asarray(v)
+        if key in _ARRAY_PARAMS and isinstance(v, (list, tuple)) and v and \
+                not any(isinstance(e, (Array, str)) for e in v):
+            try:
+                return cupy.asarray(np.asarray(v))
+            except (TypeError, ValueError):
+                return v
+        return v
+
+    if bound is None:
+        return [conv(None, v) for v in args], {k: conv(k, v) for k, v in kwargs.items()}
+    for k, v in list(bound.arguments.items()):
+        bound.arguments[k] = conv(k, v)
+    return list(bound.args), dict(bound.kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _signature(module, name):
+    f = native_function(module, name, "cpu")
+    try:
+        return inspect.signature(f) if f is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
 def call_native(module, name, args, kwargs):
     """Run ``module.name`` of SciPy (cpu arrays) or cupyx.scipy (cuda arrays) on the arrays'
-    own memory and return numr arrays of the same namespace."""
+    own memory and return numr arrays of the same namespace. A case cupyx.scipy does not
+    support (its NotImplementedError, or its "not supported" errors) is numr's
+    BackendLimitation, so the routing runs SciPy's own code instead."""
     backend = backend_of(args, kwargs)
     f = native_function(module, name, backend)
     if f is None:
         raise BackendLimitation(str(backend), f"scipy.{module}.{name}",
                                 "no implementation for numr arrays of this backend")
     ctx = numr_arrays((args, kwargs))[0]._ctx
-    return wrap_like(f(*unwrap(args), **unwrap(kwargs)), ctx)
+    args, kwargs = unwrap(args), unwrap(kwargs)
+    if backend != "cuda":
+        return wrap_like(f(*args, **kwargs), ctx)
+    args, kwargs = _to_cupy(args, kwargs, module, name)
+    try:
+        result = f(*args, **kwargs)
+    except NotImplementedError as e:
+        raise BackendLimitation("cuda", f"cupyx.scipy.{module}.{name}", str(e)) from e
+    except (RuntimeError, ValueError, TypeError) as e:
+        if "not supported" in str(e) or "supported currently" in str(e):
+            raise BackendLimitation("cuda", f"cupyx.scipy.{module}.{name}", str(e)) from e
+        raise
+    return wrap_like(result, ctx)

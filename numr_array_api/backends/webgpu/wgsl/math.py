@@ -22,6 +22,15 @@ try:
     PUBLIC.update(_CPUBLIC)
 except ImportError:  # pragma: no cover
     pass
+# scipy.special's functions (_special.py, _bessel.py): their own series and constants per
+# float type
+from . import _bessel, _special
+for _mod in (_special, _bessel):
+    FUNCS.update(_mod.FUNCS)
+    PUBLIC.update(_mod.PUBLIC)
+    for _ft in ("f32", "f64"):
+        SERIES[_ft].update(_mod.SERIES[_ft])
+        CONSTS[_ft].update(_mod.CONSTS[_ft])
 
 FLOAT_TYPES = ("f32", "f64")
 REQUIRED_FEATURES = {"f32": (), "f64": ("shader-f64", "shader-int64")}

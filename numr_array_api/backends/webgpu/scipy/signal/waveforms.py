@@ -36,17 +36,31 @@ def _periodic(t, width, fname):
     return xp, xp.remainder(t, 2 * math.pi), w, bad
 
 
+def _as_scipys(xp, y, fname, t, width):
+    """``y`` in the dtype the installed SciPy gives (SciPy 1.17: float64; 1.18 keeps a
+    float32 ``t`` float32), asked of SciPy on one host element of the same dtypes."""
+    import scipy.signal as ss
+    probe_t = np.zeros(1, dtype=np.dtype(t.dtype.name)) if hasattr(t, "_ctx") else \
+        np.zeros(1)
+    probe_w = np.zeros(1, dtype=np.dtype(width.dtype.name)) + 0.5 \
+        if hasattr(width, "_ctx") else width
+    want = getattr(ss, fname)(probe_t, probe_w).dtype
+    return y if y.dtype.name == want.name else xp.astype(y, getattr(xp, want.name))
+
+
 def sawtooth(t, width=1):
     xp, tmod, w, bad = _periodic(t, width, "sawtooth")
     rising = tmod / (math.pi * w) - 1
     falling = (math.pi * (w + 1) - tmod) / (math.pi * (1 - w))
-    return _invalid_nan(xp, bad, xp.where(tmod < w * 2 * math.pi, rising, falling))
+    y = _invalid_nan(xp, bad, xp.where(tmod < w * 2 * math.pi, rising, falling))
+    return _as_scipys(xp, y, "sawtooth", t, width)
 
 
 def square(t, duty=0.5):
     xp, tmod, w, bad = _periodic(t, duty, "square")
     one = xp.ones_like(tmod)
-    return _invalid_nan(xp, bad, xp.where(tmod < w * 2 * math.pi, one, -one))
+    y = _invalid_nan(xp, bad, xp.where(tmod < w * 2 * math.pi, one, -one))
+    return _as_scipys(xp, y, "square", t, duty)
 
 
 def _invalid_nan(xp, bad, y):

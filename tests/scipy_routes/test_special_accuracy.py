@@ -1,0 +1,340 @@
+"""numr_array_api.scipy.special on every backend against SciPy on NumPy: random inputs over
+each function's domain (tails, poles, negative arguments, huge values) and a grid of special
+values (NaN, +-inf, +-0, poles, tiny, huge) whose NaN / inf / zero-sign results must match
+SciPy's exactly. webgpu runs numr's WGSL kernels under the "raise" host-conversion policy.
+
+Errors are in ulps of the result's dtype, against SciPy's value (float32: SciPy's float32
+loop, which computes in float64; float64: SciPy's float64). The bounds are the measured
+maxima (docs/scipy-special.md) with a margin; where SciPy's float64 value is itself less
+accurate (cancellation in its formula) the domain here avoids that region and
+test_special_reference.py checks numr against mpmath there.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import numr_array_api as numr
+
+ss = pytest.importorskip("scipy.special")
+special = pytest.importorskip("numr_array_api.scipy.special")
+from numr_array_api.backends.webgpu.scipy.special import FUNCTIONS as WEBGPU  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_host_copies():
+    with numr.host_conversion("raise"):
+        yield
+
+
+def host(a):
+    return np.asarray(a.to_device("cpu"))
+
+
+def backend(xp):
+    return xp.__name__.rsplit(".", 1)[-1]
+
+
+def has_f64(xp):
+    return xp.float64 in xp.__array_namespace_info__().dtypes().values()
+
+
+# ---- inputs ---------------------------------------------------------------------------
+
+def _real(rng, n, lo=-6.0, hi=3.0):
+    mag = 10.0 ** rng.uniform(lo, hi, n)
+    return np.concatenate([mag * rng.choice([-1.0, 1.0], n), rng.uniform(-10, 10, n)])
+
+
+def _pos(rng, n, lo=-6.0, hi=3.0):
+    return np.abs(_real(rng, n, lo, hi))
+
+
+def _unit(rng, n):
+    return np.concatenate([rng.uniform(0, 1, n), 10.0 ** rng.uniform(-30, 0, n),
+                           1 - 10.0 ** rng.uniform(-15, -0.3, n)])
+
+
+# float64 regions where SciPy's own value is off by more than a few ulps (measured against
+# mpmath): they are left out here and checked against mpmath in test_special_reference.py
+def _erfcx_dom(rng, n):
+    x = _real(rng, n, -6, 3)
+    return x[x > -5]   # exp(x^2) loses ~x^2 / 2 ulp
+
+
+def _deg_dom(rng, n):
+    x = _real(rng, n, -6, 1.9)
+    r = np.abs(x) % 180
+    return x[(r > 1) & (np.abs(r - 90) > 1)]    # near the poles / zeros of cot, tan
+
+
+# |l log x| (boxcox), |log1p(l y) / l| (inv_boxcox): the exponent whose rounding any
+# implementation (SciPy's included) carries into the result
+def _cond_boxcox(args, ref):
+    x, lm = args[0].astype(float), args[1].astype(float)
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num(np.abs(lm * np.log(x)), posinf=0, nan=0)
+
+
+def _cond_boxcox1p(args, ref):
+    x, lm = args[0].astype(float), args[1].astype(float)
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num(np.abs(lm * np.log1p(x)), posinf=0, nan=0)
+
+
+def _cond_inv_boxcox(args, ref):
+    y, lm = args[0].astype(float), args[1].astype(float)
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num(np.abs(np.log1p(lm * y) / lm), posinf=0, nan=0)
+
+
+def _cond_kl(args, ref):
+    # float64: SciPy's x log(x / y) - x + y cancels where x ~ y
+    x, y = args[0].astype(float), args[1].astype(float)
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num((np.abs(x) + np.abs(y)) / np.abs(ref.astype(float)),
+                                 posinf=0, nan=0)
+
+
+# SciPy's float64 errors where its formulas lose accuracy, as multipliers of the bound (the
+# float32 reference is SciPy's float64 computation, accurate there): exp(-x^2) unsplit in the
+# erfc family, absolute (not relative) accuracy near zeros of gammaln and cos(x) - 1,
+# the cotangent's reduction near its poles
+def _x2(args, ref):
+    return 1 + args[0].astype(float) ** 2
+
+
+def _abs(args, ref):
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num(1 / np.abs(ref.astype(float)), posinf=0)
+
+
+def _rel(args, ref):
+    return 1 + np.nan_to_num(np.abs(ref.astype(float)), posinf=0)
+
+
+def _env_abs(args, ref):
+    # Bessel J, Y: absolute accuracy near the zeros, relative to the envelope sqrt(2 / (pi x))
+    x = np.abs(args[0].astype(float))
+    env = np.minimum(1, np.sqrt(2 / (np.pi * np.maximum(x, 1e-300))))
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num(env / np.abs(ref.astype(float)), posinf=0)
+
+
+def _env_phase(args, ref):
+    # float64: SciPy's phase x - pi/4 is rounded (~x eps): its own error grows with x
+    return _env_abs(args, ref) * (1 + np.abs(args[0].astype(float)) / 4)
+
+
+SCIPY64 = {"j0": _env_phase, "j1": _env_phase, "y0": _env_phase, "y1": _env_phase,
+           "erfc": _x2, "ndtr": _x2, "log_ndtr": _x2, "erfcx": _x2, "gammaln": _abs,
+           "loggamma": _abs, "cosm1": _abs, "cotdg": _rel, "tandg": _rel, "expi": _abs}
+
+
+def _neg_gamma_dom(rng, n):
+    x = _real(rng, n, -6, 2.3)
+    return x[(x > -170) | (x < -171.7)]   # SciPy's float64 rgamma overflows early there
+
+
+def _psi_dom(rng, n):
+    x = _real(rng, n, -6, 3)
+    return x[x > 0]   # negative x: SciPy's float64 reflection loses ~|x| cot'(pi x) ulp
+
+
+def _cond_tail(args, ref):
+    # exp(-a D(x / a)) carries the rounding of its exponent, |log(result)|
+    with np.errstate(all="ignore"):
+        return 1 + np.nan_to_num(np.abs(np.log(np.abs(ref.astype(float)))), posinf=0)
+
+
+def _shape(rng, n):
+    return np.concatenate([_pos(rng, n, -3, 3), rng.uniform(0, 3, n)])
+
+
+def _expi_dom(rng, n):
+    x = _real(rng, n, -6, 2.85)
+    return x[x < 20]   # above, SciPy's float64 expi is off by 10 to ~180 ulp (mpmath)
+
+
+DOMAIN64 = {"psi": [_psi_dom], "expi": [_expi_dom]}   # where SciPy's own value is the limit
+# the shape argument of the incomplete gamma functions
+_IGAM = {"gammainc": 0, "gammaincc": 0, "chdtr": 0, "chdtrc": 0, "gdtr": 1, "gdtrc": 1}
+
+
+def _cond_psi(args, ref):
+    # near psi's negative zeros the reflection psi(1 - x) + pi cot(pi x) cancels
+    x = args[0].astype(float)
+    with np.errstate(all="ignore"):
+        big = np.abs(ss.psi(np.where(x < 0, 1 - x, 2.0)))
+        return 1 + np.where(x < 0, np.nan_to_num(big / np.abs(ref.astype(float)), posinf=0), 0)
+
+# name -> (samplers per argument, max ulp float32, max ulp float64[, condition multiplier])
+R, P, U = _real, _pos, _unit
+CASES = {
+    "erf": ([R], 3, 3), "erfc": ([lambda r, n: _real(r, n, -6, 1.0)], 5, 5),
+    "ndtr": ([lambda r, n: _real(r, n, -6, 1.1)], 5, 5),
+    "log_ndtr": ([lambda r, n: _real(r, n, -6, 1.1)], 6, 6),
+    "gammaln": ([lambda r, n: _pos(r, n, -30, 30)], 6, 6),
+    "erfcx": ([_erfcx_dom], 6, 8),
+    "erfinv": ([lambda r, n: np.concatenate([-_unit(r, n), _unit(r, n)])], 6, 6),
+    "ndtri": ([U], 6, 6),
+    "i0": ([lambda r, n: _real(r, n, -6, 2.8)], 5, 8), "i0e": ([R], 5, 10),
+    "i1": ([lambda r, n: _real(r, n, -6, 2.8)], 5, 16), "i1e": ([R], 5, 12),
+    "exp2": ([lambda r, n: _real(r, n, -6, 2.9)], 2, 2),
+    "exp10": ([lambda r, n: _real(r, n, -6, 2.4)], 2, 3), "cbrt": ([R], 1, 1),
+    "expit": ([R], 4, 4), "logit": ([U], 4, 4),
+    "xlogy": ([R, P], 3, 3), "xlog1py": ([R, P], 3, 3), "entr": ([P], 3, 3),
+    "rel_entr": ([P, P], 4, 4), "kl_div": ([lambda r, n: _pos(r, n, -2, 2)] * 2, 20, 16, _cond_kl),
+    "huber": ([P, R], 2, 2), "pseudo_huber": ([P, R], 5, 64), "sinc": ([R], 3, 3),
+    "radian": ([lambda r, n: _pos(r, n, 0, 2)] * 3, 6, 2),
+    "sindg": ([R], 2, 2), "cosdg": ([R], 2, 2), "tandg": ([_deg_dom], 3, 5),
+    "cotdg": ([_deg_dom], 4, 4),
+    "cosm1": ([lambda r, n: _real(r, n, -6, 0.45)], 4, 4),
+    "boxcox": ([P, lambda r, n: _real(r, n, -6, 0.5)], 8, 8, _cond_boxcox),
+    "boxcox1p": ([P, lambda r, n: _real(r, n, -6, 0.5)], 8, 8, _cond_boxcox1p),
+    "inv_boxcox": ([lambda r, n: _real(r, n, -6, 0.5), lambda r, n: _real(r, n, -6, 0)], 4, 4,
+                   _cond_inv_boxcox),
+    "inv_boxcox1p": ([lambda r, n: _real(r, n, -6, 0.5), lambda r, n: _real(r, n, -6, 0)], 4, 4,
+                     _cond_inv_boxcox),
+    "exprel": ([lambda r, n: _real(r, n, -9, 1.8)], 3, 3),
+    "gamma": ([lambda r, n: _real(r, n, -6, 2.3)], 6, 10),
+    "rgamma": ([_neg_gamma_dom], 6, 10), "gammasgn": ([R], 0, 0),
+    "loggamma": ([lambda r, n: _real(r, n, -30, 30)], 6, 6),
+    # float32 4.41 ulp on an NVIDIA H200 (near a negative zero, x = -9.6988), 4 on lavapipe
+    "psi": ([R], 5, 4, _cond_psi),
+    "j0": ([lambda r, n: _real(r, n, -6, 2.6)], 12, 8, _env_abs),
+    "j1": ([lambda r, n: _real(r, n, -6, 2.6)], 12, 8, _env_abs),
+    "y0": ([lambda r, n: _pos(r, n, -6, 2.6)], 12, 8, _env_abs),
+    "y1": ([lambda r, n: _pos(r, n, -6, 2.6)], 12, 8, _env_abs),
+    "exp1": ([lambda r, n: _pos(r, n, -6, 2.85)], 4, 24),   # (float64: SciPy's ~18 near 1)
+    "expi": ([lambda r, n: _real(r, n, -6, 2.85)], 8, 12),
+    "k0": ([lambda r, n: _pos(r, n, -6, 2.85)], 8, 20), "k1": ([P], 8, 20),
+    "k0e": ([P], 8, 20), "k1e": ([P], 8, 20),
+    # (float64: SciPy's incomplete gamma is itself off by up to ~400 ulp here, against
+    # mpmath, where numr's is within a few: test_special_reference.py)
+    "gammainc": ([_shape, _shape], 8, 512, _cond_tail),
+    "gammaincc": ([_shape, _shape], 10, 512, _cond_tail),
+    "chdtr": ([_shape, _shape], 8, 512, _cond_tail),
+    "chdtrc": ([_shape, _shape], 8, 512, _cond_tail),
+    "gdtr": ([_shape, _shape, _shape], 8, 512, _cond_tail),
+    "gdtrc": ([_shape, _shape, _shape], 8, 512, _cond_tail),
+    "pdtr": ([_shape, _shape], 8, 512, _cond_tail),
+    "pdtrc": ([_shape, _shape], 8, 512, _cond_tail),
+}
+
+# special values; every function sees every one (and, for two or three arguments, all pairs)
+EDGES = np.array([np.nan, -np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0,
+                  -3.0, 90.0, -90.0, 180.0, 270.0, 360.0, 1e-300, 5e-324, 1e-30, -1e-30,
+                  1e30, -1e30, 1e300, -1e300, 100.0, 800.0, -800.0, 0.25, 0.75, 1.5])
+
+
+def ulp_errors(got, ref, dtype):
+    got = got.astype(np.float64)
+    ref = ref.astype(np.float64)
+    fin = np.isfinite(ref) & np.isfinite(got)
+    scale = np.maximum(np.spacing(np.abs(ref).astype(dtype)).astype(np.float64),
+                       np.finfo(dtype).tiny)
+    err = np.zeros(ref.shape)
+    err[fin] = np.abs(got[fin] - ref[fin]) / scale[fin]
+    return err
+
+
+_SCIPY_VERSION = tuple(int(p) for p in __import__("scipy").__version__.split(".")[:2])
+
+
+def assert_matches(got, ref, dtype, max_ulp, args, name, cond=None):
+    assert got.dtype == ref.dtype, (name, got.dtype, ref.dtype)
+    nan_bad = np.isnan(got) != np.isnan(ref)
+    inf_bad = (np.isinf(ref) | np.isinf(got)) & ~(got == ref) & ~np.isnan(ref)
+    # (SciPy's float64 gives 0 for some results below the normal range: a subnormal is fine)
+    zero_bad = (ref == 0) & ((np.abs(got) >= np.finfo(dtype).tiny)
+                             | (np.signbit(got) != np.signbit(ref)))
+    if name == "sindg" and _SCIPY_VERSION < (1, 18):
+        # SciPy 1.17 gives sindg(-0.0) = +0.0; 1.18 (and numr) -0.0
+        zero_bad &= ~((args[0] == 0) & np.signbit(args[0]))
+    bad = nan_bad | inf_bad | zero_bad
+    if bad.any():
+        i = np.flatnonzero(bad)[:5]
+        raise AssertionError(f"{name}: special values differ at {[tuple(a[i]) for a in args]}: "
+                             f"got {got[i]}, SciPy {ref[i]}")
+    err = ulp_errors(got, ref, dtype)
+    err[ref == 0] = 0
+    if cond is not None:
+        err = err / cond(args, ref)
+    if err.max() > max_ulp:
+        i = int(np.argmax(err))
+        raise AssertionError(f"{name} {np.dtype(dtype).name}: {err.max():.3g} ulp (bound "
+                             f"{max_ulp}) at {[a[i] for a in args]}: got {got[i]!r}, "
+                             f"SciPy {ref[i]!r}")
+
+
+def inputs(name, dtype, n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    samplers = CASES[name][0]
+    if dtype == np.float64:
+        samplers = DOMAIN64.get(name, samplers)
+    k = len(samplers)
+    cols = [s(rng, n) for s in samplers]
+    m = min(len(c) for c in cols)
+    cols = [rng.permutation(c)[:m] for c in cols]
+    edges = EDGES if k < 3 else EDGES[::2]   # (three arguments: 16^3 combinations)
+    if name in ("j0", "j1", "y0", "y1"):
+        # SciPy's cos(x - pi/4) of a huge x is not the value's (test_special_reference.py)
+        edges = edges[~(np.isfinite(edges) & (np.abs(edges) > 1e4))]
+    if name.startswith("inv_boxcox") and dtype == np.float32:
+        # l y = -1 exactly in float32 but not in SciPy's float64 product of the same inputs
+        edges = edges[np.abs(np.abs(np.log10(np.abs(edges) + 1e-300)) - 30) > 1]
+    grid = [edges] * k
+    if name in ("gdtr", "gdtrc") and dtype == np.float32:
+        # a x below float32's range: SciPy's float64 product stays positive, numr's float32
+        # one is replaced by the smallest subnormal (same limits, other values)
+        grid[0] = grid[2] = edges[~((np.abs(edges) < 1e-20) & (edges != 0))]
+    if name in _IGAM and dtype == np.float64:
+        # shapes below ~1e-290: SciPy's float64 P(a, x) is 0 or inexact there, numr's the
+        # limit 1 (P(0, x) = 1 is SciPy's own value)
+        grid[_IGAM[name]] = edges[~((np.abs(edges) < 1e-290) & (edges != 0))]
+    grid = np.meshgrid(*grid, indexing="ij")
+    cols = [np.concatenate([c, g.ravel()]) for c, g in zip(cols, grid)]
+    return [c.astype(dtype) for c in cols]
+
+
+def reference(name, args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return np.asarray(getattr(special, name)(*args))   # NumPy arguments: SciPy itself
+
+
+# run in CI (each function and dtype compiles one shader, ~0.5-1.5 s on lavapipe): the
+# functions whose speed matters and one of each family; the others are marked slow
+CI = ("erf", "erfc", "ndtr", "gammaln", "i0", "ndtri", "xlogy", "boxcox", "sindg", "gamma",
+      "psi", "gammainc", "pseudo_huber")
+
+
+def _params():
+    return [name if name in CI else pytest.param(name, marks=pytest.mark.slow)
+            for name in sorted(CASES)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", _params())
+def test_matches_scipy(xp, name, dtype):
+    b = backend(xp)
+    if not special.implemented(name, b):
+        pytest.skip(f"{name} has no {b} implementation")
+    if dtype == np.float64 and not has_f64(xp):
+        pytest.skip("no float64 on this device")
+    args = inputs(name, dtype)
+    ref = reference(name, args)
+    got = host(getattr(special, name)(*[xp.asarray(a) for a in args]))
+    bound = CASES[name][1 if dtype == np.float32 else 2]
+    if b == "cpu":
+        bound = 0   # SciPy itself
+    cond = CASES[name][3] if len(CASES[name]) > 3 else None
+    if dtype == np.float64 and name in SCIPY64:
+        cond = SCIPY64[name]
+    assert_matches(got, ref, dtype, bound, args, name, cond)
+
+
+def test_every_webgpu_function_is_tested():
+    assert set(CASES) >= set(WEBGPU)
