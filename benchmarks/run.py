@@ -46,13 +46,15 @@ FAMILIES: dict[str, tuple[list[str], list[str], bool, bool]] = {
                 False),
     "gather": (["--quick"], [], False, False),
     "overhead": (["--sizes", "100", "--repeats", "2", "--target", "0.002"], [], False, False),
+    "latency": (["--calls", "20", "--mib", "1"], ["--strategies", "--breakdown"], False, False),
     "ext": (["--quick"], [], False, False),
     "cuda_overhead": (["--calls", "50", "--repeats", "2"], [], False, True),
     "scaleout": (["--small", "--size", "4MiB", "--ops", "mean,matmul"], ["--time-budget", "120"],
                  True, False),
+    "scipy_gpu": (["--small", "--repeats", "1"], ["--repeats", "3"], True, False),
 }
-JSON_FLAG = {"namespace", "fft", "sort", "linalg", "spectral", "runtime", "overhead",
-             "cuda_overhead", "scaleout"}
+JSON_FLAG = {"namespace", "fft", "sort", "linalg", "spectral", "runtime", "overhead", "latency",
+             "cuda_overhead", "scaleout", "scipy_gpu"}
 VERSIONED = ("numr-array-api", "numpy", "wgpu", "cupy-cuda13x", "cupy-cuda12x", "torch",
              "scipy", "array-api-compat")
 

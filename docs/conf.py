@@ -38,7 +38,7 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 # _generated/benchmarks.md is a part of benchmarks.md (included there), not a page
 exclude_patterns = ["_build", "tools", "_ext", "Thumbs.db", ".DS_Store",
-                    "_generated/benchmarks.md"]
+                    "_generated/benchmarks.md", "_generated/scipy-gpu.md"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3

@@ -47,7 +47,8 @@ SUITES = ("sklearn", "scipy")
 sys.path.insert(0, str(HERE))
 from causes import label, reviewed_cause, strict_text, twin_from_text  # noqa: E402
 from plugin import HARNESS_ADAPTATIONS  # noqa: E402
-from selection import SCIPY_MODULES, ci_selection, sklearn_modules  # noqa: E402
+from selection import (SCIPY_MODULES, ci_selection, scipy_gpu_ci_selection,
+                       scipy_gpu_selection, sklearn_modules)  # noqa: E402
 
 
 def parse_args(argv):
@@ -58,9 +59,20 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--backend", required=True, choices=BACKENDS)
     p.add_argument("--suite", default="all", choices=SUITES + ("all",))
-    p.add_argument("--subset", default=None, choices=("ci",),
-                   help="run the documented deterministic CI subset (selection.py) instead "
-                        "of the whole suites")
+    p.add_argument("--subset", default=None, choices=("ci", "scipy-gpu", "scipy-gpu-ci"),
+                   help="ci: the documented deterministic CI subset (selection.py); "
+                        "scipy-gpu: the SciPy test files that measure SciPy on the GPU "
+                        "(selection.SCIPY_GPU_FILES); scipy-gpu-ci: CI's share of them "
+                        "(selection.SCIPY_GPU_CI)")
+    p.add_argument("--cpu-only-tests", action="store_true",
+                   help="SciPy: run the tests SciPy marks CPU-only on numr's GPU namespaces "
+                        "too (by default they are skipped for them, as for CuPy)")
+    p.add_argument("--scipy-routes", action="store_true",
+                   help="SciPy: numr_array_api.scipy.enable() in the test process (SciPy's "
+                        "special / ndimage / signal routed to numr for numr arrays)")
+    p.add_argument("--host-conversion", default=None, choices=("allow", "warn", "raise"),
+                   help="numr's host-conversion policy in the test process "
+                        "(NUMR_HOST_CONVERSION); 'raise' makes any host copy fail its test")
     p.add_argument("--only", nargs="+", default=None, metavar="MODULE",
                    help="run only these test modules / packages (dotted, e.g. "
                         "scipy.cluster sklearn.decomposition.tests.test_pca), with the suite's "
@@ -113,6 +125,10 @@ def pytest_targets(suite, subset, only=None):
         return ["--pyargs", *mods, *sel]
     if subset == "ci":
         return ci_selection(suite)
+    if subset == "scipy-gpu":
+        return scipy_gpu_selection() if suite == "scipy" else None
+    if subset == "scipy-gpu-ci":
+        return scipy_gpu_ci_selection() if suite == "scipy" else None
     if suite == "sklearn":
         return ["--pyargs", *sklearn_modules(), "-k", "array_api"]
     return ["--pyargs", *[f"scipy.{m}" for m in SCIPY_MODULES], "-m", "array_api_backends"]
@@ -133,7 +149,11 @@ def run_suite(suite, args, workdir):
         "NUMR_CONSUMERS_TEST_TIMEOUT": str(args.test_timeout),
         "SCIPY_ARRAY_API": "1",
         "PYTHONUNBUFFERED": "1",
+        "NUMR_CONSUMERS_CPU_ONLY_TESTS": "1" if args.cpu_only_tests else "0",
+        "NUMR_CONSUMERS_SCIPY_ROUTES": "1" if args.scipy_routes else "0",
     })
+    if args.host_conversion:
+        env["NUMR_HOST_CONVERSION"] = args.host_conversion
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(HERE), str(ROOT), env.get("PYTHONPATH")) if p)
     # An empty ini in an empty folder: neither this project's pytest settings nor a stray
@@ -327,6 +347,11 @@ def write_markdown(path, s):
          "| setting | value |", "|---|---|"]
     for k, v in [("date (UTC)", s["date"]), ("backend", s["backend"]),
                  ("semantics", s.get("semantics", "compatible")),
+                 ("host conversion", s.get("host_conversion", "warn")),
+                 ("SciPy CPU-only tests on numr", "run" if s.get("cpu_only_tests") else
+                  "skipped (as for CuPy)"),
+                 ("SciPy routed to numr (numr_array_api.scipy.enable())",
+                  "yes" if s.get("scipy_routes") else "no"),
                  ("devices (default last)", s["devices"]),
                  ("selection", s["selection"]),
                  ("extra pytest args", " ".join(f"`{a}`" for a in s["extra_args"]) or "none"),
@@ -423,6 +448,10 @@ def main(argv=None):
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M"),
         "backend": args.backend, "tag": args.tag,
         "selection": ("modules " + " ".join(f"`{m}`" for m in args.only) if args.only else
+                      "SciPy-on-the-GPU files (conformance/consumers/selection.py "
+                      "SCIPY_GPU_FILES)" if args.subset == "scipy-gpu" else
+                      "CI's share of the SciPy-on-the-GPU files (selection.py SCIPY_GPU_CI)"
+                      if args.subset == "scipy-gpu-ci" else
                       "CI subset (conformance/consumers/selection.py)" if args.subset
                       else "whole suites: scikit-learn `-k array_api` over its array-API "
                            "test files; SciPy `-m array_api_backends` over "
@@ -430,6 +459,9 @@ def main(argv=None):
         "extra_args": args.extra, "versions": environment(), "devices": devices(args.backend),
         "python": platform.python_version(), "platform": platform.platform(), "suites": {},
         "semantics": os.environ.get("NUMR_SEMANTICS", "").strip().lower() or "compatible",
+        "cpu_only_tests": args.cpu_only_tests, "scipy_routes": args.scipy_routes,
+        "host_conversion": (args.host_conversion
+                            or os.environ.get("NUMR_HOST_CONVERSION", "").strip() or "warn"),
     }
     status = 0
     with tempfile.TemporaryDirectory(prefix="numr-consumers-") as tmp:

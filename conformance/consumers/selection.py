@@ -52,3 +52,58 @@ def ci_selection(suite):
         installed = set(sklearn_modules())
         return ["--pyargs", *[m for m in CI_SKLEARN if m in installed], "-k", "array_api"]
     return ["--pyargs", *CI_SCIPY, "-m", "array_api_backends"]
+
+
+# SciPy on the GPU: the test files whose counts compare numr's GPU namespaces with CuPy
+# (docs/scipy-gpu.md): SciPy's special / ndimage / signal functions routed to numr
+# (run.py --scipy-routes), the tests SciPy marks CPU-only included (--cpu-only-tests), every
+# host copy an error (--host-conversion raise).
+SCIPY_GPU_FILES = (
+    ("special", "test_logsumexp"), ("special", "test_support_alternative_backends"),
+    ("stats", "test_stats"), ("stats", "test_morestats"), ("stats", "test_variation"),
+    ("stats", "test_entropy"), ("stats", "test_quantile"), ("stats", "test_rank"),
+    ("stats", "test_correlation"),
+    ("fft", "test_basic"), ("fft", "test_helper"), ("fft", "test_real_transforms"),
+    ("fft", "test_fftlog"),
+    ("_lib", "test_array_api"), ("_lib", "test__util"),
+    ("cluster", "test_vq"), ("cluster", "test_hierarchy"),
+    ("signal", "test_windows"), ("ndimage", "test_filters"),
+)
+
+
+def scipy_gpu_modules(files=None):
+    """The dotted names of SCIPY_GPU_FILES in the installed SciPy (files move between
+    releases: SciPy 1.18 has scipy/cluster/vq/tests/test_vq.py where 1.17 has
+    scipy/cluster/tests/test_vq.py)."""
+    root = _package_dir("scipy")
+    out = []
+    for package, name in (SCIPY_GPU_FILES if files is None else files):
+        # the public package's file, not a private implementation's namesake
+        # (scipy/fft/_pocketfft/tests/test_basic.py)
+        found = sorted((root / package).rglob(f"tests/{name}.py"),
+                       key=lambda f: (len(f.parts), str(f)))
+        if not found:
+            raise FileNotFoundError(f"scipy.{package}: no tests/{name}.py in {root}")
+        out.append(".".join(("scipy",) + found[0].relative_to(root).with_suffix("").parts))
+    return out
+
+
+def scipy_gpu_selection():
+    """pytest targets of the SciPy-on-the-GPU files."""
+    return ["--pyargs", *scipy_gpu_modules(), "-m", "array_api_backends"]
+
+
+# CI's share of SciPy on the GPU (run with --cpu-only-tests --scipy-routes --host-conversion
+# raise on webgpu / lavapipe): the tests of SciPy's own files for the functions numr's webgpu
+# kernels cover that are CPU-only in SciPy (so every host copy fails the test), a minute on
+# 2 cores.
+SCIPY_GPU_CI = ((("special", "test_support_alternative_backends"), ("ndimage", "test_filters"),
+                 ("fft", "test_real_transforms")),
+                "erf or ndtr or gammaln or i0 or expit or xlogy or uniform or gauss "
+                "or test_correlate0 or sobel or median or (TestDCT and float32)")
+
+
+def scipy_gpu_ci_selection():
+    """pytest targets of CI's share of the SciPy-on-the-GPU files."""
+    files, expr = SCIPY_GPU_CI
+    return ["--pyargs", *scipy_gpu_modules(files), "-m", "array_api_backends", "-k", expr]

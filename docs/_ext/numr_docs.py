@@ -580,6 +580,34 @@ def host_fallbacks_page(warn=print):
     return "\n".join(out)
 
 
+def scipy_gpu_page():
+    """Per SciPy module and function: where it runs for numr webgpu arrays (read from each
+    module's ``implemented``), next to the rule for cpu and cuda arrays."""
+    import importlib
+    out = []
+    for module in ("special", "ndimage", "signal"):
+        try:
+            mod = importlib.import_module(f"numr_array_api.scipy.{module}")
+            sp = importlib.import_module(f"scipy.{module}")
+        except Exception as e:
+            out += [f"## scipy.{module}", "", f"(not computed here: {type(e).__name__})", ""]
+            continue
+        if module == "special":
+            from scipy.special import _support_alternative_backends as sab
+            names = sorted(f.name for f in sab._special_funcs)
+        else:
+            api = importlib.import_module(f"scipy.{module}._support_alternative_backends")
+            names = sorted(getattr(api, f"_{module}_api").__all__)
+        gpu = [n for n in names if mod.implemented(n, "webgpu")]
+        host = [n for n in names if n not in gpu and hasattr(sp, n)]
+        out += [f"## scipy.{module}", "",
+                f"webgpu, numr's kernels ({len(gpu)} of {len(names)}): "
+                + (", ".join(f"`{n}`" for n in gpu) or "none") + ".", "",
+                f"webgpu, SciPy on a host copy ({len(host)}): "
+                + (", ".join(f"`{n}`" for n in host) or "none") + ".", ""]
+    return "\n".join(out)
+
+
 # ---- Sphinx hook -------------------------------------------------------------------------
 
 def generate(app, config):
@@ -601,6 +629,7 @@ def generate(app, config):
     _write(out / "host-fallbacks.md", host_fallbacks_page(log))
     _write(out / "benchmarks.md", benchmarks_page(out))
     _write(out / "more.md", more_page(pathlib.Path(app.srcdir)))
+    _write(out / "scipy-gpu.md", scipy_gpu_page())
 
 
 def setup(app):

@@ -83,3 +83,39 @@ def test_consumer_suite_has_no_counted_failure(consumers, suite):
            and not any(re.search(k, f["id"]) for k in KNOWN_OPEN)]
     # every failure counts unless the test excuses CuPy / PyTorch by name ("peer")
     assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:40])
+
+
+@pytest.fixture(scope="module")
+def scipy_on_the_gpu(xp, backend_name, tmp_path_factory):
+    """SciPy's own tests of functions it runs on the host for device arrays, routed to numr
+    (numr_array_api.scipy.enable()) with every host copy an error: CI's share on webgpu, the
+    whole SciPy-on-the-GPU files on the GPU machine."""
+    if backend_name == "cpu" or (backend_name != "webgpu" and not WHOLE):
+        pytest.skip("SciPy on the GPU: CI runs its share on webgpu; NUMR_TEST_SLOW=1 runs the "
+                    "whole files on webgpu and cuda")
+    out = tmp_path_factory.mktemp("scipy-gpu") / f"{backend_name}.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
+    env.pop("SCIPY_ARRAY_API", None)
+    cmd = [sys.executable, str(RUNNER), "--backend", backend_name, "--suite", "scipy",
+           "--subset", "scipy-gpu" if WHOLE else "scipy-gpu-ci", "--cpu-only-tests",
+           "--scipy-routes", "--host-conversion", "raise", "--no-write", "--json", str(out)]
+    if _xdist_available():
+        cmd += ["-n", "2"]
+    proc = subprocess.run(cmd, cwd=str(REPO), env=env, capture_output=True, text=True,
+                          timeout=1800)
+    if not out.exists():
+        pytest.fail(f"the runner wrote no summary (exit {proc.returncode}):\n"
+                    f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return json.loads(out.read_text())
+
+
+def test_scipy_on_the_gpu_routes_with_no_host_copy(scipy_on_the_gpu):
+    r = scipy_on_the_gpu["suites"]["scipy"]
+    assert not r["error"], r["error"]
+    assert r["numr"]["passed"] > 300, r["numr"]
+    if WHOLE:
+        return   # the whole files include functions numr does not cover: counts are reported
+    bad = [f"{f['id']}: {f['exc'].get('type')}: {f['exc'].get('message')}"
+           for f in r["failures"] if f["class"] != "peer"]
+    assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:40])
