@@ -41,6 +41,11 @@ declare(
          "the longest chain of close eigenvalues inverse iteration walks serially; longer "
          "ones take the parallel mode (independent vectors, Newton-Schulz steps)",
          FAMILY, choices=(8, 12, 32), lo=0),
+    Knob("EIGH_TIGHT_SERIAL_MAX", int, 32,
+         "in the parallel mode, the longest chain of (near-)equal eigenvalues (TIGHT unit "
+         "roundoffs) inverse iteration walks serially, O(m^2 n) on one workgroup; longer "
+         "ones take independent vectors of the eigenspace orthonormalised by the GPU QR",
+         FAMILY, choices=(16, 32, 64, 128), lo=1),
     # ---- stacks of small matrices
     Knob("SMALL_SPECTRAL_EIGH_WG", int, 32,
          "invocations of one workgroup of the small-matrix eigh kernel (H100, "

@@ -29,7 +29,9 @@ The tridiagonal path (large real eigh / eigvalsh):
   trd_vectors.py    InvIterSpec / GatherSpec: inverse iteration (trd_invit.wgsl,
                     trd_gather.wgsl)
   clusters.py       ClusterSpec and the serial / parallel mode for long clusters of close
-                    eigenvalues (trd_clusters.wgsl), Newton-Schulz orthogonalisation
+                    eigenvalues (trd_clusters.wgsl), Newton-Schulz orthogonalisation;
+                    long tight chains in parallel (ChainSpec, trd_chains.wgsl) with a
+                    batched Householder QR per chain
 svd_aug.py        large real svd / svdvals through the tridiagonal path on [[0, A], [A^T, 0]]
 eig_spec.py       EigSpec: eig / eigvals by the complex Schur form (eig.wgsl, eig_vectors.wgsl)
 conj.py           ConjPairSpec: eigenvalues of real matrices as exact conjugate pairs

@@ -140,13 +140,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let mb = ${MU_off} + b * n;
   let sc = SC[${SC_off} + b * 2u];
   let tn = SC[${SC_off} + b * 2u + 1u];
-  // parallel mode (clusters.py): only the tight chains are walked serially
+  // parallel mode (clusters.py): only the tight chains of at most tmax members are walked
+  // serially; a longer one's members are independent (each its own leader, from its own
+  // start vector: random vectors of the eigenspace, orthonormalised afterwards by QR)
   let ortol = select(${loose}, ${tightd}, ${tight} != 0u);
+  let indep = ${tight} != 0u && CH[${CH_off} + b * 2u * n + 2u * s0 + 1u] > ${tmax};
+  // refine != 0: one more solve of the independent members from their orthonormalised
+  // vectors (clusters.orthonormalise_chains), every other slot left as it is
+  if (${refine} != 0u && !indep) { return; }
   let pert = EPS * tn;
   if (tid == 0u) {
     let bp0 = BLK[ob + 2u * s0];
     var lead = bp0 < n;
-    if (lead && s0 > bp0) {
+    if (lead && s0 > bp0 && !indep) {
       lead = !(MU[mb + s0] - MU[mb + s0 - 1u] <= ortol) || BLK[ob + 2u * s0 - 2u] != bp0;
     }
     flag = select(0u, 1u, lead);
@@ -173,13 +179,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if (slot > s0 && mu - mprev < R(10.0) * pert) { mu = mprev + R(10.0) * pert; }
     mprev = mu;
     if (rel >= r0) {
-      for (var i = bp + tid; i <= bq; i += 64u) {
-        ZS[zx(i, slot)] = hashr(i * 7919u + (slot - s0) * 104729u + 17u);
+      if (${refine} == 0u) {
+        for (var i = bp + tid; i <= bq; i += 64u) {
+          ZS[zx(i, slot)] = hashr(i * 7919u + select(slot - s0, slot, indep) * 104729u + 17u);
+        }
       }
       if (tid == 0u) { factor(db, bp, bq, mu, sc, pert); }
       sync();
       normalize(tid, bp, bq, slot);
-      for (var it = 0u; it < ${iters}u; it++) {
+      for (var it = 0u; it < select(${iters}u, 1u, ${refine} != 0u); it++) {
         sync();
         if (tid == 0u) { solve(bp, bq, slot); }
         sync();
@@ -194,7 +202,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     rel += 1u;
     if (slot > bq) { break; }
     if (tid == 0u) {
-      flag = select(0u, 1u, MU[mb + slot] - MU[mb + slot - 1u] <= ortol
+      flag = select(0u, 1u, !indep && MU[mb + slot] - MU[mb + slot - 1u] <= ortol
                              && BLK[ob + 2u * slot] == bp);
     }
     if (workgroupUniformLoad(&flag) == 0u) { break; }

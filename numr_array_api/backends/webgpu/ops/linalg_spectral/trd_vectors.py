@@ -5,7 +5,8 @@ InvIterSpec  (trd_invit.wgsl) a workgroup per cluster leader: T - mu I factored 
              where |e| is negligible, and a cluster of close eigenvalues of one block is
              computed by its first member's workgroup, serially, each vector
              re-orthogonalised (modified Gram-Schmidt) against the cluster's earlier ones
-             (clusters.py decides which chains stay serial).
+             (clusters.py decides which chains stay serial; the members of a longer tight
+             chain are computed independently, then orthonormalised by QR).
 GatherSpec   (trd_gather.wgsl) the eigenvector slots of InvIterSpec into eigenvalue order.
 """
 
@@ -26,7 +27,7 @@ ORTOL_N = 0.5      # cluster. LAPACK stein's 1e-3 alone would make the bulk of a
                    # serially; inverse iteration loses ~ eps ||T|| / gap of orthogonality
 INV_ITERS = 3      # inverse iteration solves per vector
 TIGHT = 256.0      # chains within TIGHT unit roundoffs of ||T|| stay serial in clusters.py's
-                   # parallel mode
+                   # parallel mode (up to EIGH_TIGHT_SERIAL_MAX members; longer: QR)
 
 
 def loose_tol() -> str:
@@ -69,8 +70,10 @@ class InvIterSpec(KernelSpec):
     def layout(self, caps):
         a = self.t.arr
         return Layout([Buf("D", a), Buf("E", a), Buf("MU", a), Buf("SC", a),
-                       Buf("BLK", "u32"), Buf("ZS", a, "rw"), Buf("S", a, "rw")],
-                      ["n", "nbat", "r0", "r1", "l0", "nl", "tight"], caps)
+                       Buf("BLK", "u32"), Buf("CH", "u32"), Buf("ZS", a, "rw"),
+                       Buf("S", a, "rw")],
+                      ["n", "nbat", "r0", "r1", "l0", "nl", "tight", "tmax", "refine"],
+                      caps)
 
     def render(self, caps):
         return Template.file(__package__, "trd_invit.wgsl").render(

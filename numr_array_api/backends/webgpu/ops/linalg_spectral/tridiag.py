@@ -35,14 +35,19 @@ from ..linalg.pow2 import pow2_normalise
 from ..linalg.specs import LARFT_KB_MAX, LarftSpec
 from .....tuning.registry import epoch, get as tuned
 from ..matmul import gemm
-from .clusters import Plan, cluster_sizes, orthonormalise, plan
+from .clusters import Plan, cluster_sizes, orthonormalise, orthonormalise_chains, plan
 from .trd_chain import NB, UPD_RPW, TrdSymv2Spec, TrdUpdSpec
 from .trd_values import MSECT_ROUNDS, BisectSpec, BlockBisectSpec, RankSpec
 from .trd_vectors import INV_ITERS, GatherSpec, InvIterSpec
 
+CHAIN_ROUNDS = 2     # QR orthonormalisations of the long tight chains, one more solve of
+                     # their members between two (a subspace iteration: the raw members'
+                     # block is ill-conditioned where shifts a few eps apart converged to
+                     # one eigenvector; the next solve from orthonormal vectors parts them)
 ORTH_TOL = 4.0       # the vectors pass when max |Z^T Z - I| <= ORTH_TOL n eps
 
-CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0}   # tests read these
+CALLS = {"tridiag": 0, "vectors": 0, "fallback": 0, "parallel": 0,
+         "tight_qr": 0}   # tests read these
 
 
 def applies(a):
@@ -180,7 +185,8 @@ def _cluster_round(client, n):
 def eigen_setup(client, d, e):
     """Eigenvalues of T split where |e| is negligible, each block's by bisection (slot =
     row of the block), their ranks giving the order; and the cluster sizes (clusters.py).
-    Returns (mu, sc, blk, w, slot, cs): w (B, n) ascending, cs for ``clusters.plan``."""
+    Returns (mu, sc, blk, w, slot, ch, cs): w (B, n) ascending, ch and cs for
+    ``clusters.plan``."""
     t = wtype(d.dtype, client, "linalg.eigh")
     B, n = d.shape
     mu = full((B, n), 0, d.dtype, client)
@@ -192,10 +198,10 @@ def eigen_setup(client, d, e):
     w = new_output((B, n), d.dtype, client)
     slot = new_output((B, n), dt.uint32, client)
     client.kernel(RankSpec(t)).launch(g, MU=mu, SC=sc, W=w, SLOT=slot, n=n, nbat=B)
-    return mu, sc, blk, w, slot, cluster_sizes(client, mu, sc, blk)
+    return (mu, sc, blk, w, slot) + cluster_sizes(client, mu, sc, blk)
 
 
-def eigen_vectors(be, d, e, mu, sc, blk, slot, pl):
+def eigen_vectors(be, d, e, mu, sc, blk, slot, ch, pl):
     """Z (B, n, n) row-major, column k the unit eigenvector of T for w[:, k], by inverse
     iteration in the mode of the plan ``pl`` (clusters.py)."""
     client = d.client
@@ -209,9 +215,16 @@ def eigen_vectors(be, d, e, mu, sc, blk, slot, pl):
     step = _cluster_round(client, n)
     for r0 in range(0, pl.longest if step < n else n, step):
         for a0 in range(0, n, nl):
-            k.launch((min(nl, n - a0), B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, ZS=zs, S=s,
-                     n=n, nbat=B, r0=r0, r1=min(n, r0 + step), l0=a0, nl=nl,
-                     tight=int(pl.parallel))
+            k.launch((min(nl, n - a0), B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, CH=ch, ZS=zs,
+                     S=s, n=n, nbat=B, r0=r0, r1=min(n, r0 + step), l0=a0, nl=nl,
+                     tight=int(pl.parallel), tmax=pl.tmax, refine=0)
+    for rnd in range(CHAIN_ROUNDS if pl.chains else 0):
+        orthonormalise_chains(be, zs, pl.chains)
+        if rnd + 1 < CHAIN_ROUNDS:
+            for a0 in range(0, n, nl):
+                k.launch((min(nl, n - a0), B, 1), D=d, E=e, MU=mu, SC=sc, BLK=blk, CH=ch,
+                         ZS=zs, S=s, n=n, nbat=B, r0=0, r1=1, l0=a0, nl=nl, tight=1,
+                         tmax=pl.tmax, refine=1)
     z = new_output((B, n, n), d.dtype, client)
     client.kernel(GatherSpec(t)).launch((n, B, 1), ZS=zs, SLOT=slot, Z=z, n=n, nbat=B)
     return orthonormalise(be, z, pl.steps) if pl.parallel else z
@@ -221,10 +234,10 @@ def serial_vectors(be, d, e):
     """(w, Z) of T in the serial mode, no read on GPUs (svd_aug.py's recipe; CPU adapters
     read the cluster sizes for their rounds)."""
     client = d.client
-    mu, sc, blk, w, slot, cs = eigen_setup(client, d, e)
+    mu, sc, blk, w, slot, ch, cs = eigen_setup(client, d, e)
     n = d.shape[-1]
-    pl = plan(cs, serial=True) if _cluster_round(client, n) < n else Plan(False, n)
-    return w, eigen_vectors(be, d, e, mu, sc, blk, slot, pl)
+    pl = plan(cs, ch, blk, serial=True) if _cluster_round(client, n) < n else Plan(False, n)
+    return w, eigen_vectors(be, d, e, mu, sc, blk, slot, ch, pl)
 
 
 def back_transform(be, ref, tau, z):
@@ -293,9 +306,9 @@ def _job_setup(be, x):
     return (d, e, tau, ref, sc) + eigen_setup(x.client, d, e)
 
 
-def _job_vectors(be, d, e, tau, ref, sc, mu, tsc, blk, w, slot, pl):
+def _job_vectors(be, d, e, tau, ref, sc, mu, tsc, blk, w, slot, ch, pl):
     """eigh after the cluster read (the second recipe of a call)."""
-    z = eigen_vectors(be, d, e, mu, tsc, blk, slot, pl)
+    z = eigen_vectors(be, d, e, mu, tsc, blk, slot, ch, pl)
     w = unscale(be, w, sc)
     dev = _orth_dev(be, z)
     v = back_transform(be, ref, tau, z)
@@ -323,8 +336,9 @@ def eigh(be, x, vectors):
         return client.recipes.call(key + ("values",), (x,), lambda: _job_values(be, x))
     CALLS["vectors"] += 1
     parts = client.recipes.call(key + ("setup",), (x,), lambda: _job_setup(be, x))
-    pl = plan(parts[-1])                        # the cluster read (clusters.py)
+    pl = plan(parts[-1], parts[-2], parts[7])   # the cluster read (clusters.py)
     CALLS["parallel"] += int(pl.parallel)
+    CALLS["tight_qr"] += len(pl.chains)
     args = parts[:-1]
     w, v, dev = client.recipes.call(key + (pl,), args, lambda: _job_vectors(be, *args, pl))
     dev = dev.to_numpy().astype(np.float64)      # the path's status read
