@@ -2,7 +2,7 @@
 """eigh and svd: numr webgpu (Jacobi kernels) next to CuPy (cuSOLVER) and PyTorch, one run.
 
     python benchmarks/suite/spectral.py [--small] [--backends numr-webgpu,cupy,torch]
-                                                [--repeats 3] [--only eigh,eigh-cov,svd] [--match RE]
+                                                [--repeats 3] [--only eigh,eigh-cov,eigh-cluster,svd] [--match RE]
                                                 [--exclude RE] [--json out.json]
 
 Cases: eigh and svd of one 512 x 512 and one 2048 x 2048 matrix (float32,
@@ -38,21 +38,30 @@ def cases(small, only):
     singles = (64, 128) if small else (512, 2048)
     stacks = ((1000, 8), (100, 32)) if small else ((100000, 8), (10000, 32))
     out = []
-    for op in ("eigh", "eigh-cov", "svd"):
+    for op in ("eigh", "eigh-cov", "eigh-cluster", "svd"):
         if op not in only:
             continue
         for dtype in ("float32", "float64"):
             for n in singles:
+                if op == "eigh-cluster":   # G of n x p, p = n/4 and 3n/4: clusters 3n/4, n/4
+                    for p in (n // 4, 3 * n // 4):
+                        out.append((f"{op} {dtype} {n}x{n} p={p}", op, dtype, (n, p)))
+                    continue
                 out.append((f"{op} {dtype} {n}x{n}", op, dtype, (n, n)))
-            for b, n in stacks if op != "eigh-cov" else ():
+            for b, n in stacks if op not in ("eigh-cov", "eigh-cluster") else ():
                 out.append((f"{op} {dtype} {b}x{n}x{n}", op, dtype, (b, n, n)))
     return out
 
 
 def make(rng, op, dtype, shape):
     """eigh: a semicircle spectrum; eigh-cov: a covariance G G^T / n + I (Marchenko-Pastur:
-    the dense low end of the spectrum is what a PCA's eigh meets)."""
+    the dense low end of the spectrum is what a PCA's eigh meets); eigh-cluster: G G^T / p + I
+    with G of shape (n, p), p < n: the eigenvalue 1 n - p times (one cluster of equal
+    eigenvalues)."""
     a = rng.standard_normal(shape)
+    if op == "eigh-cluster":
+        n, p = shape
+        return (a @ a.T / p + np.eye(n)).astype(dtype)
     if op == "eigh-cov":
         n = shape[-1]
         return (a @ np.swapaxes(a, -1, -2) / n + np.eye(n)).astype(dtype)
@@ -73,7 +82,7 @@ class _Torch:
 
 
 def call(ns, op, x):
-    if op in ("eigh", "eigh-cov"):
+    if op in ("eigh", "eigh-cov", "eigh-cluster"):
         return ns.linalg.eigh(x) if hasattr(ns, "linalg") else ns.eigh(x)
     if hasattr(ns, "linalg"):
         return ns.linalg.svd(x, full_matrices=False)
