@@ -162,6 +162,8 @@ SNIPPETS.update({
     # corrects pow(1 + x) for the rounding of 1 + x (x^l (1 + l c), c = that error / (1 + x))
     "boxcox": (2, """
   if (a < $R(0.0)) { return numr_nan_$R(); }   // log(x < 0): explicit, not left to a NaN's path
+  // inf * log(1) = inf * 0: NaN, explicit (NVIDIA's compiler returned a zero there)
+  if (a == $R(1.0) && numr_is_inf_$R(b)) { return numr_nan_$R(); }
   if (numr_abs_$R(b) < $R(1e-19)) { return numr_log_$R(a); }
   let y = b * numr_log_$R(a);
   if (numr_abs_$R(y) < $R(0.5) || !numr_is_finite_$R(y)) { return sp_expm1_over_$R(y, b); }
