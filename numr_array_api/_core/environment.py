@@ -66,6 +66,8 @@ VARIABLES = {v.name: v for v in (
              "submits early (latency against batching)", "webgpu"),
     Variable("NUMR_WEBGPU_RECIPES", "1", "0: never record or replay multi-dispatch calls",
              "webgpu"),
+    Variable("NUMR_WEBGPU_FUSION", "0", "1: lazy elementwise fusion on from the start "
+             "(numr_array_api.webgpu.set_fusion)", "webgpu"),
     Variable("NUMR_WEBGPU_INDEX_CHECK", "sync", "out-of-range gather indices: sync (raise at "
              "the call), lazy (raise at the next read) or off", "webgpu"),
     Variable("NUMR_WEBGPU_PROFILE", "", "1 (by kernel family) or label (by full "

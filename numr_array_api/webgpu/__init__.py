@@ -5,7 +5,7 @@ on the adapter; the few whose output size or value depends on the data (``x[mask
 ``nonzero``, the ``unique_*`` family, ...) read a count or a value back to the host first
 and warn HostReadWarning (docs/webgpu.md lists them). Runtime extras: synchronize,
 memory_stats, empty_cache, set_memory_limit, capture_graph, custom_kernel, raw_handle,
-capabilities.
+capabilities, set_fusion / get_fusion / fusion / fusion_stats (lazy elementwise fusion).
 
 Importing loads neither wgpu nor the backend and probes no adapter: the namespace is built
 on first use (any function, ``_ctx``, ``dir()``), under a lock. The dtypes and constants
@@ -54,9 +54,49 @@ def _client(device):
     return ctx.be._client(ctx.resolve_device(device))
 
 
+def _flush_fusion():
+    """Compute pending fused expressions (before a wait, a replay, or user WGSL that may
+    write arrays they read)."""
+    from ..backends.webgpu.fusion import graph
+    graph.flush_all()
+
+
 def synchronize(device=None):
-    """Submit all recorded work and wait for the adapter to finish it."""
+    """Submit all recorded work (pending fused expressions included) and wait for the
+    adapter to finish it."""
+    _flush_fusion()
     _client(device).synchronize()
+
+
+def set_fusion(enabled=True, **limits):
+    """Turn lazy elementwise fusion on (True) or off (False, the default), process-wide:
+    with it on, chains of elementwise operations run as one generated kernel when a result
+    is needed, bit-identical to the eager path. Limits (keywords): max_nodes, max_inputs,
+    max_scalar_words, max_library_ops, max_pending, max_held_bytes. Initially
+    NUMR_WEBGPU_FUSION (1: on).
+    See docs/webgpu-kernels.md, "Lazy elementwise fusion"."""
+    from ..backends.webgpu import fusion as _f
+    _f.set_fusion(enabled, **limits)
+
+
+def get_fusion():
+    """The fusion settings (``enabled`` and the limits) as a dict."""
+    from ..backends.webgpu import fusion as _f
+    return _f.get_fusion()
+
+
+def fusion(enabled=True, **limits):
+    """Context manager: ``with xp.fusion(): ...`` runs the block with fusion on (off with
+    ``fusion(False)``), restoring the previous settings after."""
+    from ..backends.webgpu import fusion as _f
+    return _f.fusion(enabled, **limits)
+
+
+def fusion_stats(reset=False):
+    """Fusion counters: kernels (fused kernels run), nodes (elementwise calls they
+    covered), deferred, dropped (collected unread), pending, held_bytes."""
+    from ..backends.webgpu import fusion as _f
+    return _f.fusion_stats(reset)
 
 
 def memory_stats(device=None):
@@ -114,9 +154,12 @@ def capture_graph(fn, *example_inputs, device=None):
     if device is None:
         device = next((ctx.be.device_of(x._data) for x in example_inputs
                        if x.__class__ is A), None)
+    _flush_fusion()
 
     def on_storages(*storages):
-        out = fn(*(ctx.wrap(s) for s in storages))
+        from ..backends.webgpu import fusion as _f
+        with _f.fusion(False):  # the recorded dispatches must run inside fn
+            out = fn(*(ctx.wrap(s) for s in storages))
         if isinstance(out, (tuple, list)):
             return tuple(o._data for o in out)
         return out._data
@@ -140,6 +183,7 @@ class ArrayGraph:
     def __call__(self, *inputs):
         ctx = _ensure()
         A = ctx.ArrayT
+        _flush_fusion()  # a replay rewrites buffers pending expressions may read
         out = self.graph.replay(*(x._data if x.__class__ is A else x for x in inputs))
         if isinstance(out, tuple):
             return tuple(ctx.wrap(o) for o in out)
@@ -159,11 +203,13 @@ def custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups, params=
         if not isinstance(v, str):
             raise _errors.InvalidType(f"custom_kernel: '{argname}' must be a str, got "
                                       f"{type(v).__name__}")
+    _flush_fusion()  # the outputs may be buffers pending expressions read
     return _runtime().custom_kernel(wgsl_source, entry_point, inputs, outputs, workgroups,
                                     params, overrides, client=_client(device))
 
 # the runtime extras behind the same boundary as the standard functions (numr errors only)
 for _name in ("synchronize", "memory_stats", "empty_cache", "set_memory_limit", "capabilities",
-              "raw_handle", "capture_graph", "custom_kernel"):
+              "raw_handle", "capture_graph", "custom_kernel", "set_fusion", "get_fusion",
+              "fusion", "fusion_stats"):
     globals()[_name] = _wrap_function(None, _name, globals()[_name], False, "webgpu")
 del _name

@@ -53,7 +53,8 @@ NAN_FUNCTIONS = frozenset("""nansum nanprod nanmean nanvar nanstd nanmax nanmin 
 nanargmin nancumsum nancumprod""".split())
 RUNTIME_EXTRAS = {
     "webgpu": frozenset({"capabilities", "capture_graph", "custom_kernel", "empty_cache",
-                         "memory_stats", "raw_handle", "set_memory_limit", "synchronize"}),
+                         "memory_stats", "raw_handle", "set_memory_limit", "synchronize",
+                         "set_fusion", "get_fusion", "fusion", "fusion_stats"}),
     "cuda": frozenset({"capture_graph", "copy_from_device_pipelined", "custom_kernel",
                        "empty_cache", "memory_stats", "preload", "raw_handle",
                        "set_memory_limit", "synchronize", "warmup_sobol"}),

@@ -16,6 +16,9 @@ kernels/        the kernels the runtime itself needs: the N-ary template, copy, 
 primitives/     building blocks shared by kernel families: slabs, scan, compaction,
                 gather / scatter, sort keys, radix and row sorts
 ops/            the namespace's backend, one mixin module or subpackage per family
+fusion/         lazy elementwise fusion: pending expressions compiled into one kernel
+scipy/          numr's kernels for SciPy's special, ndimage and signal functions (the
+                webgpu side of numr_array_api.scipy)
 wgsl/           the WGSL math library the kernels call (pure Python, no wgpu)
 
 The internal API the ``numr_array_api.webgpu`` front-end calls lives in ``api.py`` and is

@@ -1,8 +1,11 @@
 """Elementwise functions, where, in-place operators and scalar operands on the GPU.
 
-Every function is one dispatch of the N-ary template (_nary.py) with a snippet from
+Every function is one dispatch of the N-ary template (kernels/nary.py) with a snippet from
 _exprs.py; kernels are specialised per (function, dtype, rank) and cached by the runtime's
-pipeline cache. A snippet whose math-library functions are missing (an older library)
+pipeline cache. With fusion on (fusion/), the same recipes become nodes of a pending
+expression instead, validated here as eagerly as a dispatch would be, and run later as one
+fused kernel; ``astype`` then defers too, and writes (``store``, ``setitem``) first compute
+what is pending. A snippet whose math-library functions are missing (an older library)
 runs on the host instead, warning once (ops/host_fallback.py); today none does.
 """
 
@@ -13,14 +16,18 @@ from ...._core.errors import InvalidArgument
 from ...._core.functions import BINARY, UNARY, result_dtype
 from ...._core.shapes import broadcast_shapes
 from ..codegen.types import RAW, WTYPES, wtype
-from ..kernels.fill import full as _fill
+from ..kernels.fill import full as _fill, scalar_bytes as _scalar_bytes
 from ..wgsl import math_library
 from . import _exprs
 from ..kernels.launch_plan import MAX_PLANS
 from ..kernels.nary import launch, plan_fresh
 from ..runtime.concurrency import LOCK
 from ..storage import new_output
+from ..fusion import graph as _fusion
 from .host_fallback import warn_fallback
+
+_FS = _fusion.settings  # fusion on: elementwise calls build expressions (fusion/graph.py)
+_defer = _fusion.defer
 
 _NO_PLAN = object()  # a signature not seen yet (None: seen, needs the general path)
 _COPY_SRC = "fn op(a: $T, e: u32) -> $T { return a; }"
@@ -42,11 +49,13 @@ def _available(_cache=[]):
 class _Spec:
     """A compiled-once recipe: pipeline key, operand/result WTypes, WGSL sources."""
 
-    __slots__ = ("key", "in_ts", "res_t", "out_t", "out_dtype", "op_src", "lib_src", "plans")
+    __slots__ = ("key", "in_ts", "res_t", "out_t", "out_dtype", "op_src", "lib_src", "plans",
+                 "lib_parts")
 
-    def __init__(self, key, in_ts, res_t, out_t, out_dtype, op_src, lib_src):
+    def __init__(self, key, in_ts, res_t, out_t, out_dtype, op_src, lib_src, lib_parts=None):
         self.key, self.in_ts, self.res_t, self.out_t = key, in_ts, res_t, out_t
         self.out_dtype, self.op_src, self.lib_src = out_dtype, op_src, lib_src
+        self.lib_parts = lib_parts  # what a fused kernel merges (merged_library)
         # (adapter, shape, operand shapes and strides) -> LaunchPlan, or None where the
         # general path is needed (kernels/launch_plan.py)
         self.plans = {}
@@ -58,18 +67,39 @@ def _library(cls, subs, lib, body=""):
     Only what the body calls is emitted: shader size drives the first-call compile time
     (~0.4 s for a complex function on lavapipe).
     """
+    parts = _library_parts(cls, subs, lib, body)
+    return merged_library([parts]) if parts else ""
+
+
+def _library_parts(cls, subs, lib, body=""):
+    """(real type, library functions, complex helpers?, fmod?) of a snippet, or None."""
     if cls not in ("f", "c"):
-        return ""
-    R = subs[1]
+        return None
     fns = list(lib) + ["abs", "is_nan", "copysign"]
     helpers = cls == "c" and ("c_mul_" in body or "c_div_" in body or "c_isnan_" in body)
     if helpers:
         fns += list(_exprs.C_LIB)
-    src = math_library(sorted(set(fns)), R)
-    if helpers:
-        src += _exprs.expand(_exprs.C_HELPERS, subs)
-    if "fmod_" in body:
-        src += _exprs.fmod_source(R)
+    return subs[1], frozenset(fns), helpers, "fmod_" in body
+
+
+def merged_library(parts):
+    """One library source for several snippets' parts (each function emitted once; a
+    fused kernel calls many snippets, maybe on f32 and f64 at once)."""
+    per = {}
+    for p in parts:
+        if p is None:
+            continue
+        R, fns, helpers, fmod = p
+        f, h, m = per.get(R, (frozenset(), False, False))
+        per[R] = (f | fns, h or helpers, m or fmod)
+    src = ""
+    for R in sorted(per):
+        fns, helpers, fmod = per[R]
+        src += math_library(sorted(fns), R)
+        if helpers:
+            src += _exprs.expand(_exprs.C_HELPERS, ("", R, ""))
+        if fmod:
+            src += _exprs.fmod_source(R)
     return src
 
 
@@ -88,7 +118,7 @@ def recipe(name, arity, dtype, default_float):
                f"let b = {fv}(b0); "
         op_src = head + _exprs.expand(body, subs) + " }"
         return _Spec((name, dtype.name), [t, t], out_t, out_t, out_dtype, op_src,
-                     _library(cls, subs, lib))
+                     _library(cls, subs, lib), _library_parts(cls, subs, lib))
     if dtype is dt.float16 and name == "nextafter":
         body, lib = _exprs.F16_NEXTAFTER
         cls, subs = "f", ("f32", "f32", "")
@@ -103,9 +133,10 @@ def recipe(name, arity, dtype, default_float):
     op_src = (f"fn op({params}, e: u32) -> {res_val or res_t.val} {{\n  "
               f"{_exprs.expand(body, subs)}\n}}")
     src = _library(cls, subs, lib, body)
+    parts = _library_parts(cls, subs, lib, body)
     # float16 nextafter calls f16_to_f32 / f32_to_f16: the template emits both already (its
     # float16 load and store use them), and a second definition would not compile
-    return _Spec((name, dtype.name), [t] * arity, res_t, out_t, out_dtype, op_src, src)
+    return _Spec((name, dtype.name), [t] * arity, res_t, out_t, out_dtype, op_src, src, parts)
 
 
 def variants():
@@ -183,6 +214,10 @@ class ElementwiseMixin:
                 spec = spec_of(name, 1, x.dtype, x.client)
                 if spec is None:
                     return host(x)
+                if _FS.on:
+                    r = _defer(spec, (x,), x.shape, x.client)
+                    if r is not None:
+                        return r
                 return run(spec, (x,), x.shape)
 
         kernel.__name__ = name
@@ -204,6 +239,10 @@ class ElementwiseMixin:
                     x1, x2 = same_client(x1, x2)
                 s1, s2 = x1.shape, x2.shape
                 shape = s1 if s1 == s2 or s2 == () else broadcast_shapes(s1, s2)
+                if _FS.on:
+                    r = _defer(spec, (x1, x2), shape, x1.client)
+                    if r is not None:
+                        return r
                 return run(spec, (x1, x2), shape)
 
         kernel.__name__ = name
@@ -250,6 +289,9 @@ class ElementwiseMixin:
             if len(self._scalar_cache) > 1024:
                 self._scalar_cache.clear()
             s = self._scalar_cache[key] = _fill((), value, dtype, client)
+            # (once per new scalar, fusion on or off: a fused kernel reads it as parameter
+            # words holding these bytes)
+            _fusion.note_scalar(s, WTYPES[dtype], _scalar_bytes(value, dtype))
         return s
 
     def where(self, cond, a, b):
@@ -268,16 +310,47 @@ class ElementwiseMixin:
                      f"{{ return select(b, a, c); }}"
             spec = self._specs[key] = _Spec(key, [WTYPES[dt.bool_], t, t], t, t, a.dtype,
                                             op_src, "")
+        if _FS.on:
+            r = _defer(spec, (cond, a, b), shape, client)
+            if r is not None:
+                return r
         return self._run(spec, (cond, a, b), shape)
 
     def inplace(self, kernel, d1, d2):
         if not isinstance(d2, self.payload_type):
             d2 = self.scalar_operand(d2, d1.dtype, d1.client)
-        self.store(d1, kernel(d1, d2))
+        r = kernel(d1, d2)
+        if _FS.on and r.dtype is d1.dtype and r.shape == d1.shape and \
+                _fusion.adopt(d1, r):
+            return  # a pending d1 (nothing views it) takes the new expression
+        self.store(d1, r)
+
+    # -- fusion hooks: casts defer, writes first flush what reads the old values ----------
+    def astype(self, data, dtype, copy=True):
+        if not _FS.on or dtype is data.dtype:
+            return super().astype(data, dtype, copy)
+        client = data.client
+        st = wtype(data.dtype, client, "astype")
+        dt_ = wtype(dtype, client, "astype")
+        key = ("cast", data.dtype, dtype)
+        spec = self._specs.get(key)
+        if spec is None:
+            spec = self._specs[key] = _Spec(key, [st], st, dt_, dtype,
+                                            f"fn op(a: {st.val}, e: u32) -> {st.val} "
+                                            f"{{ return a; }}", "")
+        r = _defer(spec, (data,), data.shape, client)
+        return super().astype(data, dtype, copy) if r is None else r
+
+    def setitem(self, data, key, value):
+        if _FS.on:
+            _fusion.flush_all()
+        return super().setitem(data, key, value)
 
     # -- writes into existing views (in-place operators, setitem) -------------------------
     def store(self, dst, src):
         """Write ``src`` (broadcast to dst's shape, same dtype) into the view ``dst``."""
+        if _FS.on:
+            _fusion.flush_all()
         if not dst.writable:
             raise InvalidArgument("x", "assignment destination is read-only (a broadcast "
                                        "view); copy it first")
@@ -297,3 +370,6 @@ class ElementwiseMixin:
             src = src.broadcast_to(dst.shape)
         launch(dst.client, ("store",), (src,), [raw], raw, raw, _COPY_SRC.replace("$T", raw.val),
                "", dst.shape, dst, scatter=True)
+
+
+_fusion.codegen.bind_elementwise(merged_library=merged_library, recipe=recipe)
