@@ -52,9 +52,10 @@ FAMILIES: dict[str, tuple[list[str], list[str], bool, bool]] = {
     "scaleout": (["--small", "--size", "4MiB", "--ops", "mean,matmul"], ["--time-budget", "120"],
                  True, False),
     "scipy_gpu": (["--small", "--repeats", "1"], ["--repeats", "3"], True, False),
+    "fusion": (["--small", "--repeats", "1"], ["--repeats", "3"], True, False),
 }
 JSON_FLAG = {"namespace", "fft", "sort", "linalg", "spectral", "runtime", "overhead", "latency",
-             "cuda_overhead", "scaleout", "scipy_gpu"}
+             "cuda_overhead", "scaleout", "scipy_gpu", "fusion"}
 VERSIONED = ("numr-array-api", "numpy", "wgpu", "cupy-cuda13x", "cupy-cuda12x", "torch",
              "scipy", "array-api-compat")
 
