@@ -10,7 +10,7 @@
 For a numr array, the transforms of the array API standard go to its namespace's ``fft``
 (on the GPU for webgpu and cuda arrays), and the DCT / DST of types 1 to 4 are computed
 from its FFT (``dct``, ``idct``, ``dst``, ``idst`` and their n-dimensional forms, usable
-directly too). Anything else (other arrays, ``orthogonalize`` with a norm other than "ortho", Hermitian
+directly too). Anything else (other arrays, Hermitian
 n-dimensional transforms, a ``plan``) is declined, and SciPy's own implementation runs (on
 the host, under numr's host-conversion policy). With ``SCIPY_ARRAY_API=1`` SciPy already
 sends the standard's transforms to the array's namespace; the backend adds the DCT / DST and
