@@ -123,6 +123,23 @@ def _host_parameters(signature, args, kwargs):
     return (bound.args, bound.kwargs) if changed else (args, kwargs)
 
 
+_GREY = frozenset({"grey_erosion", "grey_dilation", "grey_opening", "grey_closing",
+                   "morphological_gradient", "morphological_laplace", "white_tophat",
+                   "black_tophat"})
+
+
+def _cupyx_morphology_footprint(name, kwargs):
+    """SciPy takes a ``structure`` alone (its shape is the footprint); cupyx.scipy asks
+    for a size or a footprint too: the footprint SciPy would use is given."""
+    st = kwargs.get("structure")
+    if name not in _GREY or st is None or kwargs.get("size") is not None \
+            or kwargs.get("footprint") is not None:
+        return kwargs
+    import numpy as np
+    return dict(kwargs, footprint=np.ones(tuple(st.shape) if hasattr(st, "shape")
+                                          else np.shape(st), dtype=bool))
+
+
 def _make(name):
     import scipy.ndimage
     original = getattr(scipy.ndimage, name, None)
@@ -150,6 +167,8 @@ def _make(name):
         # numr dtypes (output=xp.float32) as NumPy's, which SciPy and cupyx understand
         args = tuple(a.np if isinstance(a, DType) else a for a in args)
         kwargs = {k: v.np if isinstance(v, DType) else v for k, v in kwargs.items()}
+        if backend == "cuda":
+            kwargs = _cupyx_morphology_footprint(name, kwargs)
         result = _bridge.call_native("ndimage", name, args, kwargs)
         # SciPy returns the output= array itself: give back the caller's numr array
         for a in _bridge.numr_arrays((args, kwargs)):
