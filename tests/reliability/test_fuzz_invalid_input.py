@@ -484,8 +484,15 @@ def _reset_memory_limit(xp):
         xp.set_memory_limit(None, device=d)
 
 
+def _reset_fusion(xp):
+    # fusion left on would defer every later test's elementwise work in this worker (an
+    # out-of-memory request then fails at its flush instead of its call)
+    xp.set_fusion(False)
+
+
 # functions that change process-wide state on success, and how to undo it after each call
-RESET = {"set_memory_limit": _reset_memory_limit}
+RESET = {"set_memory_limit": _reset_memory_limit, "set_fusion": _reset_fusion,
+         "fusion": _reset_fusion}
 
 
 @pytest.mark.parametrize("backend,qualname", _cases())
