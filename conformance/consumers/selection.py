@@ -99,8 +99,9 @@ def scipy_gpu_selection():
 # 2 cores.
 SCIPY_GPU_CI = ((("special", "test_support_alternative_backends"), ("ndimage", "test_filters"),
                  ("fft", "test_real_transforms")),
-                "erf or ndtr or gammaln or i0 or expit or xlogy or uniform or gauss "
-                "or test_correlate0 or sobel or median or (TestDCT and float32)")
+                "(test_support_alternative_backends and (erf or ndtr or gammaln)) "
+                "or uniform_filter or gaussian_filter1d or test_correlate01 or sobel "
+                "or (test_identity_1d and 10)")
 
 
 def scipy_gpu_ci_selection():
