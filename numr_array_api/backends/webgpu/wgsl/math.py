@@ -22,10 +22,10 @@ try:
     PUBLIC.update(_CPUBLIC)
 except ImportError:  # pragma: no cover
     pass
-# scipy.special's functions (_special.py, _bessel.py): their own series and constants per
-# float type
-from . import _bessel, _special
-for _mod in (_special, _bessel):
+# scipy.special's functions (_special.py, _bessel.py, _beta.py): their own series and
+# constants per float type
+from . import _bessel, _beta, _special
+for _mod in (_special, _bessel, _beta):
     FUNCS.update(_mod.FUNCS)
     PUBLIC.update(_mod.PUBLIC)
     for _ft in ("f32", "f64"):

@@ -198,6 +198,103 @@ SNIPPETS.update({
   return $EXPREL;""", ("expm1", "exp"), ("expm1q",)),
 })
 
+# the incomplete beta (wgsl/_beta.py) and the distributions on it: they pass I_x(a, b)
+# both x and 1 - x as exact values, and take a complement from the pair (never 1 - I)
+_IB = ("betainc",)
+SNIPPETS.update({
+    "betainc": (3, "return numr_betainc_$R(a, b, c);", _IB, ()),
+    "betaincc": (3, "return numr_betaincc_$R(a, b, c);", _IB, ()),
+    # Student's t: I_z(df/2, 1/2) / 2 at z = df / (df + t^2) (log z from the logarithms
+    # where t^2 overflows; the normal limit for huge df, 1/2 where df/2 underflows)
+    "stdtr": (2, """
+  if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || a <= $R(0.0)) { return numr_nan_$R(); }
+  if (a > $STD_NORMAL) { return numr_ndtr_$R(b); }
+  if (numr_is_inf_$R(b)) { return select($R(0.0), $R(1.0), b > $R(0.0)); }
+  if (b == $R(0.0) || $R(0.5) * a == $R(0.0)) { return $R(0.5); }
+  let t = numr_abs_$R(b);
+  let t2 = t * t;
+  var pq: vec2<$R>;
+  if (numr_is_inf_$R(t2 + a)) {
+    if ($STDQ) { return select($R(0.0), $R(1.0), b > $R(0.0)); }   // (SciPy's float64)
+    let x = (a / t) / t;
+    let lx = (numr_log_$R(a) - numr_log_$R(t)) - numr_log_$R(t);
+    pq = numr__ibeta_pql_$R($R(0.5) * a, $R(0.5), x, $R(1.0), lx, -x);
+  } else {
+    let d = a + t2;
+    pq = numr__ibeta_pq_$R($R(0.5) * a, $R(0.5), a / d, t2 / d);
+  }
+  let p = $R(0.5) * pq.x;
+  if (b < $R(0.0)) { return p; }
+  return $R(1.0) - p;""", _IB + ("ndtr",), ()),
+    # binomial: I_(1-p)(n - k, k + 1), k = floor(k), n truncated to a 32-bit integer as
+    # SciPy's loop does (NaN past it, for k < 0 or n < k); k = 0 as Cephes: powers
+    "bdtr": (3, """
+  if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || numr_is_nan_$R(c)) { return numr_nan_$R(); }
+  if (c < $R(0.0) || c > $R(1.0) || !(numr_abs_$R(b) < $R(2147483648.0))) {
+    return numr_nan_$R();
+  }
+  let n = numr_trunc_$R(b);
+  let k = numr_floor_$R(a);
+  if (k < $R(0.0) || n < k) { return numr_nan_$R(); }
+  if (k == n) { return $R(1.0); }
+  if (k == $R(0.0)) { return numr_pow_$R($R(1.0) - c, n); }
+  return numr__ibeta_$R(n - k, k + $R(1.0), $R(1.0) - c, c).x;""",
+             _IB + ("floor", "trunc", "pow"), ()),
+    "bdtrc": (3, """
+  if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || numr_is_nan_$R(c)) { return numr_nan_$R(); }
+  if (c < $R(0.0) || c > $R(1.0) || !(numr_abs_$R(b) < $R(2147483648.0))) {
+    return numr_nan_$R();
+  }
+  let n = numr_trunc_$R(b);
+  let k = numr_floor_$R(a);
+  if (n < k) { return numr_nan_$R(); }
+  if (k < $R(0.0)) { return $R(1.0); }
+  if (k == n) { return $R(0.0); }
+  let dn = n - k;
+  if (a == $R(0.0)) {
+    if (c < $R(0.01)) { return -numr_expm1_$R(dn * numr_log1p_$R(-c)); }
+    return $R(1.0) - numr_pow_$R($R(1.0) - c, dn);
+  }
+  return numr__ibeta_$R(k + $R(1.0), dn, c, $R(1.0) - c).x;""",
+              _IB + ("floor", "trunc", "pow", "expm1", "log1p"), ()),
+    # negative binomial: I_p(n, k + 1), k and n truncated to 32-bit integers (SciPy's
+    # integer loop; NaN past them, for k < 0, n <= 0)
+    "nbdtr": (3, """
+  let pq = sp_nbdtr_$R(a, b, c);
+  return pq.x;""", _IB + ("trunc",), ("nbin",)),
+    "nbdtrc": (3, """
+  let pq = sp_nbdtr_$R(a, b, c);
+  return pq.y;""", _IB + ("trunc",), ("nbin",)),
+})
+
+_NBIN = """
+fn sp_nbdtr_$R(a: $R, b: $R, c: $R) -> vec2<$R> {
+  let nan = vec2<$R>(numr_nan_$R());
+  if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || numr_is_nan_$R(c)) { return nan; }
+  if (!(numr_abs_$R(a) < $R(2147483647.0)) || !(numr_abs_$R(b) < $R(2147483647.0))) {
+    return nan;
+  }
+  let k = numr_trunc_$R(a);
+  let n = numr_trunc_$R(b);
+  if (c < $R(0.0) || c > $R(1.0) || k < $R(0.0) || n <= $R(0.0)) { return nan; }
+  return numr__ibeta_$R(n, k + $R(1.0), c, $R(1.0) - c);
+}
+"""
+
+_NBIN = """
+fn sp_nbdtr_$R(a: $R, b: $R, c: $R) -> vec2<$R> {
+  let nan = vec2<$R>(numr_nan_$R());
+  if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || numr_is_nan_$R(c)) { return nan; }
+  if (!(numr_abs_$R(a) < $R(2147483647.0)) || !(numr_abs_$R(b) < $R(2147483647.0))) {
+    return nan;
+  }
+  let k = numr_trunc_$R(a);
+  let n = numr_trunc_$R(b);
+  if (c < $R(0.0) || c > $R(1.0) || k < $R(0.0) || n <= $R(0.0)) { return nan; }
+  return numr__ibeta_$R(n, k + $R(1.0), c, $R(1.0) - c);
+}
+"""
+
 # (sin, cos) of x degrees, x >= 0 finite: x mod 360 is exact, the quadrant is taken out
 # exactly (|d| <= 45), and d * pi/180 is formed as an exact product plus the constant's tail
 _DG = """
@@ -278,11 +375,13 @@ _PI180 = {"f32": ("1.7453292e-02f", "1.351996e-10f"),   # pi/180 rounded, and th
 # (and where x / y leaves float32's range, SciPy's float32 kl_div -- computed in float64 --
 # is finite, its float64 one -inf); cosm1's underflow: -0 in float32 (the float64 value's
 # sign), +0 in float64 (also for a subnormal, which SciPy's float64 loses)
-TOKENS = {"f32": {"$KLN": "22", "$EXPREL": "sp_expm1_over_f32(a, a)",
+TOKENS = {"f32": {"$KLN": "22", "$STD_NORMAL": "1e10f", "$STDQ": "false",
+                  "$EXPREL": "sp_expm1_over_f32(a, a)",
                   "$KLQ": "r < 1e-30f || r > 1e30f",
                   "$TINYREL": "1.1102230246251565e-16f", "$PHQ": "false", "$COSM1Z": "r",
                   "$RADIAN": "(a + (b + c / 60.0f) / 60.0f) * 0.017453292519943295f"},
-          "f64": {"$KLN": "50", "$EXPREL": "numr_expm1_f64(a) / a", "$KLQ": "false",
+          "f64": {"$KLN": "50", "$STD_NORMAL": "1e20lf", "$STDQ": "true",
+                  "$EXPREL": "numr_expm1_f64(a) / a", "$KLQ": "false",
                   "$TINYREL": "1.1102230246251565e-16lf",
                   "$PHQ": "numr_is_inf_f64(t * t) || numr_is_inf_f64(a * a)"
                           " || numr__opq_f64(0.5lf * (t * t)) == 0.0lf"
@@ -298,6 +397,8 @@ def helper_source(name, R):
         return _SCALED.replace("$F32", "true" if R == "f32" else "false").replace("$R", R)
     if name == "prod":
         return _PROD.replace("$R", R)
+    if name == "nbin":
+        return _NBIN.replace("$R", R)
     if name == "dg":
         h, l = _PI180[R]
         return fmod_source(R) + _DG.replace("$PIH", h).replace("$PIL", l).replace("$R", R)
@@ -305,4 +406,5 @@ def helper_source(name, R):
 
 
 HELPER_LIB = {"dg": ("hypot", "round"), "expm1q": ("exp", "expm1", "pow"),
-              "prod": ("log", "log1p"), "scaled": ()}   # hypot: pulls in the two-product unit
+              "prod": ("log", "log1p"), "scaled": (),
+              "nbin": ("betainc", "trunc")}   # hypot: pulls in the two-product unit
