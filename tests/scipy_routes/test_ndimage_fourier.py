@@ -59,5 +59,8 @@ def test_fourier_output_array_and_ellipsoid(xp):
     if xp.__name__.endswith("webgpu"):
         with pytest.raises(BackendLimitation, match="fourier_ellipsoid"):
             nn.fourier_ellipsoid(xp.asarray(np.ones((4, 4))), 2.0)
+    # more than 3 dimensions: SciPy's own NotImplementedError, on every backend
+    with pytest.raises(NotImplementedError, match="1d, 2d and 3d"):
+        nn.fourier_ellipsoid(xp.asarray(np.ones((2, 2, 2, 2))), 1.0)
     with pytest.raises(RuntimeError):
         nn.fourier_gaussian(x, 1.0, output=xp.zeros(15))
