@@ -19,6 +19,7 @@ with SciPy's normalisations ("backward", "forward", "ortho" and ``orthogonalize`
 from __future__ import annotations
 
 import math
+import operator
 
 from .._core.errors import InvalidArgument
 
@@ -63,8 +64,7 @@ def _resize(xp, x, n):
     N = x.shape[-1]
     if n is None or n == N:
         return x
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise InvalidArgument("n", f"must be a positive int, got {n!r}")
+    n = _length(n, "n")
     if n < N:
         return x[..., :n]
     pad = xp.zeros(x.shape[:-1] + (n - N,), dtype=x.dtype, device=x.device)
@@ -233,16 +233,36 @@ def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
                       orthogonalize, "idst")
 
 
+def _length(n, name):
+    """A transform length as SciPy takes it: any integer (NumPy's too), at least 1."""
+    try:
+        if isinstance(n, bool):
+            raise TypeError
+        n = operator.index(n)
+    except TypeError:
+        raise InvalidArgument(name, f"must be a positive int, got {n!r}") from None
+    if n < 1:
+        raise InvalidArgument(name, f"must be a positive int, got {n!r}")
+    return n
+
+
+def _ints(v):
+    """An int or a sequence of them (NumPy integers and 0-d integer arrays included)."""
+    try:
+        return (operator.index(v),)
+    except TypeError:
+        return tuple(v)
+
+
 def _nd(one, x, type, s, axes, norm, orthogonalize):
+    if s is not None:
+        s = tuple(None if v is None else _length(v, "s") for v in _ints(s))
     if axes is None:
         axes = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
-    elif isinstance(axes, int):
-        axes = (axes,)
-    axes = tuple(axes)
+    else:
+        axes = tuple(operator.index(a) for a in _ints(axes))
     if s is None:
         s = (None,) * len(axes)
-    elif isinstance(s, int):
-        s = (s,)
     if len(s) != len(axes):
         raise InvalidArgument("s", f"has {len(s)} lengths for {len(axes)} axes")
     for n, ax in zip(s, axes):

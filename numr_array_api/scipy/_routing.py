@@ -49,6 +49,9 @@ _state = {"enabled": False, "saved": []}
 # there can be replaced by its dtype and the result copied in; the others cannot.
 _OUTPUT_ARGS = ("output",)
 _REFUSED_OUTPUT_ARGS = ("out", "distances", "indices")
+# functions whose output= takes an array only (no dtype): SciPy computes in its own result
+# dtype, cast into the device array afterwards
+_OUTPUT_ARRAY_ONLY = ("vectorized_filter",)
 
 
 def _version():
@@ -179,7 +182,7 @@ def _numpy_dtype(dtype):
 
 def _write_back(module, name, original, bound, out):
     """SciPy's code on a host copy, the result copied into the device array ``out``."""
-    bound.arguments["output"] = _numpy_dtype(out.dtype)
+    bound.arguments["output"] = None if name in _OUTPUT_ARRAY_ONLY else _numpy_dtype(out.dtype)
     result = original(*bound.args, **bound.kwargs)
     first = result[0] if isinstance(result, tuple) else result
     if not isinstance(first, Array) or first.shape != out.shape:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import inspect
 
 from .._core.array import Array
+from .._core.errors import InvalidArgument
 from . import _dct
 from ._dct import dct, dctn, dst, dstn, idct, idctn, idst, idstn
 
@@ -63,6 +64,11 @@ def __ua_function__(method, args, kwargs):
         return NotImplemented
     if a.get("plan") is not None:
         return NotImplemented
+    if a.get("workers") is not None and name in _STANDARD:
+        # SciPy's own rule for the standard's transforms of arrays other than NumPy's (its
+        # DCT / DST take the host path, where workers sizes a thread pool: accepted there)
+        raise InvalidArgument("workers", f"scipy.fft.{name}: 'workers' is only supported "
+                                         "for NumPy arrays")
     x = a["x"]
     if name in _DCT:
         if not _dct.supported(a["type"], a["norm"], a["orthogonalize"]):

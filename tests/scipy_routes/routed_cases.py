@@ -63,6 +63,20 @@ def test_an_output_array_is_always_written(xp):
     assert r is None or r is out or _host(r).shape == ref.shape
 
 
+def test_an_output_array_only_parameter_is_written(xp):
+    """vectorized_filter's output= takes an array, not a dtype: SciPy's result is cast into
+    the device array (numr cpu arrays take SciPy's own path, which this is not about)."""
+    if xp.__name__.endswith(".cpu"):
+        pytest.skip("cpu arrays are not routed through the write-back")
+    a = np.arange(20.0).reshape(4, 5) ** 1.5
+    out = xp.zeros((4, 5), dtype=xp.float32)
+    with numr.host_conversion("allow"):
+        r = ndimage.vectorized_filter(xp.asarray(a), xp.mean, size=3, output=out)
+    ref = ndimage.vectorized_filter(a, np.mean, size=3)
+    np.testing.assert_allclose(_host(out), ref.astype(np.float32), rtol=1e-6)
+    assert r is out
+
+
 def test_an_output_count_return_keeps_scipys_meaning(xp):
     a = np.array([[1, 1, 0, 0], [0, 0, 0, 1], [1, 0, 1, 1]], dtype=np.int32)
     ref_labels, ref_n = ndimage.label(a)

@@ -118,3 +118,28 @@ def test_what_numr_does_not_compute_is_declined_or_refused(xp):
         got = nf.dst(x, norm=norm, orthogonalize=True)
         np.testing.assert_allclose(_host(got), sf.dst(np.arange(8.0), norm=norm,
                                                       orthogonalize=True), atol=1e-12)
+
+
+def test_numpy_integer_lengths_and_axes_as_scipy_takes_them(xp):
+    a = np.random.default_rng(6).standard_normal((4, 6))
+    i64 = np.int64
+    with sf.set_backend(nf):
+        for name, kw in (("dctn", {"s": i64(4), "axes": i64(0)}),
+                         ("idstn", {"s": [i64(3), 5]}),
+                         ("dct", {"n": i64(10), "axis": i64(1)})):
+            got = getattr(sf, name)(xp.asarray(a), **kw)
+            _close(_host(got), getattr(sf, name)(a, **kw), np.float64)
+        for bad in (0, -2, 2.0, True):
+            with pytest.raises(InvalidArgument, match="positive int"):
+                nf.dct(xp.asarray(a), n=bad)
+
+
+def test_workers_refused_for_the_standard_transforms_as_scipy_does(xp):
+    # SciPy refuses workers= for the standard's transforms of non-NumPy arrays; its DCT /
+    # DST accept it
+    x = xp.asarray(np.arange(6.0))
+    with sf.set_backend(nf):
+        with pytest.raises(ValueError, match="workers"):
+            sf.rfft(x, workers=2)
+        got = sf.dct(x, workers=2)
+    _close(_host(got), sf.dct(np.arange(6.0)), np.float64)

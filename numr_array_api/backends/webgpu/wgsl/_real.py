@@ -515,7 +515,6 @@ fn numr_pow_$T(x: $T, y: $T) -> $T {
 """)
 
 fn("erf", ["core", "exp"], """
-const numr_erfc_coeffs_$T = array<$T, @ERFC_N@>(@ERFC_COEFFS@);
 // erfc(x) for x >= 0.5: exp(-x^2) G(x); x^2 is split so exp(-x^2) keeps full accuracy
 fn numr__erfc_pos_$T(x: $T) -> $T {
   if (x >= ${ERFC_ZERO}) { return 0.0; }
@@ -526,10 +525,7 @@ fn numr__erfc_pos_$T(x: $T) -> $T {
     let w = 1.0 / (x * x);
     return ex * ($P{ERFCH}(w) / x);
   }
-  @ERFC_SELECT@
-  let u = (x - mid) / half;
-  var g: $T = 0.0;
-  for (var j = @ERFC_DEG@; j >= 0; j--) { g = g * u + numr_erfc_coeffs_$T[base + j]; }
+  @ERFC_EVAL@
   return ex * g;
 }
 fn numr_erf_$T(x: $T) -> $T {

@@ -159,21 +159,36 @@ fn("sp_gammaln", ["log", "log1p", "sin", "rounding"], """
 fn numr__lg2_$T(e: $T) -> $T { return e * $P{LG2}(e); }
 // lgamma(1 + e), |e| <= 1/2 (lgamma(2 + e) - log(1 + e): both ~e, no cancellation)
 fn numr__lg1_$T(e: $T) -> $T { return numr__lg2_$T(e) - numr_log1p_$T(e); }
-// lgamma(x), x > 0 finite
+// lgamma(x), x > 0 finite, as lgamma(2 + e) - log1p(t) + s log(p) with one evaluation of
+// each piece whatever the range (a warp holding every range runs one path, not four):
+//   x < 0.5:      e = x,      t = x,      s log(p) = -log(x)
+//   [0.5, 1.5):   e = x - 1,  t = x - 1,  p = 1
+//   [1.5, 2.5):   e = x - 2,  t = 0,      p = 1
+//   [2.5, BIG):   e = y - 2,  t = 0,      p = (x - 1)(x - 2)...y, every x - k exact
+// (the same operations, in the same order, as evaluating each range on its own)
 fn numr__lgamma_pos_$T(x: $T) -> $T {
-  if (x < 0.5) { return numr__lg1_$T(x) - numr_log_$T(x); }
-  if (x < 1.5) { return numr__lg1_$T(x - 1.0); }
-  if (x < 2.5) { return numr__lg2_$T(x - 2.0); }
-  if (x < ${LG_BIG}) {
-    // lgamma(x) = lgamma(y) + log((x - 1)(x - 2)...y), every x - k exact
-    var y = x;
-    var p: $T = 1.0;
-    loop { y = y - 1.0; p = p * y; if (y < 2.5) { break; } }
-    return numr__lg2_$T(y - 2.0) + numr_log_$T(p);
+  if (x >= ${LG_BIG}) {
+    let w = 1.0 / x;
+    let w2 = w * w;
+    return (x - 0.5) * (numr_log_$T(x) - 1.0) + (${HALF_LOG_2PI_M_HALF} + w * $P{STIR}(w2));
   }
-  let w = 1.0 / x;
-  let w2 = w * w;
-  return (x - 0.5) * (numr_log_$T(x) - 1.0) + (${HALF_LOG_2PI_M_HALF} + w * $P{STIR}(w2));
+  var e = x;
+  var t = x;
+  var p = x;
+  if (x >= 0.5) {
+    t = 0.0;
+    p = 1.0;
+    if (x < 1.5) { e = x - 1.0; t = e; }
+    else if (x < 2.5) { e = x - 2.0; }
+    else {
+      var y = x;
+      loop { y = y - 1.0; p = p * y; if (y < 2.5) { break; } }
+      e = y - 2.0;
+    }
+  }
+  let l = numr__lg2_$T(e) - numr_log1p_$T(t);
+  let lp = numr_log_$T(p);
+  return select(l + lp, l - lp, x < 0.5);
 }
 // |sin(pi x)| for x >= 0 finite: x - round(x) is exact
 fn numr__abs_sinpi_$T(x: $T) -> $T {
@@ -247,10 +262,7 @@ fn numr_erfcx_$T(x: $T) -> $T {
     return e2 * numr_erfc_$T(x);
   }
   if (x < 4.0) {
-    @ERFC_SELECT@
-    let u = (x - mid) / half;
-    var g: $T = 0.0;
-    for (var j = @ERFC_DEG@; j >= 0; j--) { g = g * u + numr_erfc_coeffs_$T[base + j]; }
+    @ERFC_EVAL@
     return g;
   }
   if (x < ${ERFC_ZERO}) { let w = 1.0 / (x * x); return $P{ERFCH}(w) / x; }

@@ -55,24 +55,35 @@ def _special_tokens(src, ft):
         src = src.replace("${UMASK32}", "0xfffffffflu").replace("${SHIFT32}", "32u")
     else:  # the whole 24-bit mantissa fits the low word
         src = src.replace("u32(mant & ${UMASK32})", "mant").replace("u32(mant >> ${SHIFT32})", "0u")
-    if "@ERFC_" in src:
-        edges = getattr(C, f"ERFC_EDGES_{ft}")
-        co = getattr(C, f"ERFC_{ft}")
-        npieces = len(edges) - 1
-        stride = len(co) // npieces
-        sel = []
-        for k in range(npieces):
-            a, b = edges[k], edges[k + 1]
-            body = f"base = {k * stride}; mid = {lit((a + b) / 2, ft)}; half = {lit((b - a) / 2, ft)};"
-            if k == 0:
-                sel.append(f"var base = 0; var mid: $T = {lit((a + b) / 2, ft)}; var half: $T = {lit((b - a) / 2, ft)};")
-            else:
-                sel.append(f"if (x >= {lit(a, ft)}) {{ {body} }}")
-        src = (src.replace("@ERFC_N@", str(len(co)))
-                  .replace("@ERFC_COEFFS@", ", ".join(lit(c, ft) for c in co))
-                  .replace("@ERFC_DEG@", str(stride - 1))
-                  .replace("@ERFC_SELECT@", "\n  ".join(sel)))
+    if "@ERFC_EVAL@" in src:
+        src = src.replace("@ERFC_EVAL@", _erfc_eval(ft))
     return src
+
+
+def _erfc_eval(ft):
+    """G(x) of erfc's middle pieces, ``g``, for x in [1/2, 4): every coefficient picked by a
+    chain of ``select`` on the piece (a runtime index into a const array makes naga copy the
+    whole table into per-invocation memory, several times slower on NVIDIA), then Horner in
+    u = (x - mid) / half (half a power of two: the quotient is exact either way)."""
+    edges = getattr(C, f"ERFC_EDGES_{ft}")
+    co = getattr(C, f"ERFC_{ft}")
+    npieces = len(edges) - 1
+    stride = len(co) // npieces
+    conds = [f"x >= {lit(edges[k], ft)}" for k in range(1, npieces)]
+
+    def pick(values):
+        e = lit(values[0], ft)
+        for k in range(1, npieces):
+            e = f"select({e}, {lit(values[k], ft)}, q{k})"
+        return e
+    lines = [f"let q{k + 1} = {c};" for k, c in enumerate(conds)]
+    lines.append(f"let mid: $T = {pick([(edges[k] + edges[k + 1]) / 2 for k in range(npieces)])};")
+    lines.append(f"let half: $T = {pick([(edges[k + 1] - edges[k]) / 2 for k in range(npieces)])};")
+    lines.append("let u = (x - mid) / half;")
+    lines.append(f"var g: $T = {pick([co[k * stride + stride - 1] for k in range(npieces)])};")
+    for j in range(stride - 2, -1, -1):
+        lines.append(f"g = g * u + {pick([co[k * stride + j] for k in range(npieces)])};")
+    return "\n  ".join(lines)
 
 
 def _expand(src, ft):

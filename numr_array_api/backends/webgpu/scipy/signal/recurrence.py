@@ -50,168 +50,200 @@ __all__ = ["ScanSpec", "run_recurrence", "coefficient_table", "max_order", "stat
 WG = 64          # threads (chunks) of one block
 CHUNK = 32       # samples of one chunk
 BLOCK = WG * CHUNK
+LOG_WG = WG.bit_length() - 1
 
-_COMMON = """${layout}
-var<workgroup> sx: array<${T}, ${SX}>;
-var<workgroup> sz: array<${S}, ${SZ}>;
+# Every state lives in scalar registers (z0..z<N-1>, s0..): the code is unrolled over the
+# order N, since a runtime-indexed private array is spilled to per-invocation memory.
+# Tables: cf (data type) a[1..N] | B[0..N) | D; pw (state type), N x N each:
+# T^-1 | T | P_0 .. P_LOG_WG with P_d = A'^(C 2^d), A' = T^-1 A T (coefficient_table).
 
-const N: u32 = ${N}u;
-const C: u32 = ${C}u;
-const WG: u32 = ${WG}u;
-const BL: u32 = ${BL}u;
 
-// cf (data type): a[1..N] | B[0..N) | D
-// pw (state type), N x N each: A'^C | A'^(WG C) | T^-1 | T, A' = T^-1 A T (coefficient_table)
-fn tab(i: u32) -> ${T} { return cf[${cf_off} + i]; }
-fn pow_(i: u32) -> ${S} { return pw[${pw_off} + i]; }
+def _v(name, n):
+    return [f"{name}{i}" for i in range(n)]
+
+
+def _coeffs(N):
+    lines = [f"let a{i} = cf[${{cf_off}} + {i}u];" for i in range(N)]
+    lines += [f"let b{i} = cf[${{cf_off}} + {N + i}u];" for i in range(N)]
+    return "\n  ".join(lines)
+
+
+def _step(N, xv):
+    """One sample of the transposed direct form II from state z (z0 read before it moves)."""
+    lines = ["let zo = z0;"]
+    for i in range(N - 1):
+        lines.append(f"z{i} = b{i} * {xv} - a{i} * zo + z{i + 1};")
+    lines.append(f"z{N - 1} = b{N - 1} * {xv} - a{N - 1} * zo;")
+    return "\n    ".join(lines)
+
+
+def _matvec(N, dst, mat, src, add=None, cast=""):
+    """dst_i = sum_j pw[mat + i N + j] src_j (+ add_i), as lets."""
+    out = []
+    for i in range(N):
+        terms = " + ".join(f"pw[{mat} + {i * N + j}u] * {cast}({src[j]})" for j in range(N))
+        base = f"{add[i]} + " if add else ""
+        out.append(f"let {dst[i]} = {base}{terms};")
+    return "\n  ".join(out)
+
+
+def _head(N):
+    return f"""${{layout}}
+var<workgroup> sx: array<${{T}}, ${{SX}}>;
+var<workgroup> sz: array<${{S}}, ${{SZ}}>;
+
+const C: u32 = ${{C}}u;
+const WG: u32 = ${{WG}}u;
+const BL: u32 = ${{BL}}u;
+const NN: u32 = {N * N}u;
 
 // the block's samples of one row into workgroup memory, chunk-major with a padding slot
-fn stage(row: u32, blk: u32, tid: u32) {
-  let L = ${L};
-  for (var i = tid; i < BL; i += WG) {
+fn stage(row: u32, blk: u32, tid: u32) {{
+  let L = ${{L}};
+  for (var i = tid; i < BL; i += WG) {{
     let n = blk * BL + i;
-    var v = ${T}(0);
-    if (n < L) { v = x[${x_off} + row * L + n]; }
+    var v = ${{T}}(0);
+    if (n < L) {{ v = x[${{x_off}} + row * L + n]; }}
     sx[(i / C) * (C + 1u) + i % C] = v;
-  }
-}
+  }}
+}}
 
-// every thread: its chunk's state from a zero state into sz[tid * N ..]
-fn chunk_local(tid: u32) {
-  var z: array<${T}, ${N}>;
-  let base = tid * (C + 1u);
-  for (var j = 0u; j < C; j++) {
-    let xv = sx[base + j];
-    let z0 = z[0];
-    for (var i = 0u; i + 1u < N; i++) {
-      z[i] = tab(N + i) * xv - tab(i) * z0 + z[i + 1u];
-    }
-    z[N - 1u] = tab(2u * N - 1u) * xv - tab(N - 1u) * z0;
-  }
-  // into the basis the powers are written in (see coefficient_table)
-  for (var i = 0u; i < N; i++) {
-    var acc = ${S}(0);
-    for (var j = 0u; j < N; j++) { acc += pow_(2u * N * N + i * N + j) * ${S}(z[j]); }
-    sz[tid * N + i] = acc;
-  }
-}
-
-// s <- P s + v for the N x N power at pw offset p
-fn affine(s: ptr<function, array<${S}, ${N}>>, p: u32, v: ptr<function, array<${S}, ${N}>>) {
-  var t: array<${S}, ${N}>;
-  for (var i = 0u; i < N; i++) {
-    var acc = (*v)[i];
-    for (var j = 0u; j < N; j++) { acc += pow_(p + i * N + j) * (*s)[j]; }
-    t[i] = acc;
-  }
-  *s = t;
-}
-"""
-
-_HEAD = """
-@compute @workgroup_size(${WG})
+@compute @workgroup_size(${{WG}})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nw: vec3<u32>) {
+        @builtin(num_workgroups) nw: vec3<u32>) {{
   let tid = lid.x;
   // one workgroup per (row, block); the index is workgroup-uniform, so the return is too
   let w = wid.x + wid.y * nw.x;
-  if (w >= ${rows} * ${nblk}) { return; }
-  let blk = w % ${nblk};
-  let row = w / ${nblk};
+  if (w >= ${{rows}} * ${{nblk}}) {{ return; }}
+  let blk = w % ${{nblk}};
+  let row = w / ${{nblk}};
+  {_coeffs(N)}
   stage(row, blk, tid);
   workgroupBarrier();
-  chunk_local(tid);
-  workgroupBarrier();
+  // this thread's chunk from a zero state
+  {"; ".join(f"var z{i} = ${{T}}(0)" for i in range(N))};
+  let base = tid * (C + 1u);
+  for (var j = 0u; j < C; j++) {{
+    let xv = sx[base + j];
+    {_step(N, "xv")}
+  }}
+  let po = ${{pw_off}};
+  // into the basis the powers are written in
+  {_matvec(N, _v("t", N), "po", _v("z", N), cast="${S}")}
+  {"; ".join(f"var s{i} = t{i}" for i in range(N))};
 """
 
-_LOCAL = Template(_COMMON + _HEAD + """
-  if (tid == 0u) {
-    var s: array<${S}, ${N}>;
-    for (var t = 0u; t < WG; t++) {
-      var v: array<${S}, ${N}>;
-      for (var i = 0u; i < N; i++) { v[i] = sz[t * N + i]; }
-      affine(&s, 0u, &v);
-    }
-    let o = ${st_off} + (row * ${nblk} + blk) * N;
-    for (var i = 0u; i < N; i++) { st[o + i] = s[i]; }
-  }
-}
-""", "iir_local")
 
-_CARRY = Template("""${layout}
-const N: u32 = ${N}u;
+def _scan(N):
+    """Inclusive scan of the chunk states over the workgroup (Hillis-Steele): after step d,
+    s(t) = sum over the 2^(d+1) chunks up to t of P^(t - k) s(k); P^(2^d) = P_d."""
+    store = "; ".join(f"sz[tid * {N}u + {i}u] = s{i}" for i in range(N))
+    prev = "; ".join(f"let q{i} = sz[(tid - h) * {N}u + {i}u]" for i in range(N))
+    upd = _matvec(N, _v("u", N), "m", _v("q", N), add=_v("s", N))
+    assign = "; ".join(f"s{i} = u{i}" for i in range(N))
+    return f"""
+  for (var d = 0u; d < {LOG_WG}u; d++) {{
+    let h = 1u << d;
+    {store};
+    workgroupBarrier();
+    if (tid >= h) {{
+      let m = po + (2u + d) * NN;
+      {prev};
+      {upd}
+      {assign};
+    }}
+    workgroupBarrier();
+  }}
+"""
+
+
+def _local(N):
+    st = "; ".join(f"st[o + {i}u] = s{i}" for i in range(N))
+    return _head(N) + _scan(N) + f"""
+  if (tid == WG - 1u) {{
+    let o = ${{st_off}} + (row * ${{nblk}} + blk) * {N}u;
+    {st};
+  }}
+}}
+"""
+
+
+def _apply(N):
+    enter = "; ".join(f"let e{i} = st[o + {i}u]" for i in range(N))
+    seed = _matvec(N, _v("f", N), "po + 2u * NN", _v("e", N), add=_v("s", N))
+    reseed = "; ".join(f"s{i} = f{i}" for i in range(N))
+    store = "; ".join(f"sz[tid * {N}u + {i}u] = s{i}" for i in range(N))
+    pick = "; ".join(f"g{i} = sz[(tid - 1u) * {N}u + {i}u]" for i in range(N))
+    gvars = "; ".join(f"var g{i} = e{i}" for i in range(N))
+    back = "\n  ".join(
+        f"z{i} = ${{T}}(" + " + ".join(f"pw[po + NN + {i * N + j}u] * g{j}" for j in range(N)) + ");"
+        for i in range(N))
+    zf = "; ".join(f"zf[${{zf_off}} + row * {N}u + {i}u] = z{i}" for i in range(N))
+    return _head(N) + f"""
+  // the block's entering state (carry) seeds the first chunk, so the scan gives true states
+  let o = ${{st_off}} + (row * ${{nblk}} + blk) * {N}u;
+  {enter};
+  if (tid == 0u) {{
+    {seed}
+    {reseed};
+  }}
+""" + _scan(N) + f"""
+  {store};
+  workgroupBarrier();
+  // this chunk's entering state: the previous chunk's end (the block's for the first)
+  {gvars};
+  if (tid > 0u) {{ {pick}; }}
+  {back}
+  let L = ${{L}};
+  let n0 = blk * BL + tid * C;
+  let dd = cf[${{cf_off}} + {2 * N}u];
+  for (var j = 0u; j < C; j++) {{
+    let xv = sx[base + j];
+    sx[base + j] = dd * xv + z0;
+    {_step(N, "xv")}
+    if (n0 + j + 1u == L) {{ {zf}; }}
+  }}
+  workgroupBarrier();
+  for (var i = tid; i < BL; i += WG) {{
+    let n = blk * BL + i;
+    if (n < L) {{ y[${{y_off}} + row * L + n] = sx[(i / C) * (C + 1u) + i % C]; }}
+  }}
+}}
+"""
+
+
+def _carry(N):
+    """One thread per row walks its blocks: S_b = P_LOG_WG S_(b-1) + local_b from zi."""
+    zi = "; ".join(f"let c{i} = ${{S}}(zi[${{zi_off}} + row * {N}u + {i}u])" for i in range(N))
+    init = _matvec(N, _v("t", N), "po", _v("c", N))
+    sv = "; ".join(f"var s{i} = t{i}" for i in range(N))
+    loc = "; ".join(f"let l{i} = st[${{st_off}} + o + {i}u]" for i in range(N))
+    nxt = _matvec(N, _v("u", N), f"po + {2 + LOG_WG}u * NN", _v("s", N), add=_v("l", N))
+    put = "; ".join(f"st[${{st_off}} + o + {i}u] = s{i}" for i in range(N))
+    assign = "; ".join(f"s{i} = u{i}" for i in range(N))
+    return f"""${{layout}}
+const NN: u32 = {N * N}u;
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {{
   let row = g.x;
-  if (row >= ${rows}) { return; }
-  var s: array<${S}, ${N}>;
-  for (var i = 0u; i < N; i++) {
-    var acc = ${S}(0);
-    for (var j = 0u; j < N; j++) {
-      acc += pw[${pw_off} + 2u * N * N + i * N + j] * ${S}(zi[${zi_off} + row * N + j]);
-    }
-    s[i] = acc;
-  }
-  let p = N * N;
-  for (var b = 0u; b < ${nblk}; b++) {
-    let o = (row * ${nblk} + b) * N;
-    var t: array<${S}, ${N}>;
-    for (var i = 0u; i < N; i++) {
-      var acc = st[${st_off} + o + i];
-      for (var j = 0u; j < N; j++) { acc += pw[${pw_off} + p + i * N + j] * s[j]; }
-      t[i] = acc;
-    }
-    for (var i = 0u; i < N; i++) { st[${st_off} + o + i] = s[i]; }
-    s = t;
-  }
-}
-""", "iir_carry")
+  if (row >= ${{rows}}) {{ return; }}
+  let po = ${{pw_off}};
+  {zi};
+  {init}
+  {sv};
+  for (var b = 0u; b < ${{nblk}}; b++) {{
+    let o = (row * ${{nblk}} + b) * {N}u;
+    {loc};
+    {nxt}
+    {put};
+    {assign};
+  }}
+}}
+"""
 
-_APPLY = Template(_COMMON + _HEAD + """
-  let L = ${L};
-  if (tid == 0u) {
-    var s: array<${S}, ${N}>;
-    let o = ${st_off} + (row * ${nblk} + blk) * N;
-    for (var i = 0u; i < N; i++) { s[i] = st[o + i]; }
-    for (var t = 0u; t < WG; t++) {
-      var v: array<${S}, ${N}>;
-      for (var i = 0u; i < N; i++) {
-        v[i] = sz[t * N + i];
-        sz[t * N + i] = s[i];
-      }
-      affine(&s, 0u, &v);
-    }
-  }
-  workgroupBarrier();
-  var z: array<${T}, ${N}>;
-  for (var i = 0u; i < N; i++) {
-    var acc = ${S}(0);
-    for (var j = 0u; j < N; j++) { acc += pow_(3u * N * N + i * N + j) * sz[tid * N + j]; }
-    z[i] = ${T}(acc);
-  }
-  let base = tid * (C + 1u);
-  let n0 = blk * BL + tid * C;
-  let d = tab(2u * N);
-  for (var j = 0u; j < C; j++) {
-    let xv = sx[base + j];
-    let z0 = z[0];
-    sx[base + j] = d * xv + z0;
-    for (var i = 0u; i + 1u < N; i++) {
-      z[i] = tab(N + i) * xv - tab(i) * z0 + z[i + 1u];
-    }
-    z[N - 1u] = tab(2u * N - 1u) * xv - tab(N - 1u) * z0;
-    if (n0 + j + 1u == L) {
-      for (var i = 0u; i < N; i++) { zf[${zf_off} + row * N + i] = z[i]; }
-    }
-  }
-  workgroupBarrier();
-  for (var i = tid; i < BL; i += WG) {
-    let n = blk * BL + i;
-    if (n < L) { y[${y_off} + row * L + n] = sx[(i / C) * (C + 1u) + i % C]; }
-  }
-}
-""", "iir_apply")
+
+_KERNELS = {"local": _local, "carry": _carry, "apply": _apply}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,12 +273,12 @@ class ScanSpec(KernelSpec):
         toks = lay.tokens()
         T = WTYPES[self.dtype].val
         S = WTYPES[self.state].val
+        tpl = Template(_KERNELS[self.stage](self.order), f"iir_{self.stage}")
         if self.stage == "carry":
             toks.pop("L")
-            return _CARRY.render(toks, S=S, N=str(self.order))
-        tpl = _LOCAL if self.stage == "local" else _APPLY
-        return tpl.render(toks, T=T, S=S, N=str(self.order), C=str(CHUNK), WG=str(WG),
-                          BL=str(BLOCK), SX=str(WG * (CHUNK + 1)), SZ=str(WG * self.order))
+            return tpl.render(toks, S=S)
+        return tpl.render(toks, T=T, S=S, C=str(CHUNK), WG=str(WG), BL=str(BLOCK),
+                          SX=str(WG * (CHUNK + 1)), SZ=str(WG * self.order))
 
 
 def state_dtype(dtype, caps):
@@ -283,9 +315,10 @@ def coefficient_table(b, a, np_dtype, state_np):
     A[np.arange(N - 1), np.arange(1, N)] = 1.0
     T = modal_basis(A)
     Ti = np.linalg.inv(T)
-    P1 = np.linalg.matrix_power(Ti @ A @ T, CHUNK)
-    P2 = np.linalg.matrix_power(P1, WG)
-    pw = np.concatenate([P1.ravel(), P2.ravel(), Ti.ravel(), T.ravel()])
+    P = [np.linalg.matrix_power(Ti @ A @ T, CHUNK)]
+    for _ in range(LOG_WG):
+        P.append(P[-1] @ P[-1])
+    pw = np.concatenate([Ti.ravel(), T.ravel()] + [m.ravel() for m in P])
     return cf, pw.astype(state_np), N
 
 
