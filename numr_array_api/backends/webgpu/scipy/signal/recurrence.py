@@ -11,17 +11,18 @@ splits into independent pieces:
 
 1. ``local``: a workgroup owns a block of WG * C samples of one row, staged through
    workgroup memory (coalesced loads). Each thread runs its chunk of C samples from a zero
-   state; one thread then folds the WG chunk states into the block's state (with A^C).
+   state; a Hillis-Steele scan over the workgroup (log2 WG steps, P_d = A^(C 2^d)) combines
+   the chunk states, and the last thread writes the block's state.
 2. ``carry``: one thread per row walks the blocks in order, S_b = A^(WG C) S_(b-1) +
    local_b, starting from ``zi``: the state entering every block.
-3. ``apply``: each block again: chunk states from zero, the entering state of every chunk
-   from the block's (A^C), then every thread runs its chunk from its true state and writes
-   y (through workgroup memory); the thread holding a row's last sample writes its final
-   state ``zf``.
+3. ``apply``: each block again: chunk states from zero, the block's entering state folded
+   into the first chunk's, the same scan (now every chunk's true end state), then every
+   thread runs its chunk from the previous chunk's end state and writes y (through
+   workgroup memory); the thread holding a row's last sample writes its final state ``zf``.
 
-x is read twice and y written once; the sequential parts are WG and L / (WG C) steps of
-N x N products. The powers of A are computed on the host in float64 from the (host)
-coefficients, in the eigenbasis of A (``modal_basis``), and the block states are combined
+x is read twice and y written once; the sequential parts are C samples per thread, log2 WG
+scan steps and L / (WG C) carry steps of N x N products. The powers of A are computed on
+the host in float64 from the (host) coefficients, in the eigenbasis of A (``modal_basis``), and the block states are combined
 in float64 where the adapter has it (``state_dtype``): in the companion basis the powers of
 a narrow filter have large entries that cancel, which costs digits in float64 and can make
 float32 combinations unstable. What remains is the conditioning of the filter itself, as
