@@ -105,6 +105,10 @@ fn numr_ceil_$T(x: $T) -> $T {
   if (x > t) { return t + 1.0; }
   return t;
 }
+// an integer within 1/2 (plus one rounding) of y, |y| < 2^30: the conversion truncates
+// exactly, a few instructions where numr_round takes two truncations (the reductions of
+// exp / exp2 / expm1 / pow accept either neighbour at a tie)
+fn numr__nint_$T(y: $T) -> $T { return $T(i32(y + numr_copysign_$T(0.5, y))); }
 // round half to even; x - trunc(x) is exact
 fn numr_round_$T(x: $T) -> $T {
   let t = numr_trunc_$T(x);
@@ -214,7 +218,7 @@ fn numr_exp_$T(x: $T) -> $T {
   if (x > ${EXP_HI}) { return numr_inf_$T(); }
   if (x < ${EXP_LO}) { return 0.0; }
   if (numr_abs_$T(x) < ${TINY}) { return 1.0 + x; }
-  let kf = numr_round_$T(x * ${INV_LN2_H});
+  let kf = numr__nint_$T(x * ${INV_LN2_H});
   let r = numr__opq_$T(x - kf * ${LN2_0}) - kf * ${LN2_1};
   let p = r + r * r * $P{EXPQ}(r);
   return numr__scale_$T(1.0 + p, i32(kf));
@@ -226,7 +230,7 @@ fn numr_exp2_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }
   if (x > ${EXP2_HI}) { return numr_inf_$T(); }
   if (x < ${EXP2_LO}) { return 0.0; }
-  let kf = numr_round_$T(x);
+  let kf = numr__nint_$T(x);
   let r = x - kf;
   return numr__scale_$T(1.0 + r * $P{EXP2Q}(r), i32(kf));
 }
@@ -239,7 +243,7 @@ fn numr_expm1_$T(x: $T) -> $T {
   if (x < ${EXPM1_LO}) { return -1.0; }
   if (numr_abs_$T(x) < ${TINY1}) { return x; }
   if (numr_abs_$T(x) <= ${HALF_LN2}) { return x + x * x * $P{EXPQ}(x); }
-  let kf = numr_round_$T(x * ${INV_LN2_H});
+  let kf = numr__nint_$T(x * ${INV_LN2_H});
   let r = numr__opq_$T(x - kf * ${LN2_0}) - kf * ${LN2_1};
   let em = r + r * r * $P{EXPQ}(r);       // e^r - 1
   let k = i32(kf);
@@ -470,7 +474,7 @@ fn numr__log2_dd_$T(x: $T) -> vec2<$T> {
 }
 // 2^(h + l), |l| << 1
 fn numr__exp2_dd_$T(h: $T, l: $T) -> $T {
-  let kf = numr_round_$T(h);
+  let kf = numr__nint_$T(h);
   let r = (h - kf) + l;
   return numr__scale_$T(1.0 + r * $P{EXP2Q}(r), i32(kf));
 }
@@ -520,7 +524,8 @@ fn numr__erfc_pos_$T(x: $T) -> $T {
   if (x >= ${ERFC_ZERO}) { return 0.0; }
   let xh = bitcast<$T>(bitcast<$U>(x) & ${SPLIT});
   let xl = x - xh;
-  let ex = numr_exp_$T(-(xh * xh)) * numr_exp_$T(-(xl * (x + xh)));
+  let t = -(xl * (x + xh));   // |t| small: a few Taylor terms, not a second exp
+  let ex = numr_exp_$T(-(xh * xh)) * $P{EXPS}(t);
   if (x >= 4.0) {
     let w = 1.0 / (x * x);
     return ex * ($P{ERFCH}(w) / x);

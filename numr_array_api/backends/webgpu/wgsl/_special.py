@@ -258,7 +258,8 @@ fn numr_erfcx_$T(x: $T) -> $T {
     // exp(x^2) with x^2 split (exact to one rounding of each factor)
     let xh = bitcast<$T>(bitcast<$U>(x) & ${SPLIT});
     let xl = x - xh;
-    let e2 = numr_exp_$T(xh * xh) * numr_exp_$T(xl * (x + xh));
+    let t = xl * (x + xh);   // |t| small: a few Taylor terms, not a second exp
+    let e2 = numr_exp_$T(xh * xh) * $P{EXPS}(t);
     return e2 * numr_erfc_$T(x);
   }
   if (x < 4.0) {

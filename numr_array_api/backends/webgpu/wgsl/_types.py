@@ -33,6 +33,9 @@ def _series(ft):
     s = {}
     # exp(r) - 1 - r = r^2 * Q(r): Q = sum r^(n-2)/n!
     s["EXPQ"] = [1.0 / factorial(n) for n in range(2, 14 if f64 else 8)]
+    # exp(t) for the small |t| of a split square's low part (< 2^-14 in float64, < 0.1 in
+    # float32; see erf): the Taylor series to below half an ulp
+    s["EXPS"] = [1.0 / factorial(n) for n in range(0, 6 if f64 else 8)]
     # 2^r - 1 = r * Q2(r), Q2 coefficient n: ln2^n / n!
     ln2 = 0.6931471805599453094172321214581765680755
     s["EXP2Q"] = [ln2 ** n / factorial(n) for n in range(1, 14 if f64 else 8)]

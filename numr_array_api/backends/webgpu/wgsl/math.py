@@ -8,6 +8,7 @@ are `numr_<name>_<f32|f64>` on `vec2<T>` (real, imag). Only the requested functi
 their dependencies are emitted. f64 sources need the device features `shader-f64` and
 `shader-int64` (bit manipulation goes through u64); f32 sources need nothing.
 """
+import math
 import re
 
 from . import _coeffs as C
@@ -63,8 +64,9 @@ def _special_tokens(src, ft):
 def _erfc_eval(ft):
     """G(x) of erfc's middle pieces, ``g``, for x in [1/2, 4): every coefficient picked by a
     chain of ``select`` on the piece (a runtime index into a const array makes naga copy the
-    whole table into per-invocation memory, several times slower on NVIDIA), then Horner in
-    u = (x - mid) / half (half a power of two: the quotient is exact either way)."""
+    whole table into per-invocation memory at every use), then Horner in u = (x - mid) /
+    half as a product by the exact reciprocal (half is a power of two; WGSL's division is
+    only within 2.5 ulp)."""
     edges = getattr(C, f"ERFC_EDGES_{ft}")
     co = getattr(C, f"ERFC_{ft}")
     npieces = len(edges) - 1
@@ -78,8 +80,11 @@ def _erfc_eval(ft):
         return e
     lines = [f"let q{k + 1} = {c};" for k, c in enumerate(conds)]
     lines.append(f"let mid: $T = {pick([(edges[k] + edges[k + 1]) / 2 for k in range(npieces)])};")
-    lines.append(f"let half: $T = {pick([(edges[k + 1] - edges[k]) / 2 for k in range(npieces)])};")
-    lines.append("let u = (x - mid) / half;")
+    halves = [(edges[k + 1] - edges[k]) / 2 for k in range(npieces)]
+    if any(math.frexp(h)[0] != 0.5 for h in halves):
+        raise AssertionError("erfc pieces must have power-of-two half widths")
+    lines.append(f"let ihalf: $T = {pick([1.0 / h for h in halves])};")
+    lines.append("let u = (x - mid) * ihalf;")
     lines.append(f"var g: $T = {pick([co[k * stride + stride - 1] for k in range(npieces)])};")
     for j in range(stride - 2, -1, -1):
         lines.append(f"g = g * u + {pick([co[k * stride + j] for k in range(npieces)])};")

@@ -30,8 +30,12 @@ _WIDEN = {D.int8: D.int32, D.int16: D.int32, D.uint8: D.uint32, D.uint16: D.uint
           D.bool_: D.uint32, D.float16: D.float32}
 
 
-def fast_length(n):
-    """The smallest 2^a 3^b 5^c 7^d >= n (lengths numr's FFT runs without Bluestein)."""
+def fast_length(n, real=False):
+    """The smallest 2^a 3^b 5^c 7^d >= n (lengths numr's FFT runs without Bluestein); even
+    for a real transform (an odd real length runs the full-length complex transform, not
+    the half-length one)."""
+    if real and n > 2:
+        return 2 * fast_length(-(-n // 2))
     best = 1
     while best < n:
         best *= 2
@@ -264,6 +268,19 @@ def _apply_mode(xp, ret, s1, s2, mode, axes):
     return C.centered(xp, ret, valid)
 
 
+def _padded(xp, v, fshape, ax):
+    """``v`` zero-padded to ``fshape`` along ``ax``: whole rows take the FFT's four-step
+    kernels (two passes), rows padded inside the transform its Stockham passes."""
+    shape = list(v.shape)
+    for n, i in zip(fshape, ax):
+        shape[i] = n
+    if tuple(shape) == tuple(v.shape):
+        return v
+    buf = xp.zeros(tuple(shape), dtype=v.dtype, device=v.device)
+    buf[tuple(slice(0, m) for m in v.shape)] = v
+    return buf
+
+
 def fftconvolve(in1, in2, mode="full", axes=None):
     xp, a, k = _pair(in1, in2)
     if a.ndim == k.ndim == 0:
@@ -283,14 +300,15 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     if not ax:
         return _apply_mode(xp, a * k, s1, s2, mode, ax)
     shape = [s1[i] + s2[i] - 1 if i in ax else max(s1[i], s2[i]) for i in range(a.ndim)]
-    fshape = [fast_length(shape[i]) for i in ax]
+    real = not C.is_complex(rt)
+    fshape = [fast_length(shape[i], real) for i in ax]
     f = xp.fft
-    if C.is_complex(rt):
+    if not real:
         ret = f.ifftn(f.fftn(a, s=fshape, axes=ax) * f.fftn(k, s=fshape, axes=ax),
                       s=fshape, axes=ax)
     else:
-        ret = f.irfftn(f.rfftn(a, s=fshape, axes=ax) * f.rfftn(k, s=fshape, axes=ax),
-                       s=fshape, axes=ax)
+        ret = f.irfftn(f.rfftn(_padded(xp, a, fshape, ax), axes=ax)
+                       * f.rfftn(_padded(xp, k, fshape, ax), axes=ax), s=fshape, axes=ax)
     ret = ret[tuple(slice(0, n) for n in shape)]
     return _apply_mode(xp, ret, s1, s2, mode, ax)
 
