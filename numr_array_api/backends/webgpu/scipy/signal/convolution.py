@@ -12,6 +12,7 @@ the FFT; the direct result is the exact one SciPy rounds its FFT result to).
 
 from __future__ import annotations
 
+import functools
 import operator
 
 from ....._core import dtypes as D
@@ -30,6 +31,7 @@ _WIDEN = {D.int8: D.int32, D.int16: D.int32, D.uint8: D.uint32, D.uint16: D.uint
           D.bool_: D.uint32, D.float16: D.float32}
 
 
+@functools.lru_cache(maxsize=1024)
 def fast_length(n, real=False):
     """The smallest 2^a 3^b 5^c 7^d >= n (lengths numr's FFT runs without Bluestein); even
     for a real transform (an odd real length runs the full-length complex transform, not
@@ -268,16 +270,21 @@ def _apply_mode(xp, ret, s1, s2, mode, axes):
     return C.centered(xp, ret, valid)
 
 
-def _padded(xp, v, fshape, ax):
-    """``v`` zero-padded to ``fshape`` along ``ax``: whole rows take the FFT's four-step
-    kernels (two passes), rows padded inside the transform its Stockham passes."""
-    shape = list(v.shape)
+def _padded_pair(xp, a, k, fshape, ax):
+    """``a`` and ``k`` zero-padded to ``fshape`` along ``ax``, stacked on a new first axis:
+    one fill and one batched transform for both (whole rows take the FFT's four-step
+    kernels; rows padded inside the transform take its Stockham passes, one dispatch per
+    radix stage)."""
+    shape = [max(m, n) for m, n in zip(a.shape, k.shape)]
     for n, i in zip(fshape, ax):
         shape[i] = n
-    if tuple(shape) == tuple(v.shape):
-        return v
-    buf = xp.zeros(tuple(shape), dtype=v.dtype, device=v.device)
-    buf[tuple(slice(0, m) for m in v.shape)] = v
+    buf = xp.zeros((2, *shape), dtype=a.dtype, device=a.device)
+    for j, v in enumerate((a, k)):
+        # (the axes not transformed broadcast, as in the product of the two spectra)
+        want = tuple(v.shape[i] if i in ax else shape[i] for i in range(v.ndim))
+        if want != tuple(v.shape):
+            v = xp.broadcast_to(v, want)
+        buf[(j, *(slice(0, m) for m in want))] = v
     return buf
 
 
@@ -307,8 +314,8 @@ def fftconvolve(in1, in2, mode="full", axes=None):
         ret = f.ifftn(f.fftn(a, s=fshape, axes=ax) * f.fftn(k, s=fshape, axes=ax),
                       s=fshape, axes=ax)
     else:
-        ret = f.irfftn(f.rfftn(_padded(xp, a, fshape, ax), axes=ax)
-                       * f.rfftn(_padded(xp, k, fshape, ax), axes=ax), s=fshape, axes=ax)
+        spec = f.rfftn(_padded_pair(xp, a, k, fshape, ax), axes=[i + 1 for i in ax])
+        ret = f.irfftn(spec[0] * spec[1], s=fshape, axes=ax)
     ret = ret[tuple(slice(0, n) for n in shape)]
     return _apply_mode(xp, ret, s1, s2, mode, ax)
 
