@@ -526,12 +526,10 @@ fn numr__erfc_pos_$T(x: $T) -> $T {
   let xl = x - xh;
   let t = -(xl * (x + xh));   // |t| small: a few Taylor terms, not a second exp
   let ex = numr_exp_$T(-(xh * xh)) * $P{EXPS}(t);
-  if (x >= 4.0) {
-    let w = 1.0 / (x * x);
-    return ex * ($P{ERFCH}(w) / x);
-  }
-  @ERFC_EVAL@
-  return ex * g;
+  // G on the pieces of [1/2, 4) and H(1/x^2) / x beyond, as one polynomial evaluation
+  // whose coefficients and variable are selected (no divergent branch)
+  @ERFC_EVAL_ALL@
+  return ex * select(g, g / x, x >= 4.0);
 }
 fn numr_erf_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }

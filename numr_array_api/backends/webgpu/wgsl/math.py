@@ -56,38 +56,57 @@ def _special_tokens(src, ft):
         src = src.replace("${UMASK32}", "0xfffffffflu").replace("${SHIFT32}", "32u")
     else:  # the whole 24-bit mantissa fits the low word
         src = src.replace("u32(mant & ${UMASK32})", "mant").replace("u32(mant >> ${SHIFT32})", "0u")
+    if "@ERFC_EVAL_ALL@" in src:
+        src = src.replace("@ERFC_EVAL_ALL@", _erfc_eval(ft, tail=True))
     if "@ERFC_EVAL@" in src:
         src = src.replace("@ERFC_EVAL@", _erfc_eval(ft))
     return src
 
 
-def _erfc_eval(ft):
+def _erfc_eval(ft, tail=False):
     """G(x) of erfc's middle pieces, ``g``, for x in [1/2, 4): every coefficient picked by a
     chain of ``select`` on the piece (a runtime index into a const array makes naga copy the
     whole table into per-invocation memory at every use), then Horner in u = (x - mid) /
     half as a product by the exact reciprocal (half is a power of two; WGSL's division is
-    only within 2.5 ulp)."""
+    only within 2.5 ulp). ``tail``: also H(w), w = 1/x^2, for x >= 4 (the tail's
+    coefficients and variable selected too; shorter polynomials padded with leading zeros,
+    which leave Horner's result unchanged)."""
     edges = getattr(C, f"ERFC_EDGES_{ft}")
     co = getattr(C, f"ERFC_{ft}")
     npieces = len(edges) - 1
     stride = len(co) // npieces
     conds = [f"x >= {lit(edges[k], ft)}" for k in range(1, npieces)]
+    tail_co = SERIES[ft]["ERFCH"] if tail else []
+    deg = max(stride, len(tail_co))
 
-    def pick(values):
+    def pick(values, tail_value=None):
         e = lit(values[0], ft)
         for k in range(1, npieces):
             e = f"select({e}, {lit(values[k], ft)}, q{k})"
+        if tail:
+            e = f"select({e}, {lit(tail_value, ft)}, qt)"
         return e
-    lines = [f"let q{k + 1} = {c};" for k, c in enumerate(conds)]
-    lines.append(f"let mid: $T = {pick([(edges[k] + edges[k + 1]) / 2 for k in range(npieces)])};")
+
+    def coeff(j):
+        piece = [co[k * stride + j] if j < stride else 0.0 for k in range(npieces)]
+        return pick(piece, tail_co[j] if j < len(tail_co) else 0.0)
     halves = [(edges[k + 1] - edges[k]) / 2 for k in range(npieces)]
     if any(math.frexp(h)[0] != 0.5 for h in halves):
         raise AssertionError("erfc pieces must have power-of-two half widths")
-    lines.append(f"let ihalf: $T = {pick([1.0 / h for h in halves])};")
-    lines.append("let u = (x - mid) * ihalf;")
-    lines.append(f"var g: $T = {pick([co[k * stride + stride - 1] for k in range(npieces)])};")
-    for j in range(stride - 2, -1, -1):
-        lines.append(f"g = g * u + {pick([co[k * stride + j] for k in range(npieces)])};")
+    lines = [f"let q{k + 1} = {c};" for k, c in enumerate(conds)]
+    mids = [(edges[k] + edges[k + 1]) / 2 for k in range(npieces)]
+    if tail:
+        lines.append("let qt = x >= 4.0;")
+        lines.append(f"let mid: $T = {pick(mids, 0.0)};")
+        lines.append(f"let ihalf: $T = {pick([1.0 / h for h in halves], 0.0)};")
+        lines.append("let u = select((x - mid) * ihalf, 1.0 / (x * x), qt);")
+    else:
+        lines.append(f"let mid: $T = {pick(mids)};")
+        lines.append(f"let ihalf: $T = {pick([1.0 / h for h in halves])};")
+        lines.append("let u = (x - mid) * ihalf;")
+    lines.append(f"var g: $T = {coeff(deg - 1)};")
+    for j in range(deg - 2, -1, -1):
+        lines.append(f"g = g * u + {coeff(j)};")
     return "\n  ".join(lines)
 
 
