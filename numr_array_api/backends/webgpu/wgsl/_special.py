@@ -154,18 +154,19 @@ def _consts(ft):
 SERIES = {ft: _series(ft) for ft in ("f32", "f64")}
 CONSTS = {ft: _consts(ft) for ft in ("f32", "f64")}
 
-fn("sp_gammaln", ["log", "log1p", "sin", "rounding"], """
+fn("sp_gammaln", ["log", "log1p", "sin", "rounding", "dd"], """
 // lgamma(2 + e), |e| <= 1/2
 fn numr__lg2_$T(e: $T) -> $T { return e * $P{LG2}(e); }
 // lgamma(1 + e), |e| <= 1/2 (lgamma(2 + e) - log(1 + e): both ~e, no cancellation)
 fn numr__lg1_$T(e: $T) -> $T { return numr__lg2_$T(e) - numr_log1p_$T(e); }
-// lgamma(x), x > 0 finite, as lgamma(2 + e) - log1p(t) + s log(p) with one evaluation of
-// each piece whatever the range (a warp holding every range runs one path, not four):
-//   x < 0.5:      e = x,      t = x,      s log(p) = -log(x)
-//   [0.5, 1.5):   e = x - 1,  t = x - 1,  p = 1
-//   [1.5, 2.5):   e = x - 2,  t = 0,      p = 1
-//   [2.5, BIG):   e = y - 2,  t = 0,      p = (x - 1)(x - 2)...y, every x - k exact
-// (the same operations, in the same order, as evaluating each range on its own)
+// lgamma(x), x > 0 finite, as lgamma(2 + e) + s (log(v) + c) with one log whatever the range
+// (a warp holding every range runs one path, not four):
+//   x < 0.5:      e = x,      -(log1p(x) + log(x)) = -log(x (1 + x)), x (1 + x) = v + c v
+//                 exactly (two-sum and two-product), log(v + c v) = log(v) + c to first order
+//   [0.5, 1.5):   e = x - 1,  -log1p(e) = -log(x) (x = 1 + e exactly; the log keeps its
+//                 relative accuracy near 1: its reduction's f = x - 1 is exact)
+//   [1.5, 2.5):   e = x - 2,  v = 1
+//   [2.5, BIG):   e = y - 2,  log(v), v = (x - 1)(x - 2)...y, every x - k exact
 fn numr__lgamma_pos_$T(x: $T) -> $T {
   if (x >= ${LG_BIG}) {
     let w = 1.0 / x;
@@ -173,22 +174,25 @@ fn numr__lgamma_pos_$T(x: $T) -> $T {
     return (x - 0.5) * (numr_log_$T(x) - 1.0) + (${HALF_LOG_2PI_M_HALF} + w * $P{STIR}(w2));
   }
   var e = x;
-  var t = x;
-  var p = x;
-  if (x >= 0.5) {
-    t = 0.0;
-    p = 1.0;
-    if (x < 1.5) { e = x - 1.0; t = e; }
-    else if (x < 2.5) { e = x - 2.0; }
-    else {
-      var y = x;
-      loop { y = y - 1.0; p = p * y; if (y < 2.5) { break; } }
-      e = y - 2.0;
-    }
+  var v = x;
+  var c: $T = 0.0;
+  if (x < 0.5) {
+    let s = numr__fast_two_sum_$T(1.0, x);
+    let p = numr__two_prod_$T(x, s.x);
+    v = p.x;
+    c = (p.y + x * s.y) / p.x;
+  } else if (x < 1.5) { e = x - 1.0; }
+  else if (x < 2.5) { e = x - 2.0; v = 1.0; }
+  else {
+    var y = x;
+    var q: $T = 1.0;
+    loop { y = y - 1.0; q = q * y; if (y < 2.5) { break; } }
+    e = y - 2.0;
+    v = q;
   }
-  let l = numr__lg2_$T(e) - numr_log1p_$T(t);
-  let lp = numr_log_$T(p);
-  return select(l + lp, l - lp, x < 0.5);
+  let l = numr_log_$T(v) + c;
+  let g = numr__lg2_$T(e);
+  return select(g + l, g - l, x < 1.5);
 }
 // |sin(pi x)| for x >= 0 finite: x - round(x) is exact
 fn numr__abs_sinpi_$T(x: $T) -> $T {
