@@ -278,14 +278,15 @@ def _padded_pair(xp, a, k, fshape, ax):
     shape = [max(m, n) for m, n in zip(a.shape, k.shape)]
     for n, i in zip(fshape, ax):
         shape[i] = n
-    buf = xp.zeros((2, *shape), dtype=a.dtype, device=a.device)
+    be = a._ctx.be   # (storage-level fill and stores: the front end already checked both)
+    buf = be.full((2, *shape), 0, a.dtype, a.device)
     for j, v in enumerate((a, k)):
         # (the axes not transformed broadcast, as in the product of the two spectra)
         want = tuple(v.shape[i] if i in ax else shape[i] for i in range(v.ndim))
         if want != tuple(v.shape):
             v = xp.broadcast_to(v, want)
-        buf[(j, *(slice(0, m) for m in want))] = v
-    return buf
+        be.store(buf[(j, *(slice(0, m) for m in want))], v._data)
+    return a._ctx.wrap(buf)
 
 
 def fftconvolve(in1, in2, mode="full", axes=None):
