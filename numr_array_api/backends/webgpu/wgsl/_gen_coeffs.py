@@ -65,6 +65,13 @@ def gen():
         # erfc(x) = exp(-x^2) / x * H(w), w = 1/x^2, for 4 <= x <= last finite erfc
         g = lambda w: mp.erfc(1 / mp.sqrt(w)) * mp.exp(1 / w) / mp.sqrt(w)
         out[f"ERFCH_{ft}"], errs[f"ERFCH_{ft}"] = fit(g, 1 / mp.mpf(c["hmax"]) ** 2, mp.mpf(1) / 16, c["h"], ft)
+        if ft == "f32":
+            # erfc(x) = exp(-x^2) T(t) / (1 + 2x), t = (x - 2) / (x + 2), for the whole of
+            # [0.5, last finite erfc]: one polynomial (T is flat, so t's rounding is harmless)
+            X = lambda t: 2 * (1 + t) / (1 - t)  # noqa: E731
+            g = lambda t: mp.erfc(X(t)) * mp.exp(X(t) ** 2) * (1 + 2 * X(t))  # noqa: E731
+            lo, hi = mp.mpf(0.5), mp.mpf(c["hmax"])
+            out["ERFCT_f32"], errs["ERFCT_f32"] = fit(g, (lo - 2) / (lo + 2), (hi - 2) / (hi + 2), 10, ft)
     return out, errs
 
 

@@ -518,7 +518,7 @@ fn numr_pow_$T(x: $T, y: $T) -> $T {
 }
 """)
 
-fn("erf", ["core", "exp"], """
+fn("erf", ["core", "exp", "dd"], """
 // erfc(x) for x >= 0.5: exp(-x^2) G(x); x^2 is split so exp(-x^2) keeps full accuracy
 fn numr__erfc_pos_$T(x: $T) -> $T {
   if (x >= ${ERFC_ZERO}) { return 0.0; }
@@ -526,10 +526,9 @@ fn numr__erfc_pos_$T(x: $T) -> $T {
   let xl = x - xh;
   let t = -(xl * (x + xh));   // |t| small: a few Taylor terms, not a second exp
   let ex = numr_exp_$T(-(xh * xh)) * $P{EXPS}(t);
-  // G on the pieces of [1/2, 4) and H(1/x^2) / x beyond, as one polynomial evaluation
-  // whose coefficients and variable are selected (no divergent branch)
+  // exp(x^2) erfc(x) as one polynomial evaluation, no divergent branch (see _erfc_eval)
   @ERFC_EVAL_ALL@
-  return ex * select(g, g / x, x >= 4.0);
+  return ex * r;
 }
 fn numr_erf_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }

@@ -50,6 +50,8 @@ def _series(ft):
     s["SINH"] = [1.0 / factorial(2 * n + 1) for n in range(1, 10 if f64 else 6)]
     for k in ("ATAN", "ASIN", "ERF", "ERFCH"):
         s[k] = getattr(C, f"{k}_{ft}")
+    if not f64:
+        s["ERFCT"] = C.ERFCT_f32
     if ft == "f32":
         s = {k: [float(np.float32(c)) for c in v] for k, v in s.items()}
     return s

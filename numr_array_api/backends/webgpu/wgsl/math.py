@@ -57,10 +57,26 @@ def _special_tokens(src, ft):
     else:  # the whole 24-bit mantissa fits the low word
         src = src.replace("u32(mant & ${UMASK32})", "mant").replace("u32(mant >> ${SHIFT32})", "0u")
     if "@ERFC_EVAL_ALL@" in src:
-        src = src.replace("@ERFC_EVAL_ALL@", _erfc_eval(ft, tail=True))
+        src = src.replace("@ERFC_EVAL_ALL@", _erfc_eval_all(ft))
     if "@ERFC_EVAL@" in src:
         src = src.replace("@ERFC_EVAL@", _erfc_eval(ft))
     return src
+
+
+def _erfc_eval_all(ft):
+    """``r`` = exp(x^2) erfc(x) for x in [1/2, last finite erfc): float32 through one
+    polynomial in t = (x - 2) / (x + 2) over the whole range (ERFCT); float64 through its
+    pieces and tail (``_erfc_eval``), as one evaluation with selected coefficients."""
+    if ft == "f32":
+        # (t's rounding barely moves the flat T; 1 / (1 + 2x) is refined to ~1/2 ulp, as
+        # WGSL's division is only within 2.5 ulp)
+        return ("let tt = (x - 2.0) / (x + 2.0);\n"
+                "  let dd = numr__fast_two_sum_$T(2.0 * x, 1.0);\n"
+                "  let q0 = 1.0 / dd.x;\n"
+                "  let pq = numr__two_prod_$T(dd.x, q0);\n"
+                "  let q = q0 + q0 * ((numr__opq_$T(1.0 - pq.x) - pq.y) - dd.y * q0);\n"
+                "  let r = $P{ERFCT}(tt) * q;")
+    return _erfc_eval(ft, tail=True) + "\n  let r = select(g, g / x, x >= 4.0);"
 
 
 def _erfc_eval(ft, tail=False):
