@@ -302,6 +302,17 @@ def module_seconds(records, backend):
             for m, r in sorted(out.items())}
 
 
+def module_counts(records, backend):
+    """numr's outcomes per test module (the per-module figures a comparison with a peer
+    needs; peer.py prints the peer's)."""
+    out = {}
+    for k, v in records.items():
+        if is_numr(k, backend):
+            row = out.setdefault(k.split("::")[0], {})
+            row[v["outcome"]] = row.get(v["outcome"], 0) + 1
+    return dict(sorted(out.items()))
+
+
 def counts(records, pred):
     c = {k: 0 for k in ("passed", "failed", "error", "crashed", "skipped", "xfailed",
                         "xpassed")}
@@ -378,6 +389,11 @@ def write_markdown(path, s):
         for c in r["crashes"]:
             L += ["", f"- crash in `{c['id']}` (exit {c['returncode']}):", "", "```",
                   c["output"], "```"]
+        mc = r.get("module_counts") or {}
+        if mc:
+            L += ["", "| module | numr passed | failed | skipped |", "|---|---|---|---|"]
+            L += [f"| `{m}` | {x.get('passed', 0)} | {x.get('failed', 0) + x.get('error', 0)} | "
+                  f"{x.get('skipped', 0)} |" for m, x in mc.items()]
         ms = r.get("module_seconds") or {}
         if ms:
             L += ["", "<details><summary>time per test module (s, summed over tests)</summary>",
@@ -475,6 +491,7 @@ def main(argv=None):
                 "numr_caused": numr_caused, "failures": failures, "crashes": crashes,
                 "runs": runs, "error": error,
                 "module_seconds": module_seconds(records, args.backend),
+                "module_counts": module_counts(records, args.backend),
             }
             c = summary["suites"][suite]["numr"]
             print(f"[{suite}] numr {args.backend}: {c['passed']} passed, {c['failed']} failed, "
