@@ -25,8 +25,8 @@ except ImportError:  # pragma: no cover
     pass
 # scipy.special's functions (_special.py, _bessel.py, _beta.py): their own series and
 # constants per float type
-from . import _bessel, _beta, _special
-for _mod in (_special, _bessel, _beta):
+from . import _bessel, _beta, _gamma_ratio, _inverse, _recurrence, _special, _zeta
+for _mod in (_special, _bessel, _beta, _inverse, _zeta, _gamma_ratio, _recurrence):
     FUNCS.update(_mod.FUNCS)
     PUBLIC.update(_mod.PUBLIC)
     for _ft in ("f32", "f64"):

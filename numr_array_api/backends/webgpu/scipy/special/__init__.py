@@ -4,6 +4,11 @@ _launch.py    ``call(name, args, kwargs)``: SciPy's result dtype, operands conve
               device, one launch of the N-ary template (kernels/nary.py), ``out=``
 _snippets.py  the per-element WGSL of each function and its math-library dependencies
               (the functions themselves: wgsl/_special.py)
+_snippets_series.py  the zeta family's, gamma ratios', yn's and lpmv's entries, and the
+              calls whose signature is not a fixed-arity ufunc's (zeta's optional q,
+              multigammaln's host integer d)
+_snippets_inverse.py  the inverse distribution functions' and the F distribution's entries
+              (and why hyp1f1 has none)
 
 ``FUNCTIONS``: the names with a kernel.
 """

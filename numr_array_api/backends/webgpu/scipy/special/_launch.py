@@ -25,6 +25,7 @@ from ...runtime.concurrency import LOCK
 from ...storage import new_output
 from ...wgsl import math_library
 from ._snippets import HELPER_LIB, SNIPPETS, TOKENS, helper_source
+from ._snippets_series import ADAPT, VARIANTS
 
 _SPECS: dict = {}
 _DTYPES: dict = {}
@@ -56,7 +57,7 @@ def _spec(name, R):
     key = (name, R)
     s = _SPECS.get(key)
     if s is None:
-        arity, body, lib, helpers = SNIPPETS[name]
+        arity, body, lib, helpers = SNIPPETS.get(name) or VARIANTS[name]
         params = ", ".join(f"{v}: {R}" for v in "abc"[:arity])
         for k, v in TOKENS[R].items():
             body = body.replace(k, v)
@@ -99,6 +100,12 @@ def call(name, args, kwargs):
     if got is None:
         raise BackendLimitation("webgpu", f"scipy.special.{name}",
                                 "no WGSL kernel for this function")
+    kernel = name
+    adapt = ADAPT.get(name)
+    if adapt is not None:   # (a signature other than a fixed-arity ufunc's)
+        args, kwargs, variant = adapt(args, kwargs)
+        if variant is not None:
+            kernel, got = variant, VARIANTS[variant]
     out_arg = _out_argument(name, kwargs)
     arity = got[0]
     if len(args) != arity:
@@ -126,9 +133,9 @@ def call(name, args, kwargs):
                 s = be.scalar_operand(float(v), out_dtype, client)
             ops.append(s)
         shape = broadcast_shapes(*[s.shape for s in ops])
-        op_src, lib_src = _spec(name, R)
+        op_src, lib_src = _spec(kernel, R)
         out = new_output(shape, out_dtype, client)
-        out = launch(client, ("scipy.special", name, R), ops, [t] * arity, t, t, op_src,
+        out = launch(client, ("scipy.special", kernel, R), ops, [t] * arity, t, t, op_src,
                      lib_src, shape, out)
         if out_arg is None:
             return ctx.wrap(out)

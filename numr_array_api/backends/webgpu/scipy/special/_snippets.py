@@ -408,3 +408,8 @@ def helper_source(name, R):
 HELPER_LIB = {"dg": ("hypot", "round"), "expm1q": ("exp", "expm1", "pow"),
               "prod": ("log", "log1p"), "scaled": (),
               "nbin": ("betainc", "trunc")}   # hypot: pulls in the two-product unit
+
+from ._snippets_inverse import INVERSE_SNIPPETS  # noqa: E402  (the inverses, the F distribution)
+SNIPPETS.update(INVERSE_SNIPPETS)
+from ._snippets_series import SERIES_SNIPPETS  # noqa: E402  (zeta family, gamma ratios, yn, lpmv)
+SNIPPETS.update(SERIES_SNIPPETS)
