@@ -36,10 +36,11 @@ def _run_part(cmd):
 
 # The parts, each small enough that the kernels its workers compile stay within CI's memory
 # (measured on lavapipe from an empty shader cache: all of tests/webgpu_kernels in one part
-# peaked at 5.8 GiB, the four other WebGPU folders at 3.9 GiB): the kernel tests in three
-# (linear algebra; the files of hundreds of MB, whose tests run one at a time; the rest), the
-# other WebGPU folders in two, the integration folders, test_elementwise.py, then everything
-# else. Workers take whole files, so a part of few files would leave one worker idle.
+# peaked at 5.8 GiB, the four other WebGPU folders at 3.9 GiB, SciPy-on-the-GPU's tests with
+# everything else at 3.9 GiB): the kernel tests in three (linear algebra; the files of
+# hundreds of MB, whose tests run one at a time; the rest), the other WebGPU folders in two,
+# the integration folders, SciPy on the GPU, test_elementwise.py, then everything else.
+# Workers take whole files, so a part of few files would leave one worker idle.
 KERNELS = "tests/webgpu_kernels"
 LINALG = ("test_linalg", "test_chol", "test_qr", "test_warp", "test_eigh", "test_svd",
           "test_small_spectral")
@@ -57,6 +58,7 @@ def _parts():
         ["tests/ext", "tests/wgsl_math"],
         ["tests/webgpu_runtime", "tests/webgpu_namespace"],
         ["tests/integration", "tests/reliability", "tests/scaleout"],
+        ["tests/scipy_routes"],
         # one file: its tests spread over the workers (--dist load), each compiling the
         # kernels it meets
         ["tests/test_elementwise.py", "--dist=load"],
