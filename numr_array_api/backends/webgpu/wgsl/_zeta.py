@@ -37,6 +37,7 @@ from math import factorial
 
 import numpy as np
 
+from ._special import _bernoulli
 from ._types import lit
 
 FUNCS = {}
@@ -44,17 +45,6 @@ FUNCS = {}
 
 def fn(name, deps, src):
     FUNCS[name] = (tuple(deps), src)
-
-
-def _bernoulli(n):
-    """B_0..B_n as Fractions (Akiyama-Tanigawa; B_1 = +1/2)."""
-    out, a = [], [Fraction(0)] * (n + 1)
-    for m in range(n + 1):
-        a[m] = Fraction(1, m + 1)
-        for j in range(m, 0, -1):
-            a[j - 1] = j * (a[j - 1] - a[j])
-        out.append(a[0])
-    return out
 
 
 _B = _bernoulli(40)

@@ -281,20 +281,6 @@ fn sp_nbdtr_$R(a: $R, b: $R, c: $R) -> vec2<$R> {
 }
 """
 
-_NBIN = """
-fn sp_nbdtr_$R(a: $R, b: $R, c: $R) -> vec2<$R> {
-  let nan = vec2<$R>(numr_nan_$R());
-  if (numr_is_nan_$R(a) || numr_is_nan_$R(b) || numr_is_nan_$R(c)) { return nan; }
-  if (!(numr_abs_$R(a) < $R(2147483647.0)) || !(numr_abs_$R(b) < $R(2147483647.0))) {
-    return nan;
-  }
-  let k = numr_trunc_$R(a);
-  let n = numr_trunc_$R(b);
-  if (c < $R(0.0) || c > $R(1.0) || k < $R(0.0) || n <= $R(0.0)) { return nan; }
-  return numr__ibeta_$R(n, k + $R(1.0), c, $R(1.0) - c);
-}
-"""
-
 # (sin, cos) of x degrees, x >= 0 finite: x mod 360 is exact, the quadrant is taken out
 # exactly (|d| <= 45), and d * pi/180 is formed as an exact product plus the constant's tail
 _DG = """
