@@ -11,27 +11,13 @@ import warnings
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
 
-from .test_special_accuracy import CASES, assert_matches, inputs, reference
+from .test_special_accuracy import (CASES, _no_host_copies, assert_matches, backend,  # noqa: F401
+                                    host, inputs, reference)
 
 ss = pytest.importorskip("scipy.special")
 special = pytest.importorskip("numr_array_api.scipy.special")
-
-
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
-
-
-def host(a):
-    return np.asarray(a.to_device("cpu"))
-
-
-def backend(xp):
-    return xp.__name__.rsplit(".", 1)[-1]
 
 
 def needs(xp, name, f64=True):

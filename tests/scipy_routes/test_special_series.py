@@ -8,29 +8,15 @@ shader per function). webgpu runs under the "raise" host-conversion policy."""
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation, InvalidArgument, InvalidType
 
 from . import special_series_cases as SR
 from .special_series_cases import cond_riemann
-from .test_special_accuracy import EDGES, assert_matches
+from .test_special_accuracy import (EDGES, _no_host_copies, assert_matches,  # noqa: F401
+                                    backend, host)
 
 ss = pytest.importorskip("scipy.special")
 special = pytest.importorskip("numr_array_api.scipy.special")
-
-
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
-
-
-def host(a):
-    return np.asarray(a.to_device("cpu"))
-
-
-def backend(xp):
-    return xp.__name__.rsplit(".", 1)[-1]
 
 
 def needs(xp, name):
