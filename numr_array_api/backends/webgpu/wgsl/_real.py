@@ -519,16 +519,23 @@ fn numr_pow_$T(x: $T, y: $T) -> $T {
 """)
 
 fn("erf", ["core", "exp", "dd"], """
-// erfc(x) for x >= 0.5: exp(-x^2) G(x); x^2 is split so exp(-x^2) keeps full accuracy
-fn numr__erfc_pos_$T(x: $T) -> $T {
-  if (x >= ${ERFC_ZERO}) { return 0.0; }
+// exp(-h x^2), h = 1 or 1/2: x^2 is split so the exponential keeps full accuracy
+fn numr__exp_negsq_$T(x: $T, h: $T) -> $T {
   let xh = bitcast<$T>(bitcast<$U>(x) & ${SPLIT});
   let xl = x - xh;
-  let t = -(xl * (x + xh));   // |t| small: a few Taylor terms, not a second exp
-  let ex = numr_exp_$T(-(xh * xh)) * $P{EXPS}(t);
-  // exp(x^2) erfc(x) as one polynomial evaluation, no divergent branch (see _erfc_eval)
+  let t = -h * (xl * (x + xh));   // |t| small: a few Taylor terms, not a second exp
+  return numr_exp_$T(-h * (xh * xh)) * $P{EXPS}(t);
+}
+// G(x) = exp(x^2) erfc(x) for x in [0.5, ERFC_ZERO): one polynomial evaluation, no
+// divergent branch (see _erfc_eval)
+fn numr__erfc_g_$T(x: $T) -> $T {
   @ERFC_EVAL_ALL@
-  return ex * r;
+  return r;
+}
+// erfc(x) for x >= 0.5: exp(-x^2) G(x)
+fn numr__erfc_pos_$T(x: $T) -> $T {
+  if (x >= ${ERFC_ZERO}) { return 0.0; }
+  return numr__exp_negsq_$T(x, 1.0) * numr__erfc_g_$T(x);
 }
 fn numr_erf_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }

@@ -121,9 +121,8 @@ def _series(ft):
 def _consts(ft):
     f64 = ft == "f64"
     L = lambda v: lit(v, ft)
-    # 1/sqrt(2) = hi + lo (mpmath)
-    s1, s1_lo = (0.7071067811865476, -4.833646656726457e-17) if f64 else \
-        (0.7071067690849304, 1.210161710447897e-08)
+    # 1/sqrt(2) rounded to the dtype
+    s1 = 0.7071067811865476 if f64 else 0.7071067690849304
     return {
         "LG_BIG": L(10.0 if f64 else 8.0),
         "LGAM_POLE": L(5.562684646268003e-309 if f64 else 0.0),
@@ -142,7 +141,7 @@ def _consts(ft):
         "HALF_LOG_2PI_M_HALF": L(0.41893853320467274178032973640561764),
         "HALF_LOG_2PI": L(0.91893853320467274178032973640561764),
         "LOG_PI": L(1.1447298858494001741434273513530587),
-        "SQRT1_2_H": L(s1), "SQRT1_2_L": L(s1_lo),
+        "SQRT1_2_H": L(s1),
         "SQRT_PI_2": L(0.88622692545275801364908374167057259),
         "INV_SQRTPI": L(0.56418958354775628694807945156077259),
         "LNDTR_ASYM": L(-20.0 if f64 else -10.0),
@@ -217,16 +216,13 @@ fn numr_gammaln_$T(x: $T) -> $T {
 """)
 
 fn("sp_ndtr", ["erf", "dd"], """
-// ndtr(-a) = erfc(a / sqrt(2)) / 2 for a >= 1 finite; a / sqrt(2) = z + dz exactly to
-// first order and erfc(z + dz) = erfc(z) (1 - R dz), R = 2z + z / (z^2 + 1) approximating
-// -erfc'(z) / erfc(z) (its error only scales the already sub-ulp correction)
+// ndtr(-a) = erfc(a / sqrt(2)) / 2 = exp(-a^2 / 2) G(z) / 2 for a >= 1 finite, z = a / sqrt(2)
+// rounded: the exponential takes the exact a (a split a^2 / 2), and G(z) is flat enough
+// (|z G' / G| < 1) that z's rounding moves it by less than half an ulp
 fn numr__ndtr_neg_$T(a: $T) -> $T {
-  let p = numr__two_prod_$T(a, ${SQRT1_2_H});
-  let z = p.x;
+  let z = a * ${SQRT1_2_H};
   if (z >= ${ERFC_ZERO}) { return 0.0; }   // (also keeps inf out of the split)
-  let dz = p.y + a * ${SQRT1_2_L};
-  let c = numr_erfc_$T(z);
-  return 0.5 * (c - c * (dz * (2.0 * z + z / (z * z + 1.0))));
+  return 0.5 * (numr__exp_negsq_$T(a, 0.5) * numr__erfc_g_$T(z));
 }
 fn numr_ndtr_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }
