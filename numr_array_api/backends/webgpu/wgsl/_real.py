@@ -519,12 +519,22 @@ fn numr_pow_$T(x: $T, y: $T) -> $T {
 """)
 
 fn("erf", ["core", "exp", "dd"], """
-// exp(-h x^2), h = 1 or 1/2: x^2 is split so the exponential keeps full accuracy
+// exp(-h x^2), h = 1 or 1/2, for finite h x^2 <= ERFC_ZERO^2: x^2 is split so the
+// exponential keeps full accuracy; exp's reduction inline without its range checks (the
+// argument is finite and past no overflow), the scale as two normal powers of two so a
+// subnormal result is rounded once
 fn numr__exp_negsq_$T(x: $T, h: $T) -> $T {
   let xh = bitcast<$T>(bitcast<$U>(x) & ${SPLIT});
   let xl = x - xh;
   let t = -h * (xl * (x + xh));   // |t| small: a few Taylor terms, not a second exp
-  return numr_exp_$T(-h * (xh * xh)) * $P{EXPS}(t);
+  let u = -h * (xh * xh);
+  let kf = numr__nint_$T(u * ${INV_LN2_H});
+  let r = numr__opq_$T(u - kf * ${LN2_0}) - kf * ${LN2_1};
+  let k = i32(kf);
+  let k1 = k / 2;
+  // (the barrier keeps a compiler from rewriting (1 + p) 2^k as fma(p, 2^k, 2^k))
+  let e = (numr__opq_$T(1.0 + (r + r * r * $P{EXPQ}(r))) * numr__pow2_$T(k1)) * numr__pow2_$T(k - k1);
+  return e * $P{EXPS}(t);
 }
 // G(x) = exp(x^2) erfc(x) for x in [0.5, ERFC_ZERO): one polynomial evaluation, no
 // divergent branch (see _erfc_eval)

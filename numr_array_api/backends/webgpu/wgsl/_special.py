@@ -228,7 +228,11 @@ fn numr_ndtr_$T(x: $T) -> $T {
   if (numr_is_nan_$T(x)) { return x; }
   if (numr_is_inf_$T(x)) { return select($T(1.0), $T(0.0), x < 0.0); }
   let a = numr_abs_$T(x);
-  if (a < 1.0) { return 0.5 + 0.5 * numr_erf_$T(x * ${SQRT1_2_H}); }
+  if (a < 1.0) {   // erf's polynomial (|x / sqrt(2)| < 1), without erf's range checks
+    let y = x * ${SQRT1_2_H};
+    let y2 = y * y;
+    return 0.5 + 0.5 * (y * $P{ERF}(y2));
+  }
   let y = numr__ndtr_neg_$T(a);
   if (x > 0.0) { return 1.0 - y; }
   return y;
