@@ -27,7 +27,7 @@ declare(
          choices=(256, 512, 1024, 2048, 4096), lo=1, hi=65535),
     Knob("SEARCH_CACHE", int, 1024, "evenly spaced keys of the sorted array a searchsorted "
          "workgroup holds in workgroup memory (the first log2 levels of every search); 0: "
-         "plain binary search in global memory", FAMILY, choices=(0, 256, 1024, 2048),
+         "plain binary search in global memory", FAMILY, choices=(0, 256, 1024, 2048, 4096),
          lo=0, hi=8192),
     Knob("SEARCH_GROUPS", int, 4096, "most workgroups of a searchsorted with cached samples "
          "(needles by grid stride: each workgroup's samples serve many)", FAMILY,
