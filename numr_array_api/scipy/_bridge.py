@@ -149,13 +149,16 @@ def _signature(module, name):
         return None
 
 
-def call_native(module, name, args, kwargs):
+def call_native(module, name, args, kwargs, f=None):
     """Run ``module.name`` of SciPy (cpu arrays) or cupyx.scipy (cuda arrays) on the arrays'
-    own memory and return numr arrays of the same namespace. A case cupyx.scipy does not
+    own memory and return numr arrays of the same namespace (``f``: that function where the
+    caller resolved it, e.g. under another name in cupyx.scipy). Host arrays where SciPy
+    takes array-likes become CuPy arrays for cupyx.scipy. A case cupyx.scipy does not
     support (its NotImplementedError, or its "not supported" errors) is numr's
     BackendLimitation, so the routing runs SciPy's own code instead."""
     backend = backend_of(args, kwargs)
-    f = native_function(module, name, backend)
+    if f is None:
+        f = native_function(module, name, backend)
     if f is None:
         raise BackendLimitation(str(backend), f"scipy.{module}.{name}",
                                 "no implementation for numr arrays of this backend")

@@ -112,8 +112,7 @@ def _make(name):
                                        if name in CUPY_BLACKLIST else ""))
         if backend == "cuda":
             kwargs.pop("xp", None)
-        ctx = _bridge.numr_arrays((args, kwargs))[0]._ctx
-        return _bridge.wrap_like(f(*_bridge.unwrap(args), **_bridge.unwrap(kwargs)), ctx)
+        return _bridge.call_native("signal", name, args, kwargs, f)
 
     function.__module__ = __name__
     function.__qualname__ = name
