@@ -116,7 +116,7 @@ def test_results_pages(site):
         pass
     for page in ("install", "getting-started", "cpu", "webgpu", "cuda", "host-conversion", "ext",
                  "custom-kernels", "guides/index", "guides/scikit-learn", "guides/scipy",
-                 "guides/xarray", "benchmarks", "webgpu-kernels", "internals"):
+                 "guides/xarray", "benchmarks", "webgpu-kernels", "webgpu-linalg", "internals"):
         assert (site / f"{page}.html").exists(), page
 
 

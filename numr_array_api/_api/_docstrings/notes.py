@@ -18,7 +18,7 @@ _COPY = "The result never aliases the input (NumPy and CuPy return views here; n
 _REDUCE_WEBGPU = ("webgpu: runs on the GPU; it round-trips through the host (warned) only "
                   "where the adapter lacks a feature the dtype needs (shader-int64 for 64-bit "
                   "integers, shader-f64 for float64).")
-_LINALG_WEBGPU = "webgpu: runs on the GPU (docs/webgpu-kernels.md, \"Linear algebra\")."
+_LINALG_WEBGPU = "webgpu: runs on the GPU (docs/webgpu-linalg.md)."
 _EIG_WEBGPU = ("webgpu: on the GPU (float64 / complex128 need the adapter's shader-f64).")
 _FFT = ("The result keeps the input's precision: float32 / complex64 in, complex64 / float32 "
         "out; float16 input is computed in float32. webgpu: on the GPU (complex128 needs the "
