@@ -111,7 +111,7 @@ _ARRAY_PARAMS = frozenset({"weights", "footprint", "structure", "b", "a", "sos",
 
 def _to_cupy(args, kwargs, module, name):
     """NumPy arrays, and array-likes where SciPy takes an array, as CuPy arrays (cupyx.scipy
-    refuses host data; SciPy accepts it)."""
+    refuses host data; SciPy accepts it); a list of axes as a tuple."""
     import numpy as np
     import cupy
     sig = _signature(module, name)
@@ -125,6 +125,8 @@ def _to_cupy(args, kwargs, module, name):
     def conv(key, v):
         if isinstance(v, np.ndarray):
             return cupy.asarray(v)
+        if key == "axes" and isinstance(v, list):   # CuPy's axis normalisation takes tuples
+            return tuple(v)
         if key in _ARRAY_PARAMS and isinstance(v, (list, tuple)) and v and \
                 not any(isinstance(e, (Array, str)) for e in v):
             try:
