@@ -4,7 +4,16 @@ limit, not numr's: such a test is skipped with cupyx's message, never passed."""
 
 import pytest
 
+import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
+
+
+@pytest.fixture
+def no_host_copies():
+    """Any host copy raises (the policy "raise"): what these tests check runs on the arrays'
+    own device. Test files take it as ``pytestmark = pytest.mark.usefixtures(...)``."""
+    with numr.host_conversion("raise"):
+        yield
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -15,3 +24,12 @@ def pytest_runtest_call(item):
             "cupyx.scipy" in str(exc[1]):
         outcome.force_exception(pytest.skip.Exception(f"cupyx.scipy: {exc[1]}",
                                                       _use_item_location=True))
+
+
+def pytest_collection_modifyitems(items):
+    # every test file here but those that route SciPy itself or mock CuPy runs under "raise"
+    own = ("test_routing.py", "test_ndimage_scipy_suite.py", "test_cuda_bridge.py")
+    for item in items:
+        if item.fspath.basename.startswith("test_") and item.fspath.basename not in own:
+            assert "no_host_copies" in item.fixturenames, \
+                f"{item.nodeid}: take the no_host_copies fixture (pytestmark)"

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import numr_array_api as numr
 from numr_array_api.errors import InvalidArgument
 
 sf = pytest.importorskip("scipy.fft")
@@ -16,10 +15,7 @@ FUNCS = ("dct", "idct", "dst", "idst")
 NORMS = (None, "backward", "forward", "ortho")
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

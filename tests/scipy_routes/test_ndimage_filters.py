@@ -24,10 +24,7 @@ INTS = (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, n
 SHAPES = {1: (13,), 2: (7, 9), 3: (4, 5, 6)}
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

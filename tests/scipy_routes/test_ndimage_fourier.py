@@ -4,7 +4,6 @@ backend (webgpu: per-axis tables combined by the device's elementwise kernels)."
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
 
 sn = pytest.importorskip("scipy.ndimage")
@@ -15,10 +14,7 @@ CASES = [("fourier_gaussian", (1.5,), {}), ("fourier_gaussian", ([2.0, 0.5],), {
          ("fourier_shift", (1.3,), {}), ("fourier_shift", ([0.7, -2],), {"n": 9, "axis": 0})]
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

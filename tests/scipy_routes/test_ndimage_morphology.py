@@ -5,7 +5,6 @@ host copy)."""
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
 
 sn = pytest.importorskip("scipy.ndimage")
@@ -17,10 +16,7 @@ FOOTPRINT = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], bool)
 STRUCTURE = np.array([[0, 1, 2], [1, 3, 1]], float)
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import numr_array_api as numr
 from _support import SLOW
 from numr_array_api.errors import BackendLimitation
 
@@ -21,10 +20,7 @@ SHAPES_ND = [((5, 6), (2, 3)), ((6, 4), (7, 5)), ((4, 5, 6), (3, 2, 2))]
 TOL = {np.float32: 2e-5, np.float64: 1e-12, np.complex64: 2e-5, np.complex128: 1e-12}
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

@@ -6,7 +6,6 @@ import warnings
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
 
 ss = pytest.importorskip("scipy.signal")
@@ -20,10 +19,7 @@ CASES = [dict(nperseg=64), dict(nperseg=64, noverlap=10, nfft=128),
          dict(nperseg=32, return_onesided=False), dict(window=np.hanning(64), fs=8.0)]
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _check(got, ref):

@@ -5,7 +5,6 @@ host copy of the data (the host-conversion policy is "raise" throughout)."""
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
 
 ss = pytest.importorskip("scipy.signal")
@@ -18,10 +17,7 @@ TOL = {np.float32: 5e-5, np.float64: 1e-11}
 SHAPES = [((300,), -1), ((3, 4500), 1), ((2100, 2), 0), ((2, 3, 70), 1)]
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

@@ -6,16 +6,12 @@ import warnings
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 
 ss = pytest.importorskip("scipy.signal")
 ns = pytest.importorskip("numr_array_api.scipy.signal")
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _equal(got, ref):

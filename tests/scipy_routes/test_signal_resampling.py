@@ -5,7 +5,6 @@ host-conversion policy is "raise" throughout)."""
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation
 
 ss = pytest.importorskip("scipy.signal")
@@ -14,10 +13,7 @@ ns = pytest.importorskip("numr_array_api.scipy.signal")
 TOL = {np.float32: 2e-5, np.float64: 1e-10, np.complex64: 2e-5, np.complex128: 1e-10}
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _host(a):

@@ -4,16 +4,12 @@ on time arrays equal SciPy's on NumPy, dtypes included, with no host copy of the
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 
 ss = pytest.importorskip("scipy.signal")
 ns = pytest.importorskip("numr_array_api.scipy.signal")
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _check(got, ref, tol):

@@ -15,7 +15,6 @@ import warnings
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 
 ss = pytest.importorskip("scipy.special")
 special = pytest.importorskip("numr_array_api.scipy.special")
@@ -23,10 +22,7 @@ from numr_array_api.backends.webgpu.scipy.special import FUNCTIONS as WEBGPU  # 
 from . import special_series_cases as SR  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def host(a):

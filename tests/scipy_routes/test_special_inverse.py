@@ -13,11 +13,13 @@ import pytest
 
 from numr_array_api.errors import BackendLimitation
 
-from .test_special_accuracy import (CASES, _no_host_copies, assert_matches, backend,  # noqa: F401
+from .test_special_accuracy import (CASES, assert_matches, backend,  # noqa: F401
                                     host, inputs, reference)
 
 ss = pytest.importorskip("scipy.special")
 special = pytest.importorskip("numr_array_api.scipy.special")
+
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def needs(xp, name, f64=True):

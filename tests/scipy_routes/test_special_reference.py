@@ -7,7 +7,6 @@ whole range, the inverses' tails, boxcox with large exponents."""
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 
 mp = pytest.importorskip("mpmath")
 special = pytest.importorskip("numr_array_api.scipy.special")
@@ -15,10 +14,7 @@ special = pytest.importorskip("numr_array_api.scipy.special")
 mp.mp.dps = 50
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def _log_ndtr(x):

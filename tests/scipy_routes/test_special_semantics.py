@@ -9,7 +9,6 @@ host-conversion policy."""
 import numpy as np
 import pytest
 
-import numr_array_api as numr
 from numr_array_api.errors import BackendLimitation, DeviceMismatch, InvalidType
 
 ss = pytest.importorskip("scipy.special")
@@ -17,10 +16,7 @@ special = pytest.importorskip("numr_array_api.scipy.special")
 from numr_array_api.backends.webgpu.scipy.special import FUNCTIONS as WEBGPU  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _no_host_copies():
-    with numr.host_conversion("raise"):
-        yield
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def host(a):

@@ -12,11 +12,13 @@ from numr_array_api.errors import BackendLimitation, InvalidArgument, InvalidTyp
 
 from . import special_series_cases as SR
 from .special_series_cases import cond_riemann
-from .test_special_accuracy import (EDGES, _no_host_copies, assert_matches,  # noqa: F401
+from .test_special_accuracy import (EDGES, assert_matches,  # noqa: F401
                                     backend, host)
 
 ss = pytest.importorskip("scipy.special")
 special = pytest.importorskip("numr_array_api.scipy.special")
+
+pytestmark = pytest.mark.usefixtures("no_host_copies")
 
 
 def needs(xp, name):
