@@ -262,3 +262,32 @@ def test_outputs_viewing_one_buffer_at_offsets_replay():
         assert a.offset == 12 and b.offset == 28
         np.testing.assert_array_equal(a.to_numpy(), -h[3:7])
         np.testing.assert_array_equal(b.to_numpy(), -h[7:].reshape(3, 3))
+
+
+@pytest.mark.parametrize("dtype,which", [(np.int32, "values"), (np.float32, "all"),
+                                         (np.int64, "counts"), (np.float64, "inverse")])
+def test_unique_replays_its_device_part_and_reads_each_count(dtype, which):
+    """unique's sort, run flags and scan replay for a repeated shape; the count read after
+    them is every call's own (a different number of unique values each time)."""
+    client = _client()
+    before = client.recipes.replays
+    hosts = []
+    for k in range(5):
+        h = RNG.integers(0, 40 + 9 * k, 2000).astype(dtype)
+        if dtype == np.float32:   # NaNs are distinct values; -0.0 equals 0.0
+            h[::97] = np.nan
+            h[1::89] = -0.0
+        hosts.append(h)
+    fn = {"values": xp.unique_values, "all": xp.unique_all, "counts": xp.unique_counts,
+          "inverse": xp.unique_inverse}[which]
+    outs = [fn(xp.asarray(h)) for h in hosts]
+    assert client.recipes.replays - before >= 3, client.recipes.refused
+    for h, got in zip(hosts, outs):   # read after every call ran
+        got = [_host(g) for g in (got if isinstance(got, tuple) else (got,))]
+        ref = np.unique(h, return_index=which == "all",
+                        return_inverse=which in ("all", "inverse"),
+                        return_counts=which in ("all", "counts"), equal_nan=False)
+        ref = list(ref) if isinstance(ref, tuple) else [ref]   # NumPy's order is numr's
+        assert len(got) == len(ref)
+        for g, r in zip(got, ref):
+            np.testing.assert_array_equal(g.reshape(r.shape), r)
