@@ -291,3 +291,30 @@ def test_unique_replays_its_device_part_and_reads_each_count(dtype, which):
         assert len(got) == len(ref)
         for g, r in zip(got, ref):
             np.testing.assert_array_equal(g.reshape(r.shape), r)
+
+
+@pytest.mark.parametrize("fn", ["sort", "argsort"])
+@pytest.mark.parametrize("shape,axis,view", [
+    ((3000,), 0, None),
+    ((6, 7, 40), 1, None),           # the kept dims do not collapse: a copy inside the call
+    ((40, 30), 1, "T"),              # a transposed view
+    ((50, 64), 1, "step"),           # a strided view
+])
+def test_sort_replays_equal_numpy_for_new_data(fn, shape, axis, view):
+    """A repeated sort replays its recorded dispatches; every buffer the recipe binds comes
+    from the replay's own input (a copy made from the first call's data must not be kept)."""
+    client = _client()
+    before = client.recipes.replays
+    hosts = [RNG.standard_normal(shape).astype(np.float32) for _ in range(4)]
+    outs, refs = [], []
+    for h in hosts:
+        x = xp.asarray(h)
+        if view == "T":
+            x, h = x.T, h.T
+        elif view == "step":
+            x, h = x[::2, ::3], h[::2, ::3]
+        outs.append(getattr(xp, fn)(x, axis=axis))
+        refs.append(getattr(np, fn)(h, axis=axis, kind="stable"))
+    assert client.recipes.replays - before >= 2, client.recipes.refused
+    for y, r in zip(outs, refs):   # read after every call ran
+        np.testing.assert_array_equal(_host(y), r)

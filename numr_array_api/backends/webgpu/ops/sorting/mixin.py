@@ -65,6 +65,12 @@ def _flat(x):
     return x.reshape((x.size,))
 
 
+def _replayed(key, data, job):
+    """``job()`` (device work only, a fixed plan for ``data``'s signature) or the replay of
+    its recipe (runtime/recipes.py): a repeated sort skips planning its ~30 dispatches."""
+    return data.client.recipes.call(key + (_tuning_epoch(),), (data,), job)
+
+
 def _line(x):
     """``x`` as a 1-D view (any stride, 0 for broadcasts) when its dims collapse into one,
     else a contiguous copy: kernels reading through one stride need no copy of views."""
@@ -157,29 +163,37 @@ class SortingMixin:
         return out
 
     # ---- sorting ----------------------------------------------------------------------
+    # sort / argsort / unique: the job derives every buffer it binds from ``data`` itself
+    # (a copy made before the recipe call would be bound by every replay as it was)
     def sort(self, data, axis, descending, stable):
-        v2, lshape, m = _rows(data, axis)
-        if v2.size == 0 or m == 1:
+        if data.size == 0 or data.shape[axis] == 1:
             return data.copy()
-        if not v2.fits_binding():   # a sparse view: its values, packed, may fit
-            v2 = v2.contiguous()
-        if takes(v2):   # the keys' own bits sorted: no gather of the values afterwards
-            return _back(sort_keys(v2, descending, "values"), lshape, m, axis, data.ndim)
-        pos = sort_positions(v2, descending)
-        return _back(self._take(v2, pos, v2.size), lshape, m, axis, data.ndim)
+
+        def job():
+            v2, lshape, m = _rows(data, axis)
+            if not v2.fits_binding():   # a sparse view: its values, packed, may fit
+                v2 = v2.contiguous()
+            if takes(v2):   # the keys' own bits sorted: no gather of the values afterwards
+                return _back(sort_keys(v2, descending, "values"), lshape, m, axis, data.ndim)
+            pos = sort_positions(v2, descending)
+            return _back(self._take(v2, pos, v2.size), lshape, m, axis, data.ndim)
+        return _replayed(("sort", axis, descending), data, job)
 
     def argsort(self, data, axis, descending, stable):
-        v2, lshape, m = _rows(data, axis)
-        if v2.size == 0 or m == 1:
+        if data.size == 0 or data.shape[axis] == 1:
             return full(data.shape, 0, self.default_index, data.client)
-        if not v2.fits_binding():
-            v2 = v2.contiguous()
         wide = self._index_wide()
-        if takes(v2, 8 if wide else 4):   # the columns written by the sort's last kernel
-            idx = sort_keys(v2, descending, "index64" if wide else "index")
-            return _back(idx, lshape, m, axis, data.ndim)
-        pos = sort_positions(v2, descending)
-        return _back(self._index(pos, 1, m), lshape, m, axis, data.ndim)
+
+        def job():
+            v2, lshape, m = _rows(data, axis)
+            if not v2.fits_binding():
+                v2 = v2.contiguous()
+            if takes(v2, 8 if wide else 4):   # the columns written by the sort's last kernel
+                idx = sort_keys(v2, descending, "index64" if wide else "index")
+                return _back(idx, lshape, m, axis, data.ndim)
+            pos = sort_positions(v2, descending)
+            return _back(self._index(pos, 1, m), lshape, m, axis, data.ndim)
+        return _replayed(("argsort", axis, descending, wide), data, job)
 
     # ---- searching --------------------------------------------------------------------
     def searchsorted(self, sorted_, values, side, sorter):
@@ -301,8 +315,7 @@ class SortingMixin:
 
         # everything before the count's read is device work of a fixed shape: a repeated
         # call replays it (runtime/recipes.py) instead of planning ~30 dispatches again
-        got = client.recipes.call(("unique", want, takes(f2), _tuning_epoch()), (f2,),
-                                  sorted_runs)
+        got = _replayed(("unique", want, takes(f2)), f2, sorted_runs)
         flags, rk = got[-2], got[-1]
         if not takes(f2):
             sv, pos = None, got[0]
