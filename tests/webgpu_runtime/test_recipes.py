@@ -318,3 +318,19 @@ def test_sort_replays_equal_numpy_for_new_data(fn, shape, axis, view):
     assert client.recipes.replays - before >= 2, client.recipes.refused
     for y, r in zip(outs, refs):   # read after every call ran
         np.testing.assert_array_equal(_host(y), r)
+
+
+@pytest.mark.parametrize("ord,axis", [(2, 1), (2, None), (1, 0), (float("inf"), 1), (3, 1),
+                                      (0, 1), (-1, 0)])
+def test_vector_norm_replays_equal_numpy_for_new_data(ord, axis):
+    """vector_norm's kernels (up to 13: the scaled norm) replay for a repeated signature,
+    each replay on its own input (a view too)."""
+    client = _client()
+    before = client.recipes.replays
+    hosts = [RNG.standard_normal((48, 40)).astype(np.float32) * 10.0 ** k for k in range(6)]
+    outs = [xp.linalg.vector_norm(xp.asarray(h)[:, ::2], axis=axis, ord=ord) for h in hosts]
+    assert client.recipes.replays - before >= 2, client.recipes.refused
+    for h, y in zip(hosts, outs):
+        ref = np.linalg.norm(h[:, ::2].astype(np.float64).reshape(-1) if axis is None
+                             else h[:, ::2].astype(np.float64), ord=ord, axis=axis)
+        np.testing.assert_allclose(_host(y), ref, rtol=3e-6)
