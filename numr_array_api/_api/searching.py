@@ -131,7 +131,10 @@ def build(ctx):
                 ops.append(v._data if v._dtype is t else be.astype(v._data, t))
             else:
                 check_py_scalar(v, t, "where", name)
-                ops.append(be.full((), v, t, be.device_of(condition._data)))
+                # a backend without native scalars keeps its cached 0-d operand (no fill
+                # kernel a call); the others get a 0-d array of the promoted dtype
+                ops.append(be.full((), v, t, be.device_of(condition._data))
+                           if be.scalars_native else be.scalar_operand(v, t))
         shape = broadcast_named("where", condition=condition.shape,
                                 **{n: v.shape for n, v in (("x1", x1), ("x2", x2))
                                    if v.__class__ is A})
