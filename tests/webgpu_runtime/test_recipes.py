@@ -334,3 +334,34 @@ def test_vector_norm_replays_equal_numpy_for_new_data(ord, axis):
         ref = np.linalg.norm(h[:, ::2].astype(np.float64).reshape(-1) if axis is None
                              else h[:, ::2].astype(np.float64), ord=ord, axis=axis)
         np.testing.assert_allclose(_host(y), ref, rtol=3e-6)
+
+
+@pytest.mark.parametrize("name,shape,axis,initial", [
+    ("cumulative_sum", (3000,), 0, False),
+    ("cumulative_sum", (5, 6, 40), 1, True),    # the kept dims need a copy inside the call
+    ("cumulative_prod", (40, 30), 0, False),
+    ("cumulative_sum", (64, 9), 1, True),
+])
+def test_cumulative_replays_equal_numpy_for_new_data(name, shape, axis, initial):
+    client = _client()
+    before = client.recipes.replays
+    hosts = [RNG.uniform(0.5, 1.5, shape).astype(np.float32) for _ in range(4)]
+    outs = [getattr(xp, name)(xp.asarray(h), axis=axis, include_initial=initial)
+            for h in hosts]
+    assert client.recipes.replays - before >= 2, client.recipes.refused
+    for h, y in zip(hosts, outs):
+        ref = getattr(np, name)(h.astype(np.float64), axis=axis, include_initial=initial)
+        np.testing.assert_allclose(_host(y), ref, rtol=2e-5)
+
+
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_replays_equal_numpy_for_new_data(invert):
+    client = _client()
+    before = client.recipes.replays
+    pairs = [(RNG.integers(0, 90, (30, 40)).astype(np.int32),
+              RNG.integers(0, 90, 120).astype(np.int32)) for _ in range(4)]
+    outs = [xp.isin(xp.asarray(a)[:, ::2], xp.asarray(b)[::3], invert=invert)
+            for a, b in pairs]
+    assert client.recipes.replays - before >= 2, client.recipes.refused
+    for (a, b), y in zip(pairs, outs):
+        np.testing.assert_array_equal(_host(y), np.isin(a[:, ::2], b[::3], invert=invert))

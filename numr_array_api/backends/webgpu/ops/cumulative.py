@@ -16,6 +16,7 @@ from ..codegen.types import WTYPES
 from ..primitives.scan import scan
 from .host_fallback import _make
 from .reduction.table import VAL_DTYPE, acc_wtype
+from ....tuning.registry import epoch as _tuning_epoch
 
 _HOST = _make("cumulative")
 
@@ -29,6 +30,13 @@ class CumulativeMixin:
         client = data.client
         if dtype is dt.bool_ or not _supported(client, data.dtype, dtype):
             return _HOST(self, name, data, axis, dtype, include_initial)
+        # a scan is a few planned dispatches: a repeated signature replays them
+        # (runtime/recipes.py); the job derives every buffer from ``data`` itself
+        return client.recipes.call(
+            ("cumulative", name, axis, dtype, include_initial, _tuning_epoch()), (data,),
+            lambda: self._cumulative(name, data, axis, dtype, include_initial))
+
+    def _cumulative(self, name, data, axis, dtype, include_initial):
         acc = VAL_DTYPE[acc_wtype(dtype).val]   # float16 accumulates in float32
         nd = data.ndim
         rest = [d for d in range(nd) if d != axis]

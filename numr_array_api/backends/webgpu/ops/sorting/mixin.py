@@ -66,9 +66,11 @@ def _flat(x):
 
 
 def _replayed(key, data, job):
-    """``job()`` (device work only, a fixed plan for ``data``'s signature) or the replay of
-    its recipe (runtime/recipes.py): a repeated sort skips planning its ~30 dispatches."""
-    return data.client.recipes.call(key + (_tuning_epoch(),), (data,), job)
+    """``job()`` (device work only, a fixed plan for the signature of ``data``, one storage
+    or a tuple of them) or the replay of its recipe (runtime/recipes.py): a repeated sort
+    skips planning its ~30 dispatches."""
+    inputs = data if isinstance(data, tuple) else (data,)
+    return inputs[0].client.recipes.call(key + (_tuning_epoch(),), inputs, job)
 
 
 def _line(x):
@@ -250,20 +252,23 @@ class SortingMixin:
         check_size(max(na, nb), "isin")
         if na == 0 or nb == 0:
             return full(a.shape, bool(invert), dt.bool_, client)
-        b2 = _flat(b).reshape((1, nb))
-        bs = self._take(b2, sort_positions(b2), nb)   # b sorted: searched directly
-        out = new_output((na,), dt.bool_, client)
-        k = client.kernel(SearchSpec(key_type(t), True, False))
-        fa = _line(a)
-        if not fa.fits_binding():
-            fa = _flat(fa.contiguous())
-        for p0, p1 in _windows(na, (fa, out)):
-            units = -(-(p1 - p0) // 4)
-            vw = fa[p0:p1]
-            k.launch(_groups(units, client), S=bs, V=vw, D=out[p0:p1], ns=nb,
-                     nv=p1 - p0, units=units, s_st=1, q_st=1, right=0,
-                     v_st=vw.strides[0] if p1 - p0 > 1 else 0, invert=1 if invert else 0)
-        return out.reshape(a.shape)
+
+        def job():
+            b2 = _flat(b).reshape((1, nb))
+            bs = self._take(b2, sort_positions(b2), nb)   # b sorted: searched directly
+            out = new_output((na,), dt.bool_, client)
+            k = client.kernel(SearchSpec(key_type(t), True, False))
+            fa = _line(a)
+            if not fa.fits_binding():
+                fa = _flat(fa.contiguous())
+            for p0, p1 in _windows(na, (fa, out)):
+                units = -(-(p1 - p0) // 4)
+                vw = fa[p0:p1]
+                k.launch(_groups(units, client), S=bs, V=vw, D=out[p0:p1], ns=nb,
+                         nv=p1 - p0, units=units, s_st=1, q_st=1, right=0,
+                         v_st=vw.strides[0] if p1 - p0 > 1 else 0, invert=1 if invert else 0)
+            return out.reshape(a.shape)
+        return _replayed(("isin", invert), (a, b), job)
 
     def nonzero(self, data):
         client = data.client
