@@ -365,3 +365,15 @@ def test_isin_replays_equal_numpy_for_new_data(invert):
     assert client.recipes.replays - before >= 2, client.recipes.refused
     for (a, b), y in zip(pairs, outs):
         np.testing.assert_array_equal(_host(y), np.isin(a[:, ::2], b[::3], invert=invert))
+
+
+@pytest.mark.parametrize("ord", ["fro", 1, -1, float("inf"), 2, "nuc"])
+def test_matrix_norm_replays_equal_numpy_for_new_data(ord):
+    client = _client()
+    before = client.recipes.replays
+    hosts = [RNG.standard_normal((3, 12, 10)).astype(np.float32) * 10.0 ** k for k in range(4)]
+    outs = [xp.linalg.matrix_norm(xp.asarray(h)[:, ::2, :], ord=ord) for h in hosts]
+    assert client.recipes.replays - before >= 2, client.recipes.refused
+    for h, y in zip(hosts, outs):
+        ref = np.linalg.norm(h[:, ::2, :].astype(np.float64), ord=ord, axis=(-2, -1))
+        np.testing.assert_allclose(_host(y), ref, rtol=2e-5)

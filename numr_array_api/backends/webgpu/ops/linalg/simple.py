@@ -151,6 +151,12 @@ class SimpleLinalgMixin:
         return self.where(self._u("isinf", big), big, self._b("multiply", r, scale))
 
     def linalg_matrix_norm(self, a, ord, keepdims):
+        # several kernels (the scaled Frobenius norm: up to 13): replayed like vector_norm's
+        return a.client.recipes.call(
+            ("matrix_norm", ord, keepdims, _tuning_epoch()), (a,),
+            lambda: self._matrix_norm(a, ord, keepdims))
+
+    def _matrix_norm(self, a, ord, keepdims):
         rt = _real(a.dtype)
         m, n = a.shape[-2:]
         nd = a.ndim
