@@ -377,3 +377,28 @@ def test_matrix_norm_replays_equal_numpy_for_new_data(ord):
     for h, y in zip(hosts, outs):
         ref = np.linalg.norm(h[:, ::2, :].astype(np.float64), ord=ord, axis=(-2, -1))
         np.testing.assert_allclose(_host(y), ref, rtol=2e-5)
+
+
+def test_recipes_with_fusion_on_record_only_their_own_dispatches():
+    """With lazy fusion on, a capture first computes every pending expression and runs its
+    own elementwise calls eagerly: an expression materialised inside the capture would be
+    recorded as the call's dispatch and replayed on its old buffers (vector_norm's scaled
+    norm replayed the unscaled value so, before this rule)."""
+    client = _client()
+    with xp.fusion(True):
+        pending = xp.asarray(RNG.standard_normal(64).astype(np.float32)) * 3.0  # foreign
+        outs, hosts = [], []
+        for k in range(5):
+            h = RNG.standard_normal((8, 6)).astype(np.float32) * 10.0 ** k
+            hosts.append(h)
+            outs.append(xp.linalg.vector_norm(xp.asarray(h), axis=1))
+            outs.append(xp.linalg.matrix_norm(xp.asarray(h)))
+            outs.append(xp.cumulative_sum(xp.asarray(h) + 1.0, axis=1))
+        for k, h in enumerate(hosts):
+            np.testing.assert_allclose(_host(outs[3 * k]), np.linalg.norm(h, axis=1),
+                                       rtol=3e-6)
+            np.testing.assert_allclose(_host(outs[3 * k + 1]), np.linalg.norm(h), rtol=3e-6)
+            np.testing.assert_allclose(_host(outs[3 * k + 2]), np.cumsum(h + 1.0, axis=1),
+                                       rtol=1e-5, atol=1e-5 * 10.0 ** k)
+        assert _host(pending).shape == (64,)
+    assert client.recipes.replays > 0

@@ -332,8 +332,12 @@ def _no_int64(client):
 def defer(op, inputs, shape, client):
     """The lazy result of ``op`` (an eager recipe) over ``inputs`` broadcast to ``shape``,
     or None where the eager kernel must run (f64 on an adapter without shader-int64: the
-    fused kernel's f64 bit casts go through u64)."""
+    fused kernel's f64 bit casts go through u64; inside a recipe's capture)."""
     if _no_int64(client) and any(t.need == "shader-f64" for t in (*op.in_ts, op.out_t)):
+        return None
+    if client.recorder.watch is not None:
+        # a call recipe is being captured (runtime/recipes.py): it must record its own
+        # dispatches as they run, not an expression materialised at some later trigger
         return None
     node = _build(op, inputs, shape, client)
     s = LazyStorage(node, 0, shape, _row_major(shape), node.dtype, client)

@@ -184,6 +184,13 @@ class Recipes:
     def _capture(self, sig, inputs, fn, failures):
         client = self.client
         rec, pool = client.recorder, client.pool
+        from ..fusion import graph as _fusion   # (the fusion package imports the runtime)
+        if _fusion.settings.on:
+            # pending expressions first: one materialised inside the capture (by a write
+            # the call makes, or a limit) would be recorded as the call's own dispatch,
+            # its buffers kept and replayed as they were; during the capture elementwise
+            # calls run eagerly (fusion/graph.py defer)
+            _fusion.flush_all()
         w = _Watch(inputs, client.bindgroups.entries_of)
         transfers, hooks = client.transfers, len(client.read_hooks)
         rec.watch = pool.watch = w
