@@ -50,3 +50,12 @@ def run_py(code, env=None, timeout=120):
     e.update(env or {})
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=e, timeout=timeout)
+
+
+@pytest.fixture
+def eager():
+    """Lazy fusion off while the test runs (NUMR_WEBGPU_FUSION=1 turns it on for the
+    process): for tests that count the eager path's dispatches and submits."""
+    import numr_array_api.webgpu as wx
+    with wx.fusion(False):
+        yield

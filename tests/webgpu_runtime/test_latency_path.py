@@ -18,6 +18,7 @@ TINY_OP_AND_SYNC = 14
 # sum (encoder, pass, two dispatches of 4 calls), pass end, the copy into staging, finish,
 # submit, three releases, the progress mark, map, mapped range, unmap
 SCALAR_READ = 21
+pytestmark = pytest.mark.usefixtures("eager")  # counts of the eager path
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 xp = pytest.importorskip("numr_array_api.webgpu")
+pytestmark = pytest.mark.usefixtures("eager")  # counts of the eager path
 
 
 def _np(a):

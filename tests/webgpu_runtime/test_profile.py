@@ -13,6 +13,7 @@ from numr_array_api.backends.webgpu.runtime import profile as P
 from .conftest import run_py
 
 RNG = np.random.default_rng(3)
+pytestmark = pytest.mark.usefixtures("eager")  # counts of the eager path
 
 
 def _client():
