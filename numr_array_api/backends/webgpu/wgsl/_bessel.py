@@ -20,15 +20,9 @@ Constants shared with _special.py (PI_T, LGAM_POLE) come from the merged per-typ
 from fractions import Fraction
 from math import factorial
 
-import numpy as np
+from ._types import lit, rounded, unit_registry
 
-from ._types import lit
-
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 def _hankel(nu, k):
@@ -77,9 +71,7 @@ def _series(ft):
         "I0A": [_hankel(0, k) for k in range(n_asy)],
         "I1A": [_hankel(1, k) for k in range(n_asy)],
     }
-    if not f64:
-        s = {k: [float(np.float32(c)) for c in v] for k, v in s.items()}
-    return s
+    return rounded(s, ft)
 
 
 def _consts(ft):

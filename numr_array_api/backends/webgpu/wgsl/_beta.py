@@ -16,11 +16,9 @@ Stirling correction these use).
   P(a, b x) when a < b eps, the normal approximation (leading term) when both are huge.
 """
 
-FUNCS = {}
+from ._types import unit_registry
 
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 def _consts(ft):

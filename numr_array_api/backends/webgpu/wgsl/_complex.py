@@ -6,11 +6,9 @@ array API (= C99 Annex G) special-case tables explicitly, with signs restored th
 documented symmetries (conj, odd/even) and bit operations, never through 0*x or inf*x,
 which a compiler may fold.
 """
-FUNCS = {}
 
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+from ._types import unit_registry
+FUNCS, fn = unit_registry()
 
 
 fn("cbase", ["core"], """

@@ -25,13 +25,9 @@ accuracy these compute the same quantity accurately:
 * multigammaln(a, d) = d (d - 1) / 4 log(pi) + sum_j<d gammaln(a - j / 2).
 """
 
-from ._types import lit
+from ._types import lit, unit_registry
 
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 def _consts(ft):

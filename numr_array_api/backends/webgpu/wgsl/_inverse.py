@@ -23,13 +23,9 @@ Same template syntax and rules as _real.py and _special.py, whose incomplete gam
   stdtrit, bdtri, nbdtri, pdtri.
 """
 
-from ._types import lit
+from ._types import lit, unit_registry
 
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 def _consts(ft):

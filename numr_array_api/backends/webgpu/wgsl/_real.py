@@ -14,13 +14,10 @@ operations as reassociable unless told otherwise, and naga cannot tell them othe
 """
 
 from ._trig import FUNCS as TRIG_FUNCS
+from ._types import unit_registry
 
 # name -> (dependencies, template); the trigonometric units are _trig.py's
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 fn("core", [], """

@@ -16,13 +16,9 @@ _special.py's. Both follow SciPy's algorithms and special values:
   P_(v0+m)^m, P_(v0+m+1)^m above degree max(2, m), up to LP_MAX steps (then NaN).
 """
 
-from ._types import lit
+from ._types import lit, unit_registry
 
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 def _consts(ft):

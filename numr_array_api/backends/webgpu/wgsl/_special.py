@@ -31,13 +31,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._types import lit
+from ._types import lit, rounded, unit_registry
 
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 # zeta(k) - 1 for k = 2.. (mpmath.zeta(k) - 1, 40 digits, rounded)
@@ -113,9 +109,7 @@ def _series(ft):
         "ERFCXA": [float((-1) ** k * np.prod(np.arange(1, 2 * k, 2, dtype=float)))
                    for k in range(0, 9 if f64 else 6)],
     }
-    if not f64:
-        s = {k: [float(np.float32(c)) for c in v] for k, v in s.items()}
-    return s
+    return rounded(s, ft)
 
 
 def _consts(ft):

@@ -4,12 +4,10 @@ sin / cos / tan, atan / atan2, asin / acos. Template syntax and the rounding rul
 hold throughout: _real.py.
 """
 
+from ._types import unit_registry
+
 # name -> (dependencies, template); _real.py merges them into its FUNCS
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 fn("trigred", ["core", "dd", "rounding"], """

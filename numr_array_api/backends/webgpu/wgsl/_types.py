@@ -19,6 +19,30 @@ def lit(v, ft):
     return s + ("f" if ft == "f32" else "lf")
 
 
+def horner(coeffs, var, ft):
+    """WGSL Horner form of sum_k coeffs[k] var^k, every coefficient a literal of ``ft``."""
+    expr = lit(coeffs[-1], ft)
+    for c in reversed(coeffs[:-1]):
+        expr = f"({lit(c, ft)} + {var} * {expr})"
+    return expr
+
+
+def unit_registry():
+    """A unit module's table of templates and the ``fn(name, deps, src)`` that fills it."""
+    funcs = {}
+
+    def fn(name, deps, src):
+        funcs[name] = (tuple(deps), src)
+    return funcs, fn
+
+
+def rounded(series, ft):
+    """The coefficient lists of ``series`` rounded to float32 for ``ft`` "f32"."""
+    if ft != "f32":
+        return series
+    return {k: [float(np.float32(c)) for c in v] for k, v in series.items()}
+
+
 def _taylor(terms):
     return [float(Fraction(n, d)) for n, d in terms]
 
@@ -52,9 +76,7 @@ def _series(ft):
         s[k] = getattr(C, f"{k}_{ft}")
     if not f64:
         s["ERFCT"] = C.ERFCT_f32
-    if ft == "f32":
-        s = {k: [float(np.float32(c)) for c in v] for k, v in s.items()}
-    return s
+    return rounded(s, ft)
 
 
 def _bits_f32(v):

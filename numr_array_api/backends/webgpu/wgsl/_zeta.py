@@ -35,16 +35,10 @@ underflows with x past 2.5e13).
 from fractions import Fraction
 from math import factorial
 
-import numpy as np
-
 from ._special import _bernoulli
-from ._types import lit
+from ._types import horner, lit, rounded, unit_registry
 
-FUNCS = {}
-
-
-def fn(name, deps, src):
-    FUNCS[name] = (tuple(deps), src)
+FUNCS, fn = unit_registry()
 
 
 _B = _bernoulli(40)
@@ -77,13 +71,6 @@ def _expn_poly(k):
     return [float(c) for c in a]
 
 
-def _horner_code(coeffs, var, ft):
-    e = lit(coeffs[-1], ft)
-    for c in reversed(coeffs[:-1]):
-        e = f"({lit(c, ft)} + {var} * {e})"
-    return e
-
-
 def _em_code(ft, m):
     """Statements leaving h = c_1 + (x + 1)(x + 2) w (c_2 + (x + 3)(x + 4) w (...)),
     c_j = B_2j / (2j)!, w = 1 / a^2."""
@@ -97,9 +84,9 @@ def _em_code(ft, m):
 
 def _expn_asy_code(ft, kmax):
     """Statements leaving r = sum_k A_k(l) mu^k (Horner in mu)."""
-    lines = [f"var r: $T = {_horner_code(_expn_poly(kmax), 'l', ft)};"]
+    lines = [f"var r: $T = {horner(_expn_poly(kmax), 'l', ft)};"]
     for k in range(kmax - 1, -1, -1):
-        lines.append(f"r = {_horner_code(_expn_poly(k) if k else [1.0], 'l', ft)} + mu * r;")
+        lines.append(f"r = {horner(_expn_poly(k) if k else [1.0], 'l', ft)} + mu * r;")
     return "\n  ".join(lines)
 
 
@@ -112,9 +99,7 @@ def _series(ft):
         # Li2(z) = u - u^2/4 + u v P(v), v = u^2: B_2k / (2k + 1)!
         "LI2": [float(_B[2 * k] / factorial(2 * k + 1)) for k in range(1, 11 if f64 else 5)],
     }
-    if not f64:
-        s = {k: [float(np.float32(c)) for c in v] for k, v in s.items()}
-    return s
+    return rounded(s, ft)
 
 
 def _consts(ft):

@@ -13,7 +13,7 @@ import re
 
 from . import _coeffs as C
 from ._real import FUNCS as _REAL_FUNCS, PUBLIC as _REAL_PUBLIC
-from ._types import CONSTS, SERIES, lit
+from ._types import CONSTS, SERIES, horner, lit
 
 FUNCS = dict(_REAL_FUNCS)
 PUBLIC = dict(_REAL_PUBLIC)
@@ -39,13 +39,6 @@ REQUIRED_FEATURES = {"f32": (), "f64": ("shader-f64", "shader-int64")}
 
 def available_functions():
     return sorted(PUBLIC)
-
-
-def _horner(coeffs, var, ft):
-    expr = lit(coeffs[-1], ft)
-    for c in reversed(coeffs[:-1]):
-        expr = f"({lit(c, ft)} + {var} * {expr})"
-    return expr
 
 
 def _special_tokens(src, ft):
@@ -129,7 +122,7 @@ def _erfc_eval(ft, tail=False):
 def _expand(src, ft):
     d = CONSTS[ft]
     src = _special_tokens(src, ft)
-    src = re.sub(r"\$P\{(\w+)\}\((\w+)\)", lambda m: _horner(SERIES[ft][m.group(1)], m.group(2), ft), src)
+    src = re.sub(r"\$P\{(\w+)\}\((\w+)\)", lambda m: horner(SERIES[ft][m.group(1)], m.group(2), ft), src)
     src = re.sub(r"\$\{(\w+)\}", lambda m: d[m.group(1)], src)
     src = src.replace("$T", ft).replace("$U", d["U"])
     if "$" in src or "@" in src.replace("@group", "").replace("@binding", ""):
