@@ -2,6 +2,8 @@
 BackendLimitation naming cupyx.scipy, and the routing then runs SciPy's own code) is CuPy's
 limit, not numr's: such a test is skipped with cupyx's message, never passed."""
 
+import os
+
 import pytest
 
 import numr_array_api as numr
@@ -28,8 +30,12 @@ def pytest_runtest_call(item):
 
 def pytest_collection_modifyitems(items):
     # every test file here but those that route SciPy itself or mock CuPy runs under "raise"
+    # (the hook sees the whole session's items: only this directory's are checked)
+    here = os.path.dirname(os.path.abspath(__file__))
     own = ("test_routing.py", "test_ndimage_scipy_suite.py", "test_cuda_bridge.py")
     for item in items:
-        if item.fspath.basename.startswith("test_") and item.fspath.basename not in own:
+        name = item.fspath.basename
+        if os.path.dirname(str(item.fspath)) == here and name.startswith("test_") \
+                and name not in own:
             assert "no_host_copies" in item.fixturenames, \
                 f"{item.nodeid}: take the no_host_copies fixture (pytestmark)"
