@@ -16,7 +16,6 @@ from ..codegen.types import WTYPES
 from ..primitives.scan import scan
 from .host_fallback import _make
 from .reduction.table import VAL_DTYPE, acc_wtype
-from ....tuning.registry import epoch as _tuning_epoch
 
 _HOST = _make("cumulative")
 
@@ -33,7 +32,7 @@ class CumulativeMixin:
         # a scan is a few planned dispatches: a repeated signature replays them
         # (runtime/recipes.py); the job derives every buffer from ``data`` itself
         return client.recipes.call(
-            ("cumulative", name, axis, dtype, include_initial, _tuning_epoch()), (data,),
+            ("cumulative", name, axis, dtype, include_initial), (data,),
             lambda: self._cumulative(name, data, axis, dtype, include_initial))
 
     def _cumulative(self, name, data, axis, dtype, include_initial):

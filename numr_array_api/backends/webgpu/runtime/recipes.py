@@ -37,6 +37,7 @@ import weakref
 
 from ...._core import environment
 from ...._core.errors import DeviceLost
+from ....tuning.registry import epoch as _tuning_epoch
 from .allocator import Block
 
 MAX_RECIPES = 1024
@@ -157,14 +158,17 @@ class Recipes:
 
     def call(self, key, inputs, fn):
         """``fn()`` (the general path of an op whose storage operands are ``inputs`` and
-        whose every other argument is in ``key``), or its recipe's replay."""
+        whose every other argument is in ``key``; the tuning epoch is added here), or its
+        recipe's replay."""
         client = self.client
         rec = client.recorder
         if rec.capture is not None or rec.watch is not None or client.lost or \
                 not self.enabled:
             return fn()  # a graph capture, or inside another op's capture
-        # the limits are part of a signature: tests shrink them to exercise the split paths
-        sig = [key, client.max_binding, client.single_buffer_max]
+        # the limits are part of a signature (tests shrink them to exercise the split
+        # paths), and the tuning epoch: a recording made under other knob values never
+        # replays
+        sig = [key, _tuning_epoch(), client.max_binding, client.single_buffer_max]
         first = {}
         for i, s in enumerate(inputs):
             b = s.block

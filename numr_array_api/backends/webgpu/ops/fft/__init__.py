@@ -16,7 +16,6 @@ chirp filter's spectrum) are computed on the host in float64 and uploaded once p
 Tuning values: the FFT_* knobs (numr_array_api/tuning/knobs/fft.py).
 """
 
-from .....tuning.registry import epoch
 from ...codegen.render import workgroups
 from ...storage import WgpuStorage
 from . import real
@@ -36,16 +35,15 @@ def _f32_parts(v):
 
 class FFTMixin:
     # a repeated call replays its recorded dispatches (runtime/recipes.py): the planning
-    # above them costs as much host time as a batch of short rows takes on a GPU; the
-    # tuning epoch in the key keeps a recording made under other knob values from replaying
+    # above them costs as much host time as a batch of short rows takes on a GPU
     def fft_1d(self, name, a, n, axis, norm, out_dtype):
         return a.client.recipes.call(
-            ("fft_1d", name, n, axis, norm, out_dtype, epoch()), (a,),
+            ("fft_1d", name, n, axis, norm, out_dtype), (a,),
             lambda: real.one_d(name, a, n, axis, norm, out_dtype))
 
     def fft_nd(self, name, a, s, axes, norm, out_dtype):
         return a.client.recipes.call(
-            ("fft_nd", name, tuple(s), tuple(axes), norm, out_dtype, epoch()),
+            ("fft_nd", name, tuple(s), tuple(axes), norm, out_dtype),
             (a,), lambda: real.n_d(name, a, s, axes, norm, out_dtype))
 
     def fft_freq(self, n, d, rfft, dtype, device):

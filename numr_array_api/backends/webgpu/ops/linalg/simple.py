@@ -9,7 +9,6 @@ from __future__ import annotations
 from ....._core import dtypes as dt
 from ....._core.errors import InvalidArgument
 from ....._core.shapes import broadcast_shapes
-from .....tuning.registry import epoch as _tuning_epoch
 
 _INF = float("inf")
 
@@ -100,7 +99,7 @@ class SimpleLinalgMixin:
         # (runtime/recipes.py); the job derives every buffer from ``a`` itself
         axes = tuple(axes)
         return a.client.recipes.call(
-            ("vector_norm", axes, keepdims, ord, _tuning_epoch()), (a,),
+            ("vector_norm", axes, keepdims, ord), (a,),
             lambda: self._vector_norm(a, axes, keepdims, ord))
 
     def _vector_norm(self, a, axes, keepdims, ord):
@@ -153,7 +152,7 @@ class SimpleLinalgMixin:
     def linalg_matrix_norm(self, a, ord, keepdims):
         # several kernels (the scaled Frobenius norm: up to 13): replayed like vector_norm's
         return a.client.recipes.call(
-            ("matrix_norm", ord, keepdims, _tuning_epoch()), (a,),
+            ("matrix_norm", ord, keepdims), (a,),
             lambda: self._matrix_norm(a, ord, keepdims))
 
     def _matrix_norm(self, a, ord, keepdims):

@@ -14,7 +14,7 @@ import math
 from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
 from ....._core.promotion import TABLE
-from .....tuning.registry import epoch as _tuning_epoch, get as tuned
+from .....tuning.registry import get as tuned
 from ...codegen.caps import Caps
 from ...codegen.render import collapse
 from ...codegen.types import RAW
@@ -63,14 +63,6 @@ def _back(out, lshape, m, axis, nd):
 
 def _flat(x):
     return x.reshape((x.size,))
-
-
-def _replayed(key, data, job):
-    """``job()`` (device work only, a fixed plan for the signature of ``data``, one storage
-    or a tuple of them) or the replay of its recipe (runtime/recipes.py): a repeated sort
-    skips planning its ~30 dispatches."""
-    inputs = data if isinstance(data, tuple) else (data,)
-    return inputs[0].client.recipes.call(key + (_tuning_epoch(),), inputs, job)
 
 
 def _line(x):
@@ -179,7 +171,7 @@ class SortingMixin:
                 return _back(sort_keys(v2, descending, "values"), lshape, m, axis, data.ndim)
             pos = sort_positions(v2, descending)
             return _back(self._take(v2, pos, v2.size), lshape, m, axis, data.ndim)
-        return _replayed(("sort", axis, descending), data, job)
+        return data.client.recipes.call(("sort", axis, descending), (data,), job)
 
     def argsort(self, data, axis, descending, stable):
         if data.size == 0 or data.shape[axis] == 1:
@@ -195,7 +187,7 @@ class SortingMixin:
                 return _back(idx, lshape, m, axis, data.ndim)
             pos = sort_positions(v2, descending)
             return _back(self._index(pos, 1, m), lshape, m, axis, data.ndim)
-        return _replayed(("argsort", axis, descending, wide), data, job)
+        return data.client.recipes.call(("argsort", axis, descending, wide), (data,), job)
 
     # ---- searching --------------------------------------------------------------------
     def searchsorted(self, sorted_, values, side, sorter):
@@ -268,7 +260,7 @@ class SortingMixin:
                          nv=p1 - p0, units=units, s_st=1, q_st=1, right=0,
                          v_st=vw.strides[0] if p1 - p0 > 1 else 0, invert=1 if invert else 0)
             return out.reshape(a.shape)
-        return _replayed(("isin", invert), (a, b), job)
+        return client.recipes.call(("isin", invert), (a, b), job)
 
     def nonzero(self, data):
         client = data.client
@@ -320,7 +312,7 @@ class SortingMixin:
 
         # everything before the count's read is device work of a fixed shape: a repeated
         # call replays it (runtime/recipes.py) instead of planning ~30 dispatches again
-        got = _replayed(("unique", want, takes(f2)), f2, sorted_runs)
+        got = client.recipes.call(("unique", want, takes(f2)), (f2,), sorted_runs)
         flags, rk = got[-2], got[-1]
         if not takes(f2):
             sv, pos = None, got[0]
