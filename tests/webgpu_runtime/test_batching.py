@@ -157,3 +157,26 @@ def test_early_submit_threshold_ramps_up_after_each_wait(W, client, monkeypatch)
     assert rec.ramp == 8 << 20
     assert np.array_equal(W.to_numpy(y), np.arange(1 << 16, dtype=np.float32))
     assert rec.ramp == 1 << 20  # the read waited: back to the first step
+
+
+def test_replayed_recipes_submit_early_by_bytes(W, client, monkeypatch):
+    """A stream of one-dispatch recipe replays (a queued big reduction) counts its bound
+    bytes towards the early submit as dispatches do: without it, nothing reached the GPU
+    until REPLAY_CHUNK replays were recorded, and the GPU idled while the host recorded."""
+    import numr_array_api.webgpu as xp
+    rec = client.recorder
+    x = xp.asarray(np.ones(1 << 18, np.float32))  # 1 MiB
+    with xp.fusion(False):
+        float(xp.max(x))
+        float(xp.max(x))  # captured; the next calls replay
+        r0 = client.recipes.replays
+        monkeypatch.setattr(rec, "submit_bytes", 2 << 20)
+        monkeypatch.setattr(rec, "ramp_first", 2 << 20)
+        monkeypatch.setattr(rec, "threshold", 1 << 20)
+        monkeypatch.setattr(rec, "replay_chunk", 1 << 20)
+        rec.idle()
+        s0 = rec.submits
+        outs = [xp.max(x) for _ in range(8)]
+        assert client.recipes.replays - r0 == 8
+        assert rec.submits - s0 >= 3
+        assert [float(o) for o in outs] == [1.0] * 8

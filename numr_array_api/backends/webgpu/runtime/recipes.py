@@ -96,7 +96,7 @@ class _Watch:
 
 
 class Recipe:
-    __slots__ = ("sizes", "steps", "outs", "single", "sets", "raw")
+    __slots__ = ("sizes", "steps", "outs", "single", "sets", "raw", "nbytes")
 
     def __init__(self, watch, outs, single):
         self.sizes = tuple(watch.sizes)
@@ -110,6 +110,8 @@ class Recipe:
             index.setdefault((id(bgl), refs), (bgl, refs))
         self.sets = tuple(index.values())
         self.raw = None
+        # bytes the steps bind, for the recorder's early submit (as its dispatches count)
+        self.nbytes = sum(size for *_, refs in self.steps for *_, size in refs)
 
     def replay(self, client, inputs):
         alloc = client.pool.allocate_class
@@ -130,7 +132,7 @@ class Recipe:
                 pos = {(id(bgl), refs): i for i, (bgl, refs) in enumerate(self.sets)}
                 self.raw = rec.prepare([(pipe, pos[(id(bgl), refs)], params, wg)
                                         for pipe, bgl, params, wg, refs in self.steps])
-            rec.replay(self.raw, groups, ids)
+            rec.replay(self.raw, groups, ids, self.nbytes)
         except DeviceLost:
             client.lost = True
             raise

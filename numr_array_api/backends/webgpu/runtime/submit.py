@@ -229,13 +229,16 @@ class Recorder:
         to the read's own."""
         return _Held(self)
 
-    def replay(self, raw, groups, ids):
+    def replay(self, raw, groups, ids, nbytes=0):
         """Re-record prepared dispatches (``raw``: tuples from ``prepare``, each naming its
         bind group by index into ``groups``) straight into the open pass: the per-dispatch
         Python work is four native calls. ``ids``: the id()s of every buffer they touch
         (kept pending until the submit). Submitted in chunks of ``replay_chunk`` dispatches
         (the REPLAY_CHUNK knob; 64 on GPUs, whole on CPU adapters), so a GPU
-        starts on the first chunk while the host records the next; none while ``held``."""
+        starts on the first chunk while the host records the next; none while ``held``.
+        ``nbytes``: the bytes the dispatches bind, which count towards the early submit as
+        a dispatch's do (a queued stream of one-dispatch replays of a 256 MiB reduction was
+        submitted only every REPLAY_CHUNK calls, the GPU idle while the host recorded)."""
         chunk = self.replay_chunk
         bgs = [(bg, bg._internal) for bg in groups]
         for i in range(0, len(raw), chunk):
@@ -267,6 +270,12 @@ class Recorder:
             self.dispatches += len(part)
             if self.recorded >= chunk and not self.hold:
                 self.flush()
+        if nbytes and not self.hold:
+            pb = self.pending_bytes = self.pending_bytes + nbytes
+            if (pb >= self.ramp or pb >= self.submit_bytes) and self.cpass is not None:
+                self.flush()
+                if self.ramp < self.submit_bytes:
+                    self.ramp *= 2
 
     @staticmethod
     def prepare(steps):
