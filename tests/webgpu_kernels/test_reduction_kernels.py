@@ -18,7 +18,7 @@ def test_every_variant_renders_without_a_device(caps):
     ops = {s.op for s in specs}
     assert ops == set(table.OPS)
     assert {s.mapping for s in specs} == {"row", "col"}
-    assert {s.out for s in specs} == {"final", "merge", "part"}
+    assert {s.out for s in specs} == {"final", "merge", "part", "tail"}
     for s in specs:
         src = s.source(caps)
         assert "${" not in src and "fn main(" in src
@@ -119,7 +119,9 @@ def _host(x):
 @pytest.mark.parametrize("cfg,subgroup", [
     (dict(REDUCE_UNROLL=1, REDUCE_STRIDED_UNROLL=1), False),
     (dict(REDUCE_GROUPS=8192, REDUCE_MIN_LOADS=4, REDUCE_WG=1024), False),
-    (dict(REDUCE_UNROLL=8, REDUCE_STRIDED_UNROLL=2), True)])
+    (dict(REDUCE_UNROLL=8, REDUCE_STRIDED_UNROLL=2), True),
+    (dict(REDUCE_TAIL=1, REDUCE_GROUPS=8192, REDUCE_MIN_LOADS=4), True),
+    (dict(REDUCE_TAIL=1, REDUCE_GROUPS=8192, REDUCE_MIN_LOADS=4), False)])
 def test_row_variants_match_numpy(wgpu_xp, cfg, subgroup):
     """Tunings of the row mapping (loads per trip, chunks, workgroup size; 16-byte loads of
     1-, 2- and 8-byte dtypes) on views at odd offsets, NaN, -0.0 and empty arrays, on both

@@ -19,6 +19,14 @@ declare(
     Knob("REDUCE_WG", int, 256, "largest row workgroup (a power of two; the adapter's "
          "limits and workgroup memory still apply)", FAMILY, choices=(256, 512, 1024),
          lo=32, hi=1024),
+    # not raced by the tuner: that it is correct on an adapter is a property of the
+    # adapter's memory model, not of speed (set in a table after tests ran there)
+    Knob("REDUCE_TAIL", int, 0, "1: a reduction cut into chunks ends in one launch, the "
+         "last workgroup of each output combining its chunks' states (device-scope "
+         "storage barriers around an arrival counter, which WebGPU does not promise to "
+         "order; tests/webgpu_kernels/test_reduce_tail.py checks an adapter); 0: a "
+         "further pass over the states", FAMILY, choices=(0, 1), lo=0, hi=1,
+         tunable=False),
     # as rows, then the row results: the row mapping read at 0.80 of CuPy's bandwidth where
     # the whole-array chunking reached 0.67 (H100, 256 MiB float32, benchmarks/suite/namespace.py)
     Knob("REDUCE_ROW_SPLIT", int, 8192, "row length a whole-array float sum / max / min / "

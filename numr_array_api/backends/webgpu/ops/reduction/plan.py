@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import math
 import struct
+import threading
 
+from ....._core import dtypes as dt
 from ....._core.errors import BackendLimitation
 from ...codegen.caps import Caps
 from ...codegen.render import collapse
@@ -74,7 +76,8 @@ class _Job:
     """What stays fixed over the launches of one reduction (cached per key)."""
 
     __slots__ = ("op", "acc", "caps", "types", "names", "fields", "dtypes", "arg", "dv",
-                 "client", "key", "max_wg", "unroll", "sunroll", "groups", "min_loads")
+                 "client", "key", "max_wg", "unroll", "sunroll", "groups", "min_loads",
+                 "tail")
 
     def __init__(self, op, acc, client, src_dtype, dv):
         self.op = op
@@ -100,6 +103,7 @@ class _Job:
         self.sunroll = tuned("REDUCE_STRIDED_UNROLL", client)
         self.groups = tuned("REDUCE_GROUPS", client)
         self.min_loads = tuned("REDUCE_MIN_LOADS", client)
+        self.tail = bool(tuned("REDUCE_TAIL", client))
 
 
 _JOBS = {}
@@ -121,14 +125,15 @@ class _Pass:
     are added at launch), and, when it writes partial states, their shape and how the next
     pass views them."""
 
-    __slots__ = ("kern", "groups", "words", "part_shape", "part_view", "fast")
+    __slots__ = ("kern", "groups", "words", "part_shape", "part_view", "fast", "tail")
 
-    def __init__(self, kern, groups, words, part_shape, part_view):
+    def __init__(self, kern, groups, words, part_shape, part_view, tail=False):
         self.kern = kern
         self.groups = groups
         self.words = words
         self.part_shape = part_shape
         self.part_view = part_view
+        self.tail = tail  # one launch: chunk partials, then the last chunk's workgroup ends
         self.fast = None  # (pipe, params with zero offsets, src_off / dst_off byte positions)
 
     def launch_fast(self, storages):
@@ -249,7 +254,10 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         tiles = -(-nov // wg)
         items = tiles * k
     mode = out if k == 1 and chunks is None else "part"
-    narrow = res if mode == "final" else None
+    if (mode == "part" and out == "final" and chunks is None and mapping == "row"
+            and job.tail and nout <= TAIL_OUTPUTS):
+        mode = "tail"
+    narrow = res if mode in ("final", "tail") else None
     if narrow is not None and (nout != 1 or mapping != "row"):
         raise AssertionError("a packed result is written only by a one-output row pass")
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
@@ -268,6 +276,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     if mode != "part" and dshape:
         words["dd"] = _dims_words(dshape, dstr)
     kern = job.client.kernel(spec)
+    if mode == "tail":
+        return [_Pass(kern, (gx, gy, 1), words, (nout, k), None, tail=True)]
     if mode != "part":
         return [_Pass(kern, (gx, gy, 1), words, None, None)]
     part_shape = (nout, k) if mapping == "row" else (k, nout)
@@ -293,6 +303,26 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
 
 _PLANS = {}
 _RUNS = {}
+
+# tail launches (REDUCE_TAIL): one arrival counter per output, in a buffer of the client's
+# own (not pooled: wgpu zeroes a new buffer, and each launch leaves its counters at zero)
+TAIL_OUTPUTS = 4096
+_CTR_LOCK = threading.Lock()
+
+
+def _counters(client):
+    ctr = client.__dict__.get("_reduce_counters")
+    if ctr is None:
+        with _CTR_LOCK:
+            ctr = client.__dict__.get("_reduce_counters")
+            if ctr is None:
+                from ...runtime.allocator import _STORAGE_USAGE
+                n = TAIL_OUTPUTS * 4
+                buf = client.device.create_buffer(size=n, usage=_STORAGE_USAGE)
+                ctr = WgpuStorage(Block(buf, n, None), 0, (TAIL_OUTPUTS,), (1,), dt.uint32,
+                                  client)
+                client._reduce_counters = ctr
+    return ctr
 
 
 def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
@@ -324,8 +354,10 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
     Returns the partial states with ``chunks`` (chunk_totals), else None."""
     names = job.names
 
-    def general(p, src, outs, out_prefix):
+    def general(p, src, outs, out_prefix, extra=None):
         args = dict(p.words)
+        if extra:
+            args.update(extra)
         if src_dtype is None:
             for name, s in zip(names, src):
                 args["s_" + name] = s
@@ -343,6 +375,12 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
 
     for p in _plan(job, src, src_dtype, kept, dst, out, chunks):
         ins = (src,) if src_dtype is not None else tuple(src)
+        if p.tail:
+            part = tuple(WgpuStorage._new(p.part_shape, d, job.client) for d in job.dtypes)
+            ctr = _counters(job.client)
+            if base or not p.launch_fast(ins + part + (dst, ctr)):
+                general(p, src, part, "d_", dict(dst=dst, ctr=ctr))
+            return None
         if p.part_shape is None:
             outs = (dst,) if out == "final" else tuple(dst)
             if base or not p.launch_fast(ins + outs):

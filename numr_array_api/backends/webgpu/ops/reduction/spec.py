@@ -132,7 +132,8 @@ class ReduceSpec(KernelSpec):
     rr: int          # rank of the reduced index
     rd: int          # rank of the destination index (final / merge)
     wg: int          # workgroup size
-    out: str         # "final" | "merge" | "part"
+    out: str         # "final" | "merge" | "part" | "tail" (row: part, then the last
+    #                  workgroup of each output writes it as final does)
     unroll: int = 1  # row mapping: loads per thread and trip, each into its own state
     res: object = None  # final: a sub-word dtype the one output is stored as (else R)
 
@@ -168,11 +169,13 @@ class ReduceSpec(KernelSpec):
             bufs += [Buf("s_" + n, ty) for n, ty in self.fields(caps)]
         else:
             bufs.append(Buf("src", vec_arr(self.src) if self.vec else WTYPES[self.src].arr))
-        if self.out == "final":
+        if self.out != "final":
+            bufs += [Buf("d_" + n, ty, "rw") for n, ty in self.fields(caps)]
+        if self.out in ("final", "tail"):
             bufs.append(Buf("dst", WTYPES[self.res].arr if self.res is not None else t.R,
                             "rw"))
-        else:
-            bufs += [Buf("d_" + n, ty, "rw") for n, ty in self.fields(caps)]
+        if self.out == "tail":
+            bufs.append(Buf("ctr", "atomic<u32>", "rw", offset=False))
         words = ["items", "K", "C", "M", "tiles", "nout", "base_lo", "base_hi", "dv_hi",
                  "dv_lo"]
         for name, rank in (("od", self.ro), ("rd", self.rr), ("dd", self.rd)):
@@ -253,7 +256,7 @@ class ReduceSpec(KernelSpec):
                 out.append(f"fn elem(j: u32) -> {t.X} {{ return "
                            f"{convert(it, xt, raw, helpers, caps.int64)}; }}")
         # put(j, s): the write of one output's state (j: the destination element)
-        if self.out == "final":
+        if self.out in ("final", "tail"):
             dv = (f"{t.DV}(bitcast<f32>({lay.word('dv_hi')})) + "
                   f"{t.DV}(bitcast<f32>({lay.word('dv_lo')}))")
             if self.res is not None:
@@ -268,7 +271,7 @@ class ReduceSpec(KernelSpec):
             else:
                 out.append(f"fn put(j: u32, s: St) {{ dst[{lay.word('dst_off')} + j] = "
                            f"post(s, {dv}); }}")
-        else:
+        if self.out != "final":
             body = []
             if self.out == "merge":
                 old = ", ".join(f"d_{n}[{lay.word('d_' + n + '_off')} + j]" for n, _ in fields)
@@ -276,7 +279,11 @@ class ReduceSpec(KernelSpec):
             else:
                 body.append("  let t = s;")
             body += [f"  d_{n}[{lay.word('d_' + n + '_off')} + j] = t.{n};" for n, _ in fields]
-            out.append("fn put(j: u32, s: St) {\n" + "\n".join(body) + "\n}")
+            name = "put_part" if self.out == "tail" else "put"
+            out.append(f"fn {name}(j: u32, s: St) {{\n" + "\n".join(body) + "\n}")
+        if self.out == "tail":
+            vals = ", ".join(f"d_{n}[{lay.word('d_' + n + '_off')} + j]" for n, _ in fields)
+            out.append(f"fn part_in(j: u32) -> St {{ return St({vals}); }}")
         return "\n".join(out)
 
     def _vec_fns(self, it, xt, t, helpers, caps):
@@ -311,6 +318,10 @@ class ReduceSpec(KernelSpec):
         return "\n".join(out)
 
     def _wg_reduce(self, caps):
+        flag = "var<workgroup> tail_last: u32;\n" if self.out == "tail" else ""
+        return flag + self._wg_tree(caps)
+
+    def _wg_tree(self, caps):
         wg = self.wg
         if self.shuffles(caps):
             fields = self.fields(caps)
@@ -435,16 +446,50 @@ fn wg_reduce(s0: St, l: u32) -> St {{
             ]
         lines.append("  var s = s0;")
         lines += [f"  s = comb(s, s{i});" for i in range(1, U)]
-        if sg:
-            lines.append("  let t = wg_reduce(s, sgs, sgi, sid, nsg);")
+        red = "wg_reduce({}, sgs, sgi, sid, nsg)" if sg else "wg_reduce({}, l)"
+        lines.append(f"  let t = {red.format('s')};")
+        if self.out == "tail":
+            lines += self._tail(lay, red)
         else:
-            lines.append("  let t = wg_reduce(s, l);")
-        lines.append(f"  if (l == 0u) {{ put({self._dest('o', 'k', lay)}, t); }}")
+            lines.append(f"  if (l == 0u) {{ put({self._dest('o', 'k', lay)}, t); }}")
         lines.append("}")
         return "\n".join(lines)
 
+    def _tail(self, lay, red):
+        """The end of a ``tail`` launch: every workgroup writes its chunk's state; the last
+        of an output's K workgroups to count itself in (``ctr``) combines the K states in a
+        fixed order (so the result does not depend on which one is last), writes the
+        output and resets the counter for the next launch. The storage barriers are
+        device-scope fences around the count in the SPIR-V, HLSL and MSL naga writes; that
+        every adapter makes the other workgroups' states visible through them is not a
+        WebGPU promise, so the planner uses this only where the tuning table says the
+        adapter was measured and tested with it (REDUCE_TAIL)."""
+        w = lay.word
+        U = 4
+        return [
+            f"  if (l == 0u) {{ put_part(o * {w('K')} + k, t); }}",
+            "  storageBarrier();",
+            f"  if (l == 0u) {{ tail_last = u32(atomicAdd(&ctr[o], 1u) == {w('K')} - 1u); }}",
+            "  if (workgroupUniformLoad(&tail_last) == 0u) { return; }",
+            "  storageBarrier();",
+            f"  let pb = o * {w('K')};",
+            *[f"  var p{i} = ident();" for i in range(U)],
+            "  var j = l;",
+            f"  for (; j + {(U - 1) * self.wg}u < {w('K')}; j += {U * self.wg}u) {{",
+            *[f"    let y{i} = part_in(pb + j + {i * self.wg}u);" for i in range(U)],
+            *[f"    p{i} = comb(p{i}, y{i});" for i in range(U)],
+            "  }",
+            f"  for (; j < {w('K')}; j += {self.wg}u) {{ p0 = comb(p0, part_in(pb + j)); }}",
+            "  let p = comb(comb(p0, p1), comb(p2, p3));",
+            f"  let f = {red.format('p')};",
+            "  if (l == 0u) {",
+            "    put(dst_index(o), f);",
+            "    atomicStore(&ctr[o], 0u);",
+            "  }",
+        ]
+
     def _dest(self, o, k, lay):
-        if self.out == "part":
+        if self.out in ("part", "tail"):
             if self.mapping == "row":
                 return f"{o} * {lay.word('K')} + {k}"
             return f"{k} * {lay.word('nout')} + {o}"
@@ -547,12 +592,16 @@ def variants(caps: Caps | None = None):
                         seen.add(spec)
                         yield spec
             # the tuned row paths: 16-byte loads of any width, several loads per trip
-            spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, "final", 4)
-            if spec not in seen:
-                seen.add(spec)
-                yield spec
+            for out in ("final", "tail"):
+                spec = ReduceSpec(op, d, acc, "row", bool(vec_width(d)), 1, 1, 1, 64, out, 4)
+                if spec not in seen:
+                    seen.add(spec)
+                    yield spec
             # the state passes of this (op, accumulator)
-            for mapping, out in itertools.product(("row", "col"), ("final", "merge", "part")):
+            for mapping, out in itertools.product(("row", "col"), ("final", "merge", "part",
+                                                                   "tail")):
+                if (mapping, out) == ("col", "tail"):
+                    continue
                 spec = ReduceSpec(op, None, acc, mapping, False, 1, 1, 1, 256, out,
                                   4 if (mapping, out) == ("row", "part") else 1)
                 if spec not in seen:
