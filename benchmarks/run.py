@@ -53,9 +53,10 @@ FAMILIES: dict[str, tuple[list[str], list[str], bool, bool]] = {
                  True, False),
     "scipy_gpu": (["--small", "--repeats", "1"], ["--repeats", "3"], True, False),
     "fusion": (["--small", "--repeats", "1"], ["--repeats", "3"], True, False),
+    "reductions": (["--small", "--repeats", "1"], ["--repeats", "5"], True, False),
 }
 JSON_FLAG = {"namespace", "fft", "sort", "linalg", "spectral", "runtime", "overhead", "latency",
-             "cuda_overhead", "scaleout", "scipy_gpu", "fusion"}
+             "cuda_overhead", "scaleout", "scipy_gpu", "fusion", "reductions"}
 VERSIONED = ("numr-array-api", "numpy", "wgpu", "cupy-cuda13x", "cupy-cuda12x", "torch",
              "scipy", "array-api-compat")
 
