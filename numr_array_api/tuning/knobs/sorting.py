@@ -1,8 +1,9 @@
 """Tuning knobs of the sorting family (see numr_array_api.tuning.registry): the carried-key
 radix sort of backends/webgpu/primitives/radix_keys.py.
 
-The defaults are the portable choices (reduce-then-scan only: WebGPU promises no forward
-progress between workgroups, so no one-sweep / decoupled look-back variant exists here).
+The defaults are the portable choices: reduce-then-scan (WebGPU promises no forward
+progress between workgroups, which the one-sweep variant, SORT_SWEEP, needs; a table turns
+it on for an adapter that has it).
 """
 
 from ..registry import Knob, declare
@@ -20,6 +21,13 @@ declare(
          "(auto: where the adapter has subgroups and the workgroup memory) or per-digit "
          "thread bitmasks in workgroup memory", FAMILY,
          choices=("auto", "subgroup", "workgroup")),
+    # not raced by the tuner: whether it may run is the adapter's forward progress
+    Knob("SORT_SWEEP", bool, False, "radix passes of the key sort in one launch each, by "
+         "decoupled look-back over tile counts (primitives/radix_sweep.py) instead of tile "
+         "histograms, their scan and the scatter; needs forward progress between "
+         "workgroups, which WebGPU does not promise: set in a table once "
+         "tests/webgpu_kernels/test_sort_sweep.py passed on the adapter", FAMILY,
+         choices=(False, True), tunable=False),
     Knob("SORT_TILE", int, 2048, "keys per tile of a radix pass (one histogram column, one "
          "scatter workgroup)", FAMILY, choices=(1024, 2048, 4096), lo=1024, hi=4096),
     Knob("SORT_PREP_GROUPS", int, 1024, "most workgroups of the key preparation (grid-stride "

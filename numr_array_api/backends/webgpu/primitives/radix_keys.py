@@ -64,6 +64,7 @@ from ..kernels.fill import full
 from ..storage import new_output
 from .keys import _F16, _F32, _F64, KeyType, key_type
 from .rowsort import row_capacity
+from . import radix_sweep
 from .scan import scan
 
 __all__ = ["KeySortSpec", "eligible", "takes", "sort_keys", "rank_variant", "variants"]
@@ -210,6 +211,7 @@ class KeySortSpec(KernelSpec):
     out: str = "values"
     sg: bool = False
     fuse: bool = False
+    sweep: bool = False   # scatter: one launch a pass (radix_sweep.py), no hist / scan
 
     def needs(self):
         sub = (self.stage == "scatter" and self.rank == "subgroup") or self.sg
@@ -220,6 +222,7 @@ class KeySortSpec(KernelSpec):
         return (f"keysort_{self.stage}_{self.kt.name}" +
                 ("_idx" if self.idx else "") +
                 (f"_{self.rank}{self.tile}" if self.stage == "scatter" else "") +
+                ("_sweep" if self.sweep else "") +
                 (f"_t{self.tile}" if self.stage == "hist" else "") +
                 ("_sg" if self.sg else "") +
                 (f"_{self.out}" if self.stage == "finish" or self.fuse else ""))
@@ -244,7 +247,9 @@ class KeySortSpec(KernelSpec):
             return Layout(self._halves("read") + [Buf("T", "u32"), Buf("H", "u32", "rw")],
                           passw, caps)
         if s == "scatter":
-            bufs = self._halves("rw") + [Buf("T", "u32"), Buf("H", "u32")]
+            bufs = self._halves("rw") + [Buf("T", "u32")]
+            bufs += [Buf("G", "u32"), Buf("ST", "atomic<u32>", "rw")] if self.sweep else \
+                [Buf("H", "u32")]
             if self.fuse:
                 bufs.append(Buf("D", self._out_arr(), "rw"))
             return Layout(bufs, passw, caps)
@@ -471,6 +476,33 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         W = lay.word
         ch = self.tile // WG
         maskw = WG // 32
+        chunks = self._wg_chunks(lay, ch, maskw)
+        loads = self._loads(lay, ch, lambda k: f"tb + {k * WG}u + lid.x")
+        if self.sweep:
+            return radix_sweep.scatter_wgsl(self, lay, _key_from_bits(self.kt.words, W),
+                                            self._access(lay, "rw"), loads, chunks, WG)
+        return f"""{lay.decl()}
+{_key_from_bits(self.kt.words, W)}
+{self._access(lay, "rw")}
+var<workgroup> masks: array<atomic<u32>, {DIGITS * maskw}>;
+var<workgroup> run: array<u32, {DIGITS}>;
+@compute @workgroup_size({WG})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nw: vec3<u32>) {{
+{self._head(lay)}
+  run[lid.x] = H[{W('H_off')} + lid.x * {W('nb')} + blk];
+  let me = lid.x >> 5u;
+  let below = (1u << (lid.x & 31u)) - 1u;
+  for (var w = lid.x; w < {DIGITS * maskw}u; w += {WG}u) {{ atomicStore(&masks[w], 0u); }}
+{loads}
+  workgroupBarrier();
+{chunks}
+}}
+"""
+
+    def _wg_chunks(self, lay, ch, maskw):
+        """The bitmask ranking and stores of a tile's keys, 256 at a time (``run``: each
+        digit's next slot)."""
         chunks = []
         for k in range(ch):
             chunks.append(f"""  if (ok{k}) {{
@@ -490,24 +522,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   }}
   run[lid.x] += c{k};
   workgroupBarrier();""")
-        return f"""{lay.decl()}
-{_key_from_bits(self.kt.words, W)}
-{self._access(lay, "rw")}
-var<workgroup> masks: array<atomic<u32>, {DIGITS * maskw}>;
-var<workgroup> run: array<u32, {DIGITS}>;
-@compute @workgroup_size({WG})
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nw: vec3<u32>) {{
-{self._head(lay)}
-  run[lid.x] = H[{W('H_off')} + lid.x * {W('nb')} + blk];
-  let me = lid.x >> 5u;
-  let below = (1u << (lid.x & 31u)) - 1u;
-  for (var w = lid.x; w < {DIGITS * maskw}u; w += {WG}u) {{ atomicStore(&masks[w], 0u); }}
-{self._loads(lay, ch, lambda k: f"tb + {k * WG}u + lid.x")}
-  workgroupBarrier();
-{chr(10).join(chunks)}
-}}
-"""
+        return chr(10).join(chunks)
 
     def _r_scatter_sg(self, lay):
         W = lay.word
@@ -683,7 +698,8 @@ def sort_keys(src, descending=False, want="values"):
         _groups(ng * WG, client), np=npass, rp=npass - kpass, **prep)
     client.kernel(KeySortSpec(_PK, "plan", False)).launch((1, 1, 1), G=G, T=P, n=n, np=npass)
     nb = -(-n // tile)
-    H = new_output((DIGITS * nb,), dt.uint32, client)
+    sweep = radix_sweep.usable(client, rank, n, npass, nb)
+    H = None if sweep else new_output((DIGITS * nb,), dt.uint32, client)
     bufs = dict(K0=halves[0], K1=halves[1], T=P)
     if idx:
         bufs.update(I0=ind[0], I1=ind[1])
@@ -693,13 +709,18 @@ def sort_keys(src, descending=False, want="values"):
     fuse = want != "both" and not (want == "values" and kt.raw.packed)
     # the passes' shaders know neither the pass count nor the dtype (words): one set a width
     kp = key_type(dt.uint64 if kt.words == 2 else dt.uint32)   # planes of 1 or 2 words
-    kh = client.kernel(KeySortSpec(kp, "hist", idx, tile=tile, sg=sg))
+    kh = None if sweep else client.kernel(KeySortSpec(kp, "hist", idx, tile=tile, sg=sg))
     ks = client.kernel(KeySortSpec(kp, "scatter", idx, rank=rank, tile=tile, fuse=fuse,
-                                   out=fo if fuse else "values"))
+                                   out=fo if fuse else "values", sweep=sweep))
     sbufs = dict(bufs, D=vals if want == "values" else pos) if fuse else bufs
     tiles = _groups(nb, client, 1)
+    if sweep:
+        ST = full((radix_sweep.table_words(npass, nb),), 0, dt.uint32, client)
     for p, (word, shift) in enumerate(plan):
         words = dict(n=n, m=m, nb=nb, np=npass, word=word, shift=shift, **keyw)
+        if sweep:
+            ks.launch(tiles, G=G, ST=ST, pno=p, **sbufs, **words)
+            continue
         kh.launch(tiles, H=H, pno=p, **bufs, **words)
         offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
         ks.launch(tiles, H=offs.reshape((DIGITS * nb,)), pno=p, **sbufs, **words)
@@ -732,4 +753,7 @@ def variants():
                 out.append(KeySortSpec(kt, "scatter", idx, r))
                 for o in ("values", "positions", "index", "index64") if idx else ("values",):
                     out.append(KeySortSpec(kt, "scatter", idx, r, out=o, fuse=True))
+            out.append(KeySortSpec(kt, "scatter", idx, sweep=True))
+            out.append(KeySortSpec(kt, "scatter", idx, out="index" if idx else "values",
+                                   fuse=True, sweep=True))
     return out

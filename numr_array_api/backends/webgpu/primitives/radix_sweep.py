@@ -1,0 +1,121 @@
+"""The one-sweep scatter of the carried-key sort (primitives/radix_keys.py): a pass in one
+launch, without the tile histograms and their scan.
+
+Each workgroup takes the next tile number from a per-pass counter (so every tile it waits
+for has already started), counts its tile's digits, publishes them as the tile's
+aggregate, then walks back over the tiles before it (one thread per digit) adding their
+aggregates until it meets one that published its inclusive prefix, and publishes its own
+(decoupled look-back). Its keys then go to the pass's global digit offset (an exclusive
+scan of the prep's digit counts G) plus that prefix, ranked in the tile as the
+workgroup-bitmask scatter ranks them.
+
+A status word is a 2-bit flag (1: aggregate, 2: inclusive prefix; 0: not yet written)
+over a 30-bit count, so the sweep takes fewer than 2^30 keys. The status tables (one per
+pass, a word per (tile, digit), after ``SWEEP_HEAD`` words of tile counters) are zeroed
+once before the first pass.
+
+The wait for a previous tile spins: it needs that a workgroup which has started keeps
+running while others spin (forward progress between workgroups), which WebGPU does not
+promise. So the sweep runs only where an adapter's tuning table sets SORT_SWEEP, once
+tests/webgpu_kernels/test_sort_sweep.py passed on that adapter, and never on a CPU adapter
+(``usable``).
+"""
+
+from __future__ import annotations
+
+DIGITS = 256
+SWEEP_HEAD = 256     # tile counters, one per pass (MAX_PASSES <= 256)
+AGG = 0x40000000
+INC = 0x80000000
+
+
+def usable(client, rank, n, npass, nb):
+    """Whether a sort of ``n`` keys in ``npass`` passes over ``nb`` tiles runs one-sweep:
+    SORT_SWEEP on (a table vouching for the adapter's forward progress), the workgroup
+    ranking, counts within 30 bits, the status tables within a binding, and not a CPU
+    adapter: lavapipe ends an invocation's loops after 65535 trips in all, which a spin
+    for a descheduled tile can pass (then silently, with a wrong result)."""
+    from ....tuning.registry import get as tuned
+    from ..runtime.adapters import is_cpu
+    return bool(rank == "workgroup" and tuned("SORT_SWEEP", client) and n < 1 << 30
+                and table_words(npass, nb) * 4 <= client.max_binding - 512
+                and not is_cpu(client.info))
+
+
+def table_words(npass, nb):
+    """u32 words of the status buffer of a sort of ``npass`` passes over ``nb`` tiles."""
+    return SWEEP_HEAD + npass * nb * DIGITS
+
+
+def scatter_wgsl(spec, lay, key_from_bits, access, loads, chunks, wg):
+    """WGSL of the one-sweep scatter: ``spec`` the KeySortSpec (workgroup ranking), the
+    pieces (key decoding, plane access, each thread's loads, the ranking chunks) shared
+    with the reduce-then-scan scatter of radix_keys.py."""
+    W = lay.word
+    ch = spec.tile // wg
+    maskw = wg // 32
+    count = "\n".join(f"  if (ok{k}) {{ atomicAdd(&lh[d{k}], 1u); }}" for k in range(ch))
+    flags = []
+    if spec.fuse:
+        flags.append(f"  let fin = T[{W('T_off')} + 2u * {W('np')} + 1u] == {W('pno')};")
+    if spec.idx:
+        flags.append(f"  let one = T[{W('T_off')} + 2u * {W('np')} + 2u] == {W('pno')};")
+    st = f"{W('ST_off')}"
+    return f"""{lay.decl()}
+{key_from_bits}
+{access}
+var<workgroup> masks: array<atomic<u32>, {DIGITS * maskw}>;
+var<workgroup> run: array<u32, {DIGITS}>;
+var<workgroup> lh: array<atomic<u32>, {DIGITS}>;
+var<workgroup> tile_no: u32;
+@compute @workgroup_size({wg})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
+  let live = T[{W('T_off')} + 2u * {W('pno')}];
+  if (live == 0u) {{ return; }}
+  if (lid.x == 0u) {{ tile_no = atomicAdd(&ST[{st} + {W('pno')}], 1u); }}
+  let blk = workgroupUniformLoad(&tile_no);
+  if (blk >= {W('nb')}) {{ return; }}
+  let hs = T[{W('T_off')} + 2u * {W('pno')} + 1u];
+  let tb = blk * {spec.tile}u;
+{chr(10).join(flags)}
+  let me = lid.x >> 5u;
+  let below = (1u << (lid.x & 31u)) - 1u;
+  for (var w = lid.x; w < {DIGITS * maskw}u; w += {wg}u) {{ atomicStore(&masks[w], 0u); }}
+  atomicStore(&lh[lid.x], 0u);
+{loads}
+  workgroupBarrier();
+{count}
+  workgroupBarrier();
+  // publish this tile's digit counts, then add the earlier tiles' (decoupled look-back)
+  let c = atomicLoad(&lh[lid.x]);
+  let sb = {st} + {SWEEP_HEAD}u + {W('pno')} * {W('nb')} * {DIGITS}u + lid.x;
+  var acc = 0u;
+  if (blk == 0u) {{
+    atomicStore(&ST[sb], {INC}u | c);
+  }} else {{
+    atomicStore(&ST[sb + blk * {DIGITS}u], {AGG}u | c);
+    var j = blk - 1u;
+    loop {{
+      let s = atomicLoad(&ST[sb + j * {DIGITS}u]);
+      if (s == 0u) {{ continue; }}
+      acc += s & 0x3fffffffu;
+      if ((s & {INC}u) != 0u) {{ break; }}
+      j -= 1u;
+    }}
+    atomicStore(&ST[sb + blk * {DIGITS}u], {INC}u | (acc + c));
+  }}
+  // the digit's first slot: the pass's exclusive digit offset (scan of G) plus the prefix
+  let g = G[{W('G_off')} + {W('pno')} * {DIGITS}u + lid.x];
+  run[lid.x] = g;
+  workgroupBarrier();
+  for (var o = 1u; o < {DIGITS}u; o <<= 1u) {{
+    let v = select(0u, run[max(lid.x, o) - o], lid.x >= o);
+    workgroupBarrier();
+    run[lid.x] += v;
+    workgroupBarrier();
+  }}
+  run[lid.x] = run[lid.x] - g + acc;
+  workgroupBarrier();
+{chunks}
+}}
+"""
