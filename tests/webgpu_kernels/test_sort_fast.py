@@ -203,3 +203,14 @@ def test_long_rows(wx, rank, name):
     for desc in (False, True):
         v, p = _sort_keys(wx, a, desc, rank)
         _check(a, v, p, desc)
+
+
+def test_the_copy_where_no_pass_runs_strides_over_every_element(wx):
+    """All keys equal: no pass runs and the fused finish copies the result, over more
+    elements than its workgroups' threads (it launches at most 1024 workgroups and
+    strides)."""
+    n = 1024 * 256 * 3 + 77
+    for a in (np.full(n, -2.5, np.float32), np.full(n, 9, np.int64)):
+        x = wx.asarray(a)
+        assert np.array_equal(host(wx.sort(x)), a)
+        np.testing.assert_array_equal(host(wx.argsort(x)), np.arange(n))

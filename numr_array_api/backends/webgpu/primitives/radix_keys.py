@@ -616,10 +616,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 {ix}
 @compute @workgroup_size({WG})
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
-  let w = g.x + g.y * nw.x * {WG}u;
-  if (w >= {W('units')}{skip}) {{ return; }}
+  if (false{skip}) {{ return; }}
   let h = {fin};
+  // grid stride: a fused finish has nothing to do unless no pass ran, so it launches few
+  // workgroups (a thread an element cost ~80 us on the H200 just to return)
+  let stride = nw.x * nw.y * {WG}u;
+  for (var w = g.x + g.y * nw.x * {WG}u; w < {W('units')}; w += stride) {{
 {body}
+  }}
 }}
 """
 
@@ -657,6 +661,12 @@ def _groups(units, client, wg=WG):
     g = max(1, -(-units // wg))
     gx = min(g, client.max_groups)
     return (gx, -(-g // gx), 1)
+
+
+def _finish_groups(units, fuse, client):
+    # fused: usually nothing to do; 1024 workgroups stride over every unit otherwise
+    # (at most 16384 trips a thread below 2^32 units, inside lavapipe's loop budget)
+    return _groups(min(units, 1024 * WG) if fuse else units, client)
 
 
 def sort_keys(src, descending=False, want="values"):
@@ -728,11 +738,12 @@ def sort_keys(src, descending=False, want="values"):
     if vals is not None:
         units = -(-n // (32 // kt.raw.bits)) if kt.raw.packed else n
         client.kernel(KeySortSpec(kt, "finish", False, out="values", fuse=fuse)).launch(
-            _groups(units, client), units=units, m=m, np=npass, D=vals, **fin)
+            _finish_groups(units, fuse, client), units=units, m=m, np=npass, D=vals, **fin)
     if pos is not None:
         # no key read: one shader for every dtype
         client.kernel(KeySortSpec(_PK, "finish", True, out=fo, fuse=fuse)).launch(
-            _groups(n, client), units=n, m=m, np=npass, D=pos, I0=ind[0], I1=ind[1], **fin)
+            _finish_groups(n, fuse, client), units=n, m=m, np=npass, D=pos, I0=ind[0],
+            I1=ind[1], **fin)
     return (vals, pos) if want == "both" else (vals if pos is None else pos)
 
 
