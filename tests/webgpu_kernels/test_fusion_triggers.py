@@ -75,7 +75,11 @@ def test_non_elementwise_use_flushes(xp, use):
     else:
         got, exp = host(y[y > 5]), want[want > 5]
     np.testing.assert_array_equal(got, exp)
-    assert xp.fusion_stats()["kernels"] >= 1
+    s = xp.fusion_stats()
+    if use == "float":  # a whole-array sum reads the expression as its prologue instead
+        assert s["prologues"] >= 1 and _lazy(y)
+    else:
+        assert s["kernels"] >= 1
 
 
 def test_synchronize_flushes(xp):

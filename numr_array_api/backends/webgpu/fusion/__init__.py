@@ -66,8 +66,9 @@ class fusion:
 def fusion_stats(reset=False):
     """Counters: ``kernels`` (fused kernels run), ``nodes`` (elementwise calls they
     covered: the kernels the eager path would have run), ``deferred`` (elementwise calls
-    that built a node), ``dropped`` (pending expressions collected unread), ``pending``
-    and ``held_bytes`` (now)."""
+    that built a node), ``dropped`` (pending expressions collected unread, including
+    those a reduction read as its prologue), ``prologues`` (reductions that evaluated a
+    pending expression in their first pass), ``pending`` and ``held_bytes`` (now)."""
     out = stats.as_dict()
     out["pending"] = pending_count()
     out["held_bytes"] = held_bytes()

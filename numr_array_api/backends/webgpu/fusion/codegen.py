@@ -180,10 +180,18 @@ class FusedSpec(KernelSpec):
                  Words("zero", 3), Words("S", max(1, n_sw))]
         return Layout(bufs, words, caps)
 
-    def render(self, caps):
-        lay = self.layout(caps)
-        helpers = set()
-        n_in = len(self.in_ts)
+    def prologue_layout(self):
+        """(bindings, words) a reduction whose prologue this is adds to its layout."""
+        n_sw = self._sc_offsets()[1]
+        return ([Buf(f"I{k}", T[n].arr) for k, n in enumerate(self.in_ts)],
+                [Words("dims", max(1, self.rank * (1 + len(self.in_ts)))), Words("zero", 3),
+                 Words("S", max(1, n_sw))])
+
+    def value_parts(self, lay, caps, helpers, stored=False):
+        """(body of ``fn value(e: u32)``, the renamed op functions) against ``lay``, a
+        layout holding this spec's inputs I<k> and words dims / zero / S (its own, or a
+        reduction's whose prologue this is: ``stored`` then gives the value the reduction
+        would load back from the materialised array)."""
         zeros = [lay.word("zero", k) for k in range(3)]
         kinds = {}  # value name -> WType name
         lines = ["  let ix = idx(e);"]
@@ -202,17 +210,25 @@ class FusedSpec(KernelSpec):
                               for p, (kind, i) in enumerate(args)])
             res_t, out_t = T[res], T[out]
             call = f"op_{op}({refs}, e)"
+            v = convert(res_t, out_t, call, helpers, caps.int64)
             if j == last:
-                lines.append(f"  return {convert(res_t, out_t, call, helpers, caps.int64)};")
+                # a reduction's prologue: the value the reduction would load back
+                lines.append(f"  return {_stored(out_t, v, helpers) if stored else v};")
                 break
-            v = _stored(out_t, convert(res_t, out_t, call, helpers, caps.int64), helpers)
-            lines.append(f"  let n{j} = {v};")
+            lines.append(f"  let n{j} = {_stored(out_t, v, helpers)};")
             kinds[f"n{j}"] = out
         if any(T[p[2]].name == "float16" or T[p[1]].name == "float16"
                for p in self.program) or "f16_to_f32(" in "".join(self.ops):
             helpers.update(("f16_to_f32", "f32_to_f16"))  # (float16 nextafter uses both)
         ops = "\n".join(src.replace("fn op(", f"fn op_{k}(", 1)
                         for k, src in enumerate(self.ops))
+        return "\n".join(lines), ops
+
+    def render(self, caps):
+        lay = self.layout(caps)
+        helpers = set()
+        n_in = len(self.in_ts)
+        value_body, ops = self.value_parts(lay, caps, helpers)
         offs = [lay.word(f"I{k}_off") for k in range(n_in)]
         if self.scatter:
             offs.append(lay.word("D_off"))
@@ -245,13 +261,39 @@ class FusedSpec(KernelSpec):
             body.append("    D[u] = value(u);")
         return _FRAME.render(lay.tokens(), helpers=render_helpers(helpers, caps.int64),
                              lib=self.lib, ops=ops, idx_fn=idx_fn,
-                             out_val=out_t.val, value_body="\n".join(lines), wg=WG,
+                             out_val=out_t.val, value_body=value_body, wg=WG,
                              body="\n".join(body))
 
     @property
     def label(self):
         return (f"fused_{len(self.program)}ops_{len(self.in_ts)}in_to_{self.out_t.name}"
                 f"_r{self.rank}{'_scatter' if self.scatter else ''}")
+
+
+def index_fn(spec, lay):
+    """``idx(e)`` of a prologue's leaves, against the reduction's layout ``lay``."""
+    offs = [lay.word(f"I{k}_off") for k in range(len(spec.in_ts))]
+    w = 1 + len(offs)
+    return _index_fn(spec.rank, offs, lambda d, j: lay.word("dims", d * w + j))
+
+
+def prologue_args(prog, leaves, words, shape):
+    """(FusedSpec, launch arguments) of an expression ``prog`` over the leaf storages
+    ``leaves`` (broadcastable to ``shape``) and its scalar ``words``, read by a reduction
+    as the row-major array of ``shape`` it would materialise."""
+    views = [s if s.shape == shape else s.broadcast_to(shape) for s in leaves]
+    cshape, cstrides = joint_collapse(shape, [v.strides for v in views])
+    rank = len(cshape)
+    spec = prog(rank, False)
+    dims = []
+    for d in range(rank):
+        dims.append(cshape[d])
+        dims += [st[d] for st in cstrides]
+    n_sw = spec._sc_offsets()[1]
+    args = {f"I{k}": s for k, s in enumerate(leaves)}  # (bound whole; dims broadcast)
+    args.update(dims=dims or [0], zero=[0, 0, 0], S=list(words) + [0] * (max(1, n_sw) -
+                                                                          len(words)))
+    return spec, args
 
 
 # ops/elementwise.py (which imports this package) hands over the recipe functions at its

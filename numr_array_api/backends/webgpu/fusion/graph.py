@@ -52,7 +52,7 @@ settings = Settings()
 
 
 class Stats:
-    __slots__ = ("kernels", "nodes", "deferred", "dropped")
+    __slots__ = ("kernels", "nodes", "deferred", "dropped", "prologues")
 
     def __init__(self):
         self.reset()
@@ -62,6 +62,7 @@ class Stats:
         self.nodes = 0      # nodes they evaluated (eager would run one kernel per node)
         self.deferred = 0   # elementwise calls that built a node
         self.dropped = 0    # pending expressions collected unread
+        self.prologues = 0  # expressions a reduction evaluated in its first pass
 
     def as_dict(self):
         return {k: getattr(self, k) for k in self.__slots__}

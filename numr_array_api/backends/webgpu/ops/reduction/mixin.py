@@ -11,6 +11,7 @@ from ...kernels.fill import full
 from .....tuning.registry import get as tuned
 from ..host_fallback import _make
 from . import plan
+from . import prologue as _prologue
 from . import table as T
 
 # host round trips for adapters lacking a feature a dtype needs (they warn)
@@ -39,6 +40,11 @@ def _replayed(key, data, fn):
 
 
 def _run(op, data, axes, acc, dv=0.0, res=None):
+    node = _prologue.pending(data, op, axes)
+    if node is not None:   # (lazy fusion: the expression runs inside the first pass)
+        out = _prologue.run(op, node, data.shape, axes, acc, dv, res)
+        if out is not None:
+            return out
     return _replayed(("reduce", op, acc, res, axes, dv), data,
                      lambda: plan.run(op, data, axes, acc, dv=dv, res=res))
 
@@ -78,6 +84,12 @@ class ReductionMixin:
             return _keep(full(kshape, nan, res, data.client), data.shape, axes, keepdims)
         m = math.prod(data.shape[d] for d in axes)
         c = _row_split(op, data, axes, acc, m)
+        node = _prologue.pending(data, op, axes) if c else None
+        if node is not None:
+            part = _prologue.run(op, node, (m // c, c), (1,), acc, dv=c, res=res)
+            if part is not None:
+                out = plan.run(op, part, (0,), acc, dv=m // c, res=res)
+                return _keep(_finish(out, res), data.shape, axes, keepdims)
         if c:
             # as rows, then the row results: the row mapping reads at 0.80 of CuPy's
             # bandwidth where the whole-array chunking reached 0.67 (H100, 256 MiB float32);

@@ -189,13 +189,14 @@ _U32 = struct.Struct("<I")
 
 
 def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=None,
-            res=None):
+            res=None, pro=None):
     """The launches reducing a view of ``shape`` / ``strides`` (elements of ``src_dtype``,
     or states if it is None) over its dims not in ``kept`` into a destination with
     ``dstrides`` over the kept dims (``out``: final / merge), chunk partials reduced by
     further passes. ``eoff``: the source's element offset in its binding (vec4 columns
     need it aligned). ``chunks``: force a row mapping with that many chunks and return
-    after the partials (chunk_totals)."""
+    after the partials (chunk_totals). ``pro``: the elements are an expression's
+    (ReduceSpec.pro), read through ``value(e)`` at the row-major index of ``shape``."""
     kd = [d for d in range(len(shape)) if kept[d]]
     rd = [d for d in range(len(shape)) if not kept[d]]
     # kept dims: outermost in memory first (the innermost one then runs over threads);
@@ -243,7 +244,7 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
         items = nout * k
     else:
         vec = (four and col_contig and oshape[-1] % 4 == 0 and eoff % 4 == 0
-               and all(s % 4 == 0 for s in ostr[:-1] + rstr))
+               and all(s % 4 == 0 for s in ostr[:-1] + rstr) and pro is None)
         nov = nout // 4 if vec else nout
         wg = min(_pow2_at_least(nov, 32, 256), caps.wg_size(256))
         k = max(1, -(-m // ITER))
@@ -261,7 +262,8 @@ def _passes(job, shape, strides, src_dtype, kept, dstrides, out, eoff, chunks=No
     if narrow is not None and (nout != 1 or mapping != "row"):
         raise AssertionError("a packed result is written only by a one-output row pass")
     spec = ReduceSpec(job.op, src_dtype, job.acc, mapping, vec, ro, rr,
-                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow)
+                      len(dshape) if mode != "part" else 0, wg, mode, unroll, narrow,
+                      pro if src_dtype is not None else None)
     gx = min(items, caps.max_groups)
     gy = -(-items // gx)
     if gy > caps.max_groups:
@@ -325,7 +327,7 @@ def _counters(client):
     return ctr
 
 
-def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
+def _plan(job, src, src_dtype, kept, dst, out, chunks=None, pro=None):
     first = src if src_dtype is not None else src[0]
     dfirst = None if dst is None else dst if out == "final" else dst[0]
     dstrides = None if dfirst is None else dfirst.strides
@@ -336,22 +338,23 @@ def _plan(job, src, src_dtype, kept, dst, out, chunks=None):
     if res is T.VAL_DTYPE[job.types.R]:
         res = None
     key = (job.key, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff, chunks,
-           res)
+           res, pro)
     plan = _PLANS.get(key)
     if plan is None:
         plan = _passes(job, first.shape, first.strides, src_dtype, kept, dstrides, out, eoff,
-                       chunks, res)
+                       chunks, res, pro)
         if len(_PLANS) >= 4096:
             _PLANS.clear()
         _PLANS[key] = plan
     return plan
 
 
-def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
+def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None, pro=None):
     """Reduce ``src`` (elements of ``src_dtype``, or, if ``src_dtype`` is None, a tuple of
     state storages of one shape) over its dims not in ``kept`` (a bool per dim) into
     ``dst`` (final: a values view of the kept shape; merge: a tuple of state views).
-    Returns the partial states with ``chunks`` (chunk_totals), else None."""
+    Returns the partial states with ``chunks`` (chunk_totals), else None. ``pro``: (the
+    prologue's FusedSpec, its launch arguments); ``src`` is then a _Virtual array."""
     names = job.names
 
     def general(p, src, outs, out_prefix, extra=None):
@@ -361,6 +364,8 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
         if src_dtype is None:
             for name, s in zip(names, src):
                 args["s_" + name] = s
+        elif src.__class__ is _Virtual:
+            args.update(pro[1])
         else:
             args["src"] = src
             if base:
@@ -373,21 +378,23 @@ def _launch(job, src, src_dtype, kept, dst, out, base=0, chunks=None):
                 args[out_prefix + name] = s
         p.kern.launch(p.groups, **args)
 
-    for p in _plan(job, src, src_dtype, kept, dst, out, chunks):
+    for p in _plan(job, src, src_dtype, kept, dst, out, chunks,
+                   pro[0] if pro is not None else None):
         ins = (src,) if src_dtype is not None else tuple(src)
+        virtual = src.__class__ is _Virtual   # (its first pass binds the leaves)
         if p.tail:
             part = tuple(WgpuStorage._new(p.part_shape, d, job.client) for d in job.dtypes)
             ctr = _counters(job.client)
-            if base or not p.launch_fast(ins + part + (dst, ctr)):
+            if virtual or base or not p.launch_fast(ins + part + (dst, ctr)):
                 general(p, src, part, "d_", dict(dst=dst, ctr=ctr))
             return None
         if p.part_shape is None:
             outs = (dst,) if out == "final" else tuple(dst)
-            if base or not p.launch_fast(ins + outs):
+            if virtual or base or not p.launch_fast(ins + outs):
                 general(p, src, outs, None if out == "final" else "d_")
             return None
         part = tuple(WgpuStorage._new(p.part_shape, d, job.client) for d in job.dtypes)
-        if base or not p.launch_fast(ins + part):
+        if virtual or base or not p.launch_fast(ins + part):
             general(p, src, part, "d_")
         if p.part_view is None:
             return part
@@ -439,6 +446,38 @@ def run(op, x, axes, acc, dv=0.0, res=None):
     else:
         with paced(client.recorder) as pace:  # a Ctrl-C abandons at most a box or two
             _run_boxes(job, x, axes, kept, kshape, out, pace.step)
+    return out
+
+
+class _Virtual:
+    """The row-major array an elementwise prologue would have materialised: what planning
+    reads of a source (shape, strides, dtype, the element offset of its binding: 0)."""
+
+    __slots__ = ("shape", "strides", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.strides, self.dtype = shape, _row_major(shape), dtype
+
+    def binding(self):
+        return (None, 0, 0, 0)
+
+
+def run_prologue(op, prog, leaves, words, shape, dtype, vshape, axes, acc, dv=0.0,
+                 res=None):
+    """``run`` of ``op`` over ``axes`` of the (row-major) array of ``vshape`` an expression
+    of ``shape`` and ``dtype`` (the same elements) would have materialised: ``prog``
+    (fusion's Program)
+    over the ``leaves`` and scalar ``words``, evaluated inside the reduction's first pass
+    (no array written and read back). The caller checks it applies (``prologue_fits``)."""
+    from ...fusion.codegen import prologue_args
+    client = leaves[0].client
+    src = _Virtual(vshape, dtype)
+    job = _job(op, acc, client, src.dtype, dv)
+    axes, kept, kshape, nout, rdt, m = _run_shape(job, op, vshape, axes, res)
+    out = WgpuStorage._new(kshape, rdt, client)
+    if nout:
+        _launch(job, src, src.dtype, kept, out, "final",
+                pro=prologue_args(prog, leaves, words, shape))
     return out
 
 

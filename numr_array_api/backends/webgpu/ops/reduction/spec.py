@@ -37,6 +37,7 @@ __all__ = ["ReduceSpec", "variants", "types_of"]
 
 _FRAME = Template("""${helpers}
 ${layout}
+${prologue}
 ${isnan}
 ${pick}
 ${cmul}
@@ -136,9 +137,13 @@ class ReduceSpec(KernelSpec):
     #                  workgroup of each output writes it as final does)
     unroll: int = 1  # row mapping: loads per thread and trip, each into its own state
     res: object = None  # final: a sub-word dtype the one output is stored as (else R)
+    # an elementwise prologue (fusion/codegen.py FusedSpec, ``scatter`` False): the source
+    # is its expression, element e of the row-major array it would have materialised being
+    # ``value(e)``; a pass from elements of ``src`` (its dtype) reads nothing else
+    pro: object = None
 
     def needs(self):
-        need = set()
+        need = set(self.pro.needs()) if self.pro is not None else set()
         for d in (self.src, self.acc):
             n = WTYPES[d].need if d is not None else None
             if n == "shader-f64":
@@ -165,8 +170,14 @@ class ReduceSpec(KernelSpec):
     def layout(self, caps):
         t = self.types(caps)
         bufs = []
+        words = ["items", "K", "C", "M", "tiles", "nout", "base_lo", "base_hi", "dv_hi",
+                 "dv_lo"]
         if self.src is None:
             bufs += [Buf("s_" + n, ty) for n, ty in self.fields(caps)]
+        elif self.pro is not None:
+            pb, pw = self.pro.prologue_layout()
+            bufs += pb
+            words += pw
         else:
             bufs.append(Buf("src", vec_arr(self.src) if self.vec else WTYPES[self.src].arr))
         if self.out != "final":
@@ -176,8 +187,6 @@ class ReduceSpec(KernelSpec):
                             "rw"))
         if self.out == "tail":
             bufs.append(Buf("ctr", "atomic<u32>", "rw", offset=False))
-        words = ["items", "K", "C", "M", "tiles", "nout", "base_lo", "base_hi", "dv_hi",
-                 "dv_lo"]
         for name, rank in (("od", self.ro), ("rd", self.rr), ("dd", self.rd)):
             if rank:
                 words.append(Words(name, 2 * rank))
@@ -202,6 +211,7 @@ class ReduceSpec(KernelSpec):
             return Template(text, f"{self.op} row").render(tok)
 
         fields = self.fields(caps)
+        prologue = self._prologue(lay, caps, helpers) if self.pro is not None else ""
         access = self._access_fns(lay, t, fields, helpers, caps)
         main = (self._row_main if self.mapping == "row" else self._col_main)(lay, t, caps)
         real = t.A.replace("vec2<", "").rstrip(">")
@@ -210,6 +220,7 @@ class ReduceSpec(KernelSpec):
         return _FRAME.render(
             lay.tokens(),
             helpers=render_helpers(helpers, caps.int64),
+            prologue=prologue,
             isnan=isnan,
             pick=T.pick_fn(self.op, t.A) if self.op in ("max", "min") else "",
             cmul=T.cmul_fn(t.A) if self.op == "prod" else "",
@@ -221,6 +232,27 @@ class ReduceSpec(KernelSpec):
             wg_reduce=self._wg_reduce(caps) if self.mapping == "row" else "",
             main=main,
         )
+
+    def _prologue(self, lay, caps, helpers):
+        """The prologue's ops, its leaves' index function and ``value(e)``; with 16-byte
+        loads ``srcv(k)``, the k-th group of elements as the load would give them, so the
+        fold order (and so every bit of the result) is the reduction's of the array the
+        expression would have materialised."""
+        from ...fusion.codegen import index_fn
+        pro = self.pro
+        body, ops = pro.value_parts(lay, caps, helpers, stored=True)
+        it = WTYPES[self.src]
+        out = [pro.lib, ops, index_fn(pro, lay),
+               f"fn value(e: u32) -> {it.val} {{\n{body}\n}}"]
+        if self.vec:
+            e = vec_width(self.src)
+            parts = ", ".join(f"value({e}u * k + {c}u)" for c in range(e))
+            out.append(f"fn srcv(k: u32) -> {vec_arr(self.src)} {{ return "
+                       f"{vec_arr(self.src)}({parts}); }}")
+        return "\n".join(out)
+
+    def _vload(self, k):
+        return f"srcv({k})" if self.pro is not None else f"src[{k}]"
 
     def _index_fns(self, lay):
         out = []
@@ -252,7 +284,7 @@ class ReduceSpec(KernelSpec):
             if self.vec:
                 out.append(self._vec_fns(it, xt, t, helpers, caps))
             else:
-                raw = load(it, "src", "j", helpers)
+                raw = "value(j)" if self.pro is not None else load(it, "src", "j", helpers)
                 out.append(f"fn elem(j: u32) -> {t.X} {{ return "
                            f"{convert(it, xt, raw, helpers, caps.int64)}; }}")
         # put(j, s): the write of one output's state (j: the destination element)
@@ -297,7 +329,8 @@ class ReduceSpec(KernelSpec):
         if not it.packed:
             out.append(f"fn cv(v: {it.arr}) -> {t.X} {{ return "
                        f"{convert(it, xt, 'v', helpers, i64)}; }}")
-            out.append(f"fn elem(j: u32) -> {t.X} {{ return cv(src[j >> {lg}u][j & {e - 1}u]); }}")
+            got = "value(j)" if self.pro is not None else f"src[j >> {lg}u][j & {e - 1}u]"
+            out.append(f"fn elem(j: u32) -> {t.X} {{ return cv({got}); }}")
             elems = [f"cv(v.{c})" for c in "xyzw"[:e]]
         else:
             pw = 32 // it.bits
@@ -384,7 +417,7 @@ fn wg_reduce(s0: St, l: u32) -> St {{
             args += (", @builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) "
                      "sgi: u32, @builtin(subgroup_id) sid: u32, @builtin(num_subgroups) "
                      "nsg: u32")
-        off = w("src_off") if self.src is not None else "0u"
+        off = w("src_off") if self.src is not None and self.pro is None else "0u"
         lines = [f"@compute @workgroup_size({wg})", f"fn main({args}) {{",
                  "  let item = wid.x + wid.y * nw.x;",
                  f"  if (item >= {w('items')}) {{ return; }}",
@@ -412,13 +445,13 @@ fn wg_reduce(s0: St, l: u32) -> St {{
             step = f"{wg}u"
             lines += [
                 f"  for (; u + {U - 1}u * {step} < hi; u += {U}u * {step}) {{",
-                *[f"    let x{i} = src[v0 + u + {i}u * {step}];" for i in range(U)],
+                *[f"    let x{i} = {self._vload(f'v0 + u + {i}u * {step}')};" for i in range(U)],
                 f"    let r = gb + {gi};",
                 *[f"    s{i} = fold_v(s{i}, x{i}, r + {widen(t.I, f'{i * e}u * {step}')});"
                   if i else "    s0 = fold_v(s0, x0, r);" for i in range(U)],
                 "  }",
                 f"  for (; u < hi; u += {step}) {{",
-                f"    s0 = fold_v(s0, src[v0 + u], gb + {gi});",
+                f"    s0 = fold_v(s0, {self._vload('v0 + u')}, gb + {gi});",
                 "  }",
                 "  if (k == 0u && l < h + tl) {",
                 f"    let r = select(h + (q << {lg}u) + (l - h), l, l < h);",
@@ -498,7 +531,7 @@ fn wg_reduce(s0: St, l: u32) -> St {{
     def _col_main(self, lay, t, caps):
         w = lay.word
         wg = self.wg
-        off = w("src_off") if self.src is not None else "0u"
+        off = w("src_off") if self.src is not None and self.pro is None else "0u"
         lines = [f"@compute @workgroup_size({wg})",
                  "fn main(@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) "
                  "wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {",
@@ -615,6 +648,22 @@ def variants(caps: Caps | None = None):
                          dt.float16)
     yield ReduceSpec("any", dt.bool_, dt.bool_, "row", False, 0, 1, 0, 64, "final", 1, dt.bool_)
     yield ReduceSpec("max", None, dt.int8, "row", False, 0, 1, 0, 256, "final", 1, dt.int8)
+    # a fused expression as the source (ops/reduction/prologue.py): its value() inlined
+    from ...fusion.codegen import variants as fused_variants
+    by_name = {w.name: d for d, w in WTYPES.items()}
+    for f in fused_variants():
+        d = by_name[f.out_t.name]
+        if f.scatter or f.out_t.packed or not T.supported(caps, d) or \
+                any(n in ("f64", "int64") for n in f.needs()) and not caps.int64:
+            continue
+        acc = acc_for("sum", d)
+        if not T.supported(caps, acc):
+            continue
+        vec = bool(vec_width(d))
+        for mapping, v, out in (("row", vec, "final"), ("row", vec, "tail"),
+                                ("col", False, "final")):
+            yield ReduceSpec("sum", d, acc, mapping, v, 1, 1, 1, 64, out, 4 if v else 1,
+                             None, f)
     for ro, rr, rd in itertools.product((0, 1, 2), (0, 1, 2), (0, 2)):
         yield ReduceSpec("sum", dt.float32, dt.float32, "row", False, ro, rr, rd, 32,
                          "merge")
