@@ -7,7 +7,9 @@ op), in one run.
 
 Cases on a 256 MiB float32 array x of shape (rows, 4096) (``--small``: 4 MiB):
 ``affine``: ``((x - m) / s) * w + b`` with m, s, w, b rows of 4096 (standardise, scale,
-shift); ``chain6``: ``y = x * 2; e = exp(y); c = y > 1; z = where(c, e, y); (z - 0.5) * x``.
+shift); ``chain6``: ``y = x * 2; e = exp(y); c = y > 1; z = where(c, e, y); (z - 0.5) * x``;
+``sumsq``: ``sum((x - m) ** 2, axis=1)`` (fused: the expression is the reduction's prologue,
+one kernel reading x once; eager and CuPy: two elementwise kernels, then the reduction).
 Time per call: the expression, then ``synchronize()`` (which runs what fusion deferred).
 Nothing here asserts a timing.
 """
@@ -38,7 +40,11 @@ def chain6(xp, x, m, s, w, b):
     return (z - 0.5) * x
 
 
-CASES = {"affine": affine, "chain6": chain6}
+def sumsq(xp, x, m, s, w, b):
+    return xp.sum((x - m) ** 2, axis=1)
+
+
+CASES = {"affine": affine, "chain6": chain6, "sumsq": sumsq}
 
 
 def timed(fn, sync, repeats, budget=0.5):
