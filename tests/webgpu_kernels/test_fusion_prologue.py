@@ -120,3 +120,18 @@ def test_the_expression_stays_pending_and_correct(wgpu_xp):
         t = xp.max(z, axis=-1)
         np.testing.assert_array_equal(_host(t), (_host(x) - 1).max(axis=-1))
         np.testing.assert_array_equal(_host(z), _host(x) - 1)
+
+
+def test_repeated_calls_replay_with_new_data_and_scalars(wgpu_xp):
+    """A repeated prologue reduction replays its recipe: new leaves every call, and a new
+    Python scalar is a new signature (its words are parameters, not data)."""
+    xp = wgpu_xp
+    rng = np.random.default_rng(21)
+    with xp.fusion(True):
+        for c in (0.5, 0.5, 0.25, 0.25, 0.5):
+            h = rng.standard_normal((40, 5000)).astype(np.float32)
+            x = xp.asarray(h)
+            got = _host(xp.sum((x - c) ** 2, axis=-1))
+            with xp.fusion(False):
+                ref = _host(xp.sum((x - c) ** 2, axis=-1))
+            assert got.tobytes() == ref.tobytes(), c

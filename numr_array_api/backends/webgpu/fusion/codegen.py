@@ -281,14 +281,20 @@ def prologue_args(prog, leaves, words, shape):
     """(FusedSpec, launch arguments) of an expression ``prog`` over the leaf storages
     ``leaves`` (broadcastable to ``shape``) and its scalar ``words``, read by a reduction
     as the row-major array of ``shape`` it would materialise."""
-    views = [s if s.shape == shape else s.broadcast_to(shape) for s in leaves]
-    cshape, cstrides = joint_collapse(shape, [v.strides for v in views])
-    rank = len(cshape)
-    spec = prog(rank, False)
-    dims = []
-    for d in range(rank):
-        dims.append(cshape[d])
-        dims += [st[d] for st in cstrides]
+    gkey = (prog, "prologue", shape, tuple([(s.shape, s.strides) for s in leaves]))
+    geo = _GEOMETRY.get(gkey)
+    if geo is None:
+        views = [s if s.shape == shape else s.broadcast_to(shape) for s in leaves]
+        cshape, cstrides = joint_collapse(shape, [v.strides for v in views])
+        rank = len(cshape)
+        dims = []
+        for d in range(rank):
+            dims.append(cshape[d])
+            dims += [st[d] for st in cstrides]
+        if len(_GEOMETRY) > 4096:
+            _GEOMETRY.clear()
+        geo = _GEOMETRY[gkey] = (prog(rank, False), dims)
+    spec, dims = geo
     n_sw = spec._sc_offsets()[1]
     args = {f"I{k}": s for k, s in enumerate(leaves)}  # (bound whole; dims broadcast)
     args.update(dims=dims or [0], zero=[0, 0, 0], S=list(words) + [0] * (max(1, n_sw) -

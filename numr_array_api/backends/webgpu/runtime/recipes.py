@@ -158,10 +158,12 @@ class Recipes:
     def clear(self):
         self.table.clear()
 
-    def call(self, key, inputs, fn):
+    def call(self, key, inputs, fn, flush=True):
         """``fn()`` (the general path of an op whose storage operands are ``inputs`` and
         whose every other argument is in ``key``; the tuning epoch is added here), or its
-        recipe's replay."""
+        recipe's replay. ``flush=False``: ``fn`` materialises no pending expression (a
+        reduction's prologue reads only computed leaves), so a capture need not compute
+        every pending one first."""
         client = self.client
         rec = client.recorder
         if rec.capture is not None or rec.watch is not None or client.lost or \
@@ -185,13 +187,13 @@ class Recipes:
             return r.replay(client, inputs)
         if r is not None and r >= ATTEMPTS:
             return fn()
-        return self._capture(sig, inputs, fn, r or 0)
+        return self._capture(sig, inputs, fn, r or 0, flush)
 
-    def _capture(self, sig, inputs, fn, failures):
+    def _capture(self, sig, inputs, fn, failures, flush=True):
         client = self.client
         rec, pool = client.recorder, client.pool
         from ..fusion import graph as _fusion   # (the fusion package imports the runtime)
-        if _fusion.settings.on:
+        if flush and _fusion.settings.on:
             # pending expressions first: one materialised inside the capture (by a write
             # the call makes, or a limit) would be recorded as the call's own dispatch,
             # its buffers kept and replayed as they were; during the capture elementwise

@@ -65,7 +65,14 @@ def run(op, node, vshape, axes, acc, dv=0.0, res=None):
             return None
         sig, ops, leaves, words, count = G._plan(node)
         prog = G._program(sig, ops)
-        out = plan.run_prologue(op, prog, leaves, words, node.shape, node.dtype, vshape,
-                                axes, acc, dv, res)
+        # a replayed recipe (runtime/recipes.py) skips the planning; the scalar operands'
+        # words are in the key (a replay binds new leaves, never new parameters)
+        key = ("reduce_prologue", op, acc, res, tuple(axes), dv, vshape, node.shape,
+               node.dtype, sig, tuple(words))
+        out = node.client.recipes.call(
+            key, tuple(leaves), lambda: plan.run_prologue(op, prog, leaves, words,
+                                                          node.shape, node.dtype, vshape,
+                                                          axes, acc, dv, res),
+            flush=False)
         G.stats.prologues += 1
         return out
