@@ -117,7 +117,7 @@ def main():
                 row["throughput"] = ref["q50"] / b["q50"]
                 row["one_call"] = b["one"] / ref["one"]
             rows.append(row)
-            extra = (f"  throughput {row['throughput']:.2f}, one call {row['one_call']:.2f}x"
+            extra = (f"  throughput {row['throughput']:.2f}, one call at {row['one_call']:.2f}x"
                      if "throughput" in row else "")
             print(f"{case:22s} {name:12s} {row['one']:9.1f} {row['q10']:9.1f} "
                   f"{row['q50']:9.1f}{extra}", flush=True)

@@ -4,6 +4,7 @@ count_nonzero, sum_all.
 table.py  the ops as rows (state, identity, fold, combine, post) and the result dtypes
 spec.py   the one kernel frame (ReduceSpec) and ``variants()``
 plan.py   mapping by layout, chunks and passes, boxes over big data
+prologue.py  a pending elementwise expression (lazy fusion) as the first pass's elements
 mixin.py  the backend methods
 """
 
