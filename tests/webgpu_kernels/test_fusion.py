@@ -109,9 +109,10 @@ def programs(draw, max_ops, light=False):
     return seed, inputs, steps, light
 
 
-def run_program(xp, prog, keep):
+def run_program(xp, prog, keep, values=False):
     """Run ``prog``; returns per step the error class name, or for the last ``keep`` steps
-    (and every few) the result's (dtype, shape, bytes)."""
+    (and every few) the result's (dtype, shape, bytes); with ``values``, the step values
+    themselves, unread (None where a step failed)."""
     seed, inputs, steps, light = prog
     tables = (LIGHT_UNARY, LIGHT_BINARY) if light else (KIND_UNARY, KIND_BINARY)
     rng = np.random.default_rng(seed)
@@ -155,6 +156,8 @@ def run_program(xp, prog, keep):
             out.append(type(e).__name__)
         vals.append(r)
     n = len(steps)
+    if values:
+        return vals[len(inputs):]
     read = set(range(max(0, n - keep), n)) | set(range(0, n, 7))
     for i in sorted(read):
         r = vals[len(inputs) + i]

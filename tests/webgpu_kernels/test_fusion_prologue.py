@@ -135,3 +135,41 @@ def test_repeated_calls_replay_with_new_data_and_scalars(wgpu_xp):
             with xp.fusion(False):
                 ref = _host(xp.sum((x - c) ** 2, axis=-1))
             assert got.tobytes() == ref.tobytes(), c
+
+
+# ---- random programs ending in reductions (the elementwise generator of test_fusion.py) ----
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from .test_fusion import programs, run_program  # noqa: E402
+
+REDUCTIONS = [("sum", {}), ("sum", {"axis": -1}), ("max", {"axis": -1}), ("min", {}),
+              ("argmax", {"axis": -1}), ("mean", {}), ("var", {"axis": -1}), ("prod", {})]
+
+
+def _reduce_last(xp, prog):
+    """The program's values are built (pending under fusion), then every reduction of
+    REDUCTIONS runs on the last value of each dtype (error class or result bytes)."""
+    vals = run_program(xp, prog, keep=0, values=True)
+    out = []
+    for v in vals[-3:]:
+        if v is None or v.ndim == 0:
+            continue
+        for name, kw in REDUCTIONS:
+            try:
+                r = getattr(xp, name)(v, **kw)
+                out.append((name, str(r.dtype), np.asarray(r.to_device("cpu")).tobytes()))
+            except Exception as e:  # noqa: BLE001 (both paths must agree on the class)
+                out.append((name, type(e).__name__))
+    return out
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow], deadline=None, max_examples=25)
+@given(prog=programs(max_ops=8, light=True))
+def test_random_programs_then_reductions_bit_identical(wgpu_xp, prog):
+    xp = wgpu_xp
+    with xp.fusion(False):
+        eager = _reduce_last(xp, prog)
+    with xp.fusion(True):
+        fused = _reduce_last(xp, prog)
+    assert fused == eager
