@@ -169,22 +169,21 @@ class FusedSpec(KernelSpec):
         return offs, pos
 
     def layout(self, caps):
-        bufs = [Buf(f"I{k}", T[n].arr) for k, n in enumerate(self.in_ts)]
+        bufs, words = self.prologue_layout(1 if self.scatter else 0)
         out_t = self.out_t
         packed_scatter = self.scatter and out_t.packed
         bufs.append(Buf("D", "atomic<u32>" if packed_scatter else out_t.arr, "rw",
                         offset=self.scatter))
-        n_ops = len(self.in_ts) + (1 if self.scatter else 0)
-        n_sw = self._sc_offsets()[1]
-        words = ["units", "n", Words("dims", max(1, self.rank * (1 + n_ops))),
-                 Words("zero", 3), Words("S", max(1, n_sw))]
-        return Layout(bufs, words, caps)
+        return Layout(bufs, ["units", "n"] + words, caps)
 
-    def prologue_layout(self):
-        """(bindings, words) a reduction whose prologue this is adds to its layout."""
+    def prologue_layout(self, extra=0):
+        """(input bindings, words dims / zero / S) indexing the inputs and ``extra``
+        further operands: the fused kernel's own (``extra`` 1: its scattered output), or
+        what a reduction whose prologue this is adds to its layout."""
+        n_ops = len(self.in_ts) + extra
         n_sw = self._sc_offsets()[1]
         return ([Buf(f"I{k}", T[n].arr) for k, n in enumerate(self.in_ts)],
-                [Words("dims", max(1, self.rank * (1 + len(self.in_ts)))), Words("zero", 3),
+                [Words("dims", max(1, self.rank * (1 + n_ops))), Words("zero", 3),
                  Words("S", max(1, n_sw))])
 
     def value_parts(self, lay, caps, helpers, stored=False):
@@ -229,11 +228,7 @@ class FusedSpec(KernelSpec):
         helpers = set()
         n_in = len(self.in_ts)
         value_body, ops = self.value_parts(lay, caps, helpers)
-        offs = [lay.word(f"I{k}_off") for k in range(n_in)]
-        if self.scatter:
-            offs.append(lay.word("D_off"))
-        w = 1 + len(offs)
-        idx_fn = _index_fn(self.rank, offs, lambda d, j: lay.word("dims", d * w + j))
+        idx_fn = index_fn(self, lay, ("D_off",) if self.scatter else ())
         out_t = self.out_t
         body = []
         if self.scatter:
@@ -270,9 +265,12 @@ class FusedSpec(KernelSpec):
                 f"_r{self.rank}{'_scatter' if self.scatter else ''}")
 
 
-def index_fn(spec, lay):
-    """``idx(e)`` of a prologue's leaves, against the reduction's layout ``lay``."""
+def index_fn(spec, lay, extra=()):
+    """``idx(e)`` of ``spec``'s inputs and the ``extra`` offset words (the scattered
+    output's), against ``lay``: the fused kernel's layout, or a reduction's whose prologue
+    ``spec`` is."""
     offs = [lay.word(f"I{k}_off") for k in range(len(spec.in_ts))]
+    offs += [lay.word(x) for x in extra]
     w = 1 + len(offs)
     return _index_fn(spec.rank, offs, lambda d, j: lay.word("dims", d * w + j))
 
@@ -284,13 +282,7 @@ def prologue_args(prog, leaves, words, shape):
     gkey = (prog, "prologue", shape, tuple([(s.shape, s.strides) for s in leaves]))
     geo = _GEOMETRY.get(gkey)
     if geo is None:
-        views = [s if s.shape == shape else s.broadcast_to(shape) for s in leaves]
-        cshape, cstrides = joint_collapse(shape, [v.strides for v in views])
-        rank = len(cshape)
-        dims = []
-        for d in range(rank):
-            dims.append(cshape[d])
-            dims += [st[d] for st in cstrides]
+        rank, dims = _dims(shape, leaves)
         if len(_GEOMETRY) > 4096:
             _GEOMETRY.clear()
         geo = _GEOMETRY[gkey] = (prog(rank, False), dims)
@@ -353,6 +345,21 @@ def variants():
 _GEOMETRY = {}
 
 
+def _dims(shape, inputs, out_strides=None):
+    """(rank, dims words) of ``inputs`` (broadcastable to ``shape``) and a scattered
+    output's strides after their joint dim collapse: per dim its extent, then every
+    operand's stride."""
+    stride_sets = [(s if s.shape == shape else s.broadcast_to(shape)).strides for s in inputs]
+    if out_strides is not None:
+        stride_sets.append(out_strides)
+    cshape, cstrides = joint_collapse(shape, stride_sets)
+    dims = []
+    for d in range(len(cshape)):
+        dims.append(cshape[d])
+        dims += [st[d] for st in cstrides]
+    return len(cshape), dims
+
+
 def launch(client, spec_of, inputs, scalar_words_, shape, out, scatter=False, _boxed=False):
     """Record the fused kernel(s) writing ``out`` (a fresh contiguous storage, or with
     ``scatter`` a view). ``spec_of(rank, scatter)`` gives the FusedSpec; ``inputs`` are
@@ -375,19 +382,10 @@ def launch(client, spec_of, inputs, scalar_words_, shape, out, scatter=False, _b
             tuple([(s.shape, s.strides) for s in inputs]))
     geo = _GEOMETRY.get(gkey)
     if geo is None:
-        views = [s if s.shape == shape else s.broadcast_to(shape) for s in inputs]
-        stride_sets = [v.strides for v in views]
-        if scatter:
-            stride_sets.append(out.strides)
-        cshape, cstrides = joint_collapse(shape, stride_sets)
-        rank = len(cshape)
+        rank, dims = _dims(shape, inputs, out.strides if scatter else None)
         kernel = client.kernel(spec_of(rank, scatter))
         out_t = kernel.spec.out_t
         units = n if (scatter or not out_t.packed) else -(-n // (32 // out_t.bits))
-        dims = []
-        for d in range(rank):
-            dims.append(cshape[d])
-            dims += [s[d] for s in cstrides]
         n_dims = kernel.layout._index["dims"][1]
         dims += [0] * (n_dims - len(dims))
         geo = (kernel.pipes["main"], kernel.layout, dims, units, workgroups(units, client),
