@@ -146,9 +146,22 @@ REDUCTIONS = [("sum", {}), ("sum", {"axis": -1}), ("max", {"axis": -1}), ("min",
               ("argmax", {"axis": -1}), ("mean", {}), ("var", {"axis": -1}), ("prod", {})]
 
 
+def _bytes(a):
+    """``a``'s bytes, every float NaN (complex parts too) as one NaN: a NaN that a sum or
+    a product makes from NaN operands (or from inf - inf) takes its sign and payload from
+    whichever operand the compiler put first, which WGSL (and IEEE 754) leave open; the
+    eager path's own variants (16-byte loads or not) differ there too."""
+    if a.dtype.kind in "fc":
+        r = a if a.dtype.kind == "f" else \
+            a.view(np.float32 if a.dtype == np.complex64 else np.float64)
+        a = np.where(np.isnan(r), np.nan, r).astype(r.dtype)
+    return a.tobytes()
+
+
 def _reduce_last(xp, prog):
     """The program's values are built (pending under fusion), then every reduction of
-    REDUCTIONS runs on the last value of each dtype (error class or result bytes)."""
+    REDUCTIONS runs on the last value of each dtype (error class or result bytes, NaNs
+    as one)."""
     vals = run_program(xp, prog, keep=0, values=True)
     out = []
     for v in vals[-3:]:
@@ -157,7 +170,7 @@ def _reduce_last(xp, prog):
         for name, kw in REDUCTIONS:
             try:
                 r = getattr(xp, name)(v, **kw)
-                out.append((name, str(r.dtype), np.asarray(r.to_device("cpu")).tobytes()))
+                out.append((name, str(r.dtype), _bytes(np.asarray(r.to_device("cpu")))))
             except Exception as e:  # noqa: BLE001 (both paths must agree on the class)
                 out.append((name, type(e).__name__))
     return out

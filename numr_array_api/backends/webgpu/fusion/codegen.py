@@ -211,8 +211,12 @@ class FusedSpec(KernelSpec):
             call = f"op_{op}({refs}, e)"
             v = convert(res_t, out_t, call, helpers, caps.int64)
             if j == last:
-                # a reduction's prologue: the value the reduction would load back
-                lines.append(f"  return {_stored(out_t, v, helpers) if stored else v};")
+                if stored:
+                    # a reduction's prologue: the value the reduction would load back,
+                    # opaque as a load is: the compiler must not fold the last op into the
+                    # reduction's arithmetic (a product into the sum's add as an fma)
+                    v = _barrier(out_t, _stored(out_t, v, helpers), zeros[0])
+                lines.append(f"  return {v};")
                 break
             lines.append(f"  let n{j} = {_stored(out_t, v, helpers)};")
             kinds[f"n{j}"] = out

@@ -5,8 +5,10 @@ inside the reduction's first pass instead of being written to an array and read 
 the sums. The reduction kernel is the one the materialised array would get (the same
 mapping, chunks, loads and fold order), its element loads replaced by the expression's
 ``value(e)`` (ReduceSpec.pro, fusion/codegen.py), and ``value`` is bit for bit what the
-fused kernel would have stored: so the result is bit-identical to computing the
-expression, then reducing it.
+fused kernel would have stored, passed through fusion's optimisation barrier as a load
+would be: so the result is bit-identical to computing the expression, then reducing it
+(but for the sign and payload of a NaN the reduction makes from NaN operands, which WGSL
+leaves to the compiler).
 
 Taken when the reduced axes are the trailing ones of the expression's shape (the kept
 outputs are then rows of its row-major order), its dtype is not a sub-word one, it fits
