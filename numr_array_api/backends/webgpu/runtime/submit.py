@@ -216,11 +216,16 @@ class Recorder:
             self.watch.dispatch(pipe, bind_group, params, workgroups, blocks, indirect)
         pb = self.pending_bytes = self.pending_bytes + nbytes
         if (pb >= self.ramp or pb >= self.submit_bytes) and not self.hold:
-            self.flush()
-            if self.ramp < self.submit_bytes:
-                self.ramp *= 2
+            self._submit_early()
         elif self.recorded >= self.threshold:
             self.flush()
+
+    def _submit_early(self):
+        """Submit because the unsubmitted dispatches bind enough bytes; the next early
+        submit waits for twice as many (up to submit_bytes)."""
+        self.flush()
+        if self.ramp < self.submit_bytes:
+            self.ramp *= 2
 
     def held(self):
         """A context in which bound bytes trigger no early submit: for a few dispatches
@@ -273,9 +278,7 @@ class Recorder:
         if nbytes and not self.hold:
             pb = self.pending_bytes = self.pending_bytes + nbytes
             if (pb >= self.ramp or pb >= self.submit_bytes) and self.cpass is not None:
-                self.flush()
-                if self.ramp < self.submit_bytes:
-                    self.ramp *= 2
+                self._submit_early()
 
     @staticmethod
     def prepare(steps):

@@ -85,12 +85,11 @@ class ReductionMixin:
         m = math.prod(data.shape[d] for d in axes)
         c = _row_split(op, data, axes, acc, m)
         node = _prologue.pending(data, op, axes) if c else None
-        if node is not None:
-            part = _prologue.run(op, node, (m // c, c), (1,), acc, dv=c, res=res)
-            if part is not None:
-                out = plan.run(op, part, (0,), acc, dv=m // c, res=res)
-                return _keep(_finish(out, res), data.shape, axes, keepdims)
-        if c:
+        part = None if node is None else \
+            _prologue.run(op, node, (m // c, c), (1,), acc, dv=c, res=res)
+        if part is not None:   # rows read from the pending expression, then the row results
+            out = plan.run(op, part, (0,), acc, dv=m // c, res=res)
+        elif c:
             # as rows, then the row results: the row mapping reads at 0.80 of CuPy's
             # bandwidth where the whole-array chunking reached 0.67 (H100, 256 MiB float32);
             # both launches in one recipe

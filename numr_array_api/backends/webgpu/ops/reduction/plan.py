@@ -466,9 +466,9 @@ def run_prologue(op, prog, leaves, words, shape, dtype, vshape, axes, acc, dv=0.
                  res=None):
     """``run`` of ``op`` over ``axes`` of the (row-major) array of ``vshape`` an expression
     of ``shape`` and ``dtype`` (the same elements) would have materialised: ``prog``
-    (fusion's Program)
-    over the ``leaves`` and scalar ``words``, evaluated inside the reduction's first pass
-    (no array written and read back). The caller checks it applies (``prologue_fits``)."""
+    (fusion's Program) over the ``leaves`` and scalar ``words``, evaluated inside the
+    reduction's first pass (no array written and read back). The caller checks that it
+    applies (prologue.py ``pending``)."""
     from ...fusion.codegen import prologue_args
     client = leaves[0].client
     src = _Virtual(vshape, dtype)

@@ -293,10 +293,11 @@ class SortingMixin:
         f2 = flat.reshape((1, n))
         kt = key_type(data.dtype)
         want = "both" if index or inverse else "values"
+        keys = takes(f2)
 
         def sorted_runs():
             flags = new_output((n,), dt.uint32, client)
-            if takes(f2):   # the sorted values themselves: flags and values read in order
+            if keys:   # the sorted values themselves: flags and values read in order
                 if want == "both":   # positions too
                     sv, pos = sort_keys(f2, False, "both")
                 else:
@@ -312,12 +313,9 @@ class SortingMixin:
 
         # everything before the count's read is device work of a fixed shape: a repeated
         # call replays it (runtime/recipes.py) instead of planning ~30 dispatches again
-        got = client.recipes.call(("unique", want, takes(f2)), (f2,), sorted_runs)
-        flags, rk = got[-2], got[-1]
-        if not takes(f2):
-            sv, pos = None, got[0]
-        else:
-            sv, pos = got[0], (got[1] if want == "both" else None)
+        *got, flags, rk = client.recipes.call(("unique", want, keys), (f2,), sorted_runs)
+        sv = got[0] if keys else None
+        pos = got[-1] if not keys or want == "both" else None
         warn_host_read("unique", "the number of unique values")
         K = int(rk[n:n + 1].to_numpy()[0])
         starts = positions(flags, rk, K)
