@@ -12,8 +12,9 @@ to the position sort and to NumPy's stable sort).
 1. ``prep`` (one read of the source, any (rows, m) view inside one binding): writes the
    planes of half 0 and adds, for every pass at once, each workgroup's digit histograms
    to the global ones (G, one 256-row per pass);
-2. ``plan`` (one workgroup): a pass whose digit is the same for every key is skipped; the
-   pass table T says for each pass whether it runs and which half (0 / 1) it reads, which
+2. ``plan`` (one workgroup): a pass whose digit is the same for every key is skipped (G
+   then becomes each pass's exclusive digit offsets, what the one-sweep passes start
+   from); the pass table T says for each pass whether it runs and which half (0 / 1) it reads, which
    half holds the result, and the first and last passes that run. The host never reads
    it: skipped passes launch and return at once, every later kernel reads T.
 3. per pass, reduce-then-scan (WebGPU promises no forward progress between workgroups):
@@ -241,7 +242,7 @@ class KeySortSpec(KernelSpec):
             return Layout(bufs, ["n", "m", "s_rs", "s_cs", "ng", "np", "rp", "kc", "sbit",
                                  "inv"], caps)
         if s == "plan":
-            return Layout([Buf("G", "u32"), Buf("T", "u32", "rw")], ["n", "np"], caps)
+            return Layout([Buf("G", "u32", "rw"), Buf("T", "u32", "rw")], ["n", "np"], caps)
         passw = ["n", "m", "nb", "np", "pno", "word", "shift", "kc", "sbit", "inv"]
         if s == "hist":
             return Layout(self._halves("read") + [Buf("T", "u32"), Buf("H", "u32", "rw")],
@@ -364,14 +365,29 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         np_ = W("np")
         return f"""{lay.decl()}
 var<workgroup> cf: array<atomic<u32>, {MAX_PASSES}>;
+var<workgroup> sc: array<u32, {DIGITS}>;
 @compute @workgroup_size({WG})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
   if (lid.x < {np_}) {{ atomicStore(&cf[lid.x], 0u); }}
   workgroupBarrier();
-  for (var p = 0u; p < {np_}; p++) {{
-    if (G[{W('G_off')} + p * {DIGITS}u + lid.x] == {W('n')}) {{ atomicStore(&cf[p], 1u); }}
+  for (var p = 0u; p < {MAX_PASSES}u; p++) {{
+    if (p >= {np_}) {{ break; }}
+    let gi = {W('G_off')} + p * {DIGITS}u + lid.x;
+    let g = G[gi];
+    if (g == {W('n')}) {{ atomicStore(&cf[p], 1u); }}
+    // G becomes each pass's exclusive digit offsets, scanned once here for every tile of
+    // the one-sweep passes
+    sc[lid.x] = g;
+    workgroupBarrier();
+    for (var o = 1u; o < {DIGITS}u; o <<= 1u) {{
+      let v = select(0u, sc[max(lid.x, o) - o], lid.x >= o);
+      workgroupBarrier();
+      sc[lid.x] += v;
+      workgroupBarrier();
+    }}
+    G[gi] = sc[lid.x] - g;
+    workgroupBarrier();
   }}
-  workgroupBarrier();
   if (lid.x == 0u) {{
     var h = 0u;
     for (var p = 0u; p < {np_}; p++) {{

@@ -5,9 +5,9 @@ Each workgroup takes the next tile number from a per-pass counter (so every tile
 for has already started), counts its tile's digits, publishes them as the tile's
 aggregate, then walks back over the tiles before it (one thread per digit) adding their
 aggregates until it meets one that published its inclusive prefix, and publishes its own
-(decoupled look-back). Its keys then go to the pass's global digit offset (an exclusive
-scan of the prep's digit counts G) plus that prefix, ranked in the tile as the
-workgroup-bitmask scatter ranks them.
+(decoupled look-back). Its keys then go to the pass's global digit offset (the plan
+kernel turns the prep's digit counts G into their exclusive scans, once for all tiles)
+plus that prefix, ranked in the tile as the workgroup-bitmask scatter ranks them.
 
 A status word is a 2-bit flag (1: aggregate, 2: inclusive prefix; 0: not yet written)
 over a 30-bit count, so the sweep takes fewer than 2^30 keys. The status tables (one per
@@ -104,17 +104,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
     }}
     atomicStore(&ST[sb + blk * {DIGITS}u], {INC}u | (acc + c));
   }}
-  // the digit's first slot: the pass's exclusive digit offset (scan of G) plus the prefix
-  let g = G[{W('G_off')} + {W('pno')} * {DIGITS}u + lid.x];
-  run[lid.x] = g;
-  workgroupBarrier();
-  for (var o = 1u; o < {DIGITS}u; o <<= 1u) {{
-    let v = select(0u, run[max(lid.x, o) - o], lid.x >= o);
-    workgroupBarrier();
-    run[lid.x] += v;
-    workgroupBarrier();
-  }}
-  run[lid.x] = run[lid.x] - g + acc;
+  // the digit's first slot: the pass's exclusive digit offset (the plan scanned G) plus
+  // the prefix
+  run[lid.x] = G[{W('G_off')} + {W('pno')} * {DIGITS}u + lid.x] + acc;
   workgroupBarrier();
 {chunks}
 }}
