@@ -92,6 +92,39 @@ def test_tile_sizes_and_prep_stride(wx, knobs, tile):
             _check(a, v, p, desc)
 
 
+@pytest.mark.parametrize("name", ["float32", "int32", "uint32"])
+def test_passes_read_a_contiguous_source_directly(wx, name):
+    """32-bit keys in row-major order: the prep writes no planes and the first pass that
+    runs reads the source (``direct``); that pass may be any (low bytes all equal) or none
+    (every key equal: the finish copies the source). Offsets, rows, unique's pair, and
+    the source unchanged after."""
+    rng = np.random.default_rng(21)
+    n = 3 * TILE + 5
+    base = data(rng, (n + 9,), name, spread=1 << 30)
+    hi = (rng.integers(0, 200, n) << 24).astype(np.uint32).view(name)
+    cases = [base, base[9:], np.full(n, base[0]), hi, np.repeat(base[:40], 200)]
+    for a in cases:
+        x = wx.asarray(a)
+        view = x[9:] if a is base else x
+        ref_a = a[9:] if a is base else a
+        for desc in (False, True):
+            ref = ref_argsort(ref_a, -1, desc)
+            np.testing.assert_array_equal(host(wx.argsort(view, descending=desc)), ref)
+            assert np.array_equal(host(wx.sort(view, descending=desc)).view(np.uint8),
+                                  ref_a[ref].view(np.uint8))
+        vals, counts = np.unique(ref_a, return_counts=True, equal_nan=False)
+        uv, uc = wx.unique_counts(view)
+        np.testing.assert_array_equal(host(uv), vals)
+        np.testing.assert_array_equal(host(uc), counts)
+        assert np.array_equal(host(x).view(np.uint8), a.view(np.uint8))   # untouched
+    m = data(rng, (5, 2 * TILE + 3), name, spread=300)
+    np.testing.assert_array_equal(host(wx.sort(wx.asarray(m), axis=1)), np.sort(m, axis=1))
+    client = wx.asarray([0])._data.client
+    from numr_array_api.backends.webgpu.primitives.radix_keys import direct_ok
+    if direct_ok(wx.asarray(base)._data.reshape((1, base.size))):
+        assert any(getattr(k, "direct", False) and k.stage == "prep" for k in client._kernels)
+
+
 def test_orders_and_skipped_passes(wx):
     """Already sorted, reversed, all equal (every pass skipped), one distinct high byte
     (the low passes run, the high ones skip) and the type's extremes."""

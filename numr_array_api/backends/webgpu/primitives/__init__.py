@@ -12,7 +12,9 @@ radix.py     the device-wide sort: a stable LSD radix sort of the rows of a view
              positions (RadixPlan); real keys go to radix_keys.py, short rows to rowsort.py
 radix_keys.py  the key-carrying radix path for real dtypes: raw bits as u32 planes, every
              pass's histogram from one read, constant-digit passes skipped on the device,
-             subgroup or workgroup-memory ranking (SORT_RANK)
+             subgroup or workgroup-memory ranking (SORT_RANK); the first pass reads a
+             contiguous 32-bit source itself
+radix_match.py subgroup matching (lanes with equal digits) for radix_keys.py's counts
 radix_sweep.py the one-sweep scatter of radix_keys.py's passes (SORT_SWEEP): a pass in
              one launch by decoupled look-back over tile digit counts
 rowsort.py   short rows sorted in workgroup memory by a bitonic network, a workgroup per

@@ -66,6 +66,7 @@ from ..storage import new_output
 from .keys import _F16, _F32, _F64, KeyType, key_type
 from .rowsort import row_capacity
 from . import radix_sweep
+from .radix_match import SG_ARGS as _SG_ARGS, SG_FNS as _SG_FNS, count as _count
 from .scan import scan
 
 __all__ = ["KeySortSpec", "eligible", "takes", "sort_keys", "rank_variant", "variants"]
@@ -94,52 +95,6 @@ def _passes(kt, rows):
         out.append((kt.words, s))
         s += 8
     return tuple(out)
-
-
-_SG_FNS = """
-fn pc(v: vec4<u32>) -> u32 {
-  return countOneBits(v.x) + countOneBits(v.y) + countOneBits(v.z) + countOneBits(v.w);
-}
-fn lowest(v: vec4<u32>) -> u32 {
-  if (v.x != 0u) { return firstTrailingBit(v.x); }
-  if (v.y != 0u) { return 32u + firstTrailingBit(v.y); }
-  if (v.z != 0u) { return 64u + firstTrailingBit(v.z); }
-  return 96u + firstTrailingBit(v.w);
-}
-// the lanes below lane sl, as a ballot mask
-fn below(sl: u32) -> vec4<u32> {
-  let q = sl >> 5u;
-  let bit = (1u << (sl & 31u)) - 1u;
-  return vec4<u32>(select(select(0u, bit, q == 0u), 0xffffffffu, q > 0u),
-                   select(select(0u, bit, q == 1u), 0xffffffffu, q > 1u),
-                   select(select(0u, bit, q == 2u), 0xffffffffu, q > 2u),
-                   select(0u, bit, q == 3u));
-}
-// the lanes holding the same 8-bit digit as this one (among those where ok)
-fn peers(d: u32, ok: bool) -> vec4<u32> {
-  var pe = subgroupBallot(ok);
-  for (var b = 0u; b < 8u; b++) {
-    let on = ((d >> b) & 1u) == 1u;
-    let bal = subgroupBallot(on);
-    pe &= select(~bal, bal, on);
-  }
-  return pe;
-}
-"""
-
-_SG_ARGS = ("@builtin(subgroup_size) sgs: u32, @builtin(subgroup_invocation_id) sl: u32, "
-            "@builtin(subgroup_id) sid: u32")
-
-
-def _count(arr, slot, digit, ok, sg):
-    """WGSL adding 1 to ``arr[slot + digit]`` for every lane where ``ok``: with ``sg``, one
-    atomic per group of lanes with equal digits (a digit shared by many keys of a tile
-    would otherwise serialize its atomics)."""
-    if not sg:
-        return f"    if ({ok}) {{ atomicAdd(&{arr}[{slot} + {digit}], 1u); }}"
-    return (f"    {{\n      let dg = {digit};\n      let pe = peers(dg, {ok});\n"
-            f"      if ({ok} && pc(pe & lt) == 0u) {{ atomicAdd(&{arr}[{slot} + dg], pc(pe)); }}\n"
-            f"    }}")
 
 
 # The key class of a dtype, a runtime word: one shader serves every dtype of a width and
@@ -213,6 +168,7 @@ class KeySortSpec(KernelSpec):
     sg: bool = False
     fuse: bool = False
     sweep: bool = False   # scatter: one launch a pass (radix_sweep.py), no hist / scan
+    direct: bool = False  # the first pass that runs reads the source (``direct_ok``)
 
     def needs(self):
         sub = (self.stage == "scatter" and self.rank == "subgroup") or self.sg
@@ -223,7 +179,7 @@ class KeySortSpec(KernelSpec):
         return (f"keysort_{self.stage}_{self.kt.name}" +
                 ("_idx" if self.idx else "") +
                 (f"_{self.rank}{self.tile}" if self.stage == "scatter" else "") +
-                ("_sweep" if self.sweep else "") +
+                ("_sweep" if self.sweep else "") + ("_direct" if self.direct else "") +
                 (f"_t{self.tile}" if self.stage == "hist" else "") +
                 ("_sg" if self.sg else "") +
                 (f"_{self.out}" if self.stage == "finish" or self.fuse else ""))
@@ -236,16 +192,18 @@ class KeySortSpec(KernelSpec):
 
     def layout(self, caps):
         s = self.stage
+        src = [Buf("S", "u32")] if self.direct else []   # read as half 2 (``_access``)
         if s == "prep":
-            bufs = [Buf("S", self.kt.raw.arr), Buf("K0", "u32", "rw"),
-                    Buf("G", "atomic<u32>", "rw")]
+            bufs = [Buf("S", self.kt.raw.arr)] + ([] if self.direct else [
+                Buf("K0", "u32", "rw")]) + [Buf("G", "atomic<u32>", "rw")]
             return Layout(bufs, ["n", "m", "s_rs", "s_cs", "ng", "np", "rp", "kc", "sbit",
                                  "inv"], caps)
         if s == "plan":
-            return Layout([Buf("G", "u32", "rw"), Buf("T", "u32", "rw")], ["n", "np"], caps)
+            return Layout([Buf("G", "u32", "rw"), Buf("T", "u32", "rw")], ["n", "np", "dir"],
+                          caps)
         passw = ["n", "m", "nb", "np", "pno", "word", "shift", "kc", "sbit", "inv"]
         if s == "hist":
-            return Layout(self._halves("read") + [Buf("T", "u32"), Buf("H", "u32", "rw")],
+            return Layout(self._halves("read") + [Buf("T", "u32"), Buf("H", "u32", "rw")] + src,
                           passw, caps)
         if s == "scatter":
             bufs = self._halves("rw") + [Buf("T", "u32")]
@@ -253,10 +211,10 @@ class KeySortSpec(KernelSpec):
                 [Buf("H", "u32")]
             if self.fuse:
                 bufs.append(Buf("D", self._out_arr(), "rw"))
-            return Layout(bufs, passw, caps)
+            return Layout(bufs + src, passw, caps)
         pos = self.out != "values"
         bufs = (self._halves("read", pos) if pos else [Buf("K0", "u32"), Buf("K1", "u32")])
-        return Layout(bufs + [Buf("T", "u32"), Buf("D", self._out_arr(), "rw")],
+        return Layout(bufs + [Buf("T", "u32"), Buf("D", self._out_arr(), "rw")] + src,
                       ["n", "m", "np", "units"], caps)
 
     def _out_arr(self):
@@ -269,7 +227,10 @@ class KeySortSpec(KernelSpec):
         out = []
         names = [("K", "k")] + ([("I", "i")] if any(b.name == "I0" for b in lay.bufs) else [])
         for B, f in names:
-            out.append(f"fn {f}l(h: u32, i: u32) -> u32 {{ if (h == 0u) {{ return "
+            # half 2: the source itself (direct; only keys, never indices, are read there)
+            src = (f"if (h == 2u) {{ return S[{W('S_off')} + i]; }} "
+                   if self.direct and B == "K" else "")
+            out.append(f"fn {f}l(h: u32, i: u32) -> u32 {{ {src}if (h == 0u) {{ return "
                        f"{B}0[{W(B + '0_off')} + i]; }} return {B}1[{W(B + '1_off')} + i]; }}")
             if access == "rw":
                 out.append(f"fn {f}s(h: u32, i: u32, v: u32) {{ if (h == 0u) {{ "
@@ -308,7 +269,7 @@ class KeySortSpec(KernelSpec):
             ld = (f"extractBits(S[j >> {sh}u], (j & {per - 1}u) * {kt.raw.bits}u, "
                   f"{kt.raw.bits}u)")
         n = W("n")
-        store = f"      K0[{W('K0_off')} + t] = v;" if kt.words == 1 else (
+        store = "" if self.direct else f"      K0[{W('K0_off')} + t] = v;" if kt.words == 1 else (
             f"      K0[{W('K0_off')} + t] = v.x;\n      K0[{W('K0_off')} + {n} + t] = v.y;")
         digits = []
         for p, (word, shift) in enumerate(_passes(kt, 1)):
@@ -389,12 +350,13 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
     workgroupBarrier();
   }}
   if (lid.x == 0u) {{
-    var h = 0u;
+    // half 2: the source itself, until the first pass that runs (direct)
+    var h = select(0u, 2u, {W('dir')} != 0u);
     for (var p = 0u; p < {np_}; p++) {{
       let run = 1u - atomicLoad(&cf[p]);
       T[{W('T_off')} + 2u * p] = run;
       T[{W('T_off')} + 2u * p + 1u] = h;
-      h ^= run;
+      if (run == 1u) {{ h = 1u - (h & 1u); }}
     }}
     T[{W('T_off')} + 2u * {np_}] = h;
     // the last pass that runs (fused scatters write the result there); none: np
@@ -452,10 +414,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     def _store(self, lay, k, dst):
         n = lay.word("n")
         kw = self.kt.words
-        s = (f"    ks(1u - hs, {dst}, v{k}.x);\n    ks(1u - hs, {n} + {dst}, v{k}.y);"
-             if kw == 2 else f"    ks(1u - hs, {dst}, v{k});")
+        wh = "1u - (hs & 1u)" if self.direct else "1u - hs"   # the source (2): write half 1
+        s = (f"    ks({wh}, {dst}, v{k}.x);\n    ks({wh}, {n} + {dst}, v{k}.y);"
+             if kw == 2 else f"    ks({wh}, {dst}, v{k});")
         if self.idx:
-            s += f"\n    is(1u - hs, {dst}, i{k});"
+            s += f"\n    is({wh}, {dst}, i{k});"
         if not self.fuse:
             return s
         D = f"D[{lay.word('D_off')} + {dst}]"
@@ -685,6 +648,16 @@ def _finish_groups(units, fuse, client):
     return _groups(min(units, 1024 * WG) if fuse else units, client)
 
 
+def direct_ok(src):
+    """Whether the passes can read the (rows, m) view ``src`` itself instead of a prepared
+    copy (``direct``): 32-bit elements in row-major order, and a binding to spare for it
+    beside a fused scatter's nine."""
+    rows, m = src.shape
+    return (src.dtype.itemsize == 4 and (rows == 1 or src.strides[0] == m)
+            and (m == 1 or src.strides[1] == 1)
+            and src.client.limits.get("max-storage-buffers-per-shader-stage", 8) >= 9)
+
+
 def sort_keys(src, descending=False, want="values"):
     """Sort the rows of the (rows, m) view ``src`` (any strides, inside one binding; a
     real dtype whose planes fit a binding, see ``takes``) stably along m. ``want``:
@@ -716,17 +689,20 @@ def sort_keys(src, descending=False, want="values"):
     ng = min(tuned("SORT_PREP_GROUPS", client), client.max_groups)
     ng = max(ng, -(-n // (WG * MAX_TRIPS)))
     ng = min(ng, -(-n // WG))
-    prep = dict(S=src, K0=halves[0], G=G, n=n, m=m, ng=ng,
+    # direct: the first pass that runs reads src itself, so the prep writes no planes
+    direct = direct_ok(src)
+    prep = dict(S=src, G=G, n=n, m=m, ng=ng,
                 s_rs=src.strides[0] if rows > 1 else 0, s_cs=src.strides[1] if m > 1 else 0,
-                **keyw)
+                **keyw, **({} if direct else dict(K0=halves[0])))
     kpass = len(_passes(kt, 1))
-    client.kernel(KeySortSpec(kt, "prep", idx, sg=sg)).launch(
+    client.kernel(KeySortSpec(kt, "prep", idx, sg=sg, direct=direct)).launch(
         _groups(ng * WG, client), np=npass, rp=npass - kpass, **prep)
-    client.kernel(KeySortSpec(_PK, "plan", False)).launch((1, 1, 1), G=G, T=P, n=n, np=npass)
+    client.kernel(KeySortSpec(_PK, "plan", False)).launch((1, 1, 1), G=G, T=P, n=n, np=npass,
+                                                          dir=int(direct))
     nb = -(-n // tile)
     sweep = radix_sweep.usable(client, rank, n, npass, nb)
     H = None if sweep else new_output((DIGITS * nb,), dt.uint32, client)
-    bufs = dict(K0=halves[0], K1=halves[1], T=P)
+    bufs = dict(K0=halves[0], K1=halves[1], T=P, **(dict(S=src) if direct else {}))
     if idx:
         bufs.update(I0=ind[0], I1=ind[1])
     # one result of 32 / 64-bit words (not packed narrow values, not unique's pair): the
@@ -735,9 +711,10 @@ def sort_keys(src, descending=False, want="values"):
     fuse = want != "both" and not (want == "values" and kt.raw.packed)
     # the passes' shaders know neither the pass count nor the dtype (words): one set a width
     kp = key_type(dt.uint64 if kt.words == 2 else dt.uint32)   # planes of 1 or 2 words
-    kh = None if sweep else client.kernel(KeySortSpec(kp, "hist", idx, tile=tile, sg=sg))
+    kh = None if sweep else client.kernel(KeySortSpec(kp, "hist", idx, tile=tile, sg=sg,
+                                                      direct=direct))
     ks = client.kernel(KeySortSpec(kp, "scatter", idx, rank=rank, tile=tile, fuse=fuse,
-                                   out=fo if fuse else "values", sweep=sweep))
+                                   out=fo if fuse else "values", sweep=sweep, direct=direct))
     sbufs = dict(bufs, D=vals if want == "values" else pos) if fuse else bufs
     tiles = _groups(nb, client, 1)
     if sweep:
@@ -751,10 +728,12 @@ def sort_keys(src, descending=False, want="values"):
         offs = scan(H.reshape((1, DIGITS * nb)), "add", dt.uint32, "exclusive")
         ks.launch(tiles, H=offs.reshape((DIGITS * nb,)), pno=p, **sbufs, **words)
     fin = dict(K0=halves[0], K1=halves[1], T=P, n=n)
-    if vals is not None:
+    if vals is not None:   # where no pass ran, the values are src's (half 2 when direct)
         units = -(-n // (32 // kt.raw.bits)) if kt.raw.packed else n
-        client.kernel(KeySortSpec(kt, "finish", False, out="values", fuse=fuse)).launch(
-            _finish_groups(units, fuse, client), units=units, m=m, np=npass, D=vals, **fin)
+        client.kernel(KeySortSpec(kt, "finish", False, out="values", fuse=fuse,
+                                  direct=direct)).launch(
+            _finish_groups(units, fuse, client), units=units, m=m, np=npass, D=vals, **fin,
+            **(dict(S=src) if direct else {}))
     if pos is not None:
         # no key read: one shader for every dtype
         client.kernel(KeySortSpec(_PK, "finish", True, out=fo, fuse=fuse)).launch(
@@ -771,6 +750,8 @@ def variants():
         kt = key_type(d)
         for idx in (False, True):
             out += [KeySortSpec(kt, "prep", idx), KeySortSpec(kt, "prep", idx, sg=True)]
+            if d.itemsize == 4:
+                out.append(KeySortSpec(kt, "prep", idx, direct=True))
         out += [KeySortSpec(kt, "finish", False, out="values", fuse=f) for f in (False, True)]
         if d.itemsize < 4:
             continue
@@ -781,6 +762,13 @@ def variants():
                 for o in ("values", "positions", "index", "index64") if idx else ("values",):
                     out.append(KeySortSpec(kt, "scatter", idx, r, out=o, fuse=True))
             out.append(KeySortSpec(kt, "scatter", idx, sweep=True))
+            if d.itemsize == 4:
+                out += [KeySortSpec(kt, "hist", idx, direct=True),
+                        KeySortSpec(kt, "scatter", idx, direct=True, fuse=True,
+                                    out="index" if idx else "values"),
+                        KeySortSpec(kt, "scatter", idx, sweep=True, direct=True, fuse=True,
+                                    out="index" if idx else "values"),
+                        KeySortSpec(kt, "finish", False, out="values", fuse=idx, direct=True)]
             out.append(KeySortSpec(kt, "scatter", idx, out="index" if idx else "values",
                                    fuse=True, sweep=True))
     return out
