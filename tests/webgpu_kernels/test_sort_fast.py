@@ -206,14 +206,12 @@ def test_unique_on_sorted_keys(wx, name):
     np.testing.assert_array_equal(host(wx.unique_counts(x)[1]), counts)
 
 
-@pytest.mark.parametrize("cache, groups, ways", [(256, 4096, 1), (1024, 4096, 2), (4096, 1024, 4),
-                                                 (1024, 3, 1), (1024, 3, 4)])
+@pytest.mark.parametrize("cache, groups", [(256, 4096), (1024, 4096), (4096, 1024), (1024, 3)])
 @pytest.mark.parametrize("name", ["float32", "int64", "uint16", "float64"])
-def test_searchsorted_cached(wx, knobs, cache, groups, ways, name):
-    # (groups 3: every workgroup takes many needles by grid stride, ``ways`` at a time,
-    # the last round partly past the end; 4096 samples of a 64-bit key halve to fit
-    # workgroup memory)
-    knobs(SEARCH_CACHE=cache, SEARCH_GROUPS=groups, SEARCH_WAYS=ways)
+def test_searchsorted_cached(wx, knobs, cache, groups, name):
+    # (groups 3: every workgroup takes many needles by grid stride; 4096 samples of a
+    # 64-bit key halve to fit workgroup memory)
+    knobs(SEARCH_CACHE=cache, SEARCH_GROUPS=groups)
     rng = np.random.default_rng(12)
     for ns in (4 * cache - 1, 4 * cache, 5000):   # the plain search below 4 * cache
         s = np.sort(data(rng, (ns,), name, spread=500))

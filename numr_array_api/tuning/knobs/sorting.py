@@ -37,9 +37,6 @@ declare(
          "workgroup holds in workgroup memory (the first log2 levels of every search); 0: "
          "plain binary search in global memory", FAMILY, choices=(0, 256, 1024, 2048, 4096),
          lo=0, hi=8192),
-    Knob("SEARCH_WAYS", int, 1, "needles one thread of a searchsorted with cached samples "
-         "searches side by side (their global loads independent, so in flight together)",
-         FAMILY, choices=(1, 2, 4), lo=1, hi=4),
     Knob("SEARCH_GROUPS", int, 4096, "most workgroups of a searchsorted with cached samples "
          "(needles by grid stride: each workgroup's samples serve many)", FAMILY,
          choices=(1024, 4096, 16384), lo=1, hi=65535),

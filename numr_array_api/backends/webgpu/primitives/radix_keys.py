@@ -77,6 +77,8 @@ SG_WG = 128       # threads of the subgroup scatter
 SG_MIN = 4        # fewest subgroup lanes WebGPU allows: sizes the count table
 MAX_PASSES = 12   # 8 key passes (64 bits) and 4 row passes (rows < 2^32)
 MAX_TRIPS = 4096  # grid-stride trips of one prep thread (lavapipe stops loops at 65535)
+PREP_UNROLL = 4   # elements a prep thread loads per trip before counting them (in flight
+                  # together: one at a time, the H200 spent ~80 us on 2^24 keys, latency)
 
 
 _UNSIGNED = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32, 8: dt.uint64}
@@ -262,15 +264,23 @@ class KeySortSpec(KernelSpec):
         # histogram rows: the key's passes and at most 4 row passes (rows < 2^32)
         cap = len(_passes(kt, 1)) + (4 if self.idx else 0)
         np_ = W("np")
-        ld = load(kt.raw, "S", "j", set())
-        if kt.raw.packed:   # the element's raw bits, zero-extended
-            sh = 2 if kt.raw.bits == 8 else 1
-            per = 32 // kt.raw.bits
-            ld = (f"extractBits(S[j >> {sh}u], (j & {per - 1}u) * {kt.raw.bits}u, "
-                  f"{kt.raw.bits}u)")
         n = W("n")
-        store = "" if self.direct else f"      K0[{W('K0_off')} + t] = v;" if kt.words == 1 else (
-            f"      K0[{W('K0_off')} + t] = v.x;\n      K0[{W('K0_off')} + {n} + t] = v.y;")
+
+        def ld(j):
+            if kt.raw.packed:   # the element's raw bits, zero-extended
+                sh = 2 if kt.raw.bits == 8 else 1
+                per = 32 // kt.raw.bits
+                return (f"extractBits(S[{j} >> {sh}u], ({j} & {per - 1}u) * {kt.raw.bits}u, "
+                        f"{kt.raw.bits}u)")
+            return load(kt.raw, "S", j, set())
+
+        def store(t, v):
+            if self.direct:
+                return ""
+            if kt.words == 1:
+                return f"      K0[{W('K0_off')} + {t}] = {v};"
+            return (f"      K0[{W('K0_off')} + {t}] = {v}.x;\n"
+                    f"      K0[{W('K0_off')} + {n} + {t}] = {v}.y;")
         digits = []
         for p, (word, shift) in enumerate(_passes(kt, 1)):
             digits.append(_count("lh", f"{p * DIGITS}u", f"((k[{word}] >> {shift}u) & 255u)",
@@ -282,6 +292,17 @@ class KeySortSpec(KernelSpec):
                 "ok", self.sg) + "\n    }")
         vt = "vec2<u32>" if kt.words == 2 else "u32"
         zero = "vec2<u32>(0u)" if kt.words == 2 else "0u"
+        U = PREP_UNROLL
+        loads = "\n".join(f"""    let t{u} = tb + {u * WG}u + lid.x;
+    let ok{u} = t{u} < {n};
+    var v{u}: {vt} = {zero};
+    if (ok{u}) {{
+      let j{u} = elem(t{u});
+      v{u} = {ld(f"j{u}")};
+{store(f"t{u}", f"v{u}")}
+    }}""" for u in range(U))
+        counts = "\n".join(f"    {{\n    let t = t{u};\n    let ok = ok{u};\n    let k = kb(v{u});\n"
+                           + "\n".join(digits) + "\n    }" for u in range(U))
         return f"""{lay.decl()}
 {_key_from_bits(kt.words, W)}
 {_SG_FNS if self.sg else ""}
@@ -300,18 +321,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   {"let lt = below(sl);" if self.sg else ""}
   for (var d = lid.x; d < {np_} * {DIGITS}u; d += {WG}u) {{ atomicStore(&lh[d], 0u); }}
   workgroupBarrier();
-  // a uniform trip count (subgroup operations inside), the tail masked by ok
-  for (var tb = blk * {WG}u; tb < {n}; tb += {W('ng')} * {WG}u) {{
-    let t = tb + lid.x;
-    let ok = t < {n};
-    var v: {vt} = {zero};
-    if (ok) {{
-      let j = elem(t);
-      v = {ld};
-{store}
-    }}
-    let k = kb(v);
-{chr(10).join(digits)}
+  // a uniform trip count (subgroup operations inside), the tail masked by ok; each trip
+  // issues its U loads before counting any, so they are in flight together
+  for (var tb = blk * {WG * U}u; tb < {n}; tb += {W('ng')} * {WG * U}u) {{
+{loads}
+{counts}
   }}
   workgroupBarrier();
   for (var d = lid.x; d < {np_} * {DIGITS}u; d += {WG}u) {{
@@ -687,8 +701,8 @@ def sort_keys(src, descending=False, want="values"):
     G = full((npass * DIGITS,), 0, dt.uint32, client)
     P = new_output((2 * npass + 3,), dt.uint32, client)
     ng = min(tuned("SORT_PREP_GROUPS", client), client.max_groups)
-    ng = max(ng, -(-n // (WG * MAX_TRIPS)))
-    ng = min(ng, -(-n // WG))
+    ng = max(ng, -(-n // (WG * PREP_UNROLL * MAX_TRIPS)))
+    ng = min(ng, -(-n // (WG * PREP_UNROLL)))
     # direct: the first pass that runs reads src itself, so the prep writes no planes
     direct = direct_ok(src)
     prep = dict(S=src, G=G, n=n, m=m, ng=ng,

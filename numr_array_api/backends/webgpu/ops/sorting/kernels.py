@@ -365,39 +365,23 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   }
   workgroupBarrier();
   let right = ${right} != 0u;
-  let stride = ${ng} * ${wg}u;
-  for (var w0 = blk * ${wg}u + lid.x; w0 < ${nv}; w0 += ${ways}u * stride) {
-${search}
+  for (var w = blk * ${wg}u + lid.x; w < ${nv}; w += ${ng} * ${wg}u) {
+    let v = vkey(${vat});
+    // c: samples 1..K-1 on the "go right" side (a prefix: they are sorted)
+    var c = 0u;
+    for (var step = ${K}u / 2u; step > 0u; step >>= 1u) {
+      if (c + step < ${K}u && go(smp[c + step], v, right)) { c += step; }
+    }
+    var lo = select(0u, bk(c) + 1u, c > 0u);
+    var hi = select(ns, bk(c + 1u), c + 1u < ${K}u);
+    while (lo < hi) {
+      let mid = lo + (hi - lo) / 2u;
+      if (go(key(at(mid)), v, right)) { lo = mid + 1u; } else { hi = mid; }
+    }
+    ${store}
   }
 }
 """, "sort_search_cached")
-
-
-def _ways_search(ways, vat, store):
-    """WGSL searching needles ``w0``, ``w0 + stride``, ... (``ways`` of them) side by side:
-    their global loads are independent, so each thread keeps ``ways`` in flight."""
-    out = []
-    for j in range(ways):
-        out.append(f"""    let w{j} = w0 + {j}u * stride;
-    let v{j} = vkey({vat(f"min(w{j}, {'${nv}'} - 1u)")});
-    var c{j} = 0u;
-    for (var step = ${{K}}u / 2u; step > 0u; step >>= 1u) {{
-      if (c{j} + step < ${{K}}u && go(smp[c{j} + step], v{j}, right)) {{ c{j} += step; }}
-    }}
-    var lo{j} = select(0u, bk(c{j}) + 1u, c{j} > 0u);
-    var hi{j} = select(ns, bk(c{j} + 1u), c{j} + 1u < ${{K}}u);""")
-    live = " || ".join(f"lo{j} < hi{j}" for j in range(ways))
-    out.append(f"    loop {{\n      if (!({live})) {{ break; }}")
-    for j in range(ways):
-        out.append(f"""      let a{j} = lo{j} < hi{j};
-      let m{j} = select(lo{j}, lo{j} + (hi{j} - lo{j}) / 2u, a{j});
-      let g{j} = go(key(at(min(m{j}, ns - 1u))), v{j}, right);""")
-    for j in range(ways):
-        out.append(f"      if (a{j}) {{ if (g{j}) {{ lo{j} = m{j} + 1u; }} else {{ hi{j} = m{j}; }} }}")
-    out.append("    }")
-    for j in range(ways):
-        out.append(f"    if (w{j} < ${{nv}}) {{ {store(f'w{j}', f'lo{j}')} }}")
-    return "\n".join(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -411,7 +395,6 @@ class CachedSearchSpec(KernelSpec):
     wide: bool
     K: int
     sorter: object = None
-    ways: int = 1     # needles a thread searches side by side (SEARCH_WAYS)
 
     def layout(self, caps):
         bufs = [Buf("S", self.kt.raw.arr), Buf("V", self.kt.raw.arr)]
@@ -423,21 +406,16 @@ class CachedSearchSpec(KernelSpec):
     def render(self, caps):
         lay = self.layout(caps)
         vo, vs = lay.word("V_off"), lay.word("v_st")
-        search = _ways_search(
-            self.ways, lambda w: f"u32(i32({vo}) + i32({w}) * bitcast<i32>({vs}))",
-            lambda w, lo: index_store(self.wide, "D", lay.word("D_off") + f" + {w}", lo))
-        tok = lay.tokens()
-        search = Template(search, "sort_search_ways").render(tok, K=self.K)
         return _CSEARCH.render(
-            tok, keyfn=key_fn(self.kt, "S"),
+            lay.tokens(), keyfn=key_fn(self.kt, "S"),
             vkeyfn=key_fn(self.kt, "V", "vkey", helpers=False), less=less_fn(self.kt),
             W=self.kt.words, at=_sorter_at(lay, self.sorter), wg=WG, K=self.K,
-            ways=self.ways, search=search)
+            vat=f"u32(i32({vo}) + i32(w) * bitcast<i32>({vs}))",
+            store=index_store(self.wide, "D", lay.word("D_off") + " + w", "lo"))
 
     @property
     def label(self):
         return (f"searchsorted_cached{self.K}_{self.kt.name}" + ("_wide" if self.wide else "") +
-                (f"_x{self.ways}" if self.ways > 1 else "") +
                 (f"_sorter{self.sorter.itemsize}" if self.sorter is not None else ""))
 
 
@@ -452,6 +430,5 @@ def variants():
         out += [FlagSpec(kt), SearchSpec(kt, True, False), SearchSpec(kt, False, True),
                 SearchSpec(kt, False, False, RAW[4]), SearchSpec(kt, False, True, RAW[8]),
                 SortedFlagSpec(kt), CachedSearchSpec(kt, True, 1024),
-                CachedSearchSpec(kt, False, 256, RAW[4]), CachedSearchSpec(kt, True, 512, RAW[8]),
-                CachedSearchSpec(kt, True, 1024, None, 2), CachedSearchSpec(kt, False, 512, RAW[4], 4)]
+                CachedSearchSpec(kt, False, 256, RAW[4]), CachedSearchSpec(kt, True, 512, RAW[8])]
     return out

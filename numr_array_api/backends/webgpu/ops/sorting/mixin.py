@@ -216,8 +216,7 @@ class SortingMixin:
             args["Q"] = q
         K = _search_cache(kt, ns, client)
         if K:   # the top levels of every search from workgroup memory
-            ways = tuned("SEARCH_WAYS", client)
-            k = client.kernel(CachedSearchSpec(kt, wide, K, qt, ways))
+            k = client.kernel(CachedSearchSpec(kt, wide, K, qt))
             most = min(tuned("SEARCH_GROUPS", client), client.max_groups)
         else:
             k = client.kernel(SearchSpec(kt, False, wide, qt))
