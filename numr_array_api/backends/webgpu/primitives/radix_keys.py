@@ -198,8 +198,10 @@ class KeySortSpec(KernelSpec):
         if s == "prep":
             bufs = [Buf("S", self.kt.raw.arr)] + ([] if self.direct else [
                 Buf("K0", "u32", "rw")]) + [Buf("G", "atomic<u32>", "rw")]
+            if self.sweep:   # the prep zeroes the one-sweep status tables (``stw`` words)
+                bufs.append(Buf("ST", "u32", "rw"))
             return Layout(bufs, ["n", "m", "s_rs", "s_cs", "ng", "np", "rp", "kc", "sbit",
-                                 "inv"], caps)
+                                 "inv"] + (["stw"] if self.sweep else []), caps)
         if s == "plan":
             return Layout([Buf("G", "u32", "rw"), Buf("T", "u32", "rw")], ["n", "np", "dir"],
                           caps)
@@ -293,6 +295,8 @@ class KeySortSpec(KernelSpec):
         vt = "vec2<u32>" if kt.words == 2 else "u32"
         zero = "vec2<u32>(0u)" if kt.words == 2 else "0u"
         U = PREP_UNROLL
+        zero_st = (f"  for (var i = blk * {WG}u + lid.x; i < {W('stw')}; i += {W('ng')} * {WG}u) "
+                   f"{{ ST[{W('ST_off')} + i] = 0u; }}" if self.sweep else "")
         loads = "\n".join(f"""    let t{u} = tb + {u * WG}u + lid.x;
     let ok{u} = t{u} < {n};
     var v{u}: {vt} = {zero};
@@ -320,6 +324,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (blk >= {W('ng')}) {{ return; }}
   {"let lt = below(sl);" if self.sg else ""}
   for (var d = lid.x; d < {np_} * {DIGITS}u; d += {WG}u) {{ atomicStore(&lh[d], 0u); }}
+{zero_st}
   workgroupBarrier();
   // a uniform trip count (subgroup operations inside), the tail masked by ok; each trip
   // issues its U loads before counting any, so they are in flight together
@@ -495,23 +500,25 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 
     def _wg_chunks(self, lay, ch, maskw):
         """The bitmask ranking and stores of a tile's keys, 256 at a time (``run``: each
-        digit's next slot)."""
+        digit's next slot). Mask words are group-major (``w * 256 + digit``): a digit's
+        thread counts and clears its ``maskw`` words without bank conflicts (digit-major,
+        every access of that loop was an 8-way conflict)."""
         chunks = []
         for k in range(ch):
             chunks.append(f"""  if (ok{k}) {{
-    atomicOr(&masks[d{k} * {maskw}u + me], 1u << (lid.x & 31u));
+    atomicOr(&masks[me * {DIGITS}u + d{k}], 1u << (lid.x & 31u));
   }}
   workgroupBarrier();
   if (ok{k}) {{
-    var r = countOneBits(atomicLoad(&masks[d{k} * {maskw}u + me]) & below);
-    for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[d{k} * {maskw}u + w])); }}
+    var r = countOneBits(atomicLoad(&masks[me * {DIGITS}u + d{k}]) & below);
+    for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[w * {DIGITS}u + d{k}])); }}
     let dst = run[d{k}] + r;
 {self._store(lay, k, 'dst')}
   }}
   workgroupBarrier();
   var c{k} = 0u;
   for (var w = 0u; w < {maskw}u; w++) {{
-    c{k} += countOneBits(atomicExchange(&masks[lid.x * {maskw}u + w], 0u));
+    c{k} += countOneBits(atomicExchange(&masks[w * {DIGITS}u + lid.x], 0u));
   }}
   run[lid.x] += c{k};
   workgroupBarrier();""")
@@ -705,16 +712,20 @@ def sort_keys(src, descending=False, want="values"):
     ng = min(ng, -(-n // (WG * PREP_UNROLL)))
     # direct: the first pass that runs reads src itself, so the prep writes no planes
     direct = direct_ok(src)
+    nb = -(-n // tile)
+    sweep = radix_sweep.usable(client, rank, n, npass, nb)
     prep = dict(S=src, G=G, n=n, m=m, ng=ng,
                 s_rs=src.strides[0] if rows > 1 else 0, s_cs=src.strides[1] if m > 1 else 0,
                 **keyw, **({} if direct else dict(K0=halves[0])))
+    if sweep:   # status tables zeroed by the prep (no fill launch of their own)
+        stw = radix_sweep.table_words(npass, nb)
+        ST = new_output((stw,), dt.uint32, client)
+        prep.update(ST=ST, stw=stw)
     kpass = len(_passes(kt, 1))
-    client.kernel(KeySortSpec(kt, "prep", idx, sg=sg, direct=direct)).launch(
+    client.kernel(KeySortSpec(kt, "prep", idx, sg=sg, direct=direct, sweep=sweep)).launch(
         _groups(ng * WG, client), np=npass, rp=npass - kpass, **prep)
     client.kernel(KeySortSpec(_PK, "plan", False)).launch((1, 1, 1), G=G, T=P, n=n, np=npass,
                                                           dir=int(direct))
-    nb = -(-n // tile)
-    sweep = radix_sweep.usable(client, rank, n, npass, nb)
     H = None if sweep else new_output((DIGITS * nb,), dt.uint32, client)
     bufs = dict(K0=halves[0], K1=halves[1], T=P, **(dict(S=src) if direct else {}))
     if idx:
@@ -731,8 +742,6 @@ def sort_keys(src, descending=False, want="values"):
                                    out=fo if fuse else "values", sweep=sweep, direct=direct))
     sbufs = dict(bufs, D=vals if want == "values" else pos) if fuse else bufs
     tiles = _groups(nb, client, 1)
-    if sweep:
-        ST = full((radix_sweep.table_words(npass, nb),), 0, dt.uint32, client)
     for p, (word, shift) in enumerate(plan):
         words = dict(n=n, m=m, nb=nb, np=npass, word=word, shift=shift, **keyw)
         if sweep:
@@ -765,7 +774,8 @@ def variants():
         for idx in (False, True):
             out += [KeySortSpec(kt, "prep", idx), KeySortSpec(kt, "prep", idx, sg=True)]
             if d.itemsize == 4:
-                out.append(KeySortSpec(kt, "prep", idx, direct=True))
+                out.append(KeySortSpec(kt, "prep", idx, direct=True, sweep=idx))
+            out.append(KeySortSpec(kt, "prep", idx, sweep=True))
         out += [KeySortSpec(kt, "finish", False, out="values", fuse=f) for f in (False, True)]
         if d.itemsize < 4:
             continue

@@ -12,7 +12,7 @@ plus that prefix, ranked in the tile as the workgroup-bitmask scatter ranks them
 A status word is a 2-bit flag (1: aggregate, 2: inclusive prefix; 0: not yet written)
 over a 30-bit count, so the sweep takes fewer than 2^30 keys. The status tables (one per
 pass, a word per (tile, digit), after ``SWEEP_HEAD`` words of tile counters) are zeroed
-once before the first pass.
+by the prep kernel, which runs before the first pass anyway.
 
 The wait for a previous tile spins: it needs that a workgroup which has started keeps
 running while others spin (forward progress between workgroups), which WebGPU does not
