@@ -122,11 +122,13 @@ ${chunks_body}
 
 # One chunk of the scatter; every chunk's item is loaded before the first barrier (the
 # loads of all CHUNKS are in flight at once instead of one chunk's per barrier round).
-_CHUNK = """  if (ok{k}) {{ atomicOr(&masks[d{k} * {maskw}u + me], 1u << (lid.x & 31u)); }}
+# Mask words are group-major, as in radix_keys.py: a digit's counting thread reads its
+# words without bank conflicts.
+_CHUNK = """  if (ok{k}) {{ atomicOr(&masks[me * {digits}u + d{k}], 1u << (lid.x & 31u)); }}
   workgroupBarrier();
   if (ok{k}) {{
-    var r = countOneBits(atomicLoad(&masks[d{k} * {maskw}u + me]) & below);
-    for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[d{k} * {maskw}u + w])); }}
+    var r = countOneBits(atomicLoad(&masks[me * {digits}u + d{k}]) & below);
+    for (var w = 0u; w < me; w++) {{ r += countOneBits(atomicLoad(&masks[w * {digits}u + d{k}])); }}
     let dst = run[d{k}] + r;
 {store}
   }}
@@ -135,7 +137,7 @@ _CHUNK = """  if (ok{k}) {{ atomicOr(&masks[d{k} * {maskw}u + me], 1u << (lid.x 
   for (var e = lid.x; e < {digits}u; e += {wg}u) {{
     var c = 0u;
     for (var w = 0u; w < {maskw}u; w++) {{
-      c += countOneBits(atomicExchange(&masks[e * {maskw}u + w], 0u));
+      c += countOneBits(atomicExchange(&masks[w * {digits}u + e], 0u));
     }}
     run[e] += c;
   }}
