@@ -11,12 +11,13 @@ to the position sort and to NumPy's stable sort).
 
 1. ``prep`` (one read of the source, any (rows, m) view inside one binding): writes the
    planes of half 0 and adds, for every pass at once, each workgroup's digit histograms
-   to the global ones (G, one 256-row per pass);
+   to the global ones (G, one 256-row per pass). A contiguous 32-bit source needs no
+   planes (``direct``): the first pass that runs reads it as half 2;
 2. ``plan`` (one workgroup): a pass whose digit is the same for every key is skipped (G
    then becomes each pass's exclusive digit offsets, what the one-sweep passes start
-   from); the pass table T says for each pass whether it runs and which half (0 / 1) it reads, which
-   half holds the result, and the first and last passes that run. The host never reads
-   it: skipped passes launch and return at once, every later kernel reads T.
+   from); the pass table T says for each pass whether it runs and which half (0 / 1) it
+   reads, which half holds the result, and the first and last passes that run. The
+   host never reads it: skipped passes launch and return, every later kernel reads T.
 3. per pass, reduce-then-scan (WebGPU promises no forward progress between workgroups):
    ``hist`` counts each tile's digits (digit-major table, one column per tile), the shared
    scan (primitives/scan.py) makes them global slots, ``scatter`` ranks each tile's keys
@@ -41,8 +42,8 @@ or 2 planes for the passes) serves every dtype both ways.
 
 Passes: 8-bit digits, ``ceil(bits / 8)`` for the key, then ``ceil(log256(rows))`` over the
 row number (``index // m``: rows sort together, stably, as in radix.py). Bytes moved per
-key, 32-bit keys, every pass run: sort 56 (prep 4 + 4, each pass 4 (hist) + 4 + 4
-(scatter), the last writing the result), argsort 84 with int64 indices (the indices
+key, 32-bit keys, every pass run: sort 56 (prep 4 + 4, direct 4; a pass 4 (hist) + 4 +
+4 (scatter), the last writing the result), argsort 84 with int64 indices (the indices
 add 4 + 4 a pass but the first, the last writes 8), against about 96 and 96 for the
 position sort plus its random gather of the values; every table of tile histograms adds
 about 2.5 a pass (tile 2048: written, scanned, read).
