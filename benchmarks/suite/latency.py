@@ -17,6 +17,11 @@ process (``cupy.cuda.Device().synchronize()``).
 ``--strategies``: every MAP_WAIT choice (how a host wait polls: spin, yield, block; tuning
 knob, runtime/mapping.py) for a 1 ms window, and sleeping at once (MAP_SPIN_US 0), in
 turn, interleaved call by call so a shared machine's drift hits them alike.
+``--floor``: the wgpu-native floor of ``op+sync``: the same 1000-element ``+ 1`` kernel
+(its pipeline and bind group made once) encoded, submitted and waited for by a queue
+marker through wgpu-native's C calls alone, with no numr Python around them (encoder,
+pass, pipeline, bind group, dispatch, pass end, finish, submit, three releases, marker,
+then polls): what any Python library on wgpu-native pays for one call and its wait.
 ``--breakdown``: where one call's wall time goes, from timers around the runtime's steps
 (recording, submit, marker / map start, wait, unmap + host copy; the rest is the
 front-end and the namespace), the median of each over the calls (so the rows need not add
@@ -145,6 +150,8 @@ def bench_webgpu(a):
         if a.breakdown:
             row["breakdown_us"] = breakdown(fn, a.calls)
         res[name] = row
+    if a.floor:
+        res["op+sync"]["floor"] = native_floor(a.calls)
     if a.strategies:
         # set on the client's waits directly: an override per call would re-read every
         # knob of the runtime at each wait and time that too
@@ -165,6 +172,56 @@ def bench_webgpu(a):
         finally:
             maps.poll_wait, maps.spin_s = chosen
     return res
+
+
+def native_floor(calls):
+    """``--floor`` (module docstring), on numr's own device and queue."""
+    import wgpu
+    from wgpu.backends.wgpu_native._ffi import ffi, lib
+    from numr_array_api.backends.webgpu import get_client
+    client = get_client()
+    dev = client.device
+    code = ("@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n"
+            "@compute @workgroup_size(256) fn main(@builtin(global_invocation_id) g: "
+            "vec3<u32>) { if (g.x < 1000u) { y[g.x] = y[g.x] + 1.0; } }")
+    pipe = dev.create_compute_pipeline(layout="auto", compute={
+        "module": dev.create_shader_module(code=code), "entry_point": "main"})
+    buf = dev.create_buffer(size=4000, usage=wgpu.BufferUsage.STORAGE)
+    bg = dev.create_bind_group(layout=pipe.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": buf, "offset": 0, "size": 4000}}])
+    d, q, p, b = dev._internal, client.queue._internal, pipe._internal, bg._internal
+    done = []
+
+    @ffi.callback("void(WGPUQueueWorkDoneStatus, WGPUStringView, void *, void *)")
+    def on_done(status, message, u1, u2):
+        done.append(int(status))
+    info = ffi.new("WGPUQueueWorkDoneCallbackInfo *")
+    info.mode = lib.WGPUCallbackMode_AllowProcessEvents
+    info.callback = on_done
+    enc_desc = ffi.new("WGPUCommandEncoderDescriptor *")
+    pass_desc = ffi.new("WGPUComputePassDescriptor *")
+    cb_desc = ffi.new("WGPUCommandBufferDescriptor *")
+    cbs = ffi.new("WGPUCommandBuffer[1]")
+
+    def one():
+        enc = lib.wgpuDeviceCreateCommandEncoder(d, enc_desc)
+        cp = lib.wgpuCommandEncoderBeginComputePass(enc, pass_desc)
+        lib.wgpuComputePassEncoderSetPipeline(cp, p)
+        lib.wgpuComputePassEncoderSetBindGroup(cp, 0, b, 0, ffi.NULL)
+        lib.wgpuComputePassEncoderDispatchWorkgroups(cp, 4, 1, 1)
+        lib.wgpuComputePassEncoderEnd(cp)
+        cbs[0] = lib.wgpuCommandEncoderFinish(enc, cb_desc)
+        lib.wgpuQueueSubmit(q, 1, cbs)
+        lib.wgpuCommandBufferRelease(cbs[0])
+        lib.wgpuComputePassEncoderRelease(cp)
+        lib.wgpuCommandEncoderRelease(enc)
+        done.clear()
+        lib.wgpuQueueOnSubmittedWorkDone(q, info[0])
+        while not done:
+            lib.wgpuDevicePoll(d, False, ffi.NULL)
+
+    client.synchronize()
+    return measure(one, calls)
 
 
 def bench_cupy(a):
@@ -192,6 +249,8 @@ def rows(out):
                                  "polls")})
             for k, v in r.get("strategies_median_us", {}).items():
                 row[f"{k}_us"] = round(v, 1)
+            if "floor" in r:
+                row["native_floor_us"] = round(r["floor"]["median_us"], 1)
             table.append(row)
     return table
 
@@ -202,6 +261,7 @@ def main():
     p.add_argument("--mib", type=int, nargs="+", default=[1, 16])
     p.add_argument("--strategies", action="store_true")
     p.add_argument("--breakdown", action="store_true")
+    p.add_argument("--floor", action="store_true")
     p.add_argument("--json")
     a = p.parse_args()
     out = {"machine": platform.node(), "python": platform.python_version(),
@@ -221,6 +281,10 @@ def main():
         cm = f"{c[name]['median_us']:10.1f}us" if isinstance(c, dict) else f"{'-':>12s}"
         print(f"{name:22s} {r['median_us']:12.1f}us {r['min_us']:7.1f} {r['thread_cpu_us']:10.1f} "
               f"{r['native_calls']:7d} {r['polls']:6d} {cm}")
+        if "floor" in r:
+            f = r["floor"]
+            print(f"    wgpu-native floor {f['median_us']:8.1f}us (min {f['min_us']:.1f}, "
+                  f"thread cpu {f['thread_cpu_us']:.1f})")
         for k, v in r.get("strategies_median_us", {}).items():
             print(f"    wait: {k:6s} {v:10.1f}us")
         for k, v in r.get("breakdown_us", {}).items():
