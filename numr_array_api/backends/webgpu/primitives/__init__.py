@@ -14,7 +14,8 @@ radix_keys.py  the key-carrying radix path for real dtypes: raw bits as u32 plan
              pass's histogram from one read, constant-digit passes skipped on the device,
              subgroup or workgroup-memory ranking (SORT_RANK); the first pass reads a
              contiguous 32-bit source itself
-radix_match.py subgroup matching (lanes with equal digits) for radix_keys.py's counts
+radix_wgsl.py  WGSL pieces radix_keys.py and radix_sweep.py share: the key of carried bits,
+             subgroup matching (lanes with equal digits), the bitmask ranking's frame
 radix_sweep.py the one-sweep scatter of radix_keys.py's passes (SORT_SWEEP): a pass in
              one launch by decoupled look-back over tile digit counts
 rowsort.py   short rows sorted in workgroup memory by a bitonic network, a workgroup per

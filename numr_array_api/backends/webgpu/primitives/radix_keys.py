@@ -64,10 +64,11 @@ from ..codegen.spec import KernelSpec
 from ..codegen.types import load
 from ..kernels.fill import full
 from ..storage import new_output
-from .keys import _F16, _F32, _F64, KeyType, key_type
+from .keys import KeyType, key_type
 from .rowsort import row_capacity
 from . import radix_sweep
-from .radix_match import SG_ARGS as _SG_ARGS, SG_FNS as _SG_FNS, count as _count
+from .radix_wgsl import (SG_ARGS as _SG_ARGS, SG_FNS as _SG_FNS, count as _count,
+                         key_class, key_from_bits, rank_frame)
 from .scan import scan
 
 __all__ = ["KeySortSpec", "eligible", "takes", "sort_keys", "rank_variant", "variants"]
@@ -98,56 +99,6 @@ def _passes(kt, rows):
         out.append((kt.words, s))
         s += 8
     return tuple(out)
-
-
-# The key class of a dtype, a runtime word: one shader serves every dtype of a width and
-# both directions (descending inverts the key by the word ``inv``)
-KC = {"b": 0, "u": 1, "i": 2}
-KC_F16, KC_F32, KC_F64 = 3, 4, 5
-
-
-def key_class(dtype):
-    """(kc, sbit) words of ``dtype``: its key class and, for signed types, the sign bit
-    (of the high word for 64-bit types)."""
-    if dtype.kind == "f":
-        return {2: KC_F16, 4: KC_F32, 8: KC_F64}[dtype.itemsize], 0
-    sbit = 1 << (min(dtype.itemsize, 4) * 8 - 1) if dtype.kind == "i" else 0
-    return KC[dtype.kind], sbit
-
-
-def _key_from_bits(words, W):
-    """WGSL ``fn kb(v) -> array<u32, words>``: the key of carried raw bits ``v`` (u32, or
-    vec2<u32> for 64-bit types) of key class ``kc``, xor ``inv`` (descending)."""
-    kc, sbit, inv = W("kc"), W("sbit"), W("inv")
-    if words == 1:
-        return _F16 + _F32 + f"""fn kb_asc(v: u32) -> u32 {{
-  switch ({kc}) {{
-    case 0u: {{ return select(0u, 1u, v != 0u); }}
-    case 2u: {{ return v ^ {sbit}; }}
-    case {KC_F16}u: {{ return key_f16(v); }}
-    case {KC_F32}u: {{ return key_f32(v); }}
-    default: {{ return v; }}
-  }}
-}}
-fn kb(v: u32) -> array<u32, 1> {{ return array<u32, 1>(kb_asc(v) ^ {inv}); }}
-fn kw_at(v: u32, w: u32) -> u32 {{ return kb_asc(v) ^ {inv}; }}
-"""
-    return _F64 + f"""fn kb_asc(v: vec2<u32>) -> vec2<u32> {{
-  switch ({kc}) {{
-    case 2u: {{ return vec2<u32>(v.x, v.y ^ {sbit}); }}
-    case {KC_F64}u: {{ return key_f64(v); }}
-    default: {{ return v; }}
-  }}
-}}
-fn kb(v: vec2<u32>) -> array<u32, 2> {{
-  let k = kb_asc(v) ^ vec2<u32>({inv});
-  return array<u32, 2>(k.x, k.y);
-}}
-fn kw_at(v: vec2<u32>, w: u32) -> u32 {{
-  let k = kb_asc(v) ^ vec2<u32>({inv});
-  return select(k.x, k.y, w == 1u);
-}}
-"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -309,7 +260,7 @@ class KeySortSpec(KernelSpec):
         counts = "\n".join(f"    {{\n    let t = t{u};\n    let ok = ok{u};\n    let k = kb(v{u});\n"
                            + "\n".join(digits) + "\n    }" for u in range(U))
         return f"""{lay.decl()}
-{_key_from_bits(kt.words, W)}
+{key_from_bits(kt.words, W)}
 {_SG_FNS if self.sg else ""}
 fn elem(i: u32) -> u32 {{
   let r = i / {W('m')};
@@ -401,8 +352,13 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
                 f"  let live = T[{W('T_off')} + 2u * {W('pno')}];\n"
                 f"  if (blk >= {W('nb')} || live == 0u) {{ return; }}\n"
                 f"  let hs = T[{W('T_off')} + 2u * {W('pno')} + 1u];\n"
-                f"  let tb = blk * {self.tile}u;\n" +
-                (f"  let fin = T[{W('T_off')} + 2u * {W('np')} + 1u] == {W('pno')};\n"
+                f"  let tb = blk * {self.tile}u;\n" + self._flags(lay))
+
+    def _flags(self, lay):
+        """WGSL ``fin`` (this pass is the last that runs: fused, it writes the result) and
+        ``one`` (the first that runs: its indices are the identity)."""
+        W = lay.word
+        return ((f"  let fin = T[{W('T_off')} + 2u * {W('np')} + 1u] == {W('pno')};\n"
                  if self.fuse else "") +
                 (f"  let one = T[{W('T_off')} + 2u * {W('np')} + 2u] == {W('pno')};\n"
                  if self.idx else ""))
@@ -414,7 +370,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
         for k in range(ch):
             body.append(_count("hist", "0u", f"d{k}", f"ok{k}", self.sg))
         return f"""{lay.decl()}
-{_key_from_bits(self.kt.words, W)}
+{key_from_bits(self.kt.words, W)}
 {self._access(lay, "read")}
 {_SG_FNS if self.sg else ""}
 var<workgroup> hist: array<atomic<u32>, {DIGITS}>;
@@ -478,21 +434,19 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         chunks = self._wg_chunks(lay, ch, maskw)
         loads = self._loads(lay, ch, lambda k: f"tb + {k * WG}u + lid.x")
         if self.sweep:
-            return radix_sweep.scatter_wgsl(self, lay, _key_from_bits(self.kt.words, W),
-                                            self._access(lay, "rw"), loads, chunks, WG)
+            return radix_sweep.scatter_wgsl(self, lay, self._access(lay, "rw"), loads, chunks,
+                                            WG)
+        arrays, frame = rank_frame(WG)
         return f"""{lay.decl()}
-{_key_from_bits(self.kt.words, W)}
+{key_from_bits(self.kt.words, W)}
 {self._access(lay, "rw")}
-var<workgroup> masks: array<atomic<u32>, {DIGITS * maskw}>;
-var<workgroup> run: array<u32, {DIGITS}>;
+{arrays}
 @compute @workgroup_size({WG})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nw: vec3<u32>) {{
 {self._head(lay)}
   run[lid.x] = H[{W('H_off')} + lid.x * {W('nb')} + blk];
-  let me = lid.x >> 5u;
-  let below = (1u << (lid.x & 31u)) - 1u;
-  for (var w = lid.x; w < {DIGITS * maskw}u; w += {WG}u) {{ atomicStore(&masks[w], 0u); }}
+{frame}
 {loads}
   workgroupBarrier();
 {chunks}
@@ -547,7 +501,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 {self._store(lay, k, 'dst')}
   }}""")
         return f"""{lay.decl()}
-{_key_from_bits(self.kt.words, W)}
+{key_from_bits(self.kt.words, W)}
 {self._access(lay, "rw")}
 var<workgroup> tbl: array<atomic<u32>, {DIGITS * nw16}>;
 var<workgroup> run: array<u32, {DIGITS}>;

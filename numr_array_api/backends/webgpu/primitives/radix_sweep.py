@@ -23,6 +23,8 @@ tests/webgpu_kernels/test_sort_sweep.py passed on that adapter, and never on a C
 
 from __future__ import annotations
 
+from .radix_wgsl import key_from_bits, rank_frame
+
 DIGITS = 256
 SWEEP_HEAD = 256     # tile counters, one per pass (MAX_PASSES <= 256)
 AGG = 0x40000000
@@ -47,25 +49,19 @@ def table_words(npass, nb):
     return SWEEP_HEAD + npass * nb * DIGITS
 
 
-def scatter_wgsl(spec, lay, key_from_bits, access, loads, chunks, wg):
+def scatter_wgsl(spec, lay, access, loads, chunks, wg):
     """WGSL of the one-sweep scatter: ``spec`` the KeySortSpec (workgroup ranking), the
-    pieces (key decoding, plane access, each thread's loads, the ranking chunks) shared
-    with the reduce-then-scan scatter of radix_keys.py."""
+    pieces (plane access, each thread's loads, the ranking chunks) shared with the
+    reduce-then-scan scatter of radix_keys.py."""
     W = lay.word
     ch = spec.tile // wg
-    maskw = wg // 32
     count = "\n".join(f"  if (ok{k}) {{ atomicAdd(&lh[d{k}], 1u); }}" for k in range(ch))
-    flags = []
-    if spec.fuse:
-        flags.append(f"  let fin = T[{W('T_off')} + 2u * {W('np')} + 1u] == {W('pno')};")
-    if spec.idx:
-        flags.append(f"  let one = T[{W('T_off')} + 2u * {W('np')} + 2u] == {W('pno')};")
     st = f"{W('ST_off')}"
+    arrays, frame = rank_frame(wg)
     return f"""{lay.decl()}
-{key_from_bits}
+{key_from_bits(spec.kt.words, W)}
 {access}
-var<workgroup> masks: array<atomic<u32>, {DIGITS * maskw}>;
-var<workgroup> run: array<u32, {DIGITS}>;
+{arrays}
 var<workgroup> lh: array<atomic<u32>, {DIGITS}>;
 var<workgroup> tile_no: u32;
 @compute @workgroup_size({wg})
@@ -77,10 +73,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
   if (blk >= {W('nb')}) {{ return; }}
   let hs = T[{W('T_off')} + 2u * {W('pno')} + 1u];
   let tb = blk * {spec.tile}u;
-{chr(10).join(flags)}
-  let me = lid.x >> 5u;
-  let below = (1u << (lid.x & 31u)) - 1u;
-  for (var w = lid.x; w < {DIGITS * maskw}u; w += {wg}u) {{ atomicStore(&masks[w], 0u); }}
+{spec._flags(lay)}{frame}
   atomicStore(&lh[lid.x], 0u);
 {loads}
   workgroupBarrier();
